@@ -1,0 +1,109 @@
+import type { CustomerIdentifier, Store } from './schemas/common.js';
+import type { StampUpdate } from './schemas/envelope.js';
+import type { EligibilityResult, RedeemResult, RefundResult } from './schemas/checkout.js';
+import type { CatalogSyncResult } from './schemas/catalog.js';
+
+/**
+ * The one port between the gateway and a loyalty engine. Money is in integer minor units on
+ * this side of the JSON edge. Every command carries the merchant and outlet the connection
+ * resolved to, and `source` (vendor slug + vendor store id): the scope of every idempotency key.
+ *
+ * Implementations: the embedded reference engine (@loyalty-gateway/engine) and, later, an HTTP
+ * client of the same engine run as a service. Both throw only `EngineError` (a business refusal,
+ * rendered as is) and `EngineUnavailableError` (nothing was committed; caller may retry).
+ */
+export interface LoyaltyEngine {
+  /** Earn points and stamps for a finalised sale; exactly once per (source, transactionId). */
+  earn(command: EarnCommand): Promise<EarnOutcome>;
+  /** Reverse a sale's earn (and re-credit redemptions against it); exactly once per (source, refundId). */
+  reverse(command: ReverseCommand): Promise<RefundResult & { membershipId: string }>;
+  /** Read-only: what the customer could redeem now. */
+  eligibility(command: EligibilityCommand): Promise<EligibilityResult>;
+  /** Commit a redemption at payment; idempotent per (source, externalTransactionId, reward). */
+  redeem(command: RedeemCommand): Promise<RedeemResult>;
+  /** Full-snapshot catalog sync for one outlet. */
+  catalogSync(command: CatalogSyncCommand): Promise<CatalogSyncResult>;
+  /** Resolves when the engine can serve requests (readiness); rejects otherwise. */
+  ping(): Promise<void>;
+  /** Release connections and handles. */
+  close(): Promise<void>;
+}
+
+export interface EngineScope {
+  merchantId: string;
+  outletId: string;
+  /** The connection the request came through: vendor slug and the vendor-side store id. */
+  source: { vendor: string; storeId: string };
+}
+
+export interface SaleLine {
+  id?: string | undefined;
+  name: string;
+  sku?: string | undefined;
+  quantity: number;
+  unitPriceMinor: number;
+}
+
+export interface SaleDiscountCode {
+  code: string;
+  amountMinor?: number | undefined;
+  type?: string | undefined;
+}
+
+export interface EarnCommand extends EngineScope {
+  eventId: string;
+  occurredAt: string;
+  store: Store;
+  transaction: {
+    id: string;
+    totalMinor: number;
+    currency: string;
+    channel?: string | undefined;
+    customer?: CustomerIdentifier | undefined;
+    items: SaleLine[];
+    discountCodes: SaleDiscountCode[];
+  };
+}
+
+/** `duplicate` when the ledger already holds this (source, transactionId). */
+export interface EarnOutcome {
+  status: 'processed' | 'duplicate';
+  membershipId: string;
+  pointsEarned: number;
+  stampsUpdated: StampUpdate[];
+  warning: string | null;
+}
+
+export interface ReverseCommand extends EngineScope {
+  /** The original sale's transaction id. */
+  transactionId: string;
+  /** Unique id of this refund: the idempotency key of the reversal. */
+  refundId: string;
+  /** Omitted for a full refund. */
+  amountMinor?: number | undefined;
+  occurredAt?: string | undefined;
+}
+
+export interface EligibilityCommand extends EngineScope {
+  customer: CustomerIdentifier;
+  orderValueMinor?: number | undefined;
+}
+
+export interface RedeemCommand extends EngineScope {
+  customer: CustomerIdentifier;
+  externalTransactionId: string;
+  rewardId?: string | undefined;
+  pointsToRedeem?: number | undefined;
+  orderValueMinor?: number | undefined;
+}
+
+export interface CatalogSyncCommand extends EngineScope {
+  items: Array<{
+    externalId: string;
+    name: string;
+    sku?: string | undefined;
+    category?: string | undefined;
+    priceMinor?: number | undefined;
+    isActive: boolean;
+  }>;
+}

@@ -1,0 +1,81 @@
+import type { FieldError } from './schemas/error.js';
+
+/**
+ * The one table of coded errors. Every failure the gateway or the engine reports is one of these:
+ * an HTTP status, a stable machine-readable `code` and a default message written for whoever
+ * reads it (on redeem, the cashier, who sees it verbatim). docs/errors.md is checked against it.
+ */
+export const ERRORS = {
+  // 400: the request itself is wrong
+  malformed_json: { status: 400, message: 'The request body is not valid JSON.' },
+  malformed_body: { status: 400, message: 'The request body must be a JSON object.' },
+  missing_field: { status: 400, message: 'A required field is missing.' },
+  store_mismatch: { status: 400, message: 'store.id in the body does not equal the X-Service-Store header.' },
+  selector_required: { status: 400, message: 'Send exactly one of rewardId or pointsToRedeem.' },
+  not_eligible: { status: 400, message: 'This reward cannot be redeemed for this customer.' },
+  insufficient_points: { status: 400, message: 'The customer does not have enough points.' },
+  minimum_spend_not_met: { status: 400, message: 'The order does not reach the minimum spend for this reward.' },
+  reward_not_found: { status: 400, message: 'This reward does not exist for this merchant.' },
+  // 401: authentication (do not retry; check credentials and clock)
+  bad_signature: { status: 401, message: 'The X-Service-Signature header is missing or does not match the request.' },
+  stale_timestamp: { status: 401, message: 'X-Service-Timestamp is missing or more than 300 seconds from server time.' },
+  unknown_connection: { status: 401, message: 'No active connection for this vendor and store.' },
+  // 404
+  not_found: { status: 404, message: 'No such endpoint.' },
+  member_not_found: { status: 404, message: 'This customer is not a member. Offer signup.' },
+  endpoint_not_enabled: { status: 404, message: 'This endpoint is not enabled in this environment.' },
+  vendor_not_featured: { status: 404, message: 'This vendor has no featured endpoint; use /webhooks/generic.' },
+  // 405 / 409 / 413 / 415 / 422 / 429
+  method_not_allowed: { status: 405, message: 'This method is not allowed on this endpoint.' },
+  already_redeemed: { status: 409, message: 'Already redeemed against this order.' },
+  redemption_in_progress: { status: 409, message: 'This redemption is already being processed.' },
+  payload_too_large: { status: 413, message: 'The request body exceeds the 1 MiB limit.' },
+  unsupported_media_type: { status: 415, message: 'Send the body as application/json.' },
+  validation_failed: { status: 422, message: 'The request failed validation.' },
+  rate_limited: { status: 429, message: 'Too many requests for this connection. Retry after the Retry-After delay.' },
+  // 5xx
+  internal_error: { status: 500, message: 'Something went wrong in the gateway. Retry with backoff.' },
+  engine_unavailable: { status: 502, message: 'The loyalty engine is temporarily unreachable. Retry once, then complete the sale without loyalty.' },
+  engine_unavailable_retry: { status: 503, message: 'The loyalty engine is temporarily unreachable; the event was not recorded. Retry with backoff.' },
+  not_ready: { status: 503, message: 'The gateway is not ready.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERRORS, code);
+
+/** A coded failure, thrown anywhere and rendered once by the gateway's error handler. */
+export class GatewayError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  readonly fields: FieldError[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; fields?: FieldError[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(options.message ?? ERRORS[code].message, { cause: options.cause });
+    this.name = 'GatewayError';
+    this.code = code;
+    this.statusCode = ERRORS[code].status;
+    this.fields = options.fields;
+    this.headers = options.headers;
+  }
+}
+
+/** A business refusal or fault reported by the loyalty engine (same table, same rendering). */
+export class EngineError extends GatewayError {
+  constructor(code: ErrorCode, message?: string) {
+    super(code, message === undefined ? {} : { message });
+    this.name = 'EngineError';
+  }
+}
+
+/** The engine could not be reached or did not answer in time; nothing was committed by the caller. */
+export class EngineUnavailableError extends GatewayError {
+  constructor(message?: string, cause?: unknown) {
+    super('engine_unavailable', { ...(message === undefined ? {} : { message }), cause });
+    this.name = 'EngineUnavailableError';
+  }
+}

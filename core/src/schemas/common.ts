@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** A required string of at most `max` characters. */
+export const text = (max: number) => z.string().max(max, { message: `must be at most ${max} characters` });
+
+/** A required, non-empty string of at most `max` characters (identifiers). */
+export const id = (max = 255) => text(max).min(1, { message: 'must not be empty' });
+
+export const DateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
+
+export const CustomerIdentifierType = z.enum(['phone', 'email', 'membershipId', 'externalId']);
+export type CustomerIdentifierType = z.infer<typeof CustomerIdentifierType>;
+
+export const CustomerIdentifier = z.strictObject({
+  type: CustomerIdentifierType,
+  value: id(255),
+});
+export type CustomerIdentifier = z.infer<typeof CustomerIdentifier>;
+
+/** ISO 4217 code: three letters (the spec allows the field up to 10 characters). */
+export const Currency = text(10).regex(/^[A-Z]{3}$/, { message: 'must be an ISO 4217 code such as USD' });
+
+export const Store = z.strictObject({
+  id: id(255),
+  name: text(255).optional(),
+});
+export type Store = z.infer<typeof Store>;

@@ -1,0 +1,97 @@
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import pg from 'pg';
+
+export type SqlDialect = 'sqlite' | 'postgres';
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when set, PostgreSQL is used. */
+  postgresUrl?: string | undefined;
+  /** PostgreSQL schema to work in (created if missing); tests use one schema each. */
+  postgresSchema?: string | undefined;
+  /** SQLite file path, or ':memory:'. Used when no PostgreSQL URL is given. */
+  sqliteFile?: string | undefined;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number | undefined;
+}
+
+export interface SqlDatabase<DB> {
+  db: Kysely<DB>;
+  dialect: SqlDialect;
+  close(): Promise<void>;
+}
+
+// int8 (bigint) and numeric come back from pg as strings; every such column here fits a double.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 || oid === 1700) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export const isValidSchemaName = (name: string): boolean => /^[a-z_][a-z0-9_]{0,62}$/.test(name);
+
+/** One Kysely instance on SQLite (better-sqlite3, WAL) or PostgreSQL (pg pool). */
+export function createDatabase<DB>(options: DatabaseOptions): SqlDatabase<DB> {
+  if (options.postgresUrl) {
+    const schema = options.postgresSchema;
+    if (schema !== undefined && !isValidSchemaName(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
+    const pool = new pg.Pool({
+      connectionString: options.postgresUrl,
+      max: options.poolSize ?? 10,
+      types: pgTypes,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  const file = options.sqliteFile ?? ':memory:';
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  // NORMAL: a committed transaction survives a process crash (kill -9); see docs/decisions.md.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Create the PostgreSQL schema a database was opened in (no-op on SQLite). */
+export async function ensureSchema(options: DatabaseOptions): Promise<void> {
+  if (!options.postgresUrl || !options.postgresSchema) return;
+  const client = new pg.Client({ connectionString: options.postgresUrl });
+  await client.connect();
+  try {
+    await client.query(`create schema if not exists "${options.postgresSchema}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Apply numbered migrations (names sort in order: '0001_init', '0002_...'). Each component keeps
+ * its own migration table so the engine and the gateway can share one database.
+ */
+export async function migrate(
+  db: Kysely<any>,
+  migrations: Record<string, Migration>,
+  tableName: string,
+): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: tableName,
+    migrationLockTableName: `${tableName}_lock`,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`migration ${failed?.migrationName ?? '?'} (${tableName}) failed: ${String(error)}`, { cause: error });
+  }
+}
+
+/** True for a unique-constraint violation on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string } | null;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
