@@ -54,7 +54,7 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const { fields, missing } = toFieldErrors(input, result.error);
-  const first = fields[0];
+  const first = missing ? fields.find((f) => f.message === 'is required') : fields[0];
   const summary = first ? `${first.path} ${first.message}` : 'invalid body';
   throw new GatewayError(missing ? 'missing_field' : 'validation_failed', {
     message: `${missing ? 'A required field is missing' : 'The request failed validation'}: ${summary}${fields.length > 1 ? ` (and ${fields.length - 1} more)` : ''}.`,

@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ERRORS, EngineError, GatewayError, type ErrorCode } from './errors.js';
+
+const doc = readFileSync(fileURLToPath(new URL('../../docs/errors.md', import.meta.url)), 'utf8');
+const documented = new Map(
+  [...doc.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1]!, Number(m[2])] as const),
+);
+
+describe('the error table', () => {
+  it('is documented in docs/errors.md, code by code, with the same status', () => {
+    const table = Object.entries(ERRORS).map(([code, e]) => [code, e.status] as const);
+    expect([...documented.entries()].sort()).toEqual(table.sort());
+  });
+
+  it('uses the spec codes for authentication failures', () => {
+    for (const code of ['bad_signature', 'stale_timestamp', 'unknown_connection'] as ErrorCode[]) {
+      expect(ERRORS[code].status).toBe(401);
+    }
+    expect(ERRORS.store_mismatch.status).toBe(400);
+    expect(ERRORS.validation_failed.status).toBe(422);
+  });
+
+  it('builds errors with status, code and default or custom message', () => {
+    const error = new GatewayError('store_mismatch');
+    expect(error.statusCode).toBe(400);
+    expect(error.message).toBe(ERRORS.store_mismatch.message);
+    const engine = new EngineError('insufficient_points', 'Needs 500 points; customer has 320.');
+    expect(engine).toBeInstanceOf(GatewayError);
+    expect(engine.statusCode).toBe(400);
+    expect(engine.message).toBe('Needs 500 points; customer has 320.');
+  });
+});
