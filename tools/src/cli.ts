@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { signedHeaders } from '@loyalty-gateway/core';
+import { sampleSale } from './sample-sale.js';
+import { sendSigned } from './send-signed.js';
+
+const USAGE = `loyalty-gateway <command> [flags]      (run as: npm run cli -- <command> ...)
+
+Commands
+  send-sample  --url URL --vendor SLUG --store ID --secret S [--customer type:value] [--total 12.50]
+               POST a signed sample sale to URL/webhooks/generic and print the answer
+  send         --url URL --vendor SLUG --store ID --secret S --file body.json [--path /webhooks/generic]
+               POST the file's exact bytes, signed, to URL+path
+  sign         --vendor SLUG --store ID --secret S --file body.json
+               print the four X-Service-* headers for the file's bytes (as curl -H flags)
+`;
+
+type Flags = Record<string, string | undefined>;
+
+function required(flags: Flags, ...names: string[]): string[] {
+  const missing = names.filter((name) => !flags[name]);
+  if (missing.length > 0) throw new UsageError(`missing ${missing.map((n) => `--${n}`).join(', ')}`);
+  return names.map((name) => flags[name]!);
+}
+
+class UsageError extends Error {}
+
+function parseCustomer(value: string | undefined) {
+  if (!value) return undefined;
+  const [type, ...rest] = value.split(':');
+  if (!['phone', 'email', 'membershipId', 'externalId'].includes(type ?? '') || rest.length === 0) {
+    throw new UsageError('--customer must be type:value, e.g. membershipId:MBR-0001');
+  }
+  return { type: type as 'phone', value: rest.join(':') };
+}
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      url: { type: 'string' }, vendor: { type: 'string' }, store: { type: 'string' }, secret: { type: 'string' },
+      file: { type: 'string' }, path: { type: 'string' }, customer: { type: 'string' }, total: { type: 'string' },
+    },
+    strict: true,
+  });
+  const flags = values as Flags;
+  switch (command) {
+    case 'send-sample': {
+      const [url, vendor, store, secret] = required(flags, 'url', 'vendor', 'store', 'secret');
+      const sale = sampleSale({ storeId: store!, customer: parseCustomer(flags.customer), total: flags.total ? Number(flags.total) : undefined });
+      const result = await sendSigned({ url: `${url!.replace(/\/$/, '')}/webhooks/generic`, vendor: vendor!, store: store!, secret: secret!, body: JSON.stringify(sale) });
+      console.log(`HTTP ${result.status} (request ${result.requestId ?? '-'}) for transaction ${sale.transaction.id}`);
+      console.log(JSON.stringify(result.body, null, 2));
+      return result.status === 200 ? 0 : 1;
+    }
+    case 'send': {
+      const [url, vendor, store, secret, file] = required(flags, 'url', 'vendor', 'store', 'secret', 'file');
+      const target = `${url!.replace(/\/$/, '')}${flags.path ?? '/webhooks/generic'}`;
+      const result = await sendSigned({ url: target, vendor: vendor!, store: store!, secret: secret!, body: readFileSync(file!) });
+      console.log(`HTTP ${result.status} (request ${result.requestId ?? '-'})`);
+      console.log(JSON.stringify(result.body, null, 2));
+      return result.status === 200 ? 0 : 1;
+    }
+    case 'sign': {
+      const [vendor, store, secret, file] = required(flags, 'vendor', 'store', 'secret', 'file');
+      const headers = signedHeaders({ vendor: vendor!, store: store!, secret: secret!, body: readFileSync(file!) });
+      console.log(Object.entries(headers).map(([k, v]) => `-H '${k}: ${v.replace(/'/g, `'\\''`)}'`).join(' '));
+      return 0;
+    }
+    default:
+      console.log(USAGE);
+      return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

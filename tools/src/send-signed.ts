@@ -1,0 +1,38 @@
+import { signedHeaders } from '@loyalty-gateway/core';
+
+export interface SendSignedOptions {
+  url: string;
+  vendor: string;
+  store: string;
+  secret: string;
+  body: Buffer | string;
+  requestId?: string | undefined;
+}
+
+export interface SendSignedResult {
+  status: number;
+  requestId: string | null;
+  body: unknown;
+}
+
+/** POST the exact bytes given, signed with the v1 scheme, and read the JSON answer. */
+export async function sendSigned(options: SendSignedOptions): Promise<SendSignedResult> {
+  const body = typeof options.body === 'string' ? Buffer.from(options.body) : options.body;
+  const response = await fetch(options.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(options.requestId ? { 'x-request-id': options.requestId } : {}),
+      ...signedHeaders({ vendor: options.vendor, store: options.store, secret: options.secret, body }),
+    },
+    body,
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // a non-JSON answer (health, proxies) is shown as text
+  }
+  return { status: response.status, requestId: response.headers.get('x-request-id'), body: parsed };
+}
