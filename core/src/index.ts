@@ -9,3 +9,4 @@ export * from './schemas/envelope.js';
 export * from './schemas/checkout.js';
 export * from './schemas/catalog.js';
 export * from './schemas/error.js';
+export * from './adapter/index.js';

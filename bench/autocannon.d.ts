@@ -1,0 +1,29 @@
+declare module 'autocannon' {
+  export interface Histogram { p50: number; p90: number; p99: number; average: number; max: number }
+  export interface Result {
+    requests: { average: number; total: number; sent: number };
+    latency: Histogram;
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+    duration: number;
+    statusCodeStats: Record<string, { count: number }>;
+  }
+  export interface RequestSpec {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    setupRequest?: (request: RequestSpec) => RequestSpec;
+  }
+  export interface Options {
+    url: string;
+    connections?: number;
+    pipelining?: number;
+    duration?: number;
+    workers?: number;
+    requests?: RequestSpec[];
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export default autocannon;
+}

@@ -1,0 +1,111 @@
+import type { z } from 'zod';
+import type { CatalogItem } from '../schemas/catalog.js';
+import type { Envelope } from '../schemas/envelope.js';
+import { AuthScheme, type AuthSchemeInput } from './auth/scheme.js';
+import type { HttpClient } from './http-client.js';
+import type { NativeRequest } from './native-request.js';
+
+export interface AdapterLogger {
+  info(object: Record<string, unknown>, message: string): void;
+  warn(object: Record<string, unknown>, message: string): void;
+}
+
+/** What an adapter may use at run time. Adapters never see the container, the database or secrets of others. */
+export interface AdapterContext<Settings, Credentials> {
+  settings: Settings;
+  /** This connection's credentials (fetch-back, catalog); validated by the adapter's schema. */
+  credentials: Credentials;
+  /** The vendor-side store id of this connection (shop domain, location id, merchant id). */
+  storeId: string;
+  http: HttpClient;
+  logger: AdapterLogger;
+  now(): Date;
+}
+
+/** One store's share of a native request (Clover batches several merchants in one POST). */
+export interface WebhookUnit<Unit> {
+  storeId: string;
+  unit: Unit;
+}
+
+/** Zero envelopes means "accepted, nothing to do" (a test webhook, a DELETE, a non-final status). */
+export interface MapResult {
+  envelopes: Envelope[];
+  note?: string;
+}
+
+export interface CatalogPage {
+  items: CatalogItem[];
+  /** Where the next page starts (cursor or offset); null on the last page. */
+  checkpoint: string | null;
+}
+
+/** A step of the guided setup page. `{{webhookUrl}}` and `{{storeIdLabel}}` are filled in. */
+export interface SetupStep {
+  title: string;
+  body: string;
+}
+
+export interface CredentialField {
+  key: string;
+  label: string;
+  help: string;
+  secret: boolean;
+}
+
+export interface AdapterSpec<
+  SettingsSchema extends z.ZodType,
+  CredentialsSchema extends z.ZodType,
+  NativeSchema extends z.ZodType,
+  Unit,
+> {
+  /** Lowercase, permanent: the path `/webhooks/{slug}` and the X-Service-Vendor value. */
+  slug: string;
+  display: { name: string; description: string; category: 'pos' | 'ecommerce' | 'erp'; logoSvg: string; website: string };
+  setup: { storeIdLabel: string; steps: SetupStep[]; credentials: CredentialField[]; provider: CredentialField[] };
+  /** Provider-level settings (per vendor app), e.g. the app secret and API base URL. */
+  settings: SettingsSchema;
+  /** Per-connection credentials for fetch-back and catalog pulls. */
+  credentials: CredentialsSchema;
+  /** The default scheme; the operator may configure another the framework supports. */
+  auth: AuthSchemeInput;
+  /** How the body is decoded before `native` parses it. */
+  body?: 'json' | 'form';
+  /** Loose schema of the vendor's payload (vendors add fields). */
+  native: NativeSchema;
+  /** A one-time setup call (Clover's verificationCode): answered 200 and shown to the operator. */
+  handshake?(native: z.infer<NativeSchema>, request: NativeRequest): { note: string; value: string } | null;
+  /** Which stores the request concerns, and each one's part of it. */
+  units(native: z.infer<NativeSchema>, request: NativeRequest): WebhookUnit<Unit>[];
+  /** Native unit → canonical envelopes, fetching back through ctx where the payload carries only ids. */
+  map(unit: Unit, ctx: AdapterContext<z.infer<SettingsSchema>, z.infer<CredentialsSchema>>, request: NativeRequest): Promise<MapResult> | MapResult;
+  catalog?: {
+    /** node-cron expression, e.g. '15 3 * * *'. */
+    schedule: string;
+    pull(ctx: AdapterContext<z.infer<SettingsSchema>, z.infer<CredentialsSchema>>, checkpoint: string | null): Promise<CatalogPage>;
+  };
+}
+
+export type Adapter<
+  SettingsSchema extends z.ZodType = z.ZodType,
+  CredentialsSchema extends z.ZodType = z.ZodType,
+  NativeSchema extends z.ZodType = z.ZodType,
+  Unit = unknown,
+> = Readonly<AdapterSpec<SettingsSchema, CredentialsSchema, NativeSchema, Unit>> & { readonly defaultAuth: AuthScheme };
+
+/** Any adapter, as the gateway's typed list holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyAdapter = Adapter<z.ZodType, z.ZodType, z.ZodType, any>;
+
+export const SLUG_PATTERN = /^[a-z][a-z0-9-]{1,48}[a-z0-9]$/;
+
+/** Declare a featured adapter. Checks what can be checked once, at import. */
+export function defineAdapter<S extends z.ZodType, C extends z.ZodType, N extends z.ZodType, U>(
+  spec: AdapterSpec<S, C, N, U>,
+): Adapter<S, C, N, U> {
+  if (!SLUG_PATTERN.test(spec.slug) || spec.slug === 'generic') {
+    throw new Error(`adapter slug "${spec.slug}" must be lowercase letters, digits and dashes (and not "generic")`);
+  }
+  const defaultAuth = AuthScheme.parse(spec.auth);
+  return Object.freeze({ ...spec, defaultAuth });
+}

@@ -1,0 +1,64 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VendorApiError, createHttpClient, parseRetryAfter } from './http-client.js';
+
+// A real server whose answers are scripted per path: each request takes the next status.
+const scripts: Record<string, Array<{ status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }>> = {};
+const hits: Record<string, number> = {};
+const server = createServer((req, res) => {
+  const key = new URL(req.url ?? '/', 'http://x').pathname;
+  hits[key] = (hits[key] ?? 0) + 1;
+  const next = scripts[key]?.shift() ?? { status: 404, body: { error: 'none' } };
+  setTimeout(() => {
+    res.writeHead(next.status, { 'content-type': 'application/json', ...next.headers }).end(JSON.stringify(next.body ?? {}));
+  }, next.delayMs ?? 0);
+});
+let base = '';
+beforeAll(async () => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+describe('createHttpClient', () => {
+  it('retries 429 honouring Retry-After, then succeeds', async () => {
+    scripts['/rate'] = [{ status: 429, headers: { 'retry-after': '2' } }, { status: 200, body: { ok: 1 } }];
+    const waits: number[] = [];
+    const client = createHttpClient({ sleep: async (ms) => void waits.push(ms) });
+    await expect(client.json(`${base}/rate`)).resolves.toEqual({ ok: 1 });
+    expect(waits).toEqual([2000]);
+  });
+
+  it('retries 5xx with backoff and gives up after maxAttempts with a typed error', async () => {
+    scripts['/down'] = [{ status: 503 }, { status: 502 }, { status: 500 }];
+    const waits: number[] = [];
+    const client = createHttpClient({ maxAttempts: 3, baseDelayMs: 10, sleep: async (ms) => void waits.push(ms) });
+    const error = await client.json(`${base}/down`).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VendorApiError);
+    expect((error as VendorApiError).status).toBe(500);
+    expect((error as VendorApiError).retryable).toBe(true);
+    expect(waits).toEqual([10, 20]);
+  });
+
+  it('does not retry a 404, and passes query parameters', async () => {
+    scripts['/missing'] = [{ status: 404 }];
+    const error = (await createHttpClient().json(`${base}/missing`, { query: { limit: 5 } }).catch((e: unknown) => e)) as VendorApiError;
+    expect(error.status).toBe(404);
+    expect(error.retryable).toBe(false);
+    expect(hits['/missing']).toBe(1);
+  });
+
+  it('times out a slow answer', async () => {
+    scripts['/slow'] = [{ status: 200, delayMs: 500 }];
+    const error = (await createHttpClient({ timeoutMs: 50, maxAttempts: 1 }).json(`${base}/slow`).catch((e: unknown) => e)) as VendorApiError;
+    expect(error.status).toBe(0);
+  });
+
+  it('parses Retry-After seconds and dates', () => {
+    expect(parseRetryAfter('7')).toBe(7000);
+    expect(parseRetryAfter(new Date(Date.now() + 5000).toUTCString(), Date.now())).toBeGreaterThan(3000);
+    expect(parseRetryAfter(null)).toBeUndefined();
+    expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+});
