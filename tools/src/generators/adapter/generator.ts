@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateFiles, installPackagesTask, names, updateJson, type Tree } from '@nx/devkit';
+import { registerAdapter } from './register-adapter.js';
+import type { AdapterGeneratorSchema } from './schema.js';
+
+const SLUG = /^[a-z][a-z0-9-]{1,48}[a-z0-9]$/;
+const here = typeof __dirname === 'string' ? __dirname : path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * `nx g @loyalty-gateway/tools:adapter <slug>`: a working adapter folder (manifest, native schemas,
+ * pure map, auth, catalog pull, a fixture, tests) registered in the gateway's typed adapter list.
+ */
+export async function adapterGenerator(tree: Tree, options: AdapterGeneratorSchema) {
+  const slug = options.slug?.trim() ?? '';
+  if (!SLUG.test(slug) || slug === 'generic') {
+    throw new Error(`"${slug}" is not a valid adapter slug: use 3-50 lowercase letters, digits and dashes, starting with a letter (and not "generic").`);
+  }
+  const target = `adapters/${slug}`;
+  if (tree.exists(target) && tree.children(target).length > 0) {
+    throw new Error(`${target} already exists: an adapter with slug "${slug}" is already in the workspace.`);
+  }
+  const n = names(slug);
+  const name = options.name ?? slug.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+  generateFiles(tree, path.join(here, 'files'), target, {
+    slug,
+    name,
+    category: options.category ?? 'pos',
+    prefix: n.className,
+    initial: name[0]!.toUpperCase(),
+    tmpl: '',
+  });
+  registerAdapter(tree, slug, n.propertyName);
+  if (tree.exists('gateway/package.json')) {
+    updateJson(tree, 'gateway/package.json', (json: { dependencies?: Record<string, string> }) => {
+      json.dependencies = { ...json.dependencies, [`@loyalty-gateway/adapter-${slug}`]: '*' };
+      json.dependencies = Object.fromEntries(Object.entries(json.dependencies).sort(([a], [b]) => a.localeCompare(b)));
+      return json;
+    });
+  }
+  return () => installPackagesTask(tree);
+}
+
+export default adapterGenerator;

@@ -1,0 +1,5 @@
+export interface AdapterGeneratorSchema {
+  slug: string;
+  name?: string;
+  category?: 'pos' | 'ecommerce' | 'erp';
+}
