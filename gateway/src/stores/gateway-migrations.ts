@@ -1,0 +1,61 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+/**
+ * The gateway's schema, as numbered migrations run on SQLite and PostgreSQL alike through the
+ * engine's `migrate(db, gatewayMigrations, GATEWAY_MIGRATION_TABLE)`. Never edit a released
+ * migration; add the next number.
+ */
+export const GATEWAY_MIGRATION_TABLE = 'gw_migrations';
+
+const init: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('gw_vendors')
+      .addColumn('slug', 'text', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('tier', 'text', (c) => c.notNull().check(sql`tier in ('generic', 'featured')`))
+      .addColumn('settings_sealed', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .execute();
+
+    await db.schema
+      .createTable('gw_connections')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('vendor', 'text', (c) => c.notNull().references('gw_vendors.slug'))
+      .addColumn('store_id', 'text', (c) => c.notNull())
+      .addColumn('merchant_id', 'text', (c) => c.notNull())
+      .addColumn('outlet_id', 'text', (c) => c.notNull())
+      .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1).check(sql`active in (0, 1)`))
+      .addColumn('credentials_sealed', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      // The hot-path lookup; also the rule "one connection per vendor and store, exactly as entered".
+      .addUniqueConstraint('gw_connections_vendor_store_uq', ['vendor', 'store_id'])
+      .execute();
+    await db.schema.createIndex('gw_connections_merchant_idx').on('gw_connections').column('merchant_id').execute();
+
+    await db.schema
+      .createTable('gw_connection_secrets')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('connection_id', 'text', (c) => c.notNull().references('gw_connections.id').onDelete('cascade'))
+      .addColumn('secret_sealed', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint')
+      .execute();
+    await db.schema
+      .createIndex('gw_connection_secrets_connection_idx')
+      .on('gw_connection_secrets')
+      .column('connection_id')
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('gw_connection_secrets').execute();
+    await db.schema.dropTable('gw_connections').execute();
+    await db.schema.dropTable('gw_vendors').execute();
+  },
+};
+
+export const gatewayMigrations: Record<string, Migration> = {
+  '0001_gateway_init': init,
+};
