@@ -36,7 +36,7 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
   const secrets = fromSettings === 'per-connection' ? [options.connectionSecret ?? ''] : fromSettings === 'none' ? [] : fromSettings;
 
   const context = (storeId: string): AdapterContext<z.infer<typeof adapter.settings>, z.infer<typeof adapter.credentials>> => ({
-    settings, credentials, storeId, http: options.http ?? createHttpClient({ timeoutMs: 2000, baseDelayMs: 5 }), logger: quietLogger, now,
+    settings, credentials, storeId, http: options.http ?? createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, maxDelayMs: 20 }), logger: quietLogger, now,
   });
 
   function request(body: Buffer | string, headers: Record<string, string> = {}): NativeRequest {
@@ -81,7 +81,7 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
       }
       return { handshake, stores: units.map((u) => u.storeId), envelopes, notes };
     },
-    /** Pull every catalog page from the start; items validated by the strict CatalogItem schema. */
+    /** Pull every catalog page (retry waits capped at 20 ms so tests stay fast; Retry-After itself is tested in core) from the start; items validated by the strict CatalogItem schema. */
     async catalog(storeId: string, maxPages = 100) {
       if (!adapter.catalog) throw new Error(`${adapter.slug} declares no catalog pull`);
       const items: CatalogItem[] = [];

@@ -1,0 +1,22 @@
+import { fromMinorUnits } from '@loyalty-gateway/core';
+
+/**
+ * Clover cents → the decimal the canonical envelope carries, via core's exact helper.
+ * Anything that is not a whole number of cents (or missing) yields null: never guess money.
+ */
+export function centsToAmount(cents: number | null | undefined): number | null {
+  if (typeof cents !== 'number' || !Number.isSafeInteger(cents)) return null;
+  return fromMinorUnits(cents);
+}
+
+/** A positive amount, or null (free lines, zero totals and non-integer cents are all "not > 0"). */
+export function positiveAmount(cents: number | null | undefined): number | null {
+  const amount = centsToAmount(cents);
+  return amount !== null && amount > 0 ? amount : null;
+}
+
+/** Milliseconds since the epoch → ISO 8601 (UTC), or null when missing. */
+export function msToIso(ms: number | null | undefined): string | null {
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) return null;
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,34 @@
+import type { AdapterContext } from '@loyalty-gateway/core';
+import { z } from 'zod';
+
+export const CLOVER_API_BASE_URL = 'https://api.clover.com';
+
+const secret = z.string().min(1);
+
+/**
+ * Provider settings (one Clover app): the X-Clover-Auth code (a list during rotation) and the REST
+ * API base URL (Europe: https://api.eu.clover.com, sandbox: https://apisandbox.dev.clover.com; tests
+ * point it at a local recorded server).
+ */
+export const CloverSettings = z.strictObject({
+  authCode: z.union([secret, z.array(secret).min(1)]),
+  apiBaseUrl: z.url().default(CLOVER_API_BASE_URL).transform((url) => url.replace(/\/+$/, '')),
+});
+export type CloverSettings = z.infer<typeof CloverSettings>;
+
+/** Per connection (one merchant): the OAuth access token used for fetch-back and catalog pulls. */
+export const CloverCredentials = z.strictObject({
+  accessToken: secret,
+});
+export type CloverCredentials = z.infer<typeof CloverCredentials>;
+
+export type CloverContext = AdapterContext<CloverSettings, CloverCredentials>;
+
+/** `{apiBaseUrl}/v3/merchants/{mId}{path}` with the connection's bearer token. */
+export function merchantUrl(ctx: CloverContext, merchantId: string, path: string): string {
+  return `${ctx.settings.apiBaseUrl}/v3/merchants/${encodeURIComponent(merchantId)}${path}`;
+}
+
+export const bearer = (ctx: CloverContext): Record<string, string> => ({
+  authorization: `Bearer ${ctx.credentials.accessToken}`,
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { needsContactLookup, normalisePhone, toCustomer } from './map-customer.js';
+import { toDiscountCode, toDiscountCodes } from './map-discounts.js';
+import type { CloverOrder } from './native.js';
+
+describe('customer: email first, else phone, else walk-in', () => {
+  it('prefers the primary email', () => {
+    expect(toCustomer({
+      emailAddresses: { elements: [{ emailAddress: 'other@example.com' }, { emailAddress: 'main@example.com', primaryEmail: true }] },
+      phoneNumbers: { elements: [{ phoneNumber: '+1 555 010 0100' }] },
+    })).toEqual({ type: 'email', value: 'main@example.com' });
+  });
+
+  it('falls back to the phone, then to nothing', () => {
+    expect(toCustomer({ emailAddresses: { elements: [{ emailAddress: 'not-an-email' }] }, phoneNumbers: { elements: [{ phoneNumber: '(555) 010-0142' }] } }))
+      .toEqual({ type: 'phone', value: '5550100142' });
+    expect(toCustomer({ id: 'C1', phoneNumbers: { elements: [{ phoneNumber: '12' }] } })).toBeUndefined();
+    expect(toCustomer(undefined)).toBeUndefined();
+  });
+
+  it('normalises phones to E.164 when the country is known, else bare local digits', () => {
+    expect(normalisePhone('+44 20 7946 0958')).toBe('+442079460958');
+    expect(normalisePhone('1 (555) 010-0199')).toBe('+15550100199');
+    expect(normalisePhone('555.010.0199')).toBe('5550100199');
+    expect(normalisePhone('ext 12')).toBeNull();
+    expect(normalisePhone(null)).toBeNull();
+  });
+
+  it('asks for a contact lookup only when a customer id comes without contacts', () => {
+    expect(needsContactLookup({ id: 'C1' })).toBe(true);
+    expect(needsContactLookup({ id: 'C1', emailAddresses: { elements: [{ emailAddress: 'a@example.com' }] } })).toBe(false);
+    expect(needsContactLookup({})).toBe(false);
+    expect(needsContactLookup(undefined)).toBe(false);
+  });
+});
+
+describe('discount codes', () => {
+  it('maps fixed (negative cents) and percentage discounts, order-level then line-level', () => {
+    const order: CloverOrder = {
+      id: 'O1',
+      discounts: { elements: [{ name: 'LOYAL-5OFF', amount: -500 }, { name: 'Happy Hour', percentage: 10 }, { name: '  ' }] },
+      lineItems: { elements: [{ name: 'Latte', price: 450, discounts: { elements: [{ name: 'RWD-FREECOFFEE', amount: -450 }] } }] },
+    };
+    expect(toDiscountCodes(order)).toEqual([
+      { code: 'LOYAL-5OFF', amount: 5, type: 'fixed_amount' },
+      { code: 'Happy Hour', type: 'percentage' },
+      { code: 'RWD-FREECOFFEE', amount: 4.5, type: 'fixed_amount' },
+    ]);
+  });
+
+  it('keeps a code whose amount is unknown, without an amount', () => {
+    expect(toDiscountCode({ name: 'Odd', amount: -0.5 })).toEqual({ code: 'Odd', type: 'fixed_amount' });
+    expect(toDiscountCode({ name: 'Manual' })).toEqual({ code: 'Manual' });
+  });
+});

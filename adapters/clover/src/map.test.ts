@@ -1,0 +1,84 @@
+import { Envelope } from '@loyalty-gateway/core';
+import { describe, expect, it } from 'vitest';
+import type { CloverUnit } from './auth.js';
+import { currencyOf, eventIdOf, toCatalogItem, toEnvelopes } from './map.js';
+import { orderIdOf } from './map-unit.js';
+import { CloverOrder } from './native.js';
+import { fixture } from './testing/fixture.js';
+
+const unit: CloverUnit = { merchantId: 'XYZVJT2ZRRRSC', objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1537970958000 };
+const paid = () => CloverOrder.parse(fixture('order-paid.json'));
+const refunded = () => CloverOrder.parse(fixture('order-refunded.json'));
+
+describe('toEnvelopes: paymentState decides', () => {
+  it('maps a PAID order (as fetched, no contact lookup) to one strict sale.completed', () => {
+    const { envelopes, note } = toEnvelopes(paid(), unit);
+    expect(note).toBeUndefined();
+    expect(envelopes).toHaveLength(1);
+    const [sale] = envelopes.map((e) => Envelope.parse(e));
+    expect(sale).toMatchObject({ eventType: 'sale.completed', transaction: { id: 'GHIVJT2ABCRSC', total: 38.34, currency: 'USD' } });
+    expect(sale?.eventType === 'sale.completed' && sale.transaction.customer).toBeUndefined();
+  });
+
+  it('maps REFUNDED like PARTIALLY_REFUNDED: one sale.refunded per usable refund', () => {
+    const { envelopes } = toEnvelopes({ ...refunded(), paymentState: 'REFUNDED' }, unit);
+    expect(envelopes.map((e) => (e.eventType === 'sale.refunded' ? [e.eventId, e.refund] : null))).toEqual([
+      ['XYZVJT2ZRRRSC:O:GHIVJT2ABCRSC:1537970958000:RF1VJT2ABCRSC', { id: 'RF1VJT2ABCRSC', amount: 6.5 }],
+      ['XYZVJT2ZRRRSC:O:GHIVJT2ABCRSC:1537970958000:RF3VJT2ABCRSC', { id: 'RF3VJT2ABCRSC', amount: 3.25 }],
+    ]);
+  });
+
+  it.each([
+    ['OPEN', 'order GHIVJT2ABCRSC payment state is OPEN: not final, nothing to do'],
+    ['PARTIALLY_PAID', 'order GHIVJT2ABCRSC payment state is PARTIALLY_PAID: not final, nothing to do'],
+    ['CREDITED', 'order GHIVJT2ABCRSC payment state is CREDITED: not final, nothing to do'],
+    [null, 'order GHIVJT2ABCRSC payment state is unset: not final, nothing to do'],
+  ])('accepts %s with zero envelopes and a note', (paymentState, note) => {
+    expect(toEnvelopes({ ...paid(), paymentState }, unit)).toEqual({ envelopes: [], note });
+  });
+
+  it('answers a paid total that is not > 0 with a note', () => {
+    expect(toEnvelopes({ ...paid(), total: 0 }, unit)).toEqual({ envelopes: [], note: 'order GHIVJT2ABCRSC is PAID but its total is not > 0: nothing to earn' });
+    expect(toEnvelopes({ ...paid(), total: -100 }, unit).envelopes).toEqual([]);
+  });
+
+  it('ignores test-mode orders and refund states without usable refunds', () => {
+    expect(toEnvelopes({ ...paid(), testMode: true }, unit)).toEqual({ envelopes: [], note: 'order GHIVJT2ABCRSC is a Clover test-mode order: ignored' });
+    const voidedOnly = { ...refunded(), refunds: { elements: [{ id: 'RF2', amount: 1000, voided: true }, { id: 'RF4', amount: 0 }, { amount: 100 }] } };
+    expect(toEnvelopes(voidedOnly, unit)).toEqual({ envelopes: [], note: 'order ABCVJTABCRRSC is PARTIALLY_REFUNDED but lists no usable refund' });
+  });
+
+  it('falls back to the order time when no successful payment is listed', () => {
+    const [sale] = toEnvelopes({ ...paid(), payments: { elements: [{ result: 'FAIL', createdTime: 1 }] } }, unit).envelopes;
+    expect(sale?.occurredAt).toBe('2018-09-26T14:09:17.000Z');
+  });
+});
+
+describe('identifiers', () => {
+  it('builds a stable eventId from merchant, object and ts', () => {
+    expect(eventIdOf(unit)).toBe('XYZVJT2ZRRRSC:O:GHIVJT2ABCRSC:1537970958000');
+    expect(eventIdOf({ ...unit })).toBe(eventIdOf(unit));
+  });
+
+  it('reads order ids from O: objects only', () => {
+    expect(orderIdOf('O:GHIVJT2ABCRSC')).toBe('GHIVJT2ABCRSC');
+    expect(orderIdOf('P:GHIVJT2ABCRSC')).toBeNull();
+    expect(orderIdOf('OI:X')).toBeNull();
+    expect(orderIdOf('O:')).toBeNull();
+  });
+
+  it('uses the order currency, USD when missing', () => {
+    expect(currencyOf({ id: 'x', currency: 'cad' })).toBe('CAD');
+    expect(currencyOf({ id: 'x' })).toBe('USD');
+  });
+});
+
+describe('toCatalogItem', () => {
+  it('maps sku or code, category, price in cents (omitted when 0) and isActive', () => {
+    expect(toCatalogItem({ id: 'I1', name: 'Latte', code: '0123', price: 1999, categories: { elements: [{ name: 'Drinks' }] } }))
+      .toEqual({ externalId: 'I1', name: 'Latte', sku: '0123', category: 'Drinks', price: 19.99, isActive: true });
+    expect(toCatalogItem({ id: 'I2', name: 'Open', sku: 'S-2', code: 'C-2', price: 0, hidden: false, available: false }))
+      .toEqual({ externalId: 'I2', name: 'Open', sku: 'S-2', isActive: false });
+    expect(toCatalogItem({ id: 'I3', hidden: true })).toEqual({ externalId: 'I3', name: 'I3', isActive: false });
+  });
+});

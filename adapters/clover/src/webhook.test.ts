@@ -1,0 +1,121 @@
+import { adapterKit } from '@loyalty-gateway/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adapter } from './index.js';
+import { fixture, fixtureText } from './testing/fixture.js';
+import { startRecordedServer, type RecordedServer } from './testing/recorded-server.js';
+
+const XYZ = '/v3/merchants/XYZVJT2ZRRRSC';
+const MNO = '/v3/merchants/MNOVJT2ZRRRSC';
+let server: RecordedServer;
+
+beforeAll(async () => {
+  server = await startRecordedServer();
+  server.route(`${XYZ}/orders/GHIVJT2ABCRSC`, { status: 200, body: fixture('order-paid.json') });
+  server.route(`${XYZ}/customers/CUSTVJT2ABCRS`, { status: 200, body: fixture('customer.json') });
+  server.route(`${XYZ}/orders/ABCVJTABCRRSC`, { status: 200, body: fixture('order-refunded.json') });
+  server.route(`${MNO}/orders/OPNVJT2ABCRSC`, { status: 200, body: fixture('order-open.json') });
+  server.route(`${MNO}/orders/GONVJT2ABCRSC`, { status: 404, body: fixture('not-found.json') });
+  // Clover throttles, then fails once: the client must retry through both.
+  server.script(`${XYZ}/orders/GHIVJT2ABCRSC`, { status: 429, headers: { 'retry-after': '1' }, body: { message: 'Too Many Requests' } });
+  server.script(`${XYZ}/orders/ABCVJTABCRRSC`, { status: 503, body: { message: 'Service Unavailable' } });
+});
+afterAll(() => server.close());
+
+const kit = () => adapterKit(adapter, {
+  settings: { authCode: '0307e264-b33a-4913-88aa-37b10014a0b8', apiBaseUrl: server.baseUrl },
+  credentials: { accessToken: 'fake-oauth-access-token' },
+});
+
+const sale = {
+  eventId: 'XYZVJT2ZRRRSC:O:GHIVJT2ABCRSC:1537970958000',
+  eventType: 'sale.completed',
+  occurredAt: '2018-09-26T14:09:50.000Z',
+  store: { id: 'XYZVJT2ZRRRSC' },
+  transaction: {
+    id: 'GHIVJT2ABCRSC',
+    total: 38.34,
+    currency: 'USD',
+    channel: 'pos',
+    customer: { type: 'email', value: 'jane.doe@example.com' },
+    items: [
+      { id: '9J1F7WW503CZW', name: 'Caesar Salad', quantity: 1, unitPrice: 12 },
+      { id: '9J1F7WW503CZW', name: 'Caesar Salad', quantity: 1, unitPrice: 12 },
+      { id: 'KXW0EV58FA88A', name: 'Apple', quantity: 1, unitPrice: 12.13 },
+      { id: 'ZKSKN4F9B7Q94', name: 'Test_Item', sku: '024463061095', quantity: 1, unitPrice: 8 },
+    ],
+    discountCodes: [
+      { code: 'LOYAL-5OFF', amount: 5, type: 'fixed_amount' },
+      { code: 'Happy Hour', type: 'percentage' },
+    ],
+  },
+};
+
+const refund = (id: string, amount: number, occurredAt: string) => ({
+  eventId: `XYZVJT2ZRRRSC:O:ABCVJTABCRRSC:1536156558000:${id}`,
+  eventType: 'sale.refunded',
+  occurredAt,
+  store: { id: 'XYZVJT2ZRRRSC' },
+  transaction: { id: 'ABCVJTABCRRSC', currency: 'USD' },
+  refund: { id, amount },
+});
+
+describe('Clover webhook: signed notification batch in, envelopes out', () => {
+  it('maps a multi-merchant batch through fetch-back, retrying a 429 and a 503', async () => {
+    const k = kit();
+    const request = k.signed(fixtureText('webhook-notification.json'));
+    expect(k.authenticate(request)).toEqual({ ok: true });
+
+    const out = await k.envelopes(request);
+    expect(out.handshake).toBeNull();
+    expect(out.stores).toEqual(['XYZVJT2ZRRRSC', 'XYZVJT2ZRRRSC', ...Array(5).fill('MNOVJT2ZRRRSC')]);
+    expect(out.envelopes).toEqual([
+      sale,
+      refund('RF1VJT2ABCRSC', 6.5, '2018-09-05T14:08:20.000Z'),
+      refund('RF3VJT2ABCRSC', 3.25, '2018-09-05T14:09:10.000Z'),
+    ]);
+    expect(out.notes).toEqual([
+      'order OPNVJT2ABCRSC payment state is OPEN: not final, nothing to do',
+      'CREATE of P:PAYVJT2ABCRSC ignored: only orders (O:) earn',
+      'UPDATE of I:ITMVJT2ABCRSC ignored: only orders (O:) earn',
+      'order DELVJT2ABCRSC was deleted: nothing to do',
+      'order GONVJT2ABCRSC no longer exists at Clover: nothing to do',
+    ]);
+  });
+
+  it('fetched with the bearer token and the expansions, retrying exactly once each', () => {
+    const paid = server.requests.filter((r) => r.path === `${XYZ}/orders/GHIVJT2ABCRSC`);
+    const refunded = server.requests.filter((r) => r.path === `${XYZ}/orders/ABCVJTABCRRSC`);
+    expect(paid).toHaveLength(2);
+    expect(refunded).toHaveLength(2);
+    for (const r of [...paid, ...refunded]) {
+      expect(r.headers.authorization).toBe('Bearer fake-oauth-access-token');
+      expect(r.query.get('expand')).toBe('lineItems,customers,discounts,payments,refunds');
+    }
+    const customer = server.requests.filter((r) => r.path === `${XYZ}/customers/CUSTVJT2ABCRS`);
+    expect(customer.map((r) => r.query.get('expand'))).toEqual(['emailAddresses,phoneNumbers']);
+    // Nothing is fetched for DELETEs and non-order objects.
+    expect(server.requests.some((r) => r.path.includes('DELVJT2ABCRSC') || r.path.includes('PAYVJT2ABCRSC'))).toBe(false);
+  });
+
+  it('gives the same eventIds when Clover retries the same notification', async () => {
+    const k = kit();
+    const body = fixtureText('webhook-notification.json');
+    const first = await k.envelopes(k.signed(body));
+    const again = await k.envelopes(k.signed(body));
+    expect(again.envelopes.map((e) => e.eventId)).toEqual(first.envelopes.map((e) => e.eventId));
+  });
+
+  it('refuses a wrong or missing X-Clover-Auth', () => {
+    const k = kit();
+    const body = fixtureText('webhook-notification.json');
+    expect(k.authenticate(k.unsigned(body, { 'X-Clover-Auth': 'not-the-auth-code' }))).toMatchObject({ ok: false, reason: 'bad_signature' });
+    expect(k.authenticate(k.unsigned(body))).toMatchObject({ ok: false, reason: 'missing_credentials' });
+  });
+
+  it('lets a fetch-back failure that is not a 404 surface, so the delivery is retried', async () => {
+    server.script(`${XYZ}/orders/GHIVJT2ABCRSC`, { status: 500 }, { status: 500 }, { status: 500 });
+    const k = kit();
+    const body = JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: { XYZVJT2ZRRRSC: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1 }] } });
+    await expect(k.envelopes(k.signed(body))).rejects.toMatchObject({ name: 'VendorApiError', status: 500 });
+  });
+});
