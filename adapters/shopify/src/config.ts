@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** The Admin API version the adapter speaks (a current stable quarterly release). */
+export const DEFAULT_API_VERSION = '2025-07';
+
+/** One secret or a list of them: during a rotation both the new and the old secret verify. */
+const Secret = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+
+/**
+ * Provider-level settings (one Shopify app for every merchant). `apiBaseUrl` defaults to the
+ * shop's own Admin API, `https://{shop}/admin/api/{apiVersion}`; set it to point tests or UAT at
+ * a recorded server. A `{shop}` placeholder in it is replaced by the connection's shop domain.
+ */
+export const ShopifySettings = z.strictObject({
+  appSecret: Secret,
+  apiBaseUrl: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
+    .optional(),
+  apiVersion: z
+    .string()
+    .regex(/^(\d{4}-(01|04|07|10)|unstable)$/, { message: 'must be a Shopify API version such as 2025-07' })
+    .default(DEFAULT_API_VERSION),
+});
+export type ShopifySettings = z.infer<typeof ShopifySettings>;
+
+/**
+ * Per-connection credentials. Optional on purpose: webhooks need none (they are verified with the
+ * app secret), so a merchant who has not pasted a token yet still earns; only the catalog pull
+ * requires `accessToken` and says so when it is missing.
+ */
+export const ShopifyCredentials = z.strictObject({
+  accessToken: z.string().min(1).optional(),
+});
+export type ShopifyCredentials = z.infer<typeof ShopifyCredentials>;
+
+/** The Admin API root for one shop, without a trailing slash. */
+export function adminApiBaseUrl(settings: ShopifySettings, shopDomain: string): string {
+  const base = settings.apiBaseUrl ?? `https://{shop}/admin/api/${settings.apiVersion}`;
+  return base.replaceAll('{shop}', shopDomain).replace(/\/+$/, '');
+}

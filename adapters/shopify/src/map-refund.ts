@@ -1,0 +1,35 @@
+import type { Envelope, MapResult } from '@loyalty-gateway/core';
+import { minorToAmount } from './decimal.js';
+import { toIsoTime } from './map-order.js';
+import { ShopifyRefund } from './native.js';
+import { refundMoney } from './refund-money.js';
+import { refundTestReason } from './test-notification.js';
+import { eventIdFor, type ShopifyUnit } from './webhook-unit.js';
+
+/** refunds/create → sale.refunded on the original order id, with the amount actually refunded. */
+export function refundEnvelopes(unit: ShopifyUnit, storeId: string, now: Date): MapResult {
+  const parsed = ShopifyRefund.safeParse(unit.body);
+  if (!parsed.success) {
+    return { envelopes: [], note: `unreadable ${unit.topic} payload (${parsed.error.issues[0]?.path.join('.') ?? '?'}): nothing to do` };
+  }
+  const refund = parsed.data;
+  const testReason = refundTestReason(refund);
+  if (testReason) return { envelopes: [], note: testReason };
+  const money = refundMoney(refund);
+  if (money.minor === 0) {
+    return { envelopes: [], note: `refund ${refund.id} of order ${refund.order_id} moved no money (no successful refund transaction): nothing to reverse` };
+  }
+  if (!money.currency) {
+    return { envelopes: [], note: `refund ${refund.id} of order ${refund.order_id} states no currency: cannot be reported` };
+  }
+  const envelope: Envelope = {
+    eventId: eventIdFor(unit, refund.id),
+    eventType: 'sale.refunded',
+    occurredAt: toIsoTime(refund.processed_at, refund.created_at) ?? now.toISOString(),
+    store: { id: storeId },
+    transaction: { id: refund.order_id, currency: money.currency },
+    // Omitted only when the amount cannot be computed (the spec then reverses in full).
+    refund: { id: refund.id, ...(money.minor !== null ? { amount: minorToAmount(money.minor) } : {}) },
+  };
+  return { envelopes: [envelope] };
+}

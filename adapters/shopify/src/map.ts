@@ -1,0 +1,46 @@
+import type { CatalogItem, MapResult } from '@loyalty-gateway/core';
+import { decimalToMinor, minorToAmount } from './decimal.js';
+import { orderEnvelopes } from './map-order.js';
+import { refundEnvelopes } from './map-refund.js';
+import type { ShopifyVariantNode } from './native.js';
+import type { ShopifyUnit } from './webhook-unit.js';
+
+/**
+ * Pure mapping of one Shopify webhook to canonical envelopes. Topics the gateway does not act on
+ * (and test notifications, test orders, zero totals) give zero envelopes with a note, so the
+ * gateway answers 200 and Shopify does not retry.
+ */
+export function toEnvelopes(unit: ShopifyUnit, storeId: string, now: Date): MapResult {
+  switch (unit.topic) {
+    case 'orders/paid':
+      return orderEnvelopes('sale.completed', unit, storeId, now);
+    case 'orders/cancelled':
+      return orderEnvelopes('sale.voided', unit, storeId, now);
+    case 'refunds/create':
+      return refundEnvelopes(unit, storeId, now);
+    case '':
+      return { envelopes: [], note: 'no X-Shopify-Topic header: nothing to do' };
+    default:
+      return { envelopes: [], note: `Shopify topic ${unit.topic} is not used for loyalty: nothing to do` };
+  }
+}
+
+const DEFAULT_VARIANT_TITLE = 'Default Title';
+
+/** One catalog item per variant: externalId is the variant GID, the name "Product - Variant". */
+export function toCatalogItem(variant: ShopifyVariantNode): CatalogItem {
+  const productTitle = variant.product.title?.trim() || 'Untitled product';
+  const variantTitle = variant.title?.trim();
+  const name = variantTitle && variantTitle !== DEFAULT_VARIANT_TITLE ? `${productTitle} - ${variantTitle}` : productTitle;
+  const sku = variant.sku?.trim();
+  const category = variant.product.productType?.trim();
+  const priceMinor = decimalToMinor(variant.price);
+  return {
+    externalId: variant.id,
+    name: name.slice(0, 255),
+    ...(sku && sku.length <= 255 ? { sku } : {}),
+    ...(category ? { category: category.slice(0, 255) } : {}),
+    ...(priceMinor !== null && priceMinor > 0 ? { price: minorToAmount(priceMinor) } : {}),
+    isActive: variant.product.status === 'ACTIVE',
+  };
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { decimalToMinor } from './decimal.js';
+import { parseExactJson } from './exact-json.js';
+import { loadFixture } from './load-fixture.js';
+import { ShopifyRefund } from './native.js';
+import { refundMoney, refundShopCurrency } from './refund-money.js';
+
+describe('decimalToMinor (exact, via core toMinorUnits)', () => {
+  it.each([
+    ['19.99', 1999],
+    ['0.07', 7],
+    ['598.94', 59894],
+    ['10.000', 1000],
+    ['100', 10000],
+    [' 0.10 ', 10],
+    [89.99, 8999],
+    [0.07, 7],
+  ])('%j → %i minor units', (input, minor) => {
+    expect(decimalToMinor(input)).toBe(minor);
+  });
+
+  it.each(['1.234', '', 'abc', '1e3', 'Infinity', '19.99.1'])('%j is not an amount in cents', (input) => {
+    expect(decimalToMinor(input)).toBeNull();
+  });
+
+  it('sums without float drift: 0.1 + 0.2 in minor units is exactly 30', () => {
+    expect((decimalToMinor('0.10') ?? 0) + (decimalToMinor('0.20') ?? 0)).toBe(30);
+  });
+});
+
+describe('refundMoney (uncertain Shopify facts isolated here)', () => {
+  const refundOf = (name: string) => ShopifyRefund.parse(parseExactJson(loadFixture(name)));
+
+  it('sums successful refund transactions in their currency', () => {
+    expect(refundMoney(refundOf('refunds-create.json'))).toEqual({ minor: 20900, currency: 'USD' });
+  });
+
+  it('falls back to the shop currency when transactions say currency: null (documented sample)', () => {
+    const sample = refundOf('refunds-create-test-notification.json');
+    expect(refundShopCurrency(sample)).toBe('USD');
+    expect(refundMoney(sample)).toEqual({ minor: 8500, currency: 'USD' });
+  });
+
+  it('ignores failed and non-refund transactions; none left means 0', () => {
+    const refund = ShopifyRefund.parse({
+      id: 1,
+      order_id: 2,
+      transactions: [
+        { kind: 'refund', status: 'failure', amount: '5.00', currency: 'EUR' },
+        { kind: 'sale', status: 'success', amount: '5.00', currency: 'EUR' },
+      ],
+    });
+    expect(refundMoney(refund)).toEqual({ minor: 0, currency: null });
+  });
+
+  it('cannot compute mixed currencies or sub-cent amounts (amount then omitted)', () => {
+    const mixed = ShopifyRefund.parse({
+      id: 1,
+      order_id: 2,
+      transactions: [
+        { kind: 'refund', status: 'success', amount: '5.00', currency: 'EUR' },
+        { kind: 'refund', status: 'success', amount: '5.00', currency: 'USD' },
+      ],
+    });
+    expect(refundMoney(mixed).minor).toBeNull();
+    const kwd = ShopifyRefund.parse({ id: 1, order_id: 2, transactions: [{ kind: 'refund', status: 'success', amount: '1.234', currency: 'KWD' }] });
+    expect(refundMoney(kwd)).toEqual({ minor: null, currency: 'KWD' });
+  });
+});
+
+describe('parseExactJson', () => {
+  it('keeps 64-bit ids exact (plain JSON.parse rounds 820982911946154508)', () => {
+    const raw = '{"id":820982911946154508,"order_id": 820982911946154508,"total":"1.00","n":12345678901234567890}';
+    expect(parseExactJson(raw)).toEqual({ id: '820982911946154508', order_id: '820982911946154508', total: '1.00', n: 12345678901234567000 });
+  });
+
+  it('leaves an id-looking text inside a string alone', () => {
+    const raw = JSON.stringify({ note: '"id": 1234567890123456789', id: 5 });
+    expect(parseExactJson(raw)).toEqual({ note: '"id": 1234567890123456789', id: 5 });
+  });
+});

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+
+/**
+ * Loose schemas of what Shopify sends (vendors add fields, so unknown keys pass and almost
+ * everything is nullish). Ids arrive as JSON numbers that can exceed 2^53; `parseExactJson`
+ * turns big ones into strings first, so an id is accepted as either and kept as a string.
+ */
+export const ShopifyId = z
+  .union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)])
+  .transform((value) => String(value));
+
+/** Shopify money: a decimal string ("19.99"); a few refund fields are JSON numbers. */
+export const ShopifyMoney = z.union([z.string(), z.number()]);
+
+const text = z.string().nullish();
+
+export const ShopifyLineItem = z.looseObject({
+  id: ShopifyId.nullish(),
+  name: text,
+  title: text,
+  sku: text,
+  quantity: z.union([z.number(), z.string()]).nullish(),
+  price: ShopifyMoney.nullish(),
+  variant_id: ShopifyId.nullish(),
+  product_id: ShopifyId.nullish(),
+});
+export type ShopifyLineItem = z.infer<typeof ShopifyLineItem>;
+
+export const ShopifyDiscountCode = z.looseObject({
+  code: text,
+  amount: ShopifyMoney.nullish(),
+  type: text,
+});
+export type ShopifyDiscountCode = z.infer<typeof ShopifyDiscountCode>;
+
+export const ShopifyCustomer = z.looseObject({ email: text, phone: text });
+
+/** The Order resource: the body of `orders/paid` and `orders/cancelled`. */
+export const ShopifyOrder = z.looseObject({
+  id: ShopifyId,
+  test: z.boolean().nullish(),
+  email: text,
+  contact_email: text,
+  phone: text,
+  customer: ShopifyCustomer.nullish(),
+  currency: text,
+  total_price: ShopifyMoney.nullish(),
+  source_name: text,
+  processed_at: text,
+  created_at: text,
+  cancelled_at: text,
+  line_items: z.array(ShopifyLineItem).nullish(),
+  discount_codes: z.array(ShopifyDiscountCode).nullish(),
+});
+export type ShopifyOrder = z.infer<typeof ShopifyOrder>;
+
+const ShopifyMoneyAmount = z.looseObject({ amount: ShopifyMoney.nullish(), currency_code: text });
+export const ShopifyMoneySet = z.looseObject({
+  shop_money: ShopifyMoneyAmount.nullish(),
+  presentment_money: ShopifyMoneyAmount.nullish(),
+});
+
+export const ShopifyTransaction = z.looseObject({
+  kind: text,
+  status: text,
+  amount: ShopifyMoney.nullish(),
+  currency: text,
+  test: z.boolean().nullish(),
+});
+export type ShopifyTransaction = z.infer<typeof ShopifyTransaction>;
+
+/** The Refund resource: the body of `refunds/create`. */
+export const ShopifyRefund = z.looseObject({
+  id: ShopifyId,
+  order_id: ShopifyId,
+  created_at: text,
+  processed_at: text,
+  transactions: z.array(ShopifyTransaction).nullish(),
+  refund_line_items: z.array(z.looseObject({ subtotal_set: ShopifyMoneySet.nullish() })).nullish(),
+  order_adjustments: z.array(z.looseObject({ amount_set: ShopifyMoneySet.nullish() })).nullish(),
+  total_duties_set: ShopifyMoneySet.nullish(),
+});
+export type ShopifyRefund = z.infer<typeof ShopifyRefund>;
+
+/** What the gateway parses before `units()`: any JSON object (every topic's body is one). */
+export const ShopifyWebhookBody = z.looseObject({});
+
+/** A GraphQL answer: HTTP 200 may still carry `errors` (THROTTLED, ACCESS_DENIED, ...). */
+export const ShopifyGraphqlResponse = z.looseObject({
+  data: z.unknown().nullish(),
+  errors: z
+    .array(z.looseObject({ message: text, extensions: z.looseObject({ code: text }).nullish() }))
+    .nullish(),
+  extensions: z
+    .looseObject({
+      cost: z
+        .looseObject({
+          requestedQueryCost: z.number().nullish(),
+          throttleStatus: z
+            .looseObject({ currentlyAvailable: z.number().nullish(), restoreRate: z.number().nullish() })
+            .nullish(),
+        })
+        .nullish(),
+    })
+    .nullish(),
+});
+export type ShopifyGraphqlResponse = z.infer<typeof ShopifyGraphqlResponse>;
+
+export const ShopifyVariantNode = z.looseObject({
+  id: z.string().min(1),
+  title: text,
+  sku: text,
+  price: ShopifyMoney.nullish(),
+  product: z.looseObject({ title: text, productType: text, status: text }),
+});
+export type ShopifyVariantNode = z.infer<typeof ShopifyVariantNode>;
+
+/** `data` of the catalog query (one page of the productVariants connection). */
+export const ShopifyVariantsPage = z.looseObject({
+  productVariants: z.looseObject({
+    nodes: z.array(ShopifyVariantNode),
+    pageInfo: z.looseObject({ hasNextPage: z.boolean(), endCursor: text }),
+  }),
+});
+export type ShopifyVariantsPage = z.infer<typeof ShopifyVariantsPage>;
