@@ -1,0 +1,62 @@
+import { defineAdapter } from '@loyalty-gateway/core';
+import { squareAuth, squareHandshake, squareUnits } from './auth.js';
+import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
+import { handleSquareEvent } from './handle-event.js';
+import { SquareEvent } from './native.js';
+import { SquareCredentials, SquareSettings } from './settings.js';
+
+const logoSvg =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48" role="img" aria-label="Square">' +
+  '<rect x="2" y="2" width="44" height="44" rx="9" fill="#000"/>' +
+  '<rect x="11" y="11" width="26" height="26" rx="4" fill="#fff"/>' +
+  '<rect x="18" y="18" width="12" height="12" rx="1.5" fill="#000"/></svg>';
+
+export const adapter = defineAdapter({
+  slug: 'square',
+  display: {
+    name: 'Square',
+    description: 'Square Point of Sale and Square Online: completed payments earn, completed refunds reverse; the item library is pulled nightly.',
+    category: 'pos',
+    logoSvg,
+    website: 'https://squareup.com',
+  },
+  setup: {
+    storeIdLabel: 'Square location ID',
+    steps: [
+      {
+        title: 'Find your location ID',
+        body: 'In the Square Dashboard open Account & Settings → Business → Locations and copy the location ID (for example L88917AVBK2S5). Enter it as your {{storeIdLabel}}.',
+      },
+      {
+        title: 'Authorise read access',
+        body: 'Connect your Square account so we receive an access token with ORDERS_READ, CUSTOMERS_READ, PAYMENTS_READ and ITEMS_READ. Completed sales are read back from the Orders API; your item library is read nightly.',
+      },
+      {
+        title: 'Events are delivered to',
+        body: 'Square sends payment.updated, refund.created and refund.updated to {{webhookUrl}}. Only COMPLETED payments and refunds change loyalty balances.',
+      },
+      {
+        title: 'Test it',
+        body: 'Take a card or cash payment of at least 1.00 at this location with a customer attached (or an email receipt). The sale appears in your loyalty activity within a minute.',
+      },
+    ],
+    credentials: [
+      { key: 'accessToken', label: 'Square access token', help: 'OAuth access token for this seller (ORDERS_READ, CUSTOMERS_READ, ITEMS_READ).', secret: true },
+    ],
+    provider: [
+      { key: 'signatureKey', label: 'Webhook signature key', help: 'From the webhook subscription in the Square Developer Console; a list during rotation.', secret: true },
+      { key: 'notificationUrl', label: 'Notification URL', help: 'The subscription URL exactly as registered in Square (Square signs it with the body).', secret: false },
+      { key: 'apiBaseUrl', label: 'API base URL', help: 'Defaults to https://connect.squareup.com (https://connect.squareupsandbox.com for sandbox).', secret: false },
+      { key: 'squareVersion', label: 'Square-Version', help: 'API version header, e.g. 2025-01-23.', secret: false },
+    ],
+  },
+  settings: SquareSettings,
+  credentials: SquareCredentials,
+  auth: squareAuth,
+  body: 'json',
+  native: SquareEvent,
+  handshake: squareHandshake,
+  units: squareUnits,
+  map: (event, ctx) => handleSquareEvent(event, ctx),
+  catalog: { schedule: CATALOG_SCHEDULE, pull: pullCatalog },
+});

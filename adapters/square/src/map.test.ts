@@ -1,0 +1,153 @@
+import { Envelope } from '@loyalty-gateway/core';
+import { describe, expect, it } from 'vitest';
+import { fixtureJson } from './load-fixture.js';
+import { classify, firstTimestamp, presentAt, toCatalogItems, toRefundEnvelopes, toSaleEnvelopes } from './map.js';
+import { SquareCatalogObject, SquareEvent, SquareOrder, SquarePayment, SquareRefund } from './native.js';
+
+const event = SquareEvent.parse(fixtureJson('payment-updated-completed.json'));
+const payment = SquarePayment.parse((event.data?.object as { payment: unknown }).payment);
+const order = SquareOrder.parse(fixtureJson<{ order: unknown }>('order-retrieve.json').order);
+const refundEvent = SquareEvent.parse(fixtureJson('refund-updated-completed.json'));
+const refund = SquareRefund.parse((refundEvent.data?.object as { refund: unknown }).refund);
+const base = { event, storeId: 'S8GWD5R9QB376', payment, order, customer: null, receivedAt: '2026-01-01T00:00:00.000Z' };
+const withStatus = (type: string, key: 'payment' | 'refund', status: string) =>
+  SquareEvent.parse({ ...event, type, data: { type: key, id: 'X', object: { [key]: { id: 'X', status } } } });
+
+describe('classify', () => {
+  it('acts on COMPLETED payment.updated and refund.updated only', () => {
+    expect(classify(event)).toEqual({ kind: 'sale', payment });
+    expect(classify(refundEvent)).toEqual({ kind: 'refund', refund });
+  });
+
+  it.each(['APPROVED', 'PENDING', 'FAILED', 'CANCELED'])('ignores a %s payment with a note', (status) => {
+    expect(classify(withStatus('payment.updated', 'payment', status))).toEqual({ kind: 'ignore', note: `Square payment X is ${status}: only COMPLETED payments earn` });
+  });
+
+  it.each(['PENDING', 'FAILED', 'REJECTED'])('ignores a %s refund with a note', (status) => {
+    expect(classify(withStatus('refund.updated', 'refund', status))).toEqual({ kind: 'ignore', note: `Square refund X is ${status}: only COMPLETED refunds reverse` });
+  });
+
+  it('treats a COMPLETED payment.created as a sale (cash payments are created COMPLETED)', () => {
+    expect(classify(withStatus('payment.created', 'payment', 'COMPLETED'))).toMatchObject({ kind: 'sale' });
+    expect(classify(withStatus('payment.created', 'payment', 'APPROVED'))).toMatchObject({ kind: 'ignore' });
+  });
+
+  it('ignores refund.created, other types and bodies without the object', () => {
+    expect(classify(withStatus('refund.created', 'refund', 'COMPLETED'))).toMatchObject({ kind: 'ignore', note: expect.stringContaining('refund.created is not acted on') });
+    expect(classify(withStatus('invoice.published', 'payment', 'COMPLETED'))).toEqual({ kind: 'ignore', note: 'Square event type invoice.published is not acted on' });
+    expect(classify(SquareEvent.parse({ type: 'payment.updated', event_id: 'e' }))).toEqual({ kind: 'ignore', note: 'payment.updated carried no payment object' });
+  });
+});
+
+describe('sale envelope', () => {
+  it('uses the order id, its total, lines and discounts', () => {
+    const { envelopes } = toSaleEnvelopes({ ...base, customer: { phone_number: '+1 212 555 4240' } });
+    expect(envelopes).toEqual([
+      {
+        eventId: '6a8f5f28-54a1-4eb0-a98a-3111513fd4fc',
+        eventType: 'sale.completed',
+        occurredAt: '2020-11-22T21:19:00.901Z',
+        store: { id: 'S8GWD5R9QB376' },
+        transaction: {
+          id: '03O3USaPaAaFnI6kkwB1JxGgBsUZY',
+          total: 5.5,
+          currency: 'USD',
+          channel: 'pos',
+          customer: { type: 'phone', value: '+12125554240' },
+          items: [
+            { name: 'Item 1', quantity: 1, unitPrice: 5 },
+            { name: 'Item 2', quantity: 2, unitPrice: 3 },
+          ],
+          discountCodes: [{ code: '50% Off', amount: 5.5, type: 'percentage' }],
+        },
+      },
+    ]);
+    expect(Envelope.safeParse(envelopes[0]).success).toBe(true);
+  });
+
+  it('converts a 1999-cent total exactly and keeps JPY whole', () => {
+    const cents = toSaleEnvelopes({ ...base, order: { ...order, total_money: { amount: 1999, currency: 'USD' } } });
+    expect(cents.envelopes[0]?.transaction).toMatchObject({ total: 19.99, currency: 'USD' });
+    const yen = toSaleEnvelopes({ ...base, order: { ...order, line_items: [], discounts: [], total_money: { amount: 1000, currency: 'JPY' } } });
+    expect(yen.envelopes[0]?.transaction).toMatchObject({ total: 1000, currency: 'JPY', items: [] });
+  });
+
+  it('maps an order whose paid total is not > 0 to nothing, with a note', () => {
+    expect(toSaleEnvelopes({ ...base, order: { ...order, total_money: { amount: 0, currency: 'USD' } } })).toEqual({
+      envelopes: [],
+      note: 'Square order 03O3USaPaAaFnI6kkwB1JxGgBsUZY has no paid total > 0: nothing to earn',
+    });
+  });
+
+  it('maps a payment without an order to a sale with no items keyed by the payment id', () => {
+    const lone = { ...payment, order_id: null, buyer_email_address: 'test.buyer@example.com', total_money: { amount: 7, currency: 'USD' } };
+    expect(toSaleEnvelopes({ ...base, payment: lone, order: null }).envelopes[0]?.transaction).toEqual({
+      id: 'hYy9pRFVxpDsO1FB05SunFWUe9JZY',
+      total: 0.07,
+      currency: 'USD',
+      channel: 'pos',
+      customer: { type: 'email', value: 'test.buyer@example.com' },
+      items: [],
+    });
+  });
+
+  it('falls back from unusable timestamps to the next one', () => {
+    expect(firstTimestamp('closed_at', undefined, '2020-02-06T21:27:34.308Z')).toBe('2020-02-06T21:27:34.308Z');
+    expect(firstTimestamp('2022-07-13T20:30:59.037339943Z')).toBe('2022-07-13T20:30:59.037339943Z');
+    expect(firstTimestamp(null)).toBeNull();
+  });
+});
+
+describe('refund envelope', () => {
+  it('names the order the refunded payment belongs to', () => {
+    expect(toRefundEnvelopes(refundEvent, refund, 'S8GWD5R9QB376', base.receivedAt).envelopes[0]).toMatchObject({
+      transaction: { id: '03O3USaPaAaFnI6kkwB1JxGgBsUZY', currency: 'USD' },
+      refund: { id: refund.id, amount: 2.5 },
+    });
+  });
+
+  it('falls back to the payment id without an order, and ignores a zero refund', () => {
+    const noOrder = { ...refund, order_id: null };
+    expect(toRefundEnvelopes(refundEvent, noOrder, 'L', base.receivedAt).envelopes[0]?.transaction).toEqual({ id: 'hYy9pRFVxpDsO1FB05SunFWUe9JZY', currency: 'USD' });
+    expect(toRefundEnvelopes(refundEvent, { ...refund, amount_money: { amount: 0, currency: 'USD' } }, 'L', base.receivedAt)).toEqual({
+      envelopes: [],
+      note: `Square refund ${refund.id} has no amount > 0: nothing to reverse`,
+    });
+  });
+});
+
+describe('catalog items', () => {
+  const variation = (id: string, over: Record<string, unknown> = {}) => ({
+    type: 'ITEM_VARIATION',
+    id,
+    present_at_all_locations: true,
+    item_variation_data: { name: id, pricing_type: 'FIXED_PRICING', price_money: { amount: 1999, currency: 'USD' } },
+    ...over,
+  });
+  const item = (over: Record<string, unknown>, variations: unknown[]) =>
+    SquareCatalogObject.parse({ type: 'ITEM', id: 'I1', present_at_all_locations: true, item_data: { name: 'Cake', variations }, ...over });
+
+  it('gives one entry per variation; a single variation keeps the item name', () => {
+    expect(toCatalogItems(item({}, [variation('V1')]), 'L1')).toEqual([{ externalId: 'V1', name: 'Cake', price: 19.99, isActive: true }]);
+  });
+
+  it('omits the price of variable-priced variations and deactivates deleted ones', () => {
+    const items = toCatalogItems(item({}, [variation('V1', { item_variation_data: { name: 'Slice', pricing_type: 'VARIABLE_PRICING' } }), variation('V2', { is_deleted: true })]), 'L1');
+    expect(items).toEqual([
+      { externalId: 'V1', name: 'Cake (Slice)', isActive: true },
+      { externalId: 'V2', name: 'Cake (V2)', price: 19.99, isActive: false },
+    ]);
+  });
+
+  it("deactivates archived items and items not sold at this connection's location", () => {
+    expect(toCatalogItems(item({ item_data: { name: 'Cake', is_archived: true, variations: [variation('V1')] } }, []), 'L1')[0]?.isActive).toBe(false);
+    expect(presentAt({ present_at_all_locations: false, present_at_location_ids: ['L2'] }, 'L1')).toBe(false);
+    expect(presentAt({ present_at_all_locations: false, present_at_location_ids: ['L1'] }, 'L1')).toBe(true);
+    expect(presentAt({ present_at_all_locations: true, absent_at_location_ids: ['L1'] }, 'L1')).toBe(false);
+    expect(presentAt({}, 'L1')).toBe(true);
+  });
+
+  it('skips non-item objects', () => {
+    expect(toCatalogItems(SquareCatalogObject.parse({ type: 'CATEGORY', id: 'C1' }), 'L1')).toEqual([]);
+  });
+});

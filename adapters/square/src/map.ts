@@ -1,0 +1,154 @@
+import { DateTime, type CatalogItem, type Envelope, type MapResult } from '@loyalty-gateway/core';
+import { toCustomer } from './customer.js';
+import { itemDisplayName, toChannel, toDiscountCodes, toItems } from './map-lines.js';
+import { SquarePayment, SquareRefund, type SquareCatalogObject, type SquareCatalogVariation, type SquareCustomer, type SquareEvent, type SquareOrder } from './native.js';
+import { positiveSquareMoney } from './square-money.js';
+
+/** What a notification asks of us, decided from the payload alone. */
+export type SquareAction =
+  | { kind: 'sale'; payment: SquarePayment }
+  | { kind: 'refund'; refund: SquareRefund }
+  | { kind: 'ignore'; note: string };
+
+const ignore = (note: string): SquareAction => ({ kind: 'ignore', note });
+
+/**
+ * The event types whose COMPLETED payment is a sale. Uncertain: Square documents payment.updated
+ * for state changes (card capture, fees added), but a cash or external POS payment is created
+ * COMPLETED and may never change state, so it may only ever produce payment.created. Adding
+ * 'payment.created' here is safe (both map to the same transaction.id = order id, which the
+ * gateway and ledger dedupe) and costs one more order fetch per card sale. A cash sale that never
+ * earns is worse than one extra fetch, so both are listed; only COMPLETED payments earn either way.
+ */
+export const SALE_EVENT_TYPES: readonly string[] = ['payment.created', 'payment.updated'];
+
+export function classify(event: SquareEvent): SquareAction {
+  const object = event.data?.object ?? {};
+  if (SALE_EVENT_TYPES.includes(event.type)) {
+    const parsed = SquarePayment.safeParse(object.payment);
+    if (!parsed.success) return ignore(`${event.type} carried no payment object`);
+    const status = parsed.data.status ?? 'UNKNOWN';
+    if (status !== 'COMPLETED') return ignore(`Square payment ${parsed.data.id} is ${status}: only COMPLETED payments earn`);
+    return { kind: 'sale', payment: parsed.data };
+  }
+  if (event.type === 'refund.updated') {
+    const parsed = SquareRefund.safeParse(object.refund);
+    if (!parsed.success) return ignore('refund.updated carried no refund object');
+    const status = parsed.data.status ?? 'UNKNOWN';
+    if (status !== 'COMPLETED') return ignore(`Square refund ${parsed.data.id} is ${status}: only COMPLETED refunds reverse`);
+    return { kind: 'refund', refund: parsed.data };
+  }
+  if (event.type === 'refund.created') return ignore('refund.created is not acted on: the reversal is sent on refund.updated COMPLETED');
+  return ignore(`Square event type ${event.type} is not acted on`);
+}
+
+/** The first value that is a valid RFC 3339 timestamp (Square sends up to nanoseconds). */
+export function firstTimestamp(...candidates: Array<string | null | undefined>): string | null {
+  for (const candidate of candidates) if (candidate && DateTime.safeParse(candidate).success) return candidate;
+  return null;
+}
+
+const isCurrency = (value: string | null | undefined): value is string => !!value && /^[A-Z]{3}$/.test(value);
+
+export interface SaleInput {
+  event: SquareEvent;
+  storeId: string;
+  payment: SquarePayment;
+  /** The fetched order; null when the payment names none. */
+  order: SquareOrder | null;
+  customer: SquareCustomer | null;
+  /** Fallback for occurredAt when Square gives no usable timestamp. */
+  receivedAt: string;
+}
+
+/**
+ * A COMPLETED payment → sale.completed for its ORDER (transaction.id = order id, the id a POS
+ * sends as externalTransactionId and the id Square refunds carry). Total = the order's
+ * total_money (after discounts; includes tax and tip, the same terms Square refunds are in).
+ * A payment without an order becomes a sale with no items, total from the payment, keyed by
+ * the payment id.
+ */
+export function toSaleEnvelopes(input: SaleInput): MapResult {
+  const { event, payment, order } = input;
+  const money = order ? order.total_money : (payment.total_money ?? payment.amount_money);
+  const total = positiveSquareMoney(money);
+  const currency = money?.currency;
+  const transactionId = payment.order_id ?? order?.id ?? payment.id;
+  if (total === null || !isCurrency(currency)) {
+    return { envelopes: [], note: `Square order ${transactionId} has no paid total > 0: nothing to earn` };
+  }
+  const customer = toCustomer(payment.buyer_email_address, input.customer);
+  const discountCodes = toDiscountCodes(order?.discounts);
+  const envelope: Envelope = {
+    eventId: event.event_id,
+    eventType: 'sale.completed',
+    occurredAt: firstTimestamp(order?.closed_at, payment.updated_at, payment.created_at, event.created_at) ?? input.receivedAt,
+    store: { id: input.storeId },
+    transaction: {
+      id: transactionId,
+      total,
+      currency,
+      channel: toChannel(order?.source?.name),
+      ...(customer ? { customer } : {}),
+      items: toItems(order?.line_items),
+      ...(discountCodes.length > 0 ? { discountCodes } : {}),
+    },
+  };
+  return { envelopes: [envelope] };
+}
+
+/**
+ * A COMPLETED refund → sale.refunded naming the ORDER the refunded payment belongs to (the payment
+ * id when Square gives no order id, matching the no-order sale above). amount = amount_money.
+ */
+export function toRefundEnvelopes(event: SquareEvent, refund: SquareRefund, storeId: string, receivedAt: string): MapResult {
+  const amount = positiveSquareMoney(refund.amount_money);
+  const currency = refund.amount_money?.currency;
+  const transactionId = refund.order_id ?? refund.payment_id;
+  if (amount === null || !isCurrency(currency)) return { envelopes: [], note: `Square refund ${refund.id} has no amount > 0: nothing to reverse` };
+  if (!transactionId) return { envelopes: [], note: `Square refund ${refund.id} names no order or payment` };
+  const envelope: Envelope = {
+    eventId: event.event_id,
+    eventType: 'sale.refunded',
+    occurredAt: firstTimestamp(refund.updated_at, refund.created_at, event.created_at) ?? receivedAt,
+    store: { id: storeId },
+    transaction: { id: transactionId, currency },
+    refund: { id: refund.id, amount },
+  };
+  return { envelopes: [envelope] };
+}
+
+type Presence = Pick<SquareCatalogVariation, 'is_deleted' | 'present_at_all_locations' | 'present_at_location_ids' | 'absent_at_location_ids'>;
+
+/** Square's location rule: all locations minus `absent_at_location_ids`, or only `present_at_location_ids`. */
+export function presentAt(object: Presence, locationId: string): boolean {
+  if (object.is_deleted) return false;
+  if (object.present_at_all_locations === false) return (object.present_at_location_ids ?? []).includes(locationId);
+  return !(object.absent_at_location_ids ?? []).includes(locationId);
+}
+
+/**
+ * One catalog ITEM → one CatalogItem per variation (externalId = variation id, the id order lines
+ * carry). The variation name is appended when the item has more than one variation. Inactive when
+ * the item or variation is deleted, archived, or not sold at this connection's location. Category
+ * is omitted (only an id here; resolving it costs another call per page).
+ */
+export function toCatalogItems(object: SquareCatalogObject, locationId: string): CatalogItem[] {
+  if (object.type !== 'ITEM' || !object.item_data) return [];
+  const itemName = object.item_data.name?.trim() || object.id;
+  const variations = object.item_data.variations ?? [];
+  const itemActive = presentAt(object, locationId) && object.item_data.is_archived !== true;
+  return variations.map((variation) => {
+    const data = variation.item_variation_data;
+    const name = variations.length > 1 ? itemDisplayName(itemName, data?.name) : itemName;
+    const price = positiveSquareMoney(data?.price_money);
+    const sku = data?.sku?.trim();
+    return {
+      externalId: variation.id.slice(0, 255),
+      name: name.slice(0, 255),
+      ...(sku ? { sku: sku.slice(0, 255) } : {}),
+      ...(price !== null ? { price } : {}),
+      isActive: itemActive && presentAt(variation, locationId),
+    };
+  });
+}

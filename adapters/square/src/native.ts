@@ -1,0 +1,182 @@
+import { z } from 'zod';
+
+/**
+ * Loose schemas of what Square sends and answers. Square adds fields over time, so every object
+ * is `.loose()` and every field we do not strictly need is `.nullish()`.
+ * Reference: https://developer.squareup.com/reference/square/webhooks/payment.updated and the
+ * Orders, Customers and Catalog API references.
+ */
+
+/** Square money: an integer count of the currency's smallest unit (cents for USD, yen for JPY). */
+export const SquareMoney = z
+  .object({
+    amount: z.number().int().nullish(),
+    currency: z.string().nullish(),
+  })
+  .loose();
+export type SquareMoney = z.infer<typeof SquareMoney>;
+
+/** Every webhook body: `{merchant_id, type, event_id, created_at, data: {type, id, object}}`. */
+export const SquareEvent = z
+  .object({
+    merchant_id: z.string().nullish(),
+    type: z.string().min(1),
+    /** Square's idempotency key: the same for every retry of one event. */
+    event_id: z.string().min(1),
+    created_at: z.string().nullish(),
+    data: z
+      .object({
+        type: z.string().nullish(),
+        id: z.string().nullish(),
+        object: z.record(z.string(), z.unknown()).nullish(),
+      })
+      .loose()
+      .nullish(),
+  })
+  .loose();
+export type SquareEvent = z.infer<typeof SquareEvent>;
+
+export const SquarePayment = z
+  .object({
+    id: z.string().min(1),
+    status: z.string().nullish(),
+    location_id: z.string().nullish(),
+    order_id: z.string().nullish(),
+    customer_id: z.string().nullish(),
+    buyer_email_address: z.string().nullish(),
+    amount_money: SquareMoney.nullish(),
+    total_money: SquareMoney.nullish(),
+    created_at: z.string().nullish(),
+    updated_at: z.string().nullish(),
+  })
+  .loose();
+export type SquarePayment = z.infer<typeof SquarePayment>;
+
+export const SquareRefund = z
+  .object({
+    id: z.string().min(1),
+    status: z.string().nullish(),
+    location_id: z.string().nullish(),
+    order_id: z.string().nullish(),
+    payment_id: z.string().nullish(),
+    amount_money: SquareMoney.nullish(),
+    created_at: z.string().nullish(),
+    updated_at: z.string().nullish(),
+  })
+  .loose();
+export type SquareRefund = z.infer<typeof SquareRefund>;
+
+export const SquareLineItem = z
+  .object({
+    uid: z.string().nullish(),
+    name: z.string().nullish(),
+    /** A decimal STRING: "2", or "1.250" for weighed goods (up to 5 decimals). */
+    quantity: z.string(),
+    catalog_object_id: z.string().nullish(),
+    variation_name: z.string().nullish(),
+    item_type: z.string().nullish(),
+    base_price_money: SquareMoney.nullish(),
+    gross_sales_money: SquareMoney.nullish(),
+    variation_total_price_money: SquareMoney.nullish(),
+  })
+  .loose();
+export type SquareLineItem = z.infer<typeof SquareLineItem>;
+
+export const SquareOrderDiscount = z
+  .object({
+    uid: z.string().nullish(),
+    catalog_object_id: z.string().nullish(),
+    name: z.string().nullish(),
+    /** FIXED_PERCENTAGE, FIXED_AMOUNT, VARIABLE_PERCENTAGE, VARIABLE_AMOUNT. */
+    type: z.string().nullish(),
+    percentage: z.string().nullish(),
+    amount_money: SquareMoney.nullish(),
+    applied_money: SquareMoney.nullish(),
+    scope: z.string().nullish(),
+  })
+  .loose();
+export type SquareOrderDiscount = z.infer<typeof SquareOrderDiscount>;
+
+export const SquareOrder = z
+  .object({
+    id: z.string().min(1),
+    location_id: z.string().nullish(),
+    customer_id: z.string().nullish(),
+    state: z.string().nullish(),
+    source: z.object({ name: z.string().nullish() }).loose().nullish(),
+    line_items: z.array(SquareLineItem).nullish(),
+    discounts: z.array(SquareOrderDiscount).nullish(),
+    total_money: SquareMoney.nullish(),
+    created_at: z.string().nullish(),
+    closed_at: z.string().nullish(),
+  })
+  .loose();
+export type SquareOrder = z.infer<typeof SquareOrder>;
+
+/** `GET /v2/orders/{order_id}` */
+export const SquareRetrieveOrderResponse = z.object({ order: SquareOrder.nullish() }).loose();
+
+export const SquareCustomer = z
+  .object({
+    id: z.string().nullish(),
+    email_address: z.string().nullish(),
+    phone_number: z.string().nullish(),
+  })
+  .loose();
+export type SquareCustomer = z.infer<typeof SquareCustomer>;
+
+/** `GET /v2/customers/{customer_id}` */
+export const SquareRetrieveCustomerResponse = z.object({ customer: SquareCustomer.nullish() }).loose();
+
+/** Location presence, shared by items and variations. */
+const presence = {
+  is_deleted: z.boolean().nullish(),
+  present_at_all_locations: z.boolean().nullish(),
+  present_at_location_ids: z.array(z.string()).nullish(),
+  absent_at_location_ids: z.array(z.string()).nullish(),
+};
+
+export const SquareCatalogVariation = z
+  .object({
+    type: z.string().nullish(),
+    id: z.string().min(1),
+    ...presence,
+    item_variation_data: z
+      .object({
+        name: z.string().nullish(),
+        sku: z.string().nullish(),
+        pricing_type: z.string().nullish(),
+        price_money: SquareMoney.nullish(),
+      })
+      .loose()
+      .nullish(),
+  })
+  .loose();
+export type SquareCatalogVariation = z.infer<typeof SquareCatalogVariation>;
+
+export const SquareCatalogObject = z
+  .object({
+    type: z.string(),
+    id: z.string().min(1),
+    ...presence,
+    item_data: z
+      .object({
+        name: z.string().nullish(),
+        is_archived: z.boolean().nullish(),
+        variations: z.array(SquareCatalogVariation).nullish(),
+      })
+      .loose()
+      .nullish(),
+  })
+  .loose();
+export type SquareCatalogObject = z.infer<typeof SquareCatalogObject>;
+
+/** `GET /v2/catalog/list?types=ITEM` */
+export const SquareCatalogListResponse = z
+  .object({
+    objects: z.array(SquareCatalogObject).nullish(),
+    /** Absent on the last page. */
+    cursor: z.string().nullish(),
+  })
+  .loose();
+export type SquareCatalogListResponse = z.infer<typeof SquareCatalogListResponse>;

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+export const SQUARE_API_BASE_URL = 'https://connect.squareup.com';
+/** A published Square API version (https://developer.squareup.com/docs/build-basics/versioning-overview). */
+export const DEFAULT_SQUARE_VERSION = '2025-01-23';
+
+/** One signature key, or several while a rotated key overlaps the old one. */
+const SecretList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+
+/**
+ * Provider-level settings (one Square application / webhook subscription for every merchant).
+ * Loose on purpose: an operator who configures another auth scheme keeps that scheme's secret
+ * under its own key here, and `secretsFromSettings` must still see it after parsing.
+ */
+export const SquareSettings = z
+  .object({
+    /** The subscription's signature key (Developer Console → Webhooks → subscription). */
+    signatureKey: SecretList,
+    /**
+     * The notification URL exactly as registered in the subscription, byte for byte: Square signs
+     * it together with the body, so a proxy-rewritten local URL would never verify.
+     */
+    notificationUrl: z.url(),
+    apiBaseUrl: z.url().default(SQUARE_API_BASE_URL),
+    /** Sent as the `Square-Version` header on fetch-back and catalog calls. */
+    squareVersion: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a Square API version such as 2025-01-23' })
+      .default(DEFAULT_SQUARE_VERSION),
+  })
+  .loose();
+export type SquareSettings = z.infer<typeof SquareSettings>;
+
+/** Per-connection (per location) credentials for the Orders, Customers and Catalog APIs. */
+export const SquareCredentials = z.object({
+  /** OAuth access token (or personal access token) with ORDERS_READ, CUSTOMERS_READ, ITEMS_READ. */
+  accessToken: z.string().min(1),
+});
+export type SquareCredentials = z.infer<typeof SquareCredentials>;

@@ -1,0 +1,61 @@
+import { VendorApiError, type AdapterContext } from '@loyalty-gateway/core';
+import {
+  SquareCatalogListResponse,
+  SquareRetrieveCustomerResponse,
+  SquareRetrieveOrderResponse,
+  type SquareCustomer,
+  type SquareOrder,
+} from './native.js';
+import type { SquareCredentials, SquareSettings } from './settings.js';
+
+export type SquareContext = AdapterContext<SquareSettings, SquareCredentials>;
+
+/** `{apiBaseUrl}{path}` with the base's trailing slashes dropped. */
+export function squareUrl(settings: Pick<SquareSettings, 'apiBaseUrl'>, path: string): string {
+  return settings.apiBaseUrl.replace(/\/+$/, '') + path;
+}
+
+export function squareHeaders(ctx: SquareContext): Record<string, string> {
+  return { authorization: `Bearer ${ctx.credentials.accessToken}`, 'square-version': ctx.settings.squareVersion };
+}
+
+/** A 2xx answer that does not carry what the endpoint promises. Not retryable. */
+function malformed(url: string, what: string): VendorApiError {
+  return new VendorApiError(200, url, `Square answered without ${what}`);
+}
+
+/** `GET /v2/orders/{order_id}`: line items, discounts, totals, customer id. Errors propagate (Square retries the webhook). */
+export async function fetchOrder(ctx: SquareContext, orderId: string): Promise<SquareOrder> {
+  const url = squareUrl(ctx.settings, `/v2/orders/${encodeURIComponent(orderId)}`);
+  const parsed = SquareRetrieveOrderResponse.safeParse(await ctx.http.json(url, { headers: squareHeaders(ctx) }));
+  if (!parsed.success || !parsed.data.order) throw malformed(url, 'an order');
+  return parsed.data.order;
+}
+
+/**
+ * `GET /v2/customers/{customer_id}` for email / phone. A customer that cannot be read (deleted
+ * profile 404, token without CUSTOMERS_READ 401/403) leaves the sale a walk-in rather than
+ * blocking it; 429/5xx still throw after the client's retries, so Square redelivers later.
+ */
+export async function fetchCustomer(ctx: SquareContext, customerId: string): Promise<SquareCustomer | null> {
+  const url = squareUrl(ctx.settings, `/v2/customers/${encodeURIComponent(customerId)}`);
+  try {
+    const parsed = SquareRetrieveCustomerResponse.safeParse(await ctx.http.json(url, { headers: squareHeaders(ctx) }));
+    return parsed.success ? (parsed.data.customer ?? null) : null;
+  } catch (error) {
+    if (error instanceof VendorApiError && !error.retryable) {
+      ctx.logger.warn({ status: error.status, customerId }, 'Square customer not readable; sale kept as a walk-in');
+      return null;
+    }
+    throw error;
+  }
+}
+
+/** `GET /v2/catalog/list?types=ITEM[&cursor=...]`: one page of items. */
+export async function listCatalogPage(ctx: SquareContext, cursor: string | null): Promise<SquareCatalogListResponse> {
+  const url = squareUrl(ctx.settings, '/v2/catalog/list');
+  const body = await ctx.http.json(url, { headers: squareHeaders(ctx), query: { types: 'ITEM', cursor: cursor ?? undefined } });
+  const parsed = SquareCatalogListResponse.safeParse(body);
+  if (!parsed.success) throw malformed(url, 'a catalog page');
+  return parsed.data;
+}

@@ -1,0 +1,171 @@
+import { createHttpClient, VendorApiError } from '@loyalty-gateway/core';
+import { adapterKit } from '@loyalty-gateway/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { adapter } from './index.js';
+import { fixtureBytes, fixtureJson } from './load-fixture.js';
+import { startSquareServer, type Reply, type SquareTestServer } from './square-test-server.js';
+
+const NOTIFICATION_URL = 'https://loyalty.example.com/webhooks/square';
+const ORDER_PATH = '/v2/orders/03O3USaPaAaFnI6kkwB1JxGgBsUZY';
+const CUSTOMER_PATH = '/v2/customers/JDKYHBWT1D4F8MFH63DBMEN8Y4';
+const ORDER_ID = '03O3USaPaAaFnI6kkwB1JxGgBsUZY';
+const order = fixtureJson('order-retrieve.json');
+const customer = fixtureJson('customer-retrieve.json');
+const paymentBody = fixtureBytes('payment-updated-completed.json');
+
+let server: SquareTestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function kitWith(routes: Record<string, Reply[]>) {
+  server = await startSquareServer(routes);
+  // core's real client; only its sleep is recorded, so the Retry-After wait is asserted without waiting.
+  const waits: number[] = [];
+  const http = createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, sleep: async (ms) => void waits.push(ms) });
+  const kit = adapterKit(adapter, {
+    settings: { signatureKey: 'sq-signature-key', notificationUrl: NOTIFICATION_URL, apiBaseUrl: server.url, squareVersion: '2025-01-23' },
+    credentials: { accessToken: 'EAAA-fake-token' },
+    url: NOTIFICATION_URL,
+    http,
+  });
+  return { kit, seen: server.seen, waits };
+}
+
+/** A fixture body with one string replaced, re-signed by the kit (for edge cases). */
+const variant = (name: string, from: string, to: string) => fixtureBytes(name).toString('utf8').replace(from, to);
+
+const expectedSale = {
+  eventId: '6a8f5f28-54a1-4eb0-a98a-3111513fd4fc',
+  eventType: 'sale.completed',
+  occurredAt: '2020-11-22T21:19:00.901Z',
+  store: { id: 'S8GWD5R9QB376' },
+  transaction: {
+    id: ORDER_ID,
+    total: 5.5,
+    currency: 'USD',
+    channel: 'pos',
+    customer: { type: 'email', value: 'test.buyer@example.com' },
+    items: [
+      { name: 'Item 1', quantity: 1, unitPrice: 5 },
+      { name: 'Item 2', quantity: 2, unitPrice: 3 },
+    ],
+    discountCodes: [{ code: '50% Off', amount: 5.5, type: 'percentage' }],
+  },
+};
+
+describe('payment.updated COMPLETED → fetch the order (and customer) → sale.completed', () => {
+  it('maps the signed fixture to the exact envelope, fetching back with the connection token', async () => {
+    const { kit, seen } = await kitWith({ [ORDER_PATH]: [{ body: order }], [CUSTOMER_PATH]: [{ body: customer }] });
+    const request = kit.signed(paymentBody);
+    expect(kit.authenticate(request)).toEqual({ ok: true });
+    expect(await kit.envelopes(request)).toEqual({ handshake: null, stores: ['S8GWD5R9QB376'], envelopes: [expectedSale], notes: [] });
+    expect(seen.map((r) => r.url)).toEqual([ORDER_PATH, CUSTOMER_PATH]);
+    for (const r of seen) expect(r.headers).toMatchObject({ authorization: 'Bearer EAAA-fake-token', 'square-version': '2025-01-23' });
+  });
+
+  it('retries the order fetch through a 429 with Retry-After and a 503', async () => {
+    const { kit, seen, waits } = await kitWith({
+      [ORDER_PATH]: [{ status: 429, headers: { 'retry-after': '1' }, body: { errors: [{ code: 'RATE_LIMITED' }] } }, { status: 503, body: {} }, { body: order }],
+      [CUSTOMER_PATH]: [{ body: customer }],
+    });
+    expect((await kit.envelopes(kit.signed(paymentBody))).envelopes).toEqual([expectedSale]);
+    expect(waits).toEqual([1000, 10]);
+    expect(seen.map((r) => r.url)).toEqual([ORDER_PATH, ORDER_PATH, ORDER_PATH, CUSTOMER_PATH]);
+  });
+
+  it('takes the buyer email from the payment and skips the Customers API', async () => {
+    const { kit, seen } = await kitWith({ [ORDER_PATH]: [{ body: order }] });
+    const body = variant('payment-updated-completed.json', '"source_type": "CARD",', '"source_type": "CARD", "buyer_email_address": "receipt.buyer@example.com",');
+    const { envelopes } = await kit.envelopes(kit.signed(body));
+    expect(envelopes).toEqual([{ ...expectedSale, transaction: { ...expectedSale.transaction, customer: { type: 'email', value: 'receipt.buyer@example.com' } } }]);
+    expect(seen.map((r) => r.url)).toEqual([ORDER_PATH]);
+  });
+
+  it('keeps the sale as a walk-in when the customer profile is gone (404)', async () => {
+    const { kit } = await kitWith({ [ORDER_PATH]: [{ body: order }] });
+    const { envelopes } = await kit.envelopes(kit.signed(paymentBody));
+    const { customer: _dropped, ...walkIn } = expectedSale.transaction;
+    expect(envelopes).toEqual([{ ...expectedSale, transaction: walkIn }]);
+  });
+
+  it('fails (so Square redelivers) when the order cannot be fetched', async () => {
+    const { kit } = await kitWith({ [ORDER_PATH]: [{ status: 500, body: {} }] });
+    await expect(kit.envelopes(kit.signed(paymentBody))).rejects.toBeInstanceOf(VendorApiError);
+  });
+
+  it('maps an order whose paid total is 0 to zero envelopes with a note', async () => {
+    const free = JSON.parse(JSON.stringify(order)) as { order: { total_money: { amount: number } } };
+    free.order.total_money.amount = 0;
+    const { kit } = await kitWith({ [ORDER_PATH]: [{ body: free }], [CUSTOMER_PATH]: [{ body: customer }] });
+    expect(await kit.envelopes(kit.signed(paymentBody))).toMatchObject({
+      envelopes: [],
+      notes: [`Square order ${ORDER_ID} has no paid total > 0: nothing to earn`],
+    });
+  });
+
+  it('refuses the fixture under a wrong key or once tampered with', async () => {
+    const { kit } = await kitWith({});
+    const wrongKey = adapterKit(adapter, { settings: { signatureKey: 'another-key', notificationUrl: NOTIFICATION_URL }, credentials: { accessToken: 't' }, url: NOTIFICATION_URL });
+    expect(kit.authenticate(wrongKey.signed(paymentBody))).toMatchObject({ ok: false, reason: 'bad_signature' });
+    const signed = kit.signed(paymentBody);
+    const tampered = { ...signed, rawBody: Buffer.from(variant('payment-updated-completed.json', '"amount": 550', '"amount": 55000')) };
+    expect(kit.authenticate(tampered)).toMatchObject({ ok: false, reason: 'bad_signature' });
+    expect(kit.authenticate(kit.unsigned(paymentBody))).toMatchObject({ ok: false, reason: 'missing_credentials' });
+  });
+});
+
+describe('refunds', () => {
+  it('maps refund.updated COMPLETED to sale.refunded naming the same order id as the sale', async () => {
+    const { kit, seen } = await kitWith({});
+    expect(await kit.envelopes(kit.signed(fixtureBytes('refund-updated-completed.json')))).toEqual({
+      handshake: null,
+      stores: ['S8GWD5R9QB376'],
+      envelopes: [
+        {
+          eventId: 'bc316346-6691-4243-88ed-6d651a0d0c47',
+          eventType: 'sale.refunded',
+          occurredAt: '2020-02-06T22:14:16.381Z',
+          store: { id: 'S8GWD5R9QB376' },
+          transaction: { id: expectedSale.transaction.id, currency: 'USD' },
+          refund: { id: 'hYy9pRFVxpDsO1FB05SunFWUe9JZY_ptNBVqHYxt5gAdfcobBe4u1AZsXhoz06KTtuq9Ls24P', amount: 2.5 },
+        },
+      ],
+      notes: [],
+    });
+    expect(seen).toEqual([]);
+  });
+
+  it('accepts refund.created without acting', async () => {
+    const { kit } = await kitWith({});
+    expect(await kit.envelopes(kit.signed(fixtureBytes('refund-created-pending.json')))).toEqual({
+      handshake: null,
+      stores: ['NAQ1FHV6ZJ8YV'],
+      envelopes: [],
+      notes: ['refund.created is not acted on: the reversal is sent on refund.updated COMPLETED'],
+    });
+  });
+});
+
+describe('events answered 200 without acting', () => {
+  it.each(['APPROVED', 'PENDING', 'FAILED', 'CANCELED'])('payment.updated %s: a note, no API call', async (status) => {
+    const { kit, seen } = await kitWith({});
+    const body = variant('payment-updated-completed.json', '"status": "COMPLETED"', `"status": "${status}"`);
+    expect(await kit.envelopes(kit.signed(body))).toMatchObject({
+      envelopes: [],
+      notes: [`Square payment hYy9pRFVxpDsO1FB05SunFWUe9JZY is ${status}: only COMPLETED payments earn`],
+    });
+    expect(seen).toEqual([]);
+  });
+
+  it('refund.updated FAILED and an event type we do not handle', async () => {
+    const { kit } = await kitWith({});
+    const failed = variant('refund-updated-completed.json', '"status": "COMPLETED"', '"status": "FAILED"');
+    expect((await kit.envelopes(kit.signed(failed))).notes).toEqual([
+      'Square refund hYy9pRFVxpDsO1FB05SunFWUe9JZY_ptNBVqHYxt5gAdfcobBe4u1AZsXhoz06KTtuq9Ls24P is FAILED: only COMPLETED refunds reverse',
+    ]);
+    const other = variant('payment-updated-completed.json', '"type": "payment.updated"', '"type": "invoice.published"');
+    expect(await kit.envelopes(kit.signed(other))).toMatchObject({ envelopes: [], notes: ['Square event type invoice.published is not acted on'] });
+  });
+});
