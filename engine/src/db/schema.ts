@@ -1,0 +1,136 @@
+/**
+ * The engine's tables (no `gw_` prefix: that belongs to the gateway, which may share the
+ * database). Surrogate keys are random UUID strings so the schema is identical on SQLite and
+ * PostgreSQL; timestamps are ISO-8601 text; booleans are 0/1 integers; money is integer minor units.
+ */
+export interface EngineTables {
+  engine_settings: { key: string; value: string };
+  merchants: {
+    id: string;
+    name: string;
+    currency: string;
+    default_country_code: string;
+    /** Exact decimal text ("1.5"): parsed to a fraction, never used as a float. */
+    earn_rate: string;
+    redemption_rate: string;
+    created_at: string;
+  };
+  outlets: { merchant_id: string; id: string; name: string };
+  members: {
+    id: string;
+    merchant_id: string;
+    membership_id: string;
+    /** Normalised E.164 (`+15550100001`). */
+    phone: string | null;
+    /** Trimmed, lower-cased. */
+    email: string | null;
+    external_id: string | null;
+    created_at: string;
+  };
+  wallets: { member_id: string; balance: number; lifetime_points: number };
+  ledger_entries: {
+    id: string;
+    member_id: string;
+    /** opening · earn · reverse · redeem · recredit */
+    kind: string;
+    points: number;
+    /** The sale, refund, redemption or member the entry belongs to; unique with `kind`. */
+    ref_id: string;
+    created_at: string;
+  };
+  rewards: {
+    id: string;
+    merchant_id: string;
+    position: number;
+    type: string;
+    title: string;
+    points_cost: number | null;
+    discount_minor: number | null;
+    min_spend_minor: number | null;
+    stamps_required: number | null;
+    min_points: number | null;
+    /** JSON arrays of strings. */
+    match_skus: string;
+    match_keywords: string;
+  };
+  reward_instances: {
+    id: string;
+    merchant_id: string;
+    member_id: string;
+    reward_id: string;
+    /** stamp_card · issued_code */
+    origin: string;
+    code: string | null;
+    /** available · used */
+    status: string;
+    earned_sale_id: string | null;
+    used_transaction_id: string | null;
+    used_at: string | null;
+    created_at: string;
+  };
+  stamp_cards: { member_id: string; reward_id: string; stamps_total: number };
+  sales: {
+    id: string;
+    merchant_id: string;
+    outlet_id: string;
+    source_vendor: string;
+    source_store_id: string;
+    transaction_id: string;
+    event_id: string;
+    member_id: string | null;
+    total_minor: number;
+    currency: string;
+    points_earned: number;
+    points_reversed: number;
+    refunded_minor: number;
+    occurred_at: string;
+    created_at: string;
+  };
+  refunds: {
+    id: string;
+    source_vendor: string;
+    source_store_id: string;
+    refund_id: string;
+    transaction_id: string;
+    sale_id: string | null;
+    member_id: string | null;
+    amount_minor: number | null;
+    status: string;
+    points_reversed: number;
+    points_recredited: number;
+    created_at: string;
+  };
+  redemptions: {
+    id: string;
+    merchant_id: string;
+    outlet_id: string;
+    source_vendor: string;
+    source_store_id: string;
+    external_transaction_id: string;
+    /** The reward id, or 'points' for a pointsToRedeem redemption. */
+    reward_key: string;
+    member_id: string;
+    reward_id: string | null;
+    points_requested: number | null;
+    points_deducted: number;
+    balance_after: number;
+    instance_id: string | null;
+    /** committed · reversed */
+    status: string;
+    created_at: string;
+  };
+  catalog_items: {
+    id: string;
+    merchant_id: string;
+    outlet_id: string;
+    external_id: string;
+    name: string;
+    sku: string | null;
+    category: string | null;
+    price_minor: number | null;
+    is_active: number;
+    created_at: string;
+    updated_at: string;
+  };
+}
+

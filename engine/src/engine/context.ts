@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { SqlDialect } from '../db/database.js';
+import type { EngineTables } from '../db/schema.js';
+import type { SettingsCache } from './settings-cache.js';
+
+/** What every engine operation works with: the database, the clock and the settings cache. */
+export interface EngineContext {
+  db: Kysely<EngineTables>;
+  dialect: SqlDialect;
+  cache: SettingsCache;
+  /** Current time as ISO-8601 text. */
+  now(): string;
+  /** The reward-code prefix without the dash (`LOYAL`). */
+  codePrefix(): string;
+  /** Run one event's writes atomically (its own transaction, or a savepoint in a group commit on SQLite). */
+  atomically<T>(work: (trx: Tx) => Promise<T>): Promise<T>;
+}
+
+export type Tx = Kysely<EngineTables>;

@@ -1,0 +1,75 @@
+import type { LoyaltyEngine } from '@loyalty-gateway/core';
+import { sql, type Kysely } from 'kysely';
+import { migrate, type SqlDatabase } from '../db/database.js';
+import { ENGINE_MIGRATION_TABLE, engineMigrations } from '../db/migrations/index.js';
+import type { EngineTables } from '../db/schema.js';
+import { applySeed } from '../seed/apply-seed.js';
+import { DEFAULT_CODE_PREFIX, type EngineSeed, type EngineSeedInput } from '../seed/engine-seed.js';
+import { catalogSync } from './catalog-sync.js';
+import type { EngineContext } from './context.js';
+import { earn } from './earn.js';
+import { eligibility } from './eligibility.js';
+import { redeem } from './redeem.js';
+import { reverse } from './reverse.js';
+import { SettingsCache } from './settings-cache.js';
+import { TransactionBatcher } from './transaction-batcher.js';
+
+export interface EmbeddedEngine extends LoyaltyEngine {
+  /** Apply the engine part of a seed file, idempotently (see apply-seed.ts). */
+  applySeed(seed: EngineSeedInput): Promise<void>;
+}
+
+export interface EmbeddedEngineOptions {
+  /** Opened and owned by the caller: the engine runs its migrations on it but never closes it. */
+  database: SqlDatabase<any>;
+  /** Reward-code prefix; wins over a seed's `codePrefix` (which is persisted and used otherwise). */
+  codePrefix?: string;
+  clock?: () => Date;
+}
+
+async function storedPrefix(db: Kysely<EngineTables>): Promise<string | undefined> {
+  const row = await db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirst();
+  return row?.value;
+}
+
+/** The reference loyalty engine, embedded: migrations run on the given database at creation. */
+export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Promise<EmbeddedEngine> {
+  const db = options.database.db as Kysely<EngineTables>;
+  await migrate(db, engineMigrations, ENGINE_MIGRATION_TABLE);
+  const clock = options.clock ?? (() => new Date());
+  let prefix = options.codePrefix ?? (await storedPrefix(db)) ?? DEFAULT_CODE_PREFIX;
+  const batcher = options.database.dialect === 'sqlite' ? new TransactionBatcher(db) : null;
+  const ctx: EngineContext = {
+    db,
+    dialect: options.database.dialect,
+    cache: new SettingsCache(db, () => clock().getTime()),
+    now: () => clock().toISOString(),
+    codePrefix: () => prefix,
+    atomically: (work) => (batcher ? batcher.run(work) : db.transaction().execute(work)),
+  };
+  let closed = false;
+  const open = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => (...args: A): Promise<R> => {
+    if (closed) return Promise.reject(new Error('the loyalty engine is closed'));
+    return fn(...args);
+  };
+  return {
+    earn: open((command) => earn(ctx, command)),
+    reverse: open((command) => reverse(ctx, command)),
+    eligibility: open((command) => eligibility(ctx, command)),
+    redeem: open((command) => redeem(ctx, command)),
+    catalogSync: open((command) => catalogSync(ctx, command)),
+    applySeed: open(async (seed: EngineSeedInput) => {
+      const effective = (s: EngineSeed) => options.codePrefix ?? s.codePrefix ?? prefix;
+      const applied = await applySeed(db, seed, effective, ctx.now());
+      prefix = effective(applied);
+      ctx.cache.invalidate();
+    }),
+    ping: open(async () => {
+      await sql`select 1`.execute(db);
+    }),
+    async close() {
+      closed = true;
+      ctx.cache.invalidate();
+    },
+  };
+}

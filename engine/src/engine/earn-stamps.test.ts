@@ -1,0 +1,60 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testDialects } from '../db/testing.js';
+import { IDS, SCOPE, line, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
+
+const TITLE = 'Buy 5 coffees, get one free';
+
+describe.each(testDialects())('stamps on $name', ({ name }) => {
+  let t: TestEngine;
+  beforeEach(async () => { t = await openSeededEngine(name); });
+  afterEach(async () => { await t.close(); });
+
+  const available = async () =>
+    (await t.db.selectFrom('reward_instances').select('id').where('reward_id', '=', IDS.stamp).where('status', '=', 'available').execute()).length;
+
+  it('adds the quantity of lines matched by exact SKU or by keyword in the name', async () => {
+    const result = await t.engine.earn(sale({ items: [line('Latte grande', 2, { sku: 'COF-LATTE' }), line('Iced COFFEE', 1), line('Muffin', 3, { sku: 'MUF-1' })] }));
+    expect(result.stampsUpdated).toEqual([{ rewardId: IDS.stamp, rewardTitle: TITLE, current: 3, required: 5, completed: false }]);
+  });
+
+  it('does not match a SKU by case or a keyword by SKU; no matching line, no stamp update', async () => {
+    const result = await t.engine.earn(sale({ items: [line('Tea', 1, { sku: 'cof-latte' }), line('Scone', 1, { sku: 'coffee' })] }));
+    expect(result.stampsUpdated).toEqual([]);
+    expect(result.pointsEarned).toBe(12);
+  });
+
+  it('completes a card at stampsRequired and starts the next one with the overflow', async () => {
+    await t.engine.earn(sale({ items: [line('Coffee', 3)] }));
+    const second = await t.engine.earn(sale({ items: [line('Coffee', 3)] }));
+    expect(second.stampsUpdated[0]).toMatchObject({ current: 1, required: 5, completed: true });
+    expect(await available()).toBe(1);
+  });
+
+  it('turns 12 stamps on a fresh 5-card into 2 redeemable rewards and a card at 2', async () => {
+    const result = await t.engine.earn(sale({ items: [line('Flat white coffee', 12)] }));
+    expect(result.stampsUpdated).toEqual([{ rewardId: IDS.stamp, rewardTitle: TITLE, current: 2, required: 5, completed: true }]);
+    expect(await available()).toBe(2);
+  });
+
+  it('gives stamps to no one on a walk-in sale', async () => {
+    const result = await t.engine.earn(sale({ customer: undefined, items: [line('Coffee', 5)] }));
+    expect(result.stampsUpdated).toEqual([]);
+    expect(await available()).toBe(0);
+  });
+
+  it('does not warn a member who earned stamps but no points', async () => {
+    const result = await t.engine.earn(sale({ totalMinor: 50, items: [line('Coffee', 1)] }));
+    expect(result).toMatchObject({ pointsEarned: 0, warning: null });
+    expect(result.stampsUpdated).toHaveLength(1);
+  });
+
+  it('matches a line through the catalog: its id names a catalog item whose sku is in the rule', async () => {
+    await t.engine.catalogSync({ ...SCOPE, items: [{ externalId: 'prod-77', name: 'Latte', sku: 'COF-LATTE', isActive: true }] });
+    const byId = await t.engine.earn(sale({ items: [line('Item 77', 2, { id: 'prod-77' })] }));
+    expect(byId.stampsUpdated[0]).toMatchObject({ current: 2 });
+    const bySkuField = await t.engine.earn(sale({ items: [line('Item 77', 1, { sku: 'prod-77' })] }));
+    expect(bySkuField.stampsUpdated[0]).toMatchObject({ current: 3 });
+    const otherOutlet = await t.engine.earn(sale({ items: [line('Item 77', 1, { id: 'prod-77' })] }, { ...SCOPE, outletId: 'o-other' }));
+    expect(otherOutlet.stampsUpdated).toEqual([]);
+  });
+});

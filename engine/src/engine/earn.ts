@@ -1,0 +1,112 @@
+import { newId } from './new-id.js';
+import type { EarnCommand, EarnOutcome, StampUpdate } from '@loyalty-gateway/core';
+import { sql } from 'kysely';
+import { cardProgress } from '../rules/stamps.js';
+import type { EngineContext, Tx } from './context.js';
+import { needsCatalog, planEarn, type EarnPlan } from './earn-plan.js';
+import { resolveMember } from './resolve-member.js';
+
+const EMPTY_CATALOG = new Map<string, string | null>();
+
+export const DUPLICATE: EarnOutcome = Object.freeze({ status: 'duplicate', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null }) as EarnOutcome;
+
+/** Claim the sale's ledger key; null when (source, transaction id) is already recorded. */
+async function insertSale(trx: Tx, command: EarnCommand, plan: EarnPlan, saleId: string, now: string): Promise<boolean> {
+  const row = await trx
+    .insertInto('sales')
+    .values({
+      id: saleId,
+      merchant_id: command.merchantId,
+      outlet_id: command.outletId,
+      source_vendor: command.source.vendor,
+      source_store_id: command.source.storeId,
+      transaction_id: command.transaction.id,
+      event_id: command.eventId,
+      member_id: plan.memberId,
+      total_minor: command.transaction.totalMinor,
+      currency: command.transaction.currency,
+      points_earned: plan.points,
+      points_reversed: 0,
+      refunded_minor: 0,
+      occurred_at: command.occurredAt,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.columns(['source_vendor', 'source_store_id', 'transaction_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+async function creditPoints(trx: Tx, memberId: string, points: number, saleId: string, now: string): Promise<void> {
+  await trx
+    .updateTable('wallets')
+    .set({ balance: sql`balance + ${points}`, lifetime_points: sql`lifetime_points + ${points}` })
+    .where('member_id', '=', memberId)
+    .execute();
+  await trx
+    .insertInto('ledger_entries')
+    .values({ id: newId(), member_id: memberId, kind: 'earn', points, ref_id: saleId, created_at: now })
+    .execute();
+}
+
+/** Add stamps (one upsert for all affected cards), turn completed cards into reward instances. */
+async function addStamps(trx: Tx, command: EarnCommand, plan: EarnPlan, saleId: string, now: string): Promise<StampUpdate[]> {
+  const memberId = plan.memberId!;
+  const rows = await trx
+    .insertInto('stamp_cards')
+    .values(plan.stamps.map(({ reward, stamps }) => ({ member_id: memberId, reward_id: reward.id, stamps_total: stamps })))
+    .onConflict((oc) => oc.columns(['member_id', 'reward_id']).doUpdateSet({ stamps_total: sql`stamp_cards.stamps_total + excluded.stamps_total` }))
+    .returning(['reward_id', 'stamps_total'])
+    .execute();
+  const totals = new Map(rows.map((r) => [r.reward_id, Number(r.stamps_total)]));
+  const updates: StampUpdate[] = [];
+  const instances = [];
+  for (const { reward, stamps } of plan.stamps) {
+    const required = reward.stampsRequired!;
+    const { current, completedNow } = cardProgress(totals.get(reward.id)!, stamps, required);
+    updates.push({ rewardId: reward.id, rewardTitle: reward.title, current, required, completed: completedNow > 0 });
+    for (let i = 0; i < completedNow; i++) {
+      instances.push({
+        id: newId(), merchant_id: command.merchantId, member_id: memberId, reward_id: reward.id, origin: 'stamp_card',
+        code: null, status: 'available', earned_sale_id: saleId, used_transaction_id: null, used_at: null, created_at: now,
+      });
+    }
+  }
+  if (instances.length > 0) await trx.insertInto('reward_instances').values(instances).execute();
+  return updates;
+}
+
+/** Mark this member's unused issued codes that the sale reports as used by this transaction. */
+async function useCodes(trx: Tx, command: EarnCommand, plan: EarnPlan, now: string): Promise<void> {
+  await trx
+    .updateTable('reward_instances')
+    .set({ status: 'used', used_transaction_id: command.transaction.id, used_at: now })
+    .where('merchant_id', '=', command.merchantId)
+    .where('member_id', '=', plan.memberId!)
+    .where('code', 'in', plan.codes)
+    .where('status', '=', 'available')
+    .execute();
+}
+
+/**
+ * Earn points and stamps for a finalised sale, exactly once per (source, transaction id): the
+ * sale row's UNIQUE key decides duplicates, and the sale row, wallet credit, ledger entry, stamp
+ * progress, completed-card rewards and code usage commit together in one transaction.
+ */
+export async function earn(ctx: EngineContext, command: EarnCommand): Promise<EarnOutcome> {
+  const merchant = await ctx.cache.requireMerchant(command.merchantId);
+  const resolution = await resolveMember(ctx, merchant, command.transaction.customer);
+  const catalog = resolution.member && needsCatalog(command, merchant)
+    ? await ctx.cache.catalog(command.merchantId, command.outletId)
+    : EMPTY_CATALOG;
+  const plan = planEarn(command, merchant, resolution, catalog, ctx.codePrefix());
+  const now = ctx.now();
+  const saleId = newId();
+  return ctx.atomically(async (trx) => {
+    if (!(await insertSale(trx, command, plan, saleId, now))) return { ...DUPLICATE, stampsUpdated: [] };
+    if (plan.memberId !== null && plan.points > 0) await creditPoints(trx, plan.memberId, plan.points, saleId, now);
+    const stampsUpdated = plan.stamps.length > 0 ? await addStamps(trx, command, plan, saleId, now) : [];
+    if (plan.codes.length > 0) await useCodes(trx, command, plan, now);
+    return { status: 'processed', membershipId: plan.membershipId, pointsEarned: plan.points, stampsUpdated, warning: plan.warning };
+  });
+}

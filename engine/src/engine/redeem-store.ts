@@ -1,0 +1,97 @@
+import { newId } from './new-id.js';
+import type { RedeemCommand } from '@loyalty-gateway/core';
+import { sql } from 'kysely';
+import type { EngineContext, Tx } from './context.js';
+
+export type RedemptionRow = {
+  id: string;
+  member_id: string;
+  reward_id: string | null;
+  points_requested: number | null;
+  points_deducted: number;
+  balance_after: number;
+};
+
+/** The redemption already recorded under (source, externalTransactionId, reward key), if any. */
+export async function findRedemption(db: EngineContext['db'] | Tx, command: RedeemCommand, rewardKey: string): Promise<RedemptionRow | undefined> {
+  return db
+    .selectFrom('redemptions')
+    .select(['id', 'member_id', 'reward_id', 'points_requested', 'points_deducted', 'balance_after'])
+    .where('source_vendor', '=', command.source.vendor)
+    .where('source_store_id', '=', command.source.storeId)
+    .where('external_transaction_id', '=', command.externalTransactionId)
+    .where('reward_key', '=', rewardKey)
+    .executeTakeFirst();
+}
+
+/** The one conditional debit: null when the balance does not cover `points` (nothing changed). */
+export async function debitWallet(trx: Tx, memberId: string, points: number): Promise<number | null> {
+  const row = await trx
+    .updateTable('wallets')
+    .set({ balance: sql`balance - ${points}` })
+    .where('member_id', '=', memberId)
+    .where('balance', '>=', points)
+    .returning('balance')
+    .executeTakeFirst();
+  return row === undefined ? null : Number(row.balance);
+}
+
+export async function currentBalance(db: EngineContext['db'] | Tx, memberId: string): Promise<number> {
+  const row = await db.selectFrom('wallets').select('balance').where('member_id', '=', memberId).executeTakeFirstOrThrow();
+  return Number(row.balance);
+}
+
+/**
+ * Mark one available instance of the reward used (oldest first). Each attempt is conditional on
+ * the instance still being available, so two concurrent redemptions never consume the same one.
+ */
+export async function consumeInstance(trx: Tx, memberId: string, rewardId: string, transactionId: string, now: string): Promise<string | null> {
+  const candidates = await trx
+    .selectFrom('reward_instances')
+    .select('id')
+    .where('member_id', '=', memberId)
+    .where('reward_id', '=', rewardId)
+    .where('status', '=', 'available')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(5)
+    .execute();
+  for (const { id } of candidates) {
+    const result = await trx
+      .updateTable('reward_instances')
+      .set({ status: 'used', used_transaction_id: transactionId, used_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'available')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) return id;
+  }
+  return null;
+}
+
+/** Insert the redemption under its UNIQUE key; false when another request holds the key. */
+export async function insertRedemption(
+  trx: Tx,
+  command: RedeemCommand,
+  row: { id: string; rewardKey: string; memberId: string; pointsDeducted: number; balanceAfter: number; instanceId: string | null; now: string },
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('redemptions')
+    .values({
+      id: row.id, merchant_id: command.merchantId, outlet_id: command.outletId,
+      source_vendor: command.source.vendor, source_store_id: command.source.storeId,
+      external_transaction_id: command.externalTransactionId, reward_key: row.rewardKey, member_id: row.memberId,
+      reward_id: command.rewardId ?? null, points_requested: command.pointsToRedeem ?? null,
+      points_deducted: row.pointsDeducted, balance_after: row.balanceAfter, instance_id: row.instanceId,
+      status: 'committed', created_at: row.now,
+    })
+    .onConflict((oc) => oc.columns(['source_vendor', 'source_store_id', 'external_transaction_id', 'reward_key']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted && row.pointsDeducted > 0) {
+    await trx
+      .insertInto('ledger_entries')
+      .values({ id: newId(), member_id: row.memberId, kind: 'redeem', points: -row.pointsDeducted, ref_id: row.id, created_at: row.now })
+      .execute();
+  }
+  return inserted !== undefined;
+}

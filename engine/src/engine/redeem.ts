@@ -1,0 +1,99 @@
+/**
+ * Redemption at payment. Idempotent per (source, externalTransactionId, reward id or 'points'):
+ * the `redemptions` UNIQUE key. Decisions:
+ * - An identical retry (same member, same reward or same pointsToRedeem) answers ALREADY_PROCESSED
+ *   with the original figures (walletBalance = balance right after the original) and deducts nothing.
+ * - The same key with a different payload (another customer, another pointsToRedeem) is 409
+ *   `already_redeemed`. A concurrent identical request waits on the key and then replays.
+ * - The wallet debit is one conditional update (balance >= cost): concurrent redemptions can never
+ *   overdraw; the loser gets `insufficient_points` with the numbers.
+ */
+import { newId } from './new-id.js';
+import { EngineError, type RedeemCommand, type RedeemResult } from '@loyalty-gateway/core';
+import { evaluateReward, pointsShort } from '../rules/evaluate-reward.js';
+import { isInstanceReward, type RewardRule } from '../rules/reward-rule.js';
+import type { EngineContext } from './context.js';
+import { loadHoldings } from './member-holdings.js';
+import { consumeInstance, currentBalance, debitWallet, findRedemption, insertRedemption, type RedemptionRow } from './redeem-store.js';
+import { resolveMember, type ResolvedMember } from './resolve-member.js';
+import type { MerchantSettings } from './settings-cache.js';
+
+/** Thrown inside the transaction to roll it back; turned into an answer outside. */
+class Refusal extends Error {
+  constructor(readonly kind: 'insufficient' | 'unavailable' | 'taken') {
+    super(kind);
+  }
+}
+
+function replay(existing: RedemptionRow, member: ResolvedMember, command: RedeemCommand): RedeemResult {
+  const samePoints = command.pointsToRedeem === undefined || Number(existing.points_requested) === command.pointsToRedeem;
+  if (existing.member_id !== member.id || !samePoints) {
+    throw new EngineError('already_redeemed', 'Already redeemed against this order with a different request; nothing more was deducted.');
+  }
+  return {
+    status: 'ALREADY_PROCESSED', membershipId: member.membershipId, redemptionId: existing.id, rewardId: existing.reward_id,
+    pointsDeducted: Number(existing.points_deducted), walletBalance: Number(existing.balance_after),
+  };
+}
+
+/** Refuse early, with the cashier's reason, what the rules already say no to. */
+async function precheck(ctx: EngineContext, merchant: MerchantSettings, member: ResolvedMember, reward: RewardRule | null, command: RedeemCommand): Promise<void> {
+  if (!reward) {
+    const points = command.pointsToRedeem!;
+    if (!Number.isSafeInteger(points) || points <= 0) throw new EngineError('not_eligible', 'pointsToRedeem must be a whole number greater than 0.');
+    if (member.balance < points) throw new EngineError('insufficient_points', pointsShort(points, member.balance));
+    return;
+  }
+  const holdings = await loadHoldings(ctx.db, member, reward.id);
+  const verdict = evaluateReward(reward, holdings, command.orderValueMinor, merchant.currency);
+  if (!verdict.eligible) throw new EngineError(verdict.code, verdict.reason);
+}
+
+async function commit(ctx: EngineContext, member: ResolvedMember, reward: RewardRule | null, command: RedeemCommand): Promise<RedeemResult> {
+  const cost = reward ? (reward.type === 'POINTS' ? reward.pointsCost! : 0) : command.pointsToRedeem!;
+  const id = newId();
+  const now = ctx.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    const balanceAfter = cost > 0 ? await debitWallet(trx, member.id, cost) : await currentBalance(trx, member.id);
+    if (balanceAfter === null) throw new Refusal('insufficient');
+    const instanceId = reward && isInstanceReward(reward.type) ? await consumeInstance(trx, member.id, reward.id, command.externalTransactionId, now) : null;
+    if (reward && isInstanceReward(reward.type) && instanceId === null) throw new Refusal('unavailable');
+    const rewardKey = reward?.id ?? 'points';
+    if (!(await insertRedemption(trx, command, { id, rewardKey, memberId: member.id, pointsDeducted: cost, balanceAfter, instanceId, now }))) {
+      throw new Refusal('taken');
+    }
+    return { status: 'REDEEMED', membershipId: member.membershipId, redemptionId: id, rewardId: reward?.id ?? null, pointsDeducted: cost, walletBalance: balanceAfter };
+  });
+}
+
+/** After a rolled-back attempt: replay a redemption that won the key, else explain the refusal. */
+async function explainRefusal(ctx: EngineContext, refusal: Refusal, merchant: MerchantSettings, member: ResolvedMember, reward: RewardRule | null, command: RedeemCommand): Promise<RedeemResult> {
+  const existing = await findRedemption(ctx.db, command, reward?.id ?? 'points');
+  if (existing) return replay(existing, member, command);
+  const balance = await currentBalance(ctx.db, member.id);
+  if (refusal.kind === 'insufficient') {
+    throw new EngineError('insufficient_points', pointsShort(reward?.pointsCost ?? command.pointsToRedeem!, balance));
+  }
+  const holdings = await loadHoldings(ctx.db, { ...member, balance }, reward?.id);
+  const verdict = reward ? evaluateReward(reward, holdings, command.orderValueMinor, merchant.currency) : null;
+  throw new EngineError('not_eligible', verdict && !verdict.eligible ? verdict.reason : 'This reward was just used; refresh the customer\'s rewards.');
+}
+
+export async function redeem(ctx: EngineContext, command: RedeemCommand): Promise<RedeemResult> {
+  if ((command.rewardId === undefined) === (command.pointsToRedeem === undefined)) throw new EngineError('selector_required');
+  const merchant = await ctx.cache.requireMerchant(command.merchantId);
+  const reward = command.rewardId === undefined ? null : merchant.rewardsById.get(command.rewardId) ?? null;
+  const resolution = await resolveMember(ctx, merchant, command.customer);
+  if (!resolution.member) throw new EngineError('member_not_found');
+  const member = resolution.member;
+  const existing = await findRedemption(ctx.db, command, command.rewardId ?? 'points');
+  if (existing) return replay(existing, member, command);
+  if (command.rewardId !== undefined && !reward) throw new EngineError('reward_not_found');
+  await precheck(ctx, merchant, member, reward, command);
+  try {
+    return await commit(ctx, member, reward, command);
+  } catch (error) {
+    if (error instanceof Refusal) return explainRefusal(ctx, error, merchant, member, reward, command);
+    throw error;
+  }
+}

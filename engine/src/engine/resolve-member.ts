@@ -1,0 +1,61 @@
+import type { CustomerIdentifier } from '@loyalty-gateway/core';
+import { normalizeEmail, normalizePhone } from '../rules/phone.js';
+import type { EngineContext } from './context.js';
+import type { MerchantSettings } from './settings-cache.js';
+
+export interface ResolvedMember {
+  id: string;
+  membershipId: string;
+  balance: number;
+  lifetimePoints: number;
+}
+
+export type Resolution = { member: ResolvedMember; reason: null } | { member: null; reason: string };
+
+type LookupColumn = 'phone' | 'email' | 'membership_id' | 'external_id';
+
+/** The indexed column and normalised value a customer identifier is looked up by (null: cannot match). */
+export function lookupKey(customer: CustomerIdentifier, defaultCountryCode: string): { column: LookupColumn; value: string | null } {
+  switch (customer.type) {
+    case 'phone':
+      return { column: 'phone', value: normalizePhone(customer.value, defaultCountryCode) };
+    case 'email':
+      return { column: 'email', value: normalizeEmail(customer.value) || null };
+    case 'membershipId':
+      return { column: 'membership_id', value: customer.value };
+    case 'externalId':
+      return { column: 'external_id', value: customer.value };
+  }
+}
+
+/** Why a customer did not resolve, for a cashier or a support log; emails are never echoed. */
+function notFound(customer: CustomerIdentifier, normalized: string | null): string {
+  if (customer.type === 'phone' && normalized === null) {
+    return `Customer not found: phone "${customer.value}" is not a valid phone number (send E.164 with the leading +, or a local number).`;
+  }
+  if (customer.type === 'email') return 'Customer not found: no member with this email address.';
+  return `Customer not found: no member with ${customer.type} ${normalized}.`;
+}
+
+/** Find the member a customer identifier names, with the wallet, in one indexed query. */
+export async function resolveMember(
+  ctx: EngineContext,
+  merchant: MerchantSettings,
+  customer: CustomerIdentifier | undefined,
+): Promise<Resolution> {
+  if (!customer) return { member: null, reason: 'Walk-in sale: no customer on the sale.' };
+  const { column, value } = lookupKey(customer, merchant.defaultCountryCode);
+  if (value === null) return { member: null, reason: notFound(customer, null) };
+  const row = await ctx.db
+    .selectFrom('members')
+    .innerJoin('wallets', 'wallets.member_id', 'members.id')
+    .select(['members.id', 'members.membership_id', 'wallets.balance', 'wallets.lifetime_points'])
+    .where('members.merchant_id', '=', merchant.id)
+    .where(`members.${column}`, '=', value)
+    .executeTakeFirst();
+  if (!row) return { member: null, reason: notFound(customer, value) };
+  return {
+    member: { id: row.id, membershipId: row.membership_id, balance: Number(row.balance), lifetimePoints: Number(row.lifetime_points) },
+    reason: null,
+  };
+}

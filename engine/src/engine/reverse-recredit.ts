@@ -1,0 +1,82 @@
+import { newId } from './new-id.js';
+import { sql } from 'kysely';
+import type { Tx } from './context.js';
+
+export interface SaleRef {
+  merchantId: string;
+  source: { vendor: string; storeId: string };
+  transactionId: string;
+  /** The sale's member, when the sale is known and had one. */
+  memberId: string | null;
+}
+
+/** Add (or with a negative number, remove) points and write the matching ledger entry. */
+export async function moveWalletPoints(
+  trx: Tx,
+  entry: { memberId: string; points: number; kind: 'reverse' | 'recredit'; refId: string; now: string; lifetime: boolean },
+): Promise<void> {
+  await trx
+    .updateTable('wallets')
+    .set(entry.lifetime
+      ? { balance: sql`balance + ${entry.points}`, lifetime_points: sql`lifetime_points + ${entry.points}` }
+      : { balance: sql`balance + ${entry.points}` })
+    .where('member_id', '=', entry.memberId)
+    .execute();
+  await trx
+    .insertInto('ledger_entries')
+    .values({ id: newId(), member_id: entry.memberId, kind: entry.kind, points: entry.points, ref_id: entry.refId, created_at: entry.now })
+    .execute();
+}
+
+async function restoreInstance(trx: Tx, instanceId: string): Promise<number> {
+  const result = await trx
+    .updateTable('reward_instances')
+    .set({ status: 'available', used_transaction_id: null, used_at: null })
+    .where('id', '=', instanceId)
+    .where('status', '=', 'used')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Undo every committed redemption made against the sale: points go back to the wallet (a
+ * `recredit` ledger entry each), consumed stamp-card or issued rewards become available again.
+ * Rewards whose codes the sale itself reported as used are restored too. Returns the points
+ * re-credited and how many rewards were restored.
+ */
+export async function recreditRedemptions(trx: Tx, sale: SaleRef, now: string): Promise<{ points: number; restored: number }> {
+  const redemptions = await trx
+    .selectFrom('redemptions')
+    .select(['id', 'member_id', 'points_deducted', 'instance_id'])
+    .where('source_vendor', '=', sale.source.vendor)
+    .where('source_store_id', '=', sale.source.storeId)
+    .where('external_transaction_id', '=', sale.transactionId)
+    .where('status', '=', 'committed')
+    .execute();
+  let points = 0;
+  let restored = 0;
+  for (const r of redemptions) {
+    const claimed = await trx.updateTable('redemptions').set({ status: 'reversed' }).where('id', '=', r.id).where('status', '=', 'committed').executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) continue;
+    const deducted = Number(r.points_deducted);
+    if (deducted > 0) await moveWalletPoints(trx, { memberId: r.member_id, points: deducted, kind: 'recredit', refId: r.id, now, lifetime: false });
+    if (r.instance_id) restored += await restoreInstance(trx, r.instance_id);
+    points += deducted;
+  }
+  if (sale.memberId) restored += await restoreSaleCodes(trx, sale, sale.memberId);
+  return { points, restored };
+}
+
+/** Issued codes the sale reported (marked used by this transaction at earn) become available again. */
+async function restoreSaleCodes(trx: Tx, sale: SaleRef, memberId: string): Promise<number> {
+  const result = await trx
+    .updateTable('reward_instances')
+    .set({ status: 'available', used_transaction_id: null, used_at: null })
+    .where('merchant_id', '=', sale.merchantId)
+    .where('member_id', '=', memberId)
+    .where('origin', '=', 'issued_code')
+    .where('used_transaction_id', '=', sale.transactionId)
+    .where('status', '=', 'used')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

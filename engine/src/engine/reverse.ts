@@ -1,0 +1,125 @@
+/**
+ * Refund reversal (shared by the `sale.refunded` webhook and POST /v1/refund).
+ *
+ * Decisions:
+ * - Exactly once per (source vendor, source store, refund id): the `refunds` UNIQUE key; a repeat
+ *   answers ALREADY_PROCESSED with 0/0 and changes nothing.
+ * - Earned points reverse on the CUMULATIVE refunded amount: after this refund the sale has
+ *   reversed floor(earned × min(cumulative, total) / total) points in all; this refund reverses
+ *   that target minus what earlier refunds reversed. A full refund (no amount) or a cumulative
+ *   amount reaching the total reverses exactly the remainder, so the sum never exceeds `earned`.
+ * - Points redeemed against the sale (redemptions on the same source and transaction id) are
+ *   re-credited ONCE, on the refund that completes the sale's reversal (full refund, or the
+ *   cumulative amount reaching the total); partial refunds before that re-credit nothing. Consumed
+ *   stamp-card rewards and issued codes used against the sale are restored on that same refund.
+ * - A refund naming a sale that never reached the engine (an abandoned sale a redemption was
+ *   committed against) re-credits that order's redemptions at once: there is no total to prorate.
+ * - The wallet may go below zero, but only through a reversal of points the member already spent:
+ *   the ledger stays true (points earned on a refunded sale are always taken back) and redemption
+ *   can never overdraw (its debit is conditional on the balance).
+ * - Stamps earned by a refunded sale are not taken back (cards completed may already be used).
+ * - NOTHING_TO_REVERSE (a success, still recorded so the refund id dedupes): the sale is unknown
+ *   and had no redemptions, or it earned nothing and nothing was re-credited or restored, or an
+ *   earlier refund already completed its reversal.
+ */
+import { newId } from './new-id.js';
+import type { RefundResult, ReverseCommand } from '@loyalty-gateway/core';
+import { sql } from 'kysely';
+import { proportion } from '../rules/earn-rate.js';
+import type { EngineContext, Tx } from './context.js';
+import { moveWalletPoints, recreditRedemptions, type SaleRef } from './reverse-recredit.js';
+
+export type ReverseResult = RefundResult & { membershipId: string };
+
+interface Outcome { status: RefundResult['status']; reversed: number; recredited: number; saleId: string | null; memberId: string | null }
+
+async function membershipIdOf(trx: Tx, memberId: string | null): Promise<string> {
+  if (!memberId) return '';
+  const row = await trx.selectFrom('members').select('membership_id').where('id', '=', memberId).executeTakeFirst();
+  return row?.membership_id ?? '';
+}
+
+/** Add this refund to the sale's cumulative refunded amount; the update also locks the sale row. */
+async function applyToSale(trx: Tx, command: ReverseCommand) {
+  const added = command.amountMinor ?? null;
+  return trx
+    .updateTable('sales')
+    .set({ refunded_minor: added === null ? sql`refunded_minor + total_minor` : sql`refunded_minor + ${added}` })
+    .where('source_vendor', '=', command.source.vendor)
+    .where('source_store_id', '=', command.source.storeId)
+    .where('transaction_id', '=', command.transactionId)
+    .returning(['id', 'member_id', 'total_minor', 'points_earned', 'points_reversed', 'refunded_minor'])
+    .executeTakeFirst();
+}
+
+async function reverseKnownSale(trx: Tx, command: ReverseCommand, refundRowId: string, now: string): Promise<Outcome | null> {
+  const sale = await applyToSale(trx, command);
+  if (!sale) return null;
+  const total = Number(sale.total_minor);
+  const earned = Number(sale.points_earned);
+  const cumulative = Math.min(Number(sale.refunded_minor), total);
+  const previous = Math.min(Number(sale.refunded_minor) - (command.amountMinor ?? total), total);
+  const target = cumulative >= total ? earned : proportion(earned, cumulative, total);
+  const reversed = Math.max(0, target - Number(sale.points_reversed));
+  if (reversed > 0 && sale.member_id) {
+    await trx.updateTable('sales').set({ points_reversed: target }).where('id', '=', sale.id).execute();
+    await moveWalletPoints(trx, { memberId: sale.member_id, points: -reversed, kind: 'reverse', refId: refundRowId, now, lifetime: true });
+  }
+  const completes = previous < total && cumulative >= total;
+  const ref: SaleRef = { merchantId: command.merchantId, source: command.source, transactionId: command.transactionId, memberId: sale.member_id };
+  const { points, restored } = completes ? await recreditRedemptions(trx, ref, now) : { points: 0, restored: 0 };
+  const acted = (earned > 0 && previous < total) || points > 0 || restored > 0;
+  return { status: acted ? 'REVERSED' : 'NOTHING_TO_REVERSE', reversed, recredited: points, saleId: sale.id, memberId: sale.member_id };
+}
+
+async function reverseUnknownSale(trx: Tx, command: ReverseCommand, now: string): Promise<Outcome> {
+  const ref: SaleRef = { merchantId: command.merchantId, source: command.source, transactionId: command.transactionId, memberId: null };
+  const { points, restored } = await recreditRedemptions(trx, ref, now);
+  const memberRow = await trx
+    .selectFrom('redemptions').select('member_id')
+    .where('source_vendor', '=', command.source.vendor).where('source_store_id', '=', command.source.storeId)
+    .where('external_transaction_id', '=', command.transactionId)
+    .executeTakeFirst();
+  const acted = points > 0 || restored > 0;
+  return { status: acted ? 'REVERSED' : 'NOTHING_TO_REVERSE', reversed: 0, recredited: points, saleId: null, memberId: acted ? memberRow?.member_id ?? null : null };
+}
+
+/** Claim the refund's ledger key; false when this (source, refund id) was already recorded. */
+async function claimRefund(trx: Tx, command: ReverseCommand, id: string, now: string): Promise<boolean> {
+  const row = await trx
+    .insertInto('refunds')
+    .values({
+      id, source_vendor: command.source.vendor, source_store_id: command.source.storeId, refund_id: command.refundId,
+      transaction_id: command.transactionId, sale_id: null, member_id: null, amount_minor: command.amountMinor ?? null,
+      status: 'PENDING', points_reversed: 0, points_recredited: 0, created_at: now,
+    })
+    .onConflict((oc) => oc.columns(['source_vendor', 'source_store_id', 'refund_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+async function alreadyProcessed(trx: Tx, command: ReverseCommand): Promise<ReverseResult> {
+  const row = await trx
+    .selectFrom('refunds').select('member_id')
+    .where('source_vendor', '=', command.source.vendor).where('source_store_id', '=', command.source.storeId)
+    .where('refund_id', '=', command.refundId)
+    .executeTakeFirst();
+  return { status: 'ALREADY_PROCESSED', pointsReversed: 0, pointsReCredited: 0, membershipId: await membershipIdOf(trx, row?.member_id ?? null) };
+}
+
+/** Reverse a refunded sale in one transaction, exactly once per (source, refund id). */
+export async function reverse(ctx: EngineContext, command: ReverseCommand): Promise<ReverseResult> {
+  const now = ctx.now();
+  const refundRowId = newId();
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await claimRefund(trx, command, refundRowId, now))) return alreadyProcessed(trx, command);
+    const outcome = (await reverseKnownSale(trx, command, refundRowId, now)) ?? (await reverseUnknownSale(trx, command, now));
+    await trx
+      .updateTable('refunds')
+      .set({ status: outcome.status, points_reversed: outcome.reversed, points_recredited: outcome.recredited, sale_id: outcome.saleId, member_id: outcome.memberId })
+      .where('id', '=', refundRowId)
+      .execute();
+    return { status: outcome.status, pointsReversed: outcome.reversed, pointsReCredited: outcome.recredited, membershipId: await membershipIdOf(trx, outcome.memberId) };
+  });
+}

@@ -1,0 +1,65 @@
+import type { ErrorCode } from '@loyalty-gateway/core';
+import { formatMoney } from './format-money.js';
+import type { RewardRule } from './reward-rule.js';
+
+/** What the member holds that bears on rewards: wallet, lifetime points, reward instances, stamp counts. */
+export interface MemberHoldings {
+  balance: number;
+  lifetimePoints: number;
+  /** Per reward: available instance count and the codes of used issued instances. */
+  instances: ReadonlyMap<string, { available: number; usedCodes: string[] }>;
+  /** Per STAMP reward: lifetime stamp count. */
+  stamps: ReadonlyMap<string, number>;
+}
+
+export type Verdict = { eligible: true; reason: null } | { eligible: false; reason: string; code: ErrorCode };
+
+const ok: Verdict = { eligible: true, reason: null };
+const no = (code: ErrorCode, reason: string): Verdict => ({ eligible: false, reason, code });
+
+/** Needs N points; customer has M (K short). */
+export const pointsShort = (needed: number, balance: number): string =>
+  `Needs ${needed} points; customer has ${balance} (${needed - balance} short).`;
+
+function holdingVerdict(reward: RewardRule, h: MemberHoldings): Verdict {
+  switch (reward.type) {
+    case 'POINTS':
+      return h.balance >= reward.pointsCost! ? ok : no('insufficient_points', pointsShort(reward.pointsCost!, h.balance));
+    case 'TIER': {
+      const min = reward.minPoints ?? 0;
+      if (h.lifetimePoints >= min) return ok;
+      return no('not_eligible', `Tier reached at ${min} lifetime points; customer has ${h.lifetimePoints} (${min - h.lifetimePoints} short).`);
+    }
+    case 'STAMP': {
+      if ((h.instances.get(reward.id)?.available ?? 0) > 0) return ok;
+      const required = reward.stampsRequired!;
+      return no('not_eligible', `Stamp card ${(h.stamps.get(reward.id) ?? 0) % required} of ${required}.`);
+    }
+    case 'DISCOUNT':
+    case 'FREE_ITEM': {
+      const held = h.instances.get(reward.id);
+      if ((held?.available ?? 0) > 0) return ok;
+      const used = held?.usedCodes[0];
+      return no('not_eligible', used ? `Code ${used} already used.` : 'This reward has not been issued to this customer.');
+    }
+  }
+}
+
+/**
+ * Minimum spend. Decision: without an order value a reward that has a minimum spend is not
+ * eligible ("order value needed"), on eligibility and on redeem alike; nothing is assumed.
+ */
+function spendVerdict(reward: RewardRule, orderValueMinor: number | undefined, currency: string): Verdict {
+  const min = reward.minSpendMinor;
+  if (min === null) return ok;
+  const minText = formatMoney(min, currency);
+  if (orderValueMinor === undefined) return no('minimum_spend_not_met', `Order value needed to check the minimum spend of ${minText}.`);
+  if (orderValueMinor >= min) return ok;
+  return no('minimum_spend_not_met', `Spend ${formatMoney(min - orderValueMinor, currency)} more to use this reward (minimum ${minText}).`);
+}
+
+/** Can the member redeem this reward now? The holding rule first, then the minimum spend. */
+export function evaluateReward(reward: RewardRule, holdings: MemberHoldings, orderValueMinor: number | undefined, currency: string): Verdict {
+  const held = holdingVerdict(reward, holdings);
+  return held.eligible ? spendVerdict(reward, orderValueMinor, currency) : held;
+}

@@ -1,0 +1,104 @@
+import { newId } from '../engine/new-id.js';
+import { GatewayError, parseOrThrow, toMinorUnits } from '@loyalty-gateway/core';
+import { normalizeEmail, normalizePhone } from '../rules/phone.js';
+import { parseRate, rateToText } from '../rules/earn-rate.js';
+import type { Tx } from '../engine/context.js';
+import { EngineSeed, type MerchantSeed, type RewardSeed } from './engine-seed.js';
+
+const CHUNK = 200;
+const minor = (amount: number | undefined) => (amount === undefined ? null : toMinorUnits(amount));
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+function rewardRow(merchantId: string, reward: RewardSeed, position: number) {
+  const match = 'match' in reward ? reward.match : undefined;
+  return {
+    id: reward.id, merchant_id: merchantId, position, type: reward.type, title: reward.title,
+    points_cost: reward.type === 'POINTS' ? reward.pointsCost : null,
+    discount_minor: minor(reward.discountValue),
+    min_spend_minor: minor(reward.minSpend),
+    stamps_required: reward.type === 'STAMP' ? reward.stampsRequired : null,
+    min_points: reward.type === 'TIER' ? reward.minPoints : null,
+    match_skus: JSON.stringify(match?.skus ?? []),
+    match_keywords: JSON.stringify(match?.keywords ?? []),
+  };
+}
+
+async function seedMembers(trx: Tx, merchant: MerchantSeed, now: string): Promise<void> {
+  for (const batch of chunks(merchant.members)) {
+    const rows = batch.map((m) => ({
+      id: newId(), merchant_id: merchant.id, membership_id: m.membershipId,
+      phone: m.phone === undefined ? null : normalizePhone(m.phone, merchant.defaultCountryCode),
+      email: m.email === undefined ? null : normalizeEmail(m.email), external_id: m.externalId ?? null, created_at: now,
+    }));
+    const created = await trx.insertInto('members').values(rows).onConflict((oc) => oc.doNothing()).returning(['id', 'membership_id']).execute();
+    if (created.length === 0) continue;
+    // Points are credited only when the member is created: a re-applied seed never re-credits.
+    const points = new Map(batch.map((m) => [m.membershipId, m.points]));
+    await trx.insertInto('wallets').values(created.map((c) => ({ member_id: c.id, balance: points.get(c.membership_id)!, lifetime_points: points.get(c.membership_id)! }))).execute();
+    const opening = created.filter((c) => points.get(c.membership_id)! > 0);
+    if (opening.length > 0) {
+      await trx.insertInto('ledger_entries').values(opening.map((c) => ({
+        id: newId(), member_id: c.id, kind: 'opening', points: points.get(c.membership_id)!, ref_id: c.id, created_at: now,
+      }))).execute();
+    }
+  }
+}
+
+async function seedCodes(trx: Tx, merchant: MerchantSeed, now: string): Promise<void> {
+  if (merchant.issuedCodes.length === 0) return;
+  const members = await trx.selectFrom('members').select(['id', 'membership_id']).where('merchant_id', '=', merchant.id)
+    .where('membership_id', 'in', [...new Set(merchant.issuedCodes.map((c) => c.membershipId))]).execute();
+  const memberIds = new Map(members.map((m) => [m.membership_id, m.id]));
+  const rows = merchant.issuedCodes.map((c) => ({
+    id: newId(), merchant_id: merchant.id, member_id: memberIds.get(c.membershipId)!, reward_id: c.rewardId, origin: 'issued_code',
+    code: c.code.toUpperCase(), status: 'available', earned_sale_id: null, used_transaction_id: null, used_at: null, created_at: now,
+  }));
+  for (const batch of chunks(rows)) {
+    await trx.insertInto('reward_instances').values(batch).onConflict((oc) => oc.columns(['merchant_id', 'code']).doNothing()).execute();
+  }
+}
+
+async function seedMerchant(trx: Tx, merchant: MerchantSeed, now: string): Promise<void> {
+  await trx.insertInto('merchants').values({
+    id: merchant.id, name: merchant.name, currency: merchant.currency, default_country_code: merchant.defaultCountryCode,
+    earn_rate: rateToText(parseRate(merchant.earnRate)), redemption_rate: rateToText(parseRate(merchant.redemptionRate)), created_at: now,
+  }).onConflict((oc) => oc.doNothing()).execute();
+  if (merchant.outlets.length > 0) {
+    await trx.insertInto('outlets').values(merchant.outlets.map((o) => ({ merchant_id: merchant.id, id: o.id, name: o.name }))).onConflict((oc) => oc.doNothing()).execute();
+  }
+  if (merchant.rewards.length > 0) {
+    await trx.insertInto('rewards').values(merchant.rewards.map((r, i) => rewardRow(merchant.id, r, i))).onConflict((oc) => oc.doNothing()).execute();
+  }
+  await seedMembers(trx, merchant, now);
+  await seedCodes(trx, merchant, now);
+}
+
+/** Issued codes must carry the engine's prefix (`LOYAL-...`), or earn could never match them. */
+function checkCodePrefix(seed: EngineSeed, prefix: string): void {
+  const fields = seed.merchants.flatMap((m, i) => m.issuedCodes.flatMap((c, j) =>
+    c.code.toUpperCase().startsWith(`${prefix.toUpperCase()}-`) ? [] : [{ path: `merchants[${i}].issuedCodes[${j}].code`, message: `must start with "${prefix}-"` }]));
+  if (fields.length > 0) throw new GatewayError('validation_failed', { message: `Seed: issued code ${fields[0]!.path} ${fields[0]!.message}.`, fields });
+}
+
+/**
+ * Apply a seed idempotently in one transaction: what is missing is created, nothing that exists
+ * is changed (merchants, outlets, rewards, members and issued codes are insert-if-absent; a
+ * member's opening points are credited only when the member is created).
+ */
+export async function applySeed(db: Tx, input: unknown, prefixFor: (seed: EngineSeed) => string, now: string): Promise<EngineSeed> {
+  const seed = parseOrThrow(EngineSeed, input);
+  checkCodePrefix(seed, prefixFor(seed));
+  await db.transaction().execute(async (trx) => {
+    if (seed.codePrefix !== undefined) {
+      await trx.insertInto('engine_settings').values({ key: 'code_prefix', value: seed.codePrefix })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: seed.codePrefix! })).execute();
+    }
+    for (const merchant of seed.merchants) await seedMerchant(trx, merchant, now);
+  });
+  return seed;
+}

@@ -1,0 +1,68 @@
+import { Currency, PositiveMoney } from '@loyalty-gateway/core';
+import { z } from 'zod';
+import { checkSeedReferences } from './check-seed-references.js';
+
+const name = z.string().min(1).max(255);
+const match = z.strictObject({
+  skus: z.array(name).default([]),
+  keywords: z.array(name).default([]),
+});
+const rewardBase = { id: z.uuid({ message: 'must be a UUID' }), title: name, discountValue: PositiveMoney.optional(), minSpend: PositiveMoney.optional() };
+
+export const StampRewardSeed = z.strictObject({ ...rewardBase, type: z.literal('STAMP'), stampsRequired: z.number().int().min(1), match });
+export const PointsRewardSeed = z.strictObject({ ...rewardBase, type: z.literal('POINTS'), pointsCost: z.number().int().min(1) });
+export const DiscountRewardSeed = z.strictObject({ ...rewardBase, type: z.literal('DISCOUNT'), discountValue: PositiveMoney });
+export const FreeItemRewardSeed = z.strictObject({ ...rewardBase, type: z.literal('FREE_ITEM'), match: match.optional() });
+/** TIER: eligible while the member's lifetime points reach `minPoints` (see RewardRule). */
+export const TierRewardSeed = z.strictObject({ ...rewardBase, type: z.literal('TIER'), minPoints: z.number().int().min(0) });
+
+export const RewardSeed = z.discriminatedUnion('type', [StampRewardSeed, PointsRewardSeed, DiscountRewardSeed, FreeItemRewardSeed, TierRewardSeed]);
+export type RewardSeed = z.infer<typeof RewardSeed>;
+
+export const MemberSeed = z.strictObject({
+  membershipId: name,
+  phone: name.optional(),
+  email: z.string().trim().email({ message: 'must be an email address' }).max(255).optional(),
+  externalId: name.optional(),
+  points: z.number().int().min(0).default(0),
+});
+export type MemberSeed = z.infer<typeof MemberSeed>;
+
+/** A positive decimal with at most 6 decimal places, e.g. 1, 1.5, 0.1 (kept exact). */
+const Rate = z
+  .number()
+  .positive()
+  .refine((n) => Number.isFinite(n) && Math.round(n * 1e6) / 1e6 === n, { message: 'must have at most 6 decimal places' });
+
+export const MerchantSeed = z.strictObject({
+  id: name,
+  name,
+  currency: Currency,
+  defaultCountryCode: z.string().regex(/^[1-9]\d{0,2}$/, { message: 'must be 1–3 digits without + (e.g. "1", "44")' }),
+  earnRate: Rate,
+  redemptionRate: Rate,
+  outlets: z.array(z.strictObject({ id: name, name })).default([]),
+  members: z.array(MemberSeed).default([]),
+  rewards: z.array(RewardSeed).default([]),
+  issuedCodes: z.array(z.strictObject({ code: name, rewardId: z.string(), membershipId: z.string() })).default([]),
+});
+export type MerchantSeed = z.infer<typeof MerchantSeed>;
+
+/**
+ * The engine part of the sandbox seed file (the gateway strips `connections` and `vendors`).
+ * Strict: unknown fields fail. Cross-references are checked here too (issued code → reward and
+ * member of the same merchant, duplicate ids, phone format, code prefix) so an invalid file fails
+ * at parse time with a path naming the culprit.
+ */
+export const EngineSeed = z
+  .strictObject({
+    codePrefix: z.string().regex(/^[A-Za-z0-9]{1,20}$/, { message: 'must be 1–20 letters or digits' }).optional(),
+    merchants: z.array(MerchantSeed).default([]),
+  })
+  .superRefine(checkSeedReferences);
+export type EngineSeed = z.infer<typeof EngineSeed>;
+/** What applySeed accepts: the seed before defaults are filled (a parsed EngineSeed fits too). */
+export type EngineSeedInput = z.input<typeof EngineSeed>;
+
+/** The prefix reward codes carry (`LOYAL-7QX2`) when neither the seed nor the options set one. */
+export const DEFAULT_CODE_PREFIX = 'LOYAL';
