@@ -1,0 +1,66 @@
+import rateLimit from '@fastify/rate-limit';
+import type { ConnectionStore, IdempotencyCache, LoyaltyEngine } from '@loyalty-gateway/core';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { LoggerOptions } from 'pino';
+import { v1AuthPlugin } from './auth/v1-auth-plugin.js';
+import { registerHealth } from './health-route.js';
+import { errorHandlingPlugin } from './http/error-handling.js';
+import { rateLimitOptions } from './http/rate-limit-options.js';
+import { RequestLogController } from './http/request-log.js';
+import { requestId } from './http/request-id.js';
+import { sendError } from './http/send-error.js';
+import { registerGenericWebhook } from './webhooks/generic-webhook-route.js';
+import { createWebhookPipeline } from './webhooks/webhook-pipeline.js';
+
+/** 1 MiB: the largest request body accepted (413 payload_too_large above it). */
+export const BODY_LIMIT = 1_048_576;
+
+export interface AppOptions {
+  engine: LoyaltyEngine;
+  connections: ConnectionStore;
+  idempotency: IdempotencyCache;
+  /** Shared rate-limit counters across processes; in-process counters when absent. */
+  redis?: Redis | null | undefined;
+  /** Milliseconds since the epoch (timestamp window); Date.now by default. */
+  clock?: (() => number) | undefined;
+  /** GATEWAY_RATE_LIMIT requests per window (one minute unless a test shortens it) per connection. */
+  rateLimit: { max: number; windowMs?: number | undefined };
+  /** pino options, or false for no logging (tests)... */
+  logger?: LoggerOptions | false | undefined;
+  /** ...or a pino logger already made (the composition root logs start-up with it too). */
+  loggerInstance?: FastifyBaseLogger | undefined;
+}
+
+/** The gateway's HTTP app with its services resolved; listening is the caller's business. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+    logController: new RequestLogController(),
+    genReqId: requestId,
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT,
+    frameworkErrors: (error, request, reply) => {
+      sendError(error, request, reply);
+    },
+    // No route validates a request with ajv (zod does); should one ever, nothing is coerced or stripped.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } },
+  });
+
+  // JSON arrives as the raw bytes: the signature is verified over them before anything parses them.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  await app.register(errorHandlingPlugin);
+  await app.register(v1AuthPlugin, { connections: options.connections, clock: options.clock ?? Date.now });
+  await app.register(rateLimit, rateLimitOptions({ ...options.rateLimit, redis: options.redis }));
+
+  registerHealth(app);
+  const pipeline = createWebhookPipeline({
+    engine: options.engine,
+    cache: options.idempotency,
+    onCacheError: (error, operation) => app.log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
+  });
+  registerGenericWebhook(app, pipeline);
+  return app;
+}

@@ -1,0 +1,46 @@
+import { AUTH_HEADERS, type ConnectionStore } from '@loyalty-gateway/core';
+import type { FastifyInstance, onRequestAsyncHookHandler, preValidationAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { assertFreshTimestamp, assertSignature, resolveConnection } from './authenticate-v1.js';
+import '../http/fastify-types.js';
+
+export interface V1AuthOptions {
+  connections: ConnectionStore;
+  /** Milliseconds since the epoch. */
+  clock: () => number;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+/**
+ * v1 authentication on every route whose `config.auth` is not 'none'. Before the body is read
+ * (onRequest): connection from vendor + store headers, then the timestamp window. After the raw
+ * body is buffered (preValidation) and before anything parses it: the signature. A route handler
+ * therefore only ever runs with `request.connection` set and verified.
+ */
+async function v1Auth(app: FastifyInstance, options: V1AuthOptions): Promise<void> {
+  const { connections, clock } = options;
+
+  const resolve: onRequestAsyncHookHandler = async (request) => {
+    const connection = await resolveConnection(request.headers, connections);
+    assertFreshTimestamp(request.headers, Math.floor(clock() / 1000));
+    request.connection = connection;
+  };
+
+  const verify: preValidationAsyncHookHandler = async (request) => {
+    const body = Buffer.isBuffer(request.body) ? request.body : EMPTY;
+    // The timestamp header passed the window check in onRequest.
+    assertSignature(request.connection!, request.headers, request.headers[AUTH_HEADERS.timestamp] as string, body);
+  };
+
+  app.addHook('onRoute', (route) => {
+    if ((route.config?.auth ?? 'v1') === 'none') return;
+    route.config = { ...route.config, auth: 'v1' };
+    route.onRequest = [...asArray(route.onRequest), resolve];
+    route.preValidation = [...asArray(route.preValidation), verify];
+  });
+}
+
+export const v1AuthPlugin = fp(v1Auth, { name: 'gateway-v1-auth', fastify: '5.x', dependencies: ['gateway-errors'] });

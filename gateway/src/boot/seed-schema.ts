@@ -1,0 +1,94 @@
+import { formatPath } from '@loyalty-gateway/core';
+import { EngineSeed } from '@loyalty-gateway/engine';
+import { z } from 'zod';
+
+const slug = z
+  .string()
+  .max(64, { message: 'must be at most 64 characters' })
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { message: 'must be lowercase letters, digits and single hyphens' });
+
+export const VendorSeed = z.strictObject({
+  slug,
+  name: z.string().min(1).max(255),
+  tier: z.enum(['generic', 'featured']),
+});
+
+export const ConnectionSeed = z.strictObject({
+  vendor: slug,
+  /** Kept exactly as written: spaces, slashes and case are significant. */
+  storeId: z.string().min(1).max(255),
+  outletId: z.string().min(1).max(255),
+  secret: z.string().min(16, { message: 'must be at least 16 characters' }).max(1024),
+  active: z.boolean().default(true),
+});
+
+/** The whole sandbox seed file. Merchants are checked in full by the engine's EngineSeed too. */
+export const GatewaySeed = z.strictObject({
+  codePrefix: z.unknown().optional(),
+  vendors: z.array(VendorSeed).default([]),
+  merchants: z
+    .array(z.looseObject({ id: z.unknown(), outlets: z.unknown(), connections: z.array(ConnectionSeed).default([]) }))
+    .default([]),
+});
+export type GatewaySeed = z.infer<typeof GatewaySeed>;
+
+export interface SeedIssue {
+  path: string;
+  message: string;
+}
+
+export interface ParsedSeed {
+  vendors: Array<z.infer<typeof VendorSeed>>;
+  engine: EngineSeed;
+  connections: Array<z.infer<typeof ConnectionSeed> & { merchantId: string }>;
+}
+
+const issuesOf = (error: z.ZodError): SeedIssue[] =>
+  error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: 'unknown field' }))
+      : [{ path: formatPath(issue.path), message: issue.message }],
+  );
+
+/** Connections must name a vendor of the file, an outlet of their merchant, and be unique. */
+function checkConnections(seed: GatewaySeed, engine: EngineSeed): SeedIssue[] {
+  const issues: SeedIssue[] = [];
+  const vendors = new Set(seed.vendors.map((v) => v.slug));
+  const taken = new Set<string>();
+  seed.merchants.forEach((merchant, m) => {
+    const outlets = new Set((engine.merchants[m]?.outlets ?? []).map((o) => o.id));
+    merchant.connections.forEach((connection, c) => {
+      const at = `merchants[${m}].connections[${c}]`;
+      if (!vendors.has(connection.vendor)) issues.push({ path: `${at}.vendor`, message: `unknown vendor "${connection.vendor}" (not in vendors)` });
+      if (!outlets.has(connection.outletId)) issues.push({ path: `${at}.outletId`, message: `unknown outlet "${connection.outletId}" of this merchant` });
+      const key = JSON.stringify([connection.vendor, connection.storeId]);
+      if (taken.has(key)) issues.push({ path: `${at}.storeId`, message: `a second connection for vendor "${connection.vendor}" and store "${connection.storeId}"` });
+      taken.add(key);
+    });
+  });
+  return issues;
+}
+
+/** Validate a parsed seed document; every problem is reported with its path. */
+export function parseSeed(document: unknown): { seed: ParsedSeed } | { issues: SeedIssue[] } {
+  const outer = GatewaySeed.safeParse(document);
+  if (!outer.success) return { issues: issuesOf(outer.error) };
+  const seed = outer.data;
+  const engineInput = {
+    ...(seed.codePrefix === undefined ? {} : { codePrefix: seed.codePrefix }),
+    merchants: seed.merchants.map(({ connections: _connections, ...merchant }) => merchant),
+  };
+  const engine = EngineSeed.safeParse(engineInput);
+  if (!engine.success) return { issues: issuesOf(engine.error) };
+  const issues = checkConnections(seed, engine.data);
+  if (issues.length > 0) return { issues };
+  return {
+    seed: {
+      vendors: seed.vendors,
+      engine: engine.data,
+      connections: seed.merchants.flatMap((merchant, m) =>
+        merchant.connections.map((connection) => ({ ...connection, merchantId: engine.data.merchants[m]!.id })),
+      ),
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openGateway } from '../testing/gateway-fixture.js';
+import { sale, testSeedDocument } from '../testing/test-seed.js';
+import { parseSeed } from './seed-schema.js';
+import { SeedError, applySeed, loadSeedFile } from './seed.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-seed-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+function file(content: unknown): string {
+  n += 1;
+  const at = path.join(dir, `seed-${n}.json`);
+  writeFileSync(at, typeof content === 'string' ? content : JSON.stringify(content));
+  return at;
+}
+
+async function seedError(content: unknown): Promise<string> {
+  const at = file(content);
+  const error = await loadSeedFile(at).then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(SeedError);
+  const message = (error as SeedError).message;
+  expect(message).toContain(at);
+  return message;
+}
+
+describe('seed file validation', () => {
+  it('the issue example format is accepted', async () => {
+    const seed = await loadSeedFile(file(testSeedDocument()));
+    expect(seed.vendors.map((v) => v.slug)).toEqual(['acme-pos', 'other-pos']);
+    expect(seed.connections).toHaveLength(3);
+    expect(seed.connections[0]).toMatchObject({ merchantId: 'm-bean', vendor: 'acme-pos', storeId: 'store-001' });
+    expect(seed.engine.merchants[0]).not.toHaveProperty('connections');
+  });
+
+  it('a missing file or invalid JSON names the file', async () => {
+    await expect(loadSeedFile(path.join(dir, 'absent.json'))).rejects.toThrow(/absent\.json cannot be read/);
+    expect(await seedError('{"vendors": [')).toMatch(/is not valid JSON/);
+  });
+
+  it('schema errors name the file and each faulty field path', async () => {
+    const doc: any = testSeedDocument();
+    doc.vendors[0].tier = 'gold';
+    doc.merchants[0].connections[0].colour = 'red';
+    doc.merchants[0].earnRate = -1;
+    const message = await seedError(doc);
+    expect(message).toMatch(/vendors\[0\]\.tier/);
+    expect(message).toMatch(/merchants\[0\]\.connections\[0\]\.colour: unknown field/);
+    const engineDoc: any = testSeedDocument();
+    engineDoc.merchants[0].earnRate = -1;
+    engineDoc.merchants[0].rewards[0].id = 'not-a-uuid';
+    const engineMessage = await seedError(engineDoc);
+    expect(engineMessage).toMatch(/merchants\[0\]\.earnRate/);
+    expect(engineMessage).toMatch(/merchants\[0\]\.rewards\[0\]\.id/);
+  });
+
+  it('connections must reference a known vendor and an outlet of their merchant, once', async () => {
+    const doc: any = testSeedDocument();
+    doc.merchants[0].connections[0].vendor = 'ghost-pos';
+    doc.merchants[0].connections[1].outletId = 'o-nowhere';
+    doc.merchants[0].connections.push({ ...doc.merchants[0].connections[2] });
+    const message = await seedError(doc);
+    expect(message).toMatch(/merchants\[0\]\.connections\[0\]\.vendor: unknown vendor "ghost-pos"/);
+    expect(message).toMatch(/merchants\[0\]\.connections\[1\]\.outletId: unknown outlet "o-nowhere"/);
+    expect(message).toMatch(/merchants\[0\]\.connections\[3\]\.storeId: a second connection/);
+  });
+
+  it('unknown top-level fields fail', async () => {
+    expect(await seedError({ ...testSeedDocument(), extra: true })).toMatch(/extra: unknown field/);
+  });
+});
+
+describe('applying a seed', () => {
+  it('is idempotent: re-applying changes nothing already there', async () => {
+    const gw = await openGateway(); // applied once here
+    try {
+      const parsed = parseSeed(testSeedDocument());
+      if (!('seed' in parsed)) throw new Error('invalid');
+      const response = await gw.send(sale({ total: 7 }));
+      expect(response.statusCode).toBe(200);
+      const balance = await gw.balance('MBR-0001');
+      const connections = await gw.store.listConnections();
+      expect(await applySeed(parsed.seed, { store: gw.store, engine: gw.engine })).toEqual({ vendors: 0, connections: 0 });
+      expect(await gw.balance('MBR-0001')).toBe(balance);
+      expect(await gw.store.listConnections()).toEqual(connections);
+    } finally {
+      await gw.close();
+    }
+  });
+});

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/** Unset and empty variables are the same thing (`DATABASE_URL=` turns PostgreSQL off). */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
+
+const port = z.coerce
+  .number({ message: 'must be a number' })
+  .int({ message: 'must be an integer' })
+  .min(0, { message: 'must be between 0 and 65535' })
+  .max(65535, { message: 'must be between 0 and 65535' });
+
+const url = (protocols: readonly string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+  );
+
+export const GATEWAY_ENVIRONMENTS = ['development', 'uat', 'beta', 'production'] as const;
+
+/**
+ * The gateway's whole configuration, parsed once from the environment at boot.
+ * HOST defaults to 127.0.0.1 in development (the demo sandbox prints its secret; nothing should
+ * reach it from the network by accident) and to 0.0.0.0 elsewhere (containers, load balancers).
+ */
+export const GatewayConfig = z
+  .object({
+    PORT: optional(port).default(3000),
+    HOST: optional(z.string().min(1)),
+    GATEWAY_ENV: optional(z.enum(GATEWAY_ENVIRONMENTS, { message: `must be one of ${GATEWAY_ENVIRONMENTS.join(', ')}` })).default(
+      'development',
+    ),
+    GATEWAY_DATA_DIR: optional(z.string()).default('./.data'),
+    GATEWAY_SEED_FILE: optional(z.string()),
+    GATEWAY_MASTER_KEY: optional(z.string()),
+    DATABASE_URL: optional(url(['postgres:', 'postgresql:'])),
+    REDIS_URL: optional(url(['redis:', 'rediss:'])),
+    LOYALTY_ENGINE_URL: optional(
+      z.string().refine(() => false, {
+        message: 'a remote loyalty engine is not supported yet; unset it to use the embedded engine',
+      }),
+    ),
+    GATEWAY_RATE_LIMIT: optional(
+      z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).positive({ message: 'must be a positive number of requests per minute' }),
+    ).default(600),
+    LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
+  })
+  .transform(({ HOST, ...rest }) => ({
+    ...rest,
+    HOST: HOST ?? (rest.GATEWAY_ENV === 'development' ? '127.0.0.1' : '0.0.0.0'),
+  }));
+export type GatewayConfig = z.infer<typeof GatewayConfig>;
+
+/** Raised for a bad environment; the message names every faulty variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parse the environment once. Throws ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  const result = GatewayConfig.safeParse(env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${String(issue.path[0] ?? '(environment)')}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,53 @@
+import { ERRORS, GatewayError, type ErrorBody, type ErrorCode } from '@loyalty-gateway/core';
+
+/** Fastify's own errors, by their code, to ours. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'malformed_body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_json',
+  FST_ERR_BAD_URL: 'not_found',
+  FST_ERR_NOT_FOUND: 'not_found',
+  FST_ERR_ASYNC_CONSTRAINT: 'not_found',
+};
+
+/** Other client errors without a code of their own, by HTTP status. */
+const BY_STATUS: Record<number, ErrorCode> = {
+  400: 'malformed_body',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+export interface RenderedError {
+  body: ErrorBody;
+  headers: Record<string, string> | undefined;
+  /** True for faults of the service (logged with their stack); false for the client's mistakes. */
+  fault: boolean;
+}
+
+/**
+ * Any thrown value → the spec's Error body. GatewayErrors render as they are; Fastify's client
+ * errors map to the table; everything else is a 500 whose message never leaks internals.
+ */
+export function renderError(error: unknown, requestId: string): RenderedError {
+  if (error instanceof GatewayError) {
+    const body: ErrorBody = { statusCode: error.statusCode, message: error.message, code: error.code, requestId };
+    if (error.fields) body.fields = error.fields;
+    return { body, headers: error.headers, fault: error.statusCode >= 500 };
+  }
+  const e = error as { code?: unknown; statusCode?: unknown } | null;
+  const mapped =
+    (typeof e?.code === 'string' ? FASTIFY_CODES[e.code] : undefined) ??
+    (typeof e?.statusCode === 'number' ? BY_STATUS[e.statusCode] : undefined);
+  const code: ErrorCode = mapped ?? 'internal_error';
+  const entry = ERRORS[code];
+  return {
+    body: { statusCode: entry.status, message: entry.message, code, requestId },
+    headers: undefined,
+    fault: code === 'internal_error',
+  };
+}

@@ -1,0 +1,25 @@
+import type { Connection } from '@loyalty-gateway/core';
+
+/** Authentication policy of a route, read by the auth plugin in onRoute. Default: 'v1'. */
+export type AuthPolicy = 'v1' | 'none';
+
+/** What the one log line per request says about the business side of it (for support). */
+export interface RequestAudit {
+  eventType?: string | undefined;
+  eventId?: string | undefined;
+  transactionId?: string | undefined;
+  refundId?: string | undefined;
+  /** processed / duplicate / ignored / … or the error code. */
+  outcome?: string | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The connection the v1 auth headers resolved to; null on unauthenticated routes. */
+    connection: Connection | null;
+    audit: RequestAudit | null;
+  }
+  interface FastifyContextConfig {
+    auth?: AuthPolicy;
+  }
+}

@@ -1,0 +1,61 @@
+import { ErrorBody } from '@loyalty-gateway/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRedisClient } from '../stores/index.js';
+import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
+import { ODD_STORE, OTHER_SECRET, sale } from '../testing/test-seed.js';
+
+const opened: Array<{ close(): Promise<unknown> }> = [];
+afterEach(async () => {
+  for (const item of opened.splice(0).reverse()) await item.close();
+});
+
+async function gateway(options: Parameters<typeof openGateway>[0]): Promise<GatewayFixture> {
+  const gw = await openGateway(options);
+  opened.push(gw);
+  return gw;
+}
+
+function expect429(response: Awaited<ReturnType<GatewayFixture['send']>>) {
+  expect(response.statusCode).toBe(429);
+  const body = ErrorBody.parse(response.json());
+  expect(body).toMatchObject({ statusCode: 429, code: 'rate_limited', requestId: response.headers['x-request-id'] });
+  const retryAfter = Number(response.headers['retry-after']);
+  expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
+}
+
+describe('GATEWAY_RATE_LIMIT per connection', () => {
+  it('over the limit → 429 rate_limited with Retry-After, per connection, after auth', async () => {
+    const gw = await gateway({ rateLimit: { max: 3 } });
+    for (let i = 0; i < 3; i += 1) expect((await gw.send(sale())).statusCode).toBe(200);
+    expect429(await gw.send(sale()));
+    // rejected requests count too (the budget is requests, not sales)
+    expect429(await gw.send('not json'));
+    // another connection has its own budget
+    expect((await gw.send(sale({ store: ODD_STORE }), { store: ODD_STORE, secret: OTHER_SECRET })).statusCode).toBe(200);
+    // unauthenticated requests are refused by auth, never by the limiter, and do not count
+    expect((await gw.send(sale(), { signature: null })).statusCode).toBe(401);
+    // health is never limited
+    for (let i = 0; i < 5; i += 1) expect((await gw.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+  });
+
+  it('the window resets', async () => {
+    const gw = await gateway({ rateLimit: { max: 1, windowMs: 300 } });
+    expect((await gw.send(sale())).statusCode).toBe(200);
+    expect429(await gw.send(sale()));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await gw.send(sale())).statusCode).toBe(200);
+  });
+
+  it.runIf(process.env.REDIS_URL)('holds across two gateway processes sharing REDIS_URL', async () => {
+    const redisA = createRedisClient(process.env.REDIS_URL!);
+    const redisB = createRedisClient(process.env.REDIS_URL!);
+    opened.push({ close: () => redisA.quit() }, { close: () => redisB.quit() });
+    const a = await gateway({ rateLimit: { max: 4 }, redis: redisA });
+    const b = await gateway({ rateLimit: { max: 4 }, redis: redisB, database: a.database, masterKey: a.masterKey });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await (i % 2 === 0 ? a : b).send(sale())).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    expect429(await a.send(sale()));
+    expect429(await b.send(sale()));
+  });
+});

@@ -1,0 +1,16 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { renderError } from './error-body.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
+import './fastify-types.js';
+
+/** Render any failure as the spec's Error body on this reply (the one place errors are written). */
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const { body, headers, fault } = renderError(error, request.id);
+  if (fault) request.log.error({ err: error, code: body.code }, 'request failed');
+  request.audit = { ...request.audit, outcome: body.code };
+  reply.header(REQUEST_ID_HEADER, request.id);
+  if (headers) reply.headers(headers);
+  return reply.code(body.statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+

@@ -1,0 +1,80 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { signedHeaders } from '@loyalty-gateway/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_CREDENTIALS_FILE, type DemoCredentials } from './boot/demo.js';
+import { startGateway } from './start-gateway.js';
+import { testSeedDocument } from './testing/test-seed.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-start-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const base = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'silent' };
+
+async function sendSample(url: string, credentials: { vendor: string; storeId: string; secret: string }) {
+  const body = JSON.stringify({
+    eventId: `e-${Date.now()}`, eventType: 'sale.completed', occurredAt: new Date().toISOString(), store: { id: credentials.storeId },
+    transaction: { id: `t-${Date.now()}-${Math.random()}`, total: 9.99, currency: 'USD', customer: { type: 'membershipId', value: 'MBR-DEMO-0001' },
+      items: [{ name: 'Latte (coffee)', sku: 'COF-LATTE', quantity: 1, unitPrice: 9.99 }] },
+  });
+  const headers = { 'content-type': 'application/json', ...signedHeaders({ vendor: credentials.vendor, store: credentials.storeId, secret: credentials.secret, body }) };
+  const response = await fetch(`${url}/webhooks/generic`, { method: 'POST', headers, body });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('startGateway', () => {
+  it('development, empty data dir: demo sandbox seeded, credentials kept (0600) and reused on restart', async () => {
+    const dataDir = path.join(dir, 'dev');
+    const first = await startGateway({ ...base, GATEWAY_DATA_DIR: dataDir });
+    let credentials: DemoCredentials;
+    try {
+      const file = path.join(dataDir, DEMO_CREDENTIALS_FILE);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      credentials = JSON.parse(readFileSync(file, 'utf8'));
+      expect(credentials).toMatchObject({ vendor: 'demo-pos', storeId: 'demo-store-001' });
+      const sale = await sendSample(first.address, credentials);
+      expect(sale).toMatchObject({ status: 200, body: { status: 'processed', membershipId: 'MBR-DEMO-0001', pointsEarned: 9 } });
+      expect((await fetch(`${first.address}/health`)).status).toBe(200);
+    } finally {
+      await first.close();
+    }
+    const second = await startGateway({ ...base, GATEWAY_DATA_DIR: dataDir });
+    try {
+      expect(JSON.parse(readFileSync(path.join(dataDir, DEMO_CREDENTIALS_FILE), 'utf8'))).toEqual(credentials);
+      expect((await sendSample(second.address, credentials)).status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('no demo outside development, nor on a data dir that is not empty', async () => {
+    const uat = path.join(dir, 'uat');
+    const gw = await startGateway({ ...base, GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: uat });
+    await gw.close();
+    expect(() => statSync(path.join(uat, DEMO_CREDENTIALS_FILE))).toThrow();
+    const dev = await startGateway({ ...base, GATEWAY_DATA_DIR: uat });
+    await dev.close();
+    expect(() => statSync(path.join(uat, DEMO_CREDENTIALS_FILE))).toThrow();
+  });
+
+  it('applies GATEWAY_SEED_FILE; an invalid one stops start-up naming the file', async () => {
+    const seedFile = path.join(dir, 'seed.json');
+    writeFileSync(seedFile, JSON.stringify(testSeedDocument()));
+    const env = { ...base, GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'seeded'), GATEWAY_SEED_FILE: seedFile };
+    const gw = await startGateway(env);
+    try {
+      const sale = await sendSample(gw.address, { vendor: 'acme-pos', storeId: 'store-001', secret: testSeedDocument().merchants[0]!.connections[0]!.secret });
+      expect(sale.status).toBe(200);
+    } finally {
+      await gw.close();
+    }
+    const bad = path.join(dir, 'bad-seed.json');
+    writeFileSync(bad, JSON.stringify({ vendors: [{ slug: 'Bad Slug', name: 'x', tier: 'generic' }] }));
+    await expect(startGateway({ ...env, GATEWAY_SEED_FILE: bad })).rejects.toThrow(new RegExp(`${bad}[\\s\\S]*vendors\\[0\\]\\.slug`));
+  });
+
+  it('a bad environment stops start-up naming the variable', async () => {
+    await expect(startGateway({ ...base, GATEWAY_RATE_LIMIT: '0' })).rejects.toThrow(/GATEWAY_RATE_LIMIT/);
+  });
+});

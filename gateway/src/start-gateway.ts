@@ -1,0 +1,79 @@
+import { mkdir } from 'node:fs/promises';
+import { createEmbeddedEngine } from '@loyalty-gateway/engine';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { buildApp, type AppOptions } from './app.js';
+import { demoBanner, ensureDemo, isEmptyDataDir } from './boot/demo.js';
+import { openDatabases } from './boot/open-databases.js';
+import { applySeed, loadSeedFile } from './boot/seed.js';
+import { loadConfig, type GatewayConfig } from './config.js';
+import { TOKENS, createGatewayContainer } from './container.js';
+import { loggerOptions } from './http/logger-options.js';
+import { createGatewayStore, createIdempotencyCache, createRedisClient, loadMasterKey } from './stores/index.js';
+
+export interface RunningGateway {
+  app: FastifyInstance;
+  config: GatewayConfig;
+  /** e.g. http://127.0.0.1:3000 */
+  address: string;
+  /** Stop listening, finish in-flight requests, then release the engine, stores, Redis and databases. */
+  close(): Promise<void>;
+}
+
+/** Loopback URL for a listen address (0.0.0.0 / :: are not where a local client connects). */
+const localUrl = (host: string, port: number) =>
+  `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
+
+/**
+ * Boot the gateway from an environment: config, data dir, databases, master key, stores, the
+ * embedded engine, seed file and demo sandbox, then the app, listening. Anything opened is closed
+ * again when a later step fails. ConfigError / SeedError carry messages meant for the operator.
+ */
+export async function startGateway(env: Record<string, string | undefined> = process.env): Promise<RunningGateway> {
+  const config = loadConfig(env);
+  const log = pino(loggerOptions(config.LOG_LEVEL));
+  const closers: Array<() => Promise<unknown>> = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch((error: unknown) => log.error({ err: error }, 'shutdown step failed'));
+  };
+  try {
+    const dataDir = config.GATEWAY_DATA_DIR;
+    const firstStart = await isEmptyDataDir(dataDir);
+    await mkdir(dataDir, { recursive: true });
+    const databases = await openDatabases(config);
+    closers.push(() => databases.close());
+    const masterKey = await loadMasterKey({
+      value: config.GATEWAY_MASTER_KEY, dataDir, environment: config.GATEWAY_ENV, warn: (message) => log.warn(message),
+    });
+    const store = await createGatewayStore({ database: databases.gateway, masterKey });
+    closers.push(() => store.close());
+    const engine = await createEmbeddedEngine({ database: databases.engine });
+    closers.push(() => engine.close());
+    const idempotency = createIdempotencyCache({
+      redisUrl: config.REDIS_URL,
+      onError: (error, operation) => log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
+    });
+    closers.push(() => idempotency.close());
+    const redis = config.REDIS_URL ? createRedisClient(config.REDIS_URL) : null;
+    if (redis) closers.push(() => redis.quit());
+
+    if (config.GATEWAY_SEED_FILE) {
+      const created = await applySeed(await loadSeedFile(config.GATEWAY_SEED_FILE), { store, engine });
+      log.info({ file: config.GATEWAY_SEED_FILE, ...created }, 'seed file applied');
+    }
+    const demo = config.GATEWAY_ENV === 'development' ? await ensureDemo(dataDir, firstStart, { store, engine }) : null;
+
+    const container = createGatewayContainer({ config, logger: log, engine, connections: store, idempotency, redis });
+    const app = await buildApp(container.resolve<AppOptions>(TOKENS.appOptions));
+    closers.push(() => app.close());
+    await app.listen({ port: config.PORT, host: config.HOST });
+    const port = (app.server.address() as { port: number }).port;
+    const address = localUrl(config.HOST, port);
+    log.info({ environment: config.GATEWAY_ENV, dataDir, database: databases.gateway.dialect, redis: Boolean(redis) }, `gateway ready on ${address}`);
+    if (demo) for (const line of demoBanner(demo, address)) log.info(line);
+    return { app, config, address, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { signV1, type IdempotencyCache } from '@loyalty-gateway/core';
+import { createEmbeddedEngine, openTestDatabase, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Redis } from 'ioredis';
+import { buildApp, type AppOptions } from '../app.js';
+import { parseSeed } from '../boot/seed-schema.js';
+import { applySeed } from '../boot/seed.js';
+import { createGatewayStore, createMemoryIdempotencyCache, type GatewayStore } from '../stores/index.js';
+import { SECRET, STORE, VENDOR, testSeedDocument } from './test-seed.js';
+
+export interface SendOptions {
+  vendor?: string | null;
+  store?: string | null;
+  secret?: string;
+  /** Unix seconds put in X-Service-Timestamp (and signed); now by default. */
+  timestamp?: string | number | null;
+  /** Replace the computed signature (null: omit the header). */
+  signature?: string | null;
+  headers?: Record<string, string>;
+  /** Bytes sent when they differ from the bytes signed. */
+  sendBody?: string | Buffer;
+  contentType?: string | null;
+}
+
+export interface GatewayFixture {
+  app: FastifyInstance;
+  engine: EmbeddedEngine;
+  store: GatewayStore;
+  database: SqlDatabase<any>;
+  masterKey: Buffer;
+  /** Sign `body` (an object is JSON-serialised once) and POST it to /webhooks/generic. */
+  send(body: unknown, options?: SendOptions): Promise<LightMyRequestResponse>;
+  balance(membershipId: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** Signed headers for raw bytes, with every part overridable (tests of each auth failure). */
+export function headersFor(body: string | Buffer, options: SendOptions = {}): Record<string, string> {
+  const timestamp = options.timestamp === undefined ? String(nowSeconds()) : options.timestamp;
+  const headers: Record<string, string> = {};
+  if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
+  const vendor = options.vendor === undefined ? VENDOR : options.vendor;
+  const store = options.store === undefined ? STORE : options.store;
+  if (vendor !== null) headers['x-service-vendor'] = vendor;
+  if (store !== null) headers['x-service-store'] = store;
+  if (timestamp !== null) headers['x-service-timestamp'] = String(timestamp);
+  const signature = options.signature === undefined ? signV1(options.secret ?? SECRET, String(timestamp ?? ''), body) : options.signature;
+  if (signature !== null) headers['x-service-signature'] = signature;
+  return { ...headers, ...options.headers };
+}
+
+export const bodyOf = (body: unknown): string | Buffer =>
+  typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+
+/** A real gateway on a fresh database (SQLite in memory, or a PostgreSQL schema), seeded. */
+export async function openGateway(
+  options: {
+    dialect?: 'sqlite' | 'postgres';
+    idempotency?: IdempotencyCache;
+    redis?: Redis | null;
+    rateLimit?: AppOptions['rateLimit'];
+    clock?: () => number;
+    database?: SqlDatabase<any>;
+    /** Wrap the real engine (fault injection: what the gateway does when the engine fails). */
+    wrapEngine?: (engine: EmbeddedEngine) => EmbeddedEngine;
+    loggerInstance?: AppOptions['loggerInstance'];
+    /** Needed to read the secrets of an existing database (another process on it). */
+    masterKey?: Buffer;
+  } = {},
+): Promise<GatewayFixture> {
+  const database = options.database ?? (await openTestDatabase<any>(options.dialect ?? 'sqlite'));
+  const masterKey = options.masterKey ?? randomBytes(32);
+  const store = await createGatewayStore({ database, masterKey });
+  const engine = await createEmbeddedEngine({ database });
+  const parsed = parseSeed(testSeedDocument());
+  if (!('seed' in parsed)) throw new Error(`test seed invalid: ${JSON.stringify(parsed.issues)}`);
+  await applySeed(parsed.seed, { store, engine });
+  const idempotency = options.idempotency ?? createMemoryIdempotencyCache();
+  const app = await buildApp({
+    engine: options.wrapEngine ? options.wrapEngine(engine) : engine,
+    connections: store,
+    idempotency,
+    redis: options.redis ?? null,
+    clock: options.clock,
+    rateLimit: options.rateLimit ?? { max: 100_000 },
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
+  });
+  return {
+    app,
+    engine,
+    store,
+    database,
+    masterKey,
+    send(body, sendOptions = {}) {
+      const signed = bodyOf(body);
+      return app.inject({
+        method: 'POST',
+        url: '/webhooks/generic',
+        headers: headersFor(signed, sendOptions),
+        payload: sendOptions.sendBody ?? signed,
+      });
+    },
+    async balance(membershipId) {
+      const result = await engine.eligibility({
+        merchantId: 'm-bean',
+        outletId: 'o-downtown',
+        source: { vendor: VENDOR, storeId: STORE },
+        customer: { type: 'membershipId', value: membershipId },
+      });
+      return result.walletBalance;
+    },
+    async close() {
+      await app.close();
+      await engine.close();
+      await store.close();
+      if (!options.idempotency) await idempotency.close();
+      if (!options.database) await database.close();
+    },
+  };
+}

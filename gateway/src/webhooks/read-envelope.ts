@@ -1,0 +1,34 @@
+import { Envelope, GatewayError, isKnownEventType, parseOrThrow } from '@loyalty-gateway/core';
+
+/** Strict UTF-8: bytes that are not UTF-8 are not JSON (RFC 8259 §8.1). */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The verified raw body → a JSON object, or 400 malformed_json / malformed_body. */
+export function parseJsonObject(raw: unknown): Record<string, unknown> {
+  if (!Buffer.isBuffer(raw) || raw.length === 0) {
+    throw new GatewayError('malformed_json', { message: 'The request body is empty: send the event as a JSON object.' });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(utf8.decode(raw));
+  } catch {
+    throw new GatewayError('malformed_json');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new GatewayError('malformed_body');
+  return value as Record<string, unknown>;
+}
+
+export type ReadEnvelope = { kind: 'envelope'; envelope: Envelope } | { kind: 'unknown-event-type'; eventType: string };
+
+/**
+ * The webhook body → a validated canonical Envelope. An eventType that is a string but not one of
+ * the three known ones is a business outcome (200 ignored), recognised before any other field is
+ * validated so a vendor's new event types never bounce. A missing eventType is 400 missing_field;
+ * everything else goes through the strict schema (400 missing_field / 422 validation_failed).
+ */
+export function readEnvelope(raw: unknown): ReadEnvelope {
+  const body = parseJsonObject(raw);
+  const eventType = body.eventType;
+  if (typeof eventType === 'string' && !isKnownEventType(eventType)) return { kind: 'unknown-event-type', eventType };
+  return { kind: 'envelope', envelope: parseOrThrow(Envelope, body) };
+}

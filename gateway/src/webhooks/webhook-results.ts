@@ -1,0 +1,50 @@
+import type { EarnOutcome, RefundResult, WebhookResult } from '@loyalty-gateway/core';
+
+/** Longest part of an unknown eventType echoed back in the warning. */
+const ECHO_MAX = 100;
+
+export function ignoredUnknownType(eventType: string): WebhookResult {
+  const shown = eventType.length > ECHO_MAX ? `${eventType.slice(0, ECHO_MAX)}…` : eventType;
+  return { status: 'ignored', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: `Unknown eventType "${shown}": ignored.` };
+}
+
+export const IGNORED_VOID: WebhookResult = Object.freeze({
+  status: 'ignored',
+  membershipId: '',
+  pointsEarned: 0,
+  stampsUpdated: [],
+  warning: 'sale.voided is accepted and ignored: it has no loyalty effect.',
+}) as WebhookResult;
+
+/** A repeat of a sale already processed (spec rule 3). */
+export const DUPLICATE_SALE: WebhookResult = Object.freeze({
+  status: 'duplicate',
+  membershipId: '',
+  pointsEarned: 0,
+  stampsUpdated: [],
+  warning: null,
+}) as WebhookResult;
+
+/** A repeat of a refund already reversed. */
+export const DUPLICATE_REFUND: WebhookResult = Object.freeze({ ...DUPLICATE_SALE, pointsReversed: 0, pointsReCredited: 0 }) as WebhookResult;
+
+export const NOTHING_TO_REVERSE_WARNING =
+  'Nothing to reverse: the original sale never reached the service or earned nothing.';
+
+export function earnResult(outcome: EarnOutcome): WebhookResult {
+  return outcome.status === 'duplicate' ? DUPLICATE_SALE : outcome;
+}
+
+/** A reversal as the webhook answers it: processed (or duplicate) with what moved in the wallet. */
+export function reverseResult(result: RefundResult & { membershipId: string }): WebhookResult {
+  if (result.status === 'ALREADY_PROCESSED') return DUPLICATE_REFUND;
+  return {
+    status: 'processed',
+    membershipId: result.membershipId,
+    pointsEarned: 0,
+    stampsUpdated: [],
+    warning: result.status === 'NOTHING_TO_REVERSE' ? NOTHING_TO_REVERSE_WARNING : null,
+    pointsReversed: result.pointsReversed,
+    pointsReCredited: result.pointsReCredited,
+  };
+}

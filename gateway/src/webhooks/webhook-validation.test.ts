@@ -1,0 +1,132 @@
+import { ErrorBody } from '@loyalty-gateway/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
+import { refund, sale } from '../testing/test-seed.js';
+
+let gw: GatewayFixture;
+beforeAll(async () => {
+  gw = await openGateway();
+});
+afterAll(() => gw.close());
+
+async function expectRejected(body: unknown, status: number, code: string) {
+  const before = await gw.balance('MBR-0001');
+  const response = await gw.send(body);
+  expect(response.statusCode, response.body).toBe(status);
+  const error = ErrorBody.parse(response.json());
+  expect(error.code).toBe(code);
+  expect(await gw.balance('MBR-0001')).toBe(before);
+  return error;
+}
+
+const paths = (error: ErrorBody) => (error.fields ?? []).map((f) => f.path);
+
+/** A valid sale with one change made by `mutate`. */
+function saleWith(mutate: (s: any) => void) {
+  const s: any = sale();
+  mutate(s);
+  return s;
+}
+
+describe('400: malformed body, missing fields', () => {
+  it('invalid JSON → 400 malformed_json', async () => {
+    await expectRejected('{"eventId": ', 400, 'malformed_json');
+    await expectRejected('', 400, 'malformed_json');
+    await expectRejected(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), 400, 'malformed_json');
+  });
+
+  it.each([['[]'], ['"sale"'], ['42'], ['null'], ['true']])('JSON that is not an object (%s) → 400 malformed_body', async (body) => {
+    await expectRejected(body, 400, 'malformed_body');
+  });
+
+  it('missing eventType → 400 missing_field naming it', async () => {
+    const error = await expectRejected(saleWith((s) => delete s.eventType), 400, 'missing_field');
+    expect(paths(error)).toContain('eventType');
+  });
+
+  it('missing required fields → 400 missing_field with every path', async () => {
+    const error = await expectRejected(
+      saleWith((s) => {
+        delete s.eventId;
+        delete s.transaction.total;
+        delete s.transaction.items[1].name;
+      }),
+      400,
+      'missing_field',
+    );
+    expect(paths(error)).toEqual(expect.arrayContaining(['eventId', 'transaction.total', 'transaction.items[1].name']));
+  });
+
+  it('sale.refunded without refund → 400 missing_field', async () => {
+    const body: any = refund('T-x', 'R-x');
+    delete body.refund;
+    expect(paths(await expectRejected(body, 400, 'missing_field'))).toContain('refund');
+  });
+});
+
+describe('422: validation_failed with fields', () => {
+  it.each([
+    ['unknown top-level field', (s: any) => (s.extra = 1), 'extra'],
+    ['unknown nested field', (s: any) => (s.transaction.items[0].colour = 'red'), 'transaction.items[0].colour'],
+    ['wrong type', (s: any) => (s.transaction.total = '12.50'), 'transaction.total'],
+    ['total with 3 decimals', (s: any) => (s.transaction.total = 10.005), 'transaction.total'],
+    ['total 0', (s: any) => (s.transaction.total = 0), 'transaction.total'],
+    ['negative total', (s: any) => (s.transaction.total = -1), 'transaction.total'],
+    ['quantity 0', (s: any) => (s.transaction.items[0].quantity = 0), 'transaction.items[0].quantity'],
+    ['fractional quantity', (s: any) => (s.transaction.items[0].quantity = 1.5), 'transaction.items[0].quantity'],
+    ['unit price 0', (s: any) => (s.transaction.items[0].unitPrice = 0), 'transaction.items[0].unitPrice'],
+    ['bad date-time', (s: any) => (s.occurredAt = 'yesterday'), 'occurredAt'],
+    ['customer type', (s: any) => (s.transaction.customer.type = 'loyaltyCard'), 'transaction.customer.type'],
+    ['eventType not a string', (s: any) => (s.eventType = 7), 'eventType'],
+    ['items not an array', (s: any) => (s.transaction.items = {}), 'transaction.items'],
+    ['negative discount amount', (s: any) => (s.transaction.discountCodes = [{ code: 'X', amount: -1 }]), 'transaction.discountCodes[0].amount'],
+  ])('%s → 422', async (_what, mutate, path) => {
+    const error = await expectRejected(saleWith(mutate), 422, 'validation_failed');
+    expect(error.fields!.length).toBeGreaterThan(0);
+    expect(paths(error)).toContain(path);
+  });
+
+  it.each([
+    ['eventId', 255, (s: any, v: string) => (s.eventId = v)],
+    ['transaction.id', 255, (s: any, v: string) => (s.transaction.id = v)],
+    ['transaction.customer.value', 255, (s: any, v: string) => (s.transaction.customer.value = v)],
+    ['transaction.items[0].name', 255, (s: any, v: string) => (s.transaction.items[0].name = v)],
+    ['transaction.items[0].sku', 255, (s: any, v: string) => (s.transaction.items[0].sku = v)],
+    ['transaction.discountCodes[0].code', 255, (s: any, v: string) => (s.transaction.discountCodes = [{ code: v }])],
+    ['transaction.channel', 50, (s: any, v: string) => (s.transaction.channel = v)],
+    ['transaction.discountCodes[0].type', 50, (s: any, v: string) => (s.transaction.discountCodes = [{ code: 'X', type: v }])],
+  ])('max length of %s: %i ok, one more fails', async (path, max, set) => {
+    const ok = await gw.send(saleWith((s) => set(s, `${'a'.repeat(max - 1)}${s.transaction.id.slice(-1)}`)));
+    expect(ok.statusCode, ok.body).toBe(200);
+    const error = await expectRejected(saleWith((s) => set(s, 'a'.repeat(max + 1))), 422, 'validation_failed');
+    expect(paths(error)).toEqual([path]);
+  });
+
+  it('currency: 10 characters is the field limit (and it must be an ISO code)', async () => {
+    const error = await expectRejected(saleWith((s) => (s.transaction.currency = 'ABCDEFGHIJK')), 422, 'validation_failed');
+    expect(paths(error)).toContain('transaction.currency');
+  });
+
+  it('store.id 255 ok (when it equals the header), 256 fails', async () => {
+    const longStore = 's'.repeat(255);
+    const secret = 'whsec_long_store_secret_0123456789';
+    await gw.store.createConnection({ vendor: 'acme-pos', storeId: longStore, merchantId: 'm-bean', outletId: 'o-downtown', secret });
+    const ok = await gw.send(sale({ store: longStore }), { store: longStore, secret });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const error = await expectRejected(saleWith((s) => (s.store.id = 'a'.repeat(256))), 422, 'validation_failed');
+    expect(paths(error)).toEqual(['store.id']);
+  });
+
+  it('refund amount with 3 decimals → 422', async () => {
+    const error = await expectRejected(refund('T-y', 'R-y', 1.005), 422, 'validation_failed');
+    expect(paths(error)).toEqual(['refund.amount']);
+  });
+});
+
+describe('400 store_mismatch', () => {
+  it('store.id differs from the X-Service-Store header (exact comparison)', async () => {
+    await expectRejected(saleWith((s) => (s.store.id = 'STORE-001')), 400, 'store_mismatch');
+    await expectRejected(saleWith((s) => (s.store.id = 'store-001 ')), 400, 'store_mismatch');
+    await expectRejected({ ...refund('T-z', 'R-z'), store: { id: 'store-002' } }, 400, 'store_mismatch');
+  });
+});
