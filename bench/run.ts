@@ -14,14 +14,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon, { type Result } from 'autocannon';
-import { signedHeaders } from '@loyalty-gateway/core';
+import { STORE, SECRET, load } from './signed-load.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const SECRET = 'whsec_bench_secret_value_0123456789';
-const STORE = 'bench-store-1';
 
 const seed = {
   codePrefix: 'LOYAL',
@@ -36,22 +33,6 @@ const seed = {
     issuedCodes: [],
   }],
 };
-
-let counter = 0;
-function signedSale(): { body: string; headers: Record<string, string> } {
-  counter += 1;
-  const id = `B-${process.pid}-${counter}`;
-  const body = JSON.stringify({
-    eventId: `${id}:completed`, eventType: 'sale.completed', occurredAt: new Date().toISOString(),
-    store: { id: STORE },
-    transaction: {
-      id, total: 12.5, currency: 'USD', channel: 'pos', customer: { type: 'membershipId', value: 'MBR-BENCH' },
-      items: [{ id: 'p1', name: 'Latte (coffee)', sku: 'COF-LATTE', quantity: 2, unitPrice: 4.5 },
-        { id: 'p2', name: 'Muffin', sku: 'BAK-MUFFIN', quantity: 1, unitPrice: 3.5 }],
-    },
-  });
-  return { body, headers: { 'content-type': 'application/json', ...signedHeaders({ vendor: 'bench-pos', store: STORE, secret: SECRET, body }) } };
-}
 
 function start(command: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
@@ -69,15 +50,6 @@ function start(command: string[], env: Record<string, string>): Promise<{ child:
       }
     });
     child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}`)));
-  });
-}
-
-async function load(port: number, seconds: number): Promise<Result> {
-  return autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections,
-    duration: seconds,
-    requests: [{ method: 'POST', path: '/webhooks/generic', setupRequest: (req) => ({ ...req, ...signedSale() }) }],
   });
 }
 

@@ -1,0 +1,32 @@
+import { signedHeaders } from '@loyalty-gateway/core';
+import autocannon, { type Result } from 'autocannon';
+
+export const SECRET = 'whsec_bench_secret_value_0123456789';
+export const STORE = 'bench-store-1';
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+let counter = 0;
+export function signedSale(): { body: string; headers: Record<string, string> } {
+  counter += 1;
+  const id = `B-${process.pid}-${counter}`;
+  const body = JSON.stringify({
+    eventId: `${id}:completed`, eventType: 'sale.completed', occurredAt: new Date().toISOString(),
+    store: { id: STORE },
+    transaction: {
+      id, total: 12.5, currency: 'USD', channel: 'pos', customer: { type: 'membershipId', value: 'MBR-BENCH' },
+      items: [{ id: 'p1', name: 'Latte (coffee)', sku: 'COF-LATTE', quantity: 2, unitPrice: 4.5 },
+        { id: 'p2', name: 'Muffin', sku: 'BAK-MUFFIN', quantity: 1, unitPrice: 3.5 }],
+    },
+  });
+  return { body, headers: { 'content-type': 'application/json', ...signedHeaders({ vendor: 'bench-pos', store: STORE, secret: SECRET, body }) } };
+}
+
+export async function load(port: number, seconds: number): Promise<Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    duration: seconds,
+    requests: [{ method: 'POST', path: '/webhooks/generic', setupRequest: (req) => ({ ...req, ...signedSale() }) }],
+  });
+}
+
