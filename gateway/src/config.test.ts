@@ -5,11 +5,12 @@ describe('loadConfig', () => {
   it('defaults', () => {
     expect(loadConfig({})).toEqual({
       PORT: 3000, HOST: '127.0.0.1', GATEWAY_ENV: 'development', GATEWAY_DATA_DIR: './.data', GATEWAY_RATE_LIMIT: 600, LOG_LEVEL: 'info',
+      LOYALTY_ENGINE_TIMEOUT_MS: 2000, GATEWAY_FEATURES: [], GATEWAY_SCHEDULER: 'on',
     });
   });
 
   it('HOST defaults to 0.0.0.0 outside development; an explicit HOST wins', () => {
-    expect(loadConfig({ GATEWAY_ENV: 'production' }).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ GATEWAY_ENV: 'production', GATEWAY_ADMIN_TOKEN: 'x'.repeat(24) }).HOST).toBe('0.0.0.0');
     expect(loadConfig({ GATEWAY_ENV: 'uat', HOST: '10.0.0.5' }).HOST).toBe('10.0.0.5');
   });
 
@@ -39,14 +40,21 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['REDIS_URL', 'not a url'],
     ['LOG_LEVEL', 'verbose'],
-    ['LOYALTY_ENGINE_URL', 'http://engine:4000'],
+    ['LOYALTY_ENGINE_URL', 'engine:4000'],
+    ['GATEWAY_FEATURES', 'eligibility,loyalty'],
+    ['GATEWAY_ADMIN_TOKEN', 'short'],
+    ['GATEWAY_SCHEDULER', 'maybe'],
+    ['GATEWAY_TLS_PORT', '8443'],
   ])('%s=%s stops start-up with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
   });
 
-  it('LOYALTY_ENGINE_URL says the remote engine is not supported yet', () => {
-    expect(() => loadConfig({ LOYALTY_ENGINE_URL: 'http://engine:4000' })).toThrow(/not supported yet/);
+  it('refuses production without an admin token, and parses the feature list', () => {
+    expect(() => loadConfig({ GATEWAY_ENV: 'production' })).toThrow(/GATEWAY_ADMIN_TOKEN: is required in production/);
+    const config = loadConfig({ GATEWAY_ENV: 'production', GATEWAY_ADMIN_TOKEN: 'a'.repeat(32), GATEWAY_FEATURES: ' eligibility, redeem ' });
+    expect(config.GATEWAY_FEATURES).toEqual(['eligibility', 'redeem']);
+    expect(loadConfig({ LOYALTY_ENGINE_URL: 'http://engine:4000' }).LOYALTY_ENGINE_URL).toBe('http://engine:4000');
   });
 
   it('names every bad variable at once', () => {

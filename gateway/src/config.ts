@@ -41,15 +41,41 @@ export const GatewayConfig = z
     GATEWAY_MASTER_KEY: optional(z.string()),
     DATABASE_URL: optional(url(['postgres:', 'postgresql:'])),
     REDIS_URL: optional(url(['redis:', 'rediss:'])),
-    LOYALTY_ENGINE_URL: optional(
-      z.string().refine(() => false, {
-        message: 'a remote loyalty engine is not supported yet; unset it to use the embedded engine',
-      }),
-    ),
+    /** A remote loyalty engine (`npm run engine`) instead of the embedded one. */
+    LOYALTY_ENGINE_URL: optional(url(['http:', 'https:'])),
+    /** Bearer token the engine service expects (its ENGINE_TOKEN). */
+    LOYALTY_ENGINE_TOKEN: optional(z.string().min(1)),
+    /** Per-call timeout towards a remote engine. */
+    LOYALTY_ENGINE_TIMEOUT_MS: optional(z.coerce.number({ message: 'must be a number' }).int().positive({ message: 'must be positive' })).default(2000),
+    /**
+     * Comma-separated `x-status: coming` endpoints enabled in production (elsewhere they are all on):
+     * eligibility, redeem, refund, catalog-sync.
+     */
+    GATEWAY_FEATURES: optional(z.string()).transform((value) =>
+      (value ?? '').split(',').map((f) => f.trim()).filter((f) => f !== ''),
+    ).pipe(z.array(z.enum(['eligibility', 'redeem', 'refund', 'catalog-sync'], { message: 'must list only eligibility, redeem, refund, catalog-sync' }))),
+    /** Bearer token of the /admin API. Required in production; without it elsewhere /admin is off. */
+    GATEWAY_ADMIN_TOKEN: optional(z.string().min(24, { message: 'must be at least 24 characters' })),
+    /** The public base URL vendors reach (webhook URLs on the directory's setup pages). */
+    GATEWAY_PUBLIC_URL: optional(url(['http:', 'https:'])),
+    /** Scheduled catalog pulls of featured vendors (node-cron): on by default. */
+    GATEWAY_SCHEDULER: optional(z.enum(['on', 'off'], { message: 'must be on or off' })).default('on'),
+    /** HTTPS listener that terminates TLS itself (mTLS `direct` mode): port, certificate and key files. */
+    GATEWAY_TLS_PORT: optional(port),
+    GATEWAY_TLS_CERT_FILE: optional(z.string()),
+    GATEWAY_TLS_KEY_FILE: optional(z.string()),
     GATEWAY_RATE_LIMIT: optional(
       z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).positive({ message: 'must be a positive number of requests per minute' }),
     ).default(600),
     LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
+  })
+  .superRefine((config, ctx) => {
+    if (config.GATEWAY_ENV === 'production' && !config.GATEWAY_ADMIN_TOKEN) {
+      ctx.addIssue({ code: 'custom', path: ['GATEWAY_ADMIN_TOKEN'], message: 'is required in production (the /admin API must be authenticated)' });
+    }
+    if (config.GATEWAY_TLS_PORT !== undefined && (!config.GATEWAY_TLS_CERT_FILE || !config.GATEWAY_TLS_KEY_FILE)) {
+      ctx.addIssue({ code: 'custom', path: ['GATEWAY_TLS_PORT'], message: 'needs GATEWAY_TLS_CERT_FILE and GATEWAY_TLS_KEY_FILE' });
+    }
   })
   .transform(({ HOST, ...rest }) => ({
     ...rest,
