@@ -16,28 +16,36 @@ export const ERRORS = {
   insufficient_points: { status: 400, message: 'The customer does not have enough points.' },
   minimum_spend_not_met: { status: 400, message: 'The order does not reach the minimum spend for this reward.' },
   reward_not_found: { status: 400, message: 'This reward does not exist for this merchant.' },
+  invalid_native_payload: { status: 400, message: 'The vendor payload could not be read.' },
   // 401: authentication (do not retry; check credentials and clock)
   bad_signature: { status: 401, message: 'The X-Service-Signature header is missing or does not match the request.' },
   stale_timestamp: { status: 401, message: 'X-Service-Timestamp is missing or more than 300 seconds from server time.' },
   unknown_connection: { status: 401, message: 'No active connection for this vendor and store.' },
+  admin_unauthorized: { status: 401, message: 'The admin API needs Authorization: Bearer <GATEWAY_ADMIN_TOKEN>.' },
   // 404
   not_found: { status: 404, message: 'No such endpoint.' },
   member_not_found: { status: 404, message: 'This customer is not a member. Offer signup.' },
   endpoint_not_enabled: { status: 404, message: 'This endpoint is not enabled in this environment.' },
   vendor_not_featured: { status: 404, message: 'This vendor has no featured endpoint; use /webhooks/generic.' },
+  vendor_not_found: { status: 404, message: 'No vendor with this slug.' },
+  connection_not_found: { status: 404, message: 'No connection with this id.' },
   // 405 / 409 / 413 / 415 / 422 / 429
   method_not_allowed: { status: 405, message: 'This method is not allowed on this endpoint.' },
   already_redeemed: { status: 409, message: 'Already redeemed against this order.' },
   redemption_in_progress: { status: 409, message: 'This redemption is already being processed.' },
+  connection_exists: { status: 409, message: 'A connection for this vendor and store already exists.' },
+  catalog_run_in_progress: { status: 409, message: 'A catalog pull for this connection is already running.' },
   payload_too_large: { status: 413, message: 'The request body exceeds the 1 MiB limit.' },
   unsupported_media_type: { status: 415, message: 'Send the body as application/json.' },
   validation_failed: { status: 422, message: 'The request failed validation.' },
+  invalid_settings: { status: 422, message: 'The provider settings do not match what this adapter needs.' },
   rate_limited: { status: 429, message: 'Too many requests for this connection. Retry after the Retry-After delay.' },
   // 5xx
   internal_error: { status: 500, message: 'Something went wrong in the gateway. Retry with backoff.' },
   engine_unavailable: { status: 502, message: 'The loyalty engine is temporarily unreachable. Retry once, then complete the sale without loyalty.' },
   engine_unavailable_retry: { status: 503, message: 'The loyalty engine is temporarily unreachable; the event was not recorded. Retry with backoff.' },
   not_ready: { status: 503, message: 'The gateway is not ready.' },
+  vendor_api_unavailable: { status: 503, message: 'The vendor API could not be reached to complete this event; it was not recorded. Retry later.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
