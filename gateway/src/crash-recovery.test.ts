@@ -1,14 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createDatabase, createEmbeddedEngine } from '@loyalty-gateway/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { headersFor } from './testing/gateway-fixture.js';
+import { exited, spawnGateway } from './testing/spawn-gateway.js';
 import { STORE, VENDOR, sale, testSeedDocument } from './testing/test-seed.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-crash-'));
 const seedFile = path.join(dir, 'seed.json');
 writeFileSync(seedFile, JSON.stringify(testSeedDocument()));
@@ -21,27 +19,7 @@ const env = {
   GATEWAY_RATE_LIMIT: '1000000', LOG_LEVEL: 'info',
 };
 
-/** `npm start` as a child process; resolves with its base URL once it listens. */
-function start(): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /gateway ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1]! });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
-  });
-}
-
-const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+const start = () => spawnGateway(env);
 
 async function post(url: string, body: string): Promise<{ status: number; result?: string }> {
   const response = await fetch(`${url}/webhooks/generic`, { method: 'POST', headers: headersFor(body), body });

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 
 export type SqlDialect = 'sqlite' | 'postgres';
@@ -105,11 +105,25 @@ export async function migrate(
     provider: { getMigrations: async () => migrations },
     migrationTableName: tableName,
     migrationLockTableName: `${tableName}_lock`,
+    // Kysely looks for its tables in every schema unless told which one: with two schemas in one
+    // PostgreSQL database (environments, tests) it would find the other's and skip creating ours.
+    ...(await postgresSchemaOf(db)),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`migration ${failed?.migrationName ?? '?'} (${tableName}) failed: ${String(error)}`, { cause: error });
+  }
+}
+
+/** `{ migrationTableSchema }` for the connection's current PostgreSQL schema; nothing on SQLite. */
+async function postgresSchemaOf(db: Kysely<any>): Promise<{ migrationTableSchema?: string }> {
+  try {
+    const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+    const schema = rows[0]?.schema;
+    return schema ? { migrationTableSchema: schema } : {};
+  } catch {
+    return {}; // SQLite has no schemas
   }
 }
 
