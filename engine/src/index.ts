@@ -5,3 +5,7 @@ export type { EngineTables } from './db/schema.js';
 export { EngineSeed, DEFAULT_CODE_PREFIX, type EngineSeedInput } from './seed/engine-seed.js';
 export { createEmbeddedEngine, type EmbeddedEngine, type EmbeddedEngineOptions } from './engine/create-embedded-engine.js';
 export { normalizePhone, normalizeEmail } from './rules/phone.js';
+export { createEngineServer, type EngineServerOptions } from './http/create-engine-server.js';
+export type { EngineErrorBody } from './http/reply-error.js';
+export { startEngineService, type RunningEngineService } from './http/start-engine-service.js';
+export { loadEngineServiceConfig, EngineServiceConfig, EngineServiceConfigError } from './http/service-config.js';

@@ -1,0 +1,25 @@
+import { describe } from 'vitest';
+import { catalogContract } from './catalog-contract.js';
+import { concurrencyContract } from './concurrency-contract.js';
+import { useContractEngine, type OpenContractEngine } from './contract-harness.js';
+import { earnContract } from './earn-contract.js';
+import { eligibilityContract } from './eligibility-contract.js';
+import { redeemContract } from './redeem-contract.js';
+import { reverseContract } from './reverse-contract.js';
+
+/**
+ * The LoyaltyEngine port's contract: one suite of behaviours, exercised through the port only,
+ * that every implementation (embedded, HTTP client → engine service) must pass on every dialect.
+ * `open` gives a fresh, empty engine per test; the suite seeds it with `testSeed()`.
+ */
+export function describeEngineContract(label: string, open: OpenContractEngine): void {
+  describe(`LoyaltyEngine contract: ${label}`, () => {
+    const context = useContractEngine(open);
+    earnContract(context);
+    reverseContract(context);
+    eligibilityContract(context);
+    redeemContract(context);
+    catalogContract(context);
+    concurrencyContract(context);
+  });
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { ANN, IDS, SCOPE, sale } from '../testing/fixture.js';
+import type { ContractContext } from './contract-harness.js';
+
+export function reverseContract(t: ContractContext): void {
+  const refund = (transactionId: string, refundId: string, amountMinor?: number) =>
+    t.engine.reverse({ ...SCOPE, transactionId, refundId, ...(amountMinor === undefined ? {} : { amountMinor }) });
+
+  describe('reverse', () => {
+    it('reverses a full refund once; the same refund id again is ALREADY_PROCESSED', async () => {
+      const command = sale({ totalMinor: 4999 });
+      await t.engine.earn(command);
+      expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'REVERSED', pointsReversed: 49, pointsReCredited: 0, membershipId: 'MBR-0001' });
+      expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 0, pointsReCredited: 0, membershipId: 'MBR-0001' });
+      expect(await t.balance(ANN)).toBe(1200);
+    });
+
+    it('reverses partial refunds on the cumulative amount, never more than was earned', async () => {
+      const command = sale({ totalMinor: 1000 });
+      await t.engine.earn(command);
+      const parts = [await refund(command.transaction.id, 'r-a', 333), await refund(command.transaction.id, 'r-b', 333), await refund(command.transaction.id, 'r-c', 334)];
+      expect(parts.map((p) => p.pointsReversed)).toEqual([3, 3, 4]);
+      expect(await refund(command.transaction.id, 'r-d', 500)).toMatchObject({ status: 'NOTHING_TO_REVERSE', pointsReversed: 0 });
+      expect(await t.balance(ANN)).toBe(1200);
+    });
+
+    it('a full refund after a partial one reverses exactly the remainder', async () => {
+      const command = sale({ totalMinor: 1000 });
+      await t.engine.earn(command);
+      expect((await refund(command.transaction.id, 'r-1', 250)).pointsReversed).toBe(2);
+      expect((await refund(command.transaction.id, 'r-2')).pointsReversed).toBe(8);
+    });
+
+    it('NOTHING_TO_REVERSE for a sale never seen or a walk-in, still deduplicated', async () => {
+      expect(await refund('never-seen', 'r-1')).toEqual({ status: 'NOTHING_TO_REVERSE', pointsReversed: 0, pointsReCredited: 0, membershipId: '' });
+      expect((await refund('never-seen', 'r-1')).status).toBe('ALREADY_PROCESSED');
+      const walkIn = sale({ customer: undefined });
+      await t.engine.earn(walkIn);
+      expect((await refund(walkIn.transaction.id, 'r-2')).status).toBe('NOTHING_TO_REVERSE');
+    });
+
+    it('re-credits points redeemed against the sale once, on the refund that completes the reversal', async () => {
+      const command = sale({ totalMinor: 2000 });
+      await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: command.transaction.id, rewardId: IDS.points });
+      await t.engine.earn(command);
+      expect(await t.balance(ANN)).toBe(1200 - 500 + 20);
+      expect(await refund(command.transaction.id, 'r-1', 1000)).toMatchObject({ status: 'REVERSED', pointsReversed: 10, pointsReCredited: 0 });
+      expect(await refund(command.transaction.id, 'r-2', 1000)).toMatchObject({ status: 'REVERSED', pointsReversed: 10, pointsReCredited: 500 });
+      expect((await refund(command.transaction.id, 'r-3')).pointsReCredited).toBe(0);
+      expect(await t.balance(ANN)).toBe(1200);
+    });
+
+    it('re-credits a redemption against an order that never reached the engine', async () => {
+      await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'abandoned', pointsToRedeem: 250 });
+      expect(await refund('abandoned', 'r-1')).toEqual({ status: 'REVERSED', pointsReversed: 0, pointsReCredited: 250, membershipId: 'MBR-0001' });
+      expect(await t.balance(ANN)).toBe(1200);
+    });
+  });
+}

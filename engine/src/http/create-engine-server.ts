@@ -1,0 +1,73 @@
+import type { LoyaltyEngine } from '@loyalty-gateway/core';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { z } from 'zod';
+import { hasBearerToken } from './bearer-token.js';
+import {
+  CatalogSyncCommandSchema, EarnCommandSchema, EligibilityCommandSchema, RedeemCommandSchema, ReverseCommandSchema,
+} from './command-schemas.js';
+import { errorReplier, parseCommand, type EngineErrorBody } from './reply-error.js';
+
+export interface EngineServerOptions {
+  /** The engine served; owned by the caller (closing the server does not close it). */
+  engine: LoyaltyEngine;
+  /** When set, every /v1 route needs `Authorization: Bearer <token>`. */
+  token?: string | undefined;
+  /** Fastify logger options (default: off), or a pino logger already made. */
+  logger?: FastifyServerOptions['logger'];
+  loggerInstance?: FastifyBaseLogger | undefined;
+  /** Largest request body accepted (default 16 MiB: full catalog snapshots). */
+  bodyLimit?: number | undefined;
+}
+
+/** Path → port method and the schema of its command. */
+const COMMANDS = {
+  '/v1/earn': { schema: EarnCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof EarnCommandSchema>) => e.earn(c) },
+  '/v1/reverse': { schema: ReverseCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof ReverseCommandSchema>) => e.reverse(c) },
+  '/v1/eligibility': { schema: EligibilityCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof EligibilityCommandSchema>) => e.eligibility(c) },
+  '/v1/redeem': { schema: RedeemCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof RedeemCommandSchema>) => e.redeem(c) },
+  '/v1/catalog-sync': { schema: CatalogSyncCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof CatalogSyncCommandSchema>) => e.catalogSync(c) },
+} as const;
+
+const UNAUTHORIZED: EngineErrorBody = { code: 'unauthorized', message: 'Missing or wrong engine bearer token.' };
+
+/**
+ * The loyalty engine as an HTTP service: the LoyaltyEngine port one-to-one as JSON, for the
+ * gateway's HTTP engine client. `GET /health` is liveness (no auth); `GET /v1/ping` is readiness.
+ */
+export function createEngineServer(options: EngineServerOptions): FastifyInstance {
+  const { engine, token } = options;
+  const app = Fastify({
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+    bodyLimit: options.bodyLimit ?? 16 * 1024 * 1024,
+  }) as FastifyInstance;
+
+  app.setErrorHandler(errorReplier({ ping: () => engine.ping() }));
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send({ code: 'not_found', message: `No route ${request.method} ${request.url}.` } satisfies EngineErrorBody);
+  });
+
+  if (token) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.url === '/health') return;
+      if (!hasBearerToken(request.headers.authorization, token)) return reply.code(401).send(UNAUTHORIZED);
+    });
+  }
+
+  app.get('/health', async (_request, reply) => reply.type('text/plain').send('ok'));
+
+  app.get('/v1/ping', async (request, reply) => {
+    try {
+      await engine.ping();
+      return { status: 'ready' };
+    } catch (error) {
+      request.log.warn({ err: error }, 'engine ping failed');
+      return reply.code(503).send({ code: 'engine_unavailable', message: 'The loyalty engine is not ready.' } satisfies EngineErrorBody);
+    }
+  });
+
+  for (const [path, command] of Object.entries(COMMANDS)) {
+    const { schema, run } = command as { schema: z.ZodType; run: (e: LoyaltyEngine, c: unknown) => Promise<unknown> };
+    app.post(path, async (request) => run(engine, parseCommand(schema, request.body)));
+  }
+  return app;
+}

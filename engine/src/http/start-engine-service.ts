@@ -1,0 +1,61 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GatewayError } from '@loyalty-gateway/core';
+import type { FastifyInstance } from 'fastify';
+import { createDatabase } from '../db/database.js';
+import { createEmbeddedEngine } from '../engine/create-embedded-engine.js';
+import { createEngineServer } from './create-engine-server.js';
+import { EngineServiceConfigError, loadEngineServiceConfig, type EngineServiceConfig } from './service-config.js';
+import { loadEngineSeedFile } from './service-seed.js';
+
+export interface RunningEngineService {
+  app: FastifyInstance;
+  config: EngineServiceConfig;
+  /** e.g. http://127.0.0.1:4000 */
+  address: string;
+  /** Stop listening, finish in-flight requests, then close the engine and its database. */
+  close(): Promise<void>;
+}
+
+const REDACT = ['req.headers.authorization', 'headers.authorization'];
+
+/**
+ * Boot the engine service from an environment: config, database (SQLite file under
+ * ENGINE_DATA_DIR, or PostgreSQL), migrations, seed file, then the HTTP server, listening.
+ * Anything opened is closed again when a later step fails.
+ */
+export async function startEngineService(env: Record<string, string | undefined> = process.env): Promise<RunningEngineService> {
+  const config = loadEngineServiceConfig(env);
+  const seed = config.ENGINE_SEED_FILE ? await loadEngineSeedFile(config.ENGINE_SEED_FILE) : null;
+  if (!config.DATABASE_URL) await mkdir(config.ENGINE_DATA_DIR, { recursive: true });
+  const database = createDatabase({
+    postgresUrl: config.DATABASE_URL,
+    sqliteFile: join(config.ENGINE_DATA_DIR, 'engine.sqlite'),
+  });
+  let app: FastifyInstance | undefined;
+  try {
+    const engine = await createEmbeddedEngine({ database });
+    if (seed) {
+      await engine.applySeed(seed).catch((error: unknown) => {
+        throw error instanceof GatewayError ? new EngineServiceConfigError(`ENGINE_SEED_FILE is invalid: ${error.message}`) : error;
+      });
+    }
+    app = createEngineServer({
+      engine,
+      token: config.ENGINE_TOKEN,
+      logger: { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+    });
+    app.addHook('onClose', async () => {
+      await engine.close();
+      await database.close();
+    });
+    const address = await app.listen({ port: config.ENGINE_PORT, host: config.ENGINE_HOST });
+    if (!config.ENGINE_TOKEN) app.log.warn('ENGINE_TOKEN is not set: the engine service accepts unauthenticated requests');
+    const running = app;
+    return { app: running, config, address, close: () => running.close() };
+  } catch (error) {
+    if (app) await app.close().catch(() => undefined);
+    else await database.close().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,42 @@
+import type { LoyaltyEngine } from '@loyalty-gateway/core';
+import { createEmbeddedEngine, createEngineServer, openTestDatabase, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import type { FastifyInstance } from 'fastify';
+import { createHttpEngine, type HttpEngine, type HttpEngineOptions } from '../create-http-engine.js';
+
+export const TEST_ENGINE_TOKEN = 'test-engine-token-0123456789';
+
+export interface EngineServiceHarness {
+  /** The HTTP engine client under test. */
+  client: HttpEngine;
+  /** The embedded engine behind the service (seed it, inspect it). */
+  embedded: EmbeddedEngine;
+  server: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real engine service on 127.0.0.1 (random port) with an embedded engine on a fresh database of
+ * one dialect behind it, and an HTTP engine client pointed at it. `wrap` may decorate the engine
+ * the service serves (e.g. to slow a call down).
+ */
+export async function openEngineService(
+  dialect: 'sqlite' | 'postgres',
+  clientOptions: Partial<HttpEngineOptions> = {},
+  wrap: (engine: EmbeddedEngine) => LoyaltyEngine = (engine) => engine,
+): Promise<EngineServiceHarness> {
+  const database = await openTestDatabase(dialect);
+  const embedded = await createEmbeddedEngine({ database });
+  const server = createEngineServer({ engine: wrap(embedded), token: TEST_ENGINE_TOKEN });
+  const url = await server.listen({ port: 0, host: '127.0.0.1' });
+  const client = createHttpEngine({ url, token: TEST_ENGINE_TOKEN, ...clientOptions });
+  return {
+    client, embedded, server, url,
+    async close() {
+      await client.close();
+      await server.close();
+      await embedded.close();
+      await database.close();
+    },
+  };
+}
