@@ -1,6 +1,7 @@
 import { newId } from './new-id.js';
 import type { EarnCommand, EarnOutcome, StampUpdate } from '@loyalty-gateway/core';
 import { sql } from 'kysely';
+import { preparedQuery } from '../db/prepared-query.js';
 import { cardProgress } from '../rules/stamps.js';
 import type { EngineContext, Tx } from './context.js';
 import { needsCatalog, planEarn, type EarnPlan } from './earn-plan.js';
@@ -10,43 +11,57 @@ const EMPTY_CATALOG = new Map<string, string | null>();
 
 export const DUPLICATE: EarnOutcome = Object.freeze({ status: 'duplicate', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null }) as EarnOutcome;
 
-/** Claim the sale's ledger key; null when (source, transaction id) is already recorded. */
-async function insertSale(trx: Tx, command: EarnCommand, plan: EarnPlan, saleId: string, now: string): Promise<boolean> {
-  const row = await trx
+type SaleRow = {
+  id: string; merchant_id: string; outlet_id: string; source_vendor: string; source_store_id: string; transaction_id: string;
+  event_id: string; member_id: string | null; total_minor: number; currency: string; points_earned: number;
+  occurred_at: string; created_at: string;
+};
+
+// The statements every earn runs, compiled once (see preparedQuery).
+const INSERT_SALE = preparedQuery((db, v: SaleRow) =>
+  db
     .insertInto('sales')
     .values({
-      id: saleId,
-      merchant_id: command.merchantId,
-      outlet_id: command.outletId,
-      source_vendor: command.source.vendor,
-      source_store_id: command.source.storeId,
-      transaction_id: command.transaction.id,
-      event_id: command.eventId,
-      member_id: plan.memberId,
-      total_minor: command.transaction.totalMinor,
-      currency: command.transaction.currency,
-      points_earned: plan.points,
-      points_reversed: 0,
-      refunded_minor: 0,
-      occurred_at: command.occurredAt,
-      created_at: now,
+      id: v.id, merchant_id: v.merchant_id, outlet_id: v.outlet_id, source_vendor: v.source_vendor, source_store_id: v.source_store_id,
+      transaction_id: v.transaction_id, event_id: v.event_id, member_id: v.member_id, total_minor: v.total_minor, currency: v.currency,
+      points_earned: v.points_earned, points_reversed: 0, refunded_minor: 0, occurred_at: v.occurred_at, created_at: v.created_at,
     })
     .onConflict((oc) => oc.columns(['source_vendor', 'source_store_id', 'transaction_id']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
+    .returning('id'),
+);
+const CREDIT_WALLET = preparedQuery((db, v: { memberId: string; points: number }) =>
+  db
+    .updateTable('wallets')
+    .set({ balance: sql`balance + ${v.points}`, lifetime_points: sql`lifetime_points + ${v.points}` })
+    .where('member_id', '=', v.memberId),
+);
+const INSERT_LEDGER = preparedQuery((db, v: { id: string; memberId: string; points: number; saleId: string; now: string }) =>
+  db.insertInto('ledger_entries').values({ id: v.id, member_id: v.memberId, kind: 'earn', points: v.points, ref_id: v.saleId, created_at: v.now }),
+);
+
+/** Claim the sale's ledger key; false when (source, transaction id) is already recorded. */
+async function insertSale(trx: Tx, command: EarnCommand, plan: EarnPlan, saleId: string, now: string): Promise<boolean> {
+  const { rows } = await INSERT_SALE(trx, {
+    id: saleId,
+    merchant_id: command.merchantId,
+    outlet_id: command.outletId,
+    source_vendor: command.source.vendor,
+    source_store_id: command.source.storeId,
+    transaction_id: command.transaction.id,
+    event_id: command.eventId,
+    member_id: plan.memberId,
+    total_minor: command.transaction.totalMinor,
+    currency: command.transaction.currency,
+    points_earned: plan.points,
+    occurred_at: command.occurredAt,
+    created_at: now,
+  });
+  return rows.length > 0;
 }
 
 async function creditPoints(trx: Tx, memberId: string, points: number, saleId: string, now: string): Promise<void> {
-  await trx
-    .updateTable('wallets')
-    .set({ balance: sql`balance + ${points}`, lifetime_points: sql`lifetime_points + ${points}` })
-    .where('member_id', '=', memberId)
-    .execute();
-  await trx
-    .insertInto('ledger_entries')
-    .values({ id: newId(), member_id: memberId, kind: 'earn', points, ref_id: saleId, created_at: now })
-    .execute();
+  await CREDIT_WALLET(trx, { memberId, points });
+  await INSERT_LEDGER(trx, { id: newId(), memberId, points, saleId, now });
 }
 
 /** Add stamps (one upsert for all affected cards), turn completed cards into reward instances. */

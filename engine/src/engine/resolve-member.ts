@@ -1,4 +1,5 @@
 import type { CustomerIdentifier } from '@loyalty-gateway/core';
+import { preparedQuery } from '../db/prepared-query.js';
 import { normalizeEmail, normalizePhone } from '../rules/phone.js';
 import type { EngineContext } from './context.js';
 import type { MerchantSettings } from './settings-cache.js';
@@ -37,6 +38,29 @@ function notFound(customer: CustomerIdentifier, normalized: string | null): stri
   return `Customer not found: no member with ${customer.type} ${normalized}.`;
 }
 
+interface MemberRow {
+  id: string;
+  membership_id: string;
+  balance: number | string;
+  lifetime_points: number | string;
+}
+
+/** One prepared lookup per identifier column (every sale runs one of these). */
+const LOOKUPS = Object.fromEntries(
+  (['phone', 'email', 'membership_id', 'external_id'] as const).map((column) => [
+    column,
+    preparedQuery((db, v: { merchantId: string; value: string }) =>
+      db
+        .selectFrom('members')
+        .innerJoin('wallets', 'wallets.member_id', 'members.id')
+        .select(['members.id', 'members.membership_id', 'wallets.balance', 'wallets.lifetime_points'])
+        .where('members.merchant_id', '=', v.merchantId)
+        .where(`members.${column}`, '=', v.value)
+        .limit(1),
+    ),
+  ]),
+) as Record<LookupColumn, (db: EngineContext['db'], v: { merchantId: string; value: string }) => Promise<{ rows: MemberRow[] }>>;
+
 /** Find the member a customer identifier names, with the wallet, in one indexed query. */
 export async function resolveMember(
   ctx: EngineContext,
@@ -46,13 +70,7 @@ export async function resolveMember(
   if (!customer) return { member: null, reason: 'Walk-in sale: no customer on the sale.' };
   const { column, value } = lookupKey(customer, merchant.defaultCountryCode);
   if (value === null) return { member: null, reason: notFound(customer, null) };
-  const row = await ctx.db
-    .selectFrom('members')
-    .innerJoin('wallets', 'wallets.member_id', 'members.id')
-    .select(['members.id', 'members.membership_id', 'wallets.balance', 'wallets.lifetime_points'])
-    .where('members.merchant_id', '=', merchant.id)
-    .where(`members.${column}`, '=', value)
-    .executeTakeFirst();
+  const row = (await LOOKUPS[column](ctx.db, { merchantId: merchant.id, value })).rows[0];
   if (!row) return { member: null, reason: notFound(customer, value) };
   return {
     member: { id: row.id, membershipId: row.membership_id, balance: Number(row.balance), lifetimePoints: Number(row.lifetime_points) },

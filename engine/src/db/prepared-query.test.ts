@@ -1,0 +1,32 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SqlDatabase } from './database.js';
+import { preparedQuery } from './prepared-query.js';
+import { openTestDatabase, testDialects } from './testing.js';
+
+interface T { things: { id: string; n: number; label: string } }
+
+const insert = preparedQuery((db, v: { id: string; n: number }) =>
+  db.insertInto('things').values({ id: v.id, n: v.n, label: 'fixed' }).onConflict((oc) => oc.column('id').doNothing()).returning('id'));
+const bump = preparedQuery((db, v: { id: string; by: number }) => db.updateTable('things').set({ n: sql`n + ${v.by}` }).where('id', '=', v.id));
+const byId = preparedQuery((db, v: { id: string }) => db.selectFrom('things').select(['id', 'n', 'label']).where('id', '=', v.id).where('id', '=', v.id));
+
+describe.each(testDialects())('preparedQuery on $name', ({ name }) => {
+  let database: SqlDatabase<T>;
+  afterEach(() => database.close());
+
+  it('binds new values on every run, keeps constants, and works inside transactions', async () => {
+    database = await openTestDatabase<T>(name);
+    const { db } = database;
+    await db.schema.createTable('things').addColumn('id', 'text', (c) => c.primaryKey()).addColumn('n', 'integer').addColumn('label', 'text').execute();
+    expect((await insert(db, { id: 'a', n: 1 })).rows).toEqual([{ id: 'a' }]);
+    expect((await insert(db, { id: 'b', n: 5 })).rows).toEqual([{ id: 'b' }]);
+    expect((await insert(db, { id: 'a', n: 9 })).rows).toEqual([]); // conflict: nothing inserted
+    await db.transaction().execute(async (trx) => {
+      await bump(trx, { id: 'b', by: 10 });
+    });
+    expect((await byId(db, { id: 'b' })).rows).toEqual([{ id: 'b', n: 15, label: 'fixed' }]);
+    expect((await byId(db, { id: 'a' })).rows).toEqual([{ id: 'a', n: 1, label: 'fixed' }]);
+    expect((await byId(db, { id: 'zzz' })).rows).toEqual([]);
+  });
+});
