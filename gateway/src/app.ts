@@ -4,9 +4,11 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { LoggerOptions } from 'pino';
 import { v1AuthPlugin } from './auth/v1-auth-plugin.js';
+import { registerCheckoutRoutes, type CheckoutFeature, type GatewayEnvironment } from './checkout/index.js';
 import { registerHealth } from './health-route.js';
 import { errorHandlingPlugin } from './http/error-handling.js';
 import { rateLimitOptions } from './http/rate-limit-options.js';
+import { registerReadiness, type ReadinessCheck } from './readiness-route.js';
 import { RequestLogController } from './http/request-log.js';
 import { requestId } from './http/request-id.js';
 import { sendError } from './http/send-error.js';
@@ -30,6 +32,12 @@ export interface AppOptions {
   logger?: LoggerOptions | false | undefined;
   /** ...or a pino logger already made (the composition root logs start-up with it too). */
   loggerInstance?: FastifyBaseLogger | undefined;
+  /** GATEWAY_ENV: the coming checkout endpoints are all on outside production. Default development. */
+  environment?: GatewayEnvironment | undefined;
+  /** GATEWAY_FEATURES: the coming checkout endpoints enabled in production. */
+  features?: readonly CheckoutFeature[] | undefined;
+  /** Readiness probe of the gateway store (GET /ready also pings the engine); not checked when absent. */
+  storePing?: ReadinessCheck | undefined;
 }
 
 /** The gateway's HTTP app with its services resolved; listening is the caller's business. */
@@ -62,5 +70,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onCacheError: (error, operation) => app.log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
   });
   registerGenericWebhook(app, pipeline);
+  registerCheckoutRoutes(app, {
+    engine: options.engine,
+    cache: options.idempotency,
+    onCacheError: (error, operation) => app.log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
+    environment: options.environment ?? 'development',
+    features: options.features ?? [],
+  });
+  registerReadiness(app, {
+    ...(options.storePing ? { store: options.storePing } : {}),
+    engine: () => options.engine.ping(),
+  });
   return app;
 }

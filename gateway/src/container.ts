@@ -29,6 +29,8 @@ export interface GatewayResources {
   connections: ConnectionStore;
   idempotency: IdempotencyCache;
   redis: Redis | null;
+  /** Readiness probe of the gateway store (GET /ready). */
+  storePing?: (() => Promise<void>) | undefined;
 }
 
 /** A child container with every port registered by token, and the app options derived from them. */
@@ -50,6 +52,9 @@ export function createGatewayContainer(resources: GatewayResources): DependencyC
       clock: r.resolve<() => number>(TOKENS.clock),
       rateLimit: { max: r.resolve<GatewayConfig>(TOKENS.config).GATEWAY_RATE_LIMIT },
       loggerInstance: r.resolve<FastifyBaseLogger>(TOKENS.logger),
+      environment: r.resolve<GatewayConfig>(TOKENS.config).GATEWAY_ENV,
+      features: r.resolve<GatewayConfig>(TOKENS.config).GATEWAY_FEATURES,
+      storePing: resources.storePing,
     })),
   });
   return c;

@@ -1,15 +1,18 @@
 import { mkdir } from 'node:fs/promises';
-import { createEmbeddedEngine } from '@loyalty-gateway/engine';
+import type { LoyaltyEngine } from '@loyalty-gateway/core';
+import { createEmbeddedEngine, type EmbeddedEngine } from '@loyalty-gateway/engine';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp, type AppOptions } from './app.js';
 import { demoBanner, ensureDemo, isEmptyDataDir } from './boot/demo.js';
 import { openDatabases } from './boot/open-databases.js';
+import type { ParsedSeed } from './boot/seed-schema.js';
 import { applySeed, loadSeedFile } from './boot/seed.js';
 import { loadConfig, type GatewayConfig } from './config.js';
 import { TOKENS, createGatewayContainer } from './container.js';
+import { createHttpEngine } from './engine-client/index.js';
 import { loggerOptions } from './http/logger-options.js';
-import { createGatewayStore, createIdempotencyCache, createRedisClient, loadMasterKey } from './stores/index.js';
+import { createGatewayStore, createIdempotencyCache, createRedisClient, loadMasterKey, type GatewayStore } from './stores/index.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -23,6 +26,18 @@ export interface RunningGateway {
 /** Loopback URL for a listen address (0.0.0.0 / :: are not where a local client connects). */
 const localUrl = (host: string, port: number) =>
   `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
+
+/**
+ * A remote engine applies its own seed (ENGINE_SEED_FILE): the gateway seeds only what it owns,
+ * vendors and connections. Returns how many were created.
+ */
+async function applyGatewaySeedOnly(seed: ParsedSeed, store: GatewayStore): Promise<{ vendors: number; connections: number }> {
+  let vendors = 0;
+  let connections = 0;
+  for (const vendor of seed.vendors) if ((await store.ensureVendor(vendor)).created) vendors += 1;
+  for (const connection of seed.connections) if ((await store.ensureConnection(connection)).created) connections += 1;
+  return { vendors, connections };
+}
 
 /**
  * Boot the gateway from an environment: config, data dir, databases, master key, stores, the
@@ -47,7 +62,11 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     });
     const store = await createGatewayStore({ database: databases.gateway, masterKey });
     closers.push(() => store.close());
-    const engine = await createEmbeddedEngine({ database: databases.engine });
+    // LOYALTY_ENGINE_URL: the engine service over HTTP; otherwise the embedded engine.
+    const embedded: EmbeddedEngine | null = config.LOYALTY_ENGINE_URL ? null : await createEmbeddedEngine({ database: databases.engine });
+    const engine: LoyaltyEngine =
+      embedded ??
+      createHttpEngine({ url: config.LOYALTY_ENGINE_URL!, token: config.LOYALTY_ENGINE_TOKEN, timeoutMs: config.LOYALTY_ENGINE_TIMEOUT_MS });
     closers.push(() => engine.close());
     const idempotency = createIdempotencyCache({
       redisUrl: config.REDIS_URL,
@@ -58,18 +77,24 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     if (redis) closers.push(() => redis.quit());
 
     if (config.GATEWAY_SEED_FILE) {
-      const created = await applySeed(await loadSeedFile(config.GATEWAY_SEED_FILE), { store, engine });
+      const seed = await loadSeedFile(config.GATEWAY_SEED_FILE);
+      const created = embedded ? await applySeed(seed, { store, engine: embedded }) : await applyGatewaySeedOnly(seed, store);
       log.info({ file: config.GATEWAY_SEED_FILE, ...created }, 'seed file applied');
+      if (!embedded) log.info('remote loyalty engine: merchants, members and rewards come from the engine service\'s own ENGINE_SEED_FILE, not this seed file');
     }
-    const demo = config.GATEWAY_ENV === 'development' ? await ensureDemo(dataDir, firstStart, { store, engine }) : null;
+    // The demo sandbox seeds engine data too: only with the embedded engine.
+    const demo = config.GATEWAY_ENV === 'development' && embedded ? await ensureDemo(dataDir, firstStart, { store, engine: embedded }) : null;
 
-    const container = createGatewayContainer({ config, logger: log, engine, connections: store, idempotency, redis });
+    const container = createGatewayContainer({ config, logger: log, engine, connections: store, idempotency, redis, storePing: () => store.ping() });
     const app = await buildApp(container.resolve<AppOptions>(TOKENS.appOptions));
     closers.push(() => app.close());
     await app.listen({ port: config.PORT, host: config.HOST });
     const port = (app.server.address() as { port: number }).port;
     const address = localUrl(config.HOST, port);
-    log.info({ environment: config.GATEWAY_ENV, dataDir, database: databases.gateway.dialect, redis: Boolean(redis) }, `gateway ready on ${address}`);
+    log.info(
+      { environment: config.GATEWAY_ENV, dataDir, database: databases.gateway.dialect, redis: Boolean(redis), engine: embedded ? 'embedded' : 'remote' },
+      `gateway ready on ${address}`,
+    );
     if (demo) for (const line of demoBanner(demo, address)) log.info(line);
     return { app, config, address, close: closeAll };
   } catch (error) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { signV1, type IdempotencyCache } from '@loyalty-gateway/core';
+import { signV1, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
 import { createEmbeddedEngine, openTestDatabase, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -31,6 +31,8 @@ export interface GatewayFixture {
   masterKey: Buffer;
   /** Sign `body` (an object is JSON-serialised once) and POST it to /webhooks/generic. */
   send(body: unknown, options?: SendOptions): Promise<LightMyRequestResponse>;
+  /** Sign `body` the same way and POST it to any path (the checkout endpoints). */
+  post(url: string, body: unknown, options?: SendOptions): Promise<LightMyRequestResponse>;
   balance(membershipId: string): Promise<number>;
   close(): Promise<void>;
 }
@@ -69,23 +71,33 @@ export async function openGateway(
     loggerInstance?: AppOptions['loggerInstance'];
     /** Needed to read the secrets of an existing database (another process on it). */
     masterKey?: Buffer;
+    /** The engine the app talks to instead of the embedded one (e.g. an HTTP engine); the embedded one is still seeded. */
+    appEngine?: LoyaltyEngine;
+    /** GATEWAY_ENV / GATEWAY_FEATURES of the app (development, nothing listed, by default). */
+    environment?: AppOptions['environment'];
+    features?: AppOptions['features'];
+    /** Another seed document (same format as testSeedDocument()). */
+    seedDocument?: unknown;
   } = {},
 ): Promise<GatewayFixture> {
   const database = options.database ?? (await openTestDatabase<any>(options.dialect ?? 'sqlite'));
   const masterKey = options.masterKey ?? randomBytes(32);
   const store = await createGatewayStore({ database, masterKey });
   const engine = await createEmbeddedEngine({ database });
-  const parsed = parseSeed(testSeedDocument());
+  const parsed = parseSeed(options.seedDocument ?? testSeedDocument());
   if (!('seed' in parsed)) throw new Error(`test seed invalid: ${JSON.stringify(parsed.issues)}`);
   await applySeed(parsed.seed, { store, engine });
   const idempotency = options.idempotency ?? createMemoryIdempotencyCache();
   const app = await buildApp({
-    engine: options.wrapEngine ? options.wrapEngine(engine) : engine,
+    engine: options.appEngine ?? (options.wrapEngine ? options.wrapEngine(engine) : engine),
     connections: store,
     idempotency,
     redis: options.redis ?? null,
     clock: options.clock,
     rateLimit: options.rateLimit ?? { max: 100_000 },
+    environment: options.environment,
+    features: options.features,
+    storePing: () => store.ping(),
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
   });
   return {
@@ -102,6 +114,10 @@ export async function openGateway(
         headers: headersFor(signed, sendOptions),
         payload: sendOptions.sendBody ?? signed,
       });
+    },
+    post(url, body, sendOptions = {}) {
+      const signed = bodyOf(body);
+      return app.inject({ method: 'POST', url, headers: headersFor(signed, sendOptions), payload: sendOptions.sendBody ?? signed });
     },
     async balance(membershipId) {
       const result = await engine.eligibility({

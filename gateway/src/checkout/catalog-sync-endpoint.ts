@@ -1,0 +1,37 @@
+import { CatalogSyncRequest, GatewayError } from '@loyalty-gateway/core';
+import '../http/fastify-types.js';
+import { scopeOf } from '../webhooks/to-engine-command.js';
+import type { CheckoutEndpoint } from './checkout-endpoint.js';
+import { catalogSyncResultJsonSchema } from './checkout-response-schemas.js';
+import { catalogSyncResult } from './checkout-results.js';
+import { readCheckoutBody } from './read-checkout-body.js';
+import { toMinor } from './to-minor.js';
+
+/**
+ * POST /v1/catalog/sync: a full snapshot of one outlet's catalog. `store.id` must equal the
+ * X-Service-Store header (400 store_mismatch), as on the webhook.
+ */
+export const catalogSyncEndpoint: CheckoutEndpoint = {
+  feature: 'catalog-sync',
+  path: '/v1/catalog/sync',
+  responseSchema: catalogSyncResultJsonSchema,
+  handler: ({ engine }) => async (request) => {
+    const body = readCheckoutBody(CatalogSyncRequest, request.body);
+    const connection = request.connection!;
+    request.audit = { eventType: 'catalog-sync' };
+    if (body.store.id !== connection.storeId) throw new GatewayError('store_mismatch');
+    const result = await engine.catalogSync({
+      ...scopeOf(connection),
+      items: body.items.map((item) => ({
+        externalId: item.externalId,
+        name: item.name,
+        sku: item.sku,
+        category: item.category,
+        priceMinor: toMinor(item.price),
+        isActive: item.isActive,
+      })),
+    });
+    request.audit.outcome = result.status;
+    return catalogSyncResult(result);
+  },
+};

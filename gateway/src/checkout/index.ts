@@ -1,0 +1,2 @@
+export { registerCheckoutRoutes, CHECKOUT_ENDPOINTS, type CheckoutRoutesOptions } from './register-checkout-routes.js';
+export { CHECKOUT_FEATURES, isFeatureEnabled, type CheckoutFeature, type GatewayEnvironment } from './checkout-features.js';

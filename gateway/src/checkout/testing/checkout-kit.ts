@@ -1,0 +1,77 @@
+import { ErrorBody } from '@loyalty-gateway/core';
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { openGateway, type GatewayFixture } from '../../testing/gateway-fixture.js';
+import { testSeedDocument } from '../../testing/test-seed.js';
+
+/** Rewards of the test seed, plus one with a minimum spend. */
+export const REWARDS = {
+  stamp: '6f1c2a7e-0b7d-4c1a-9a3e-000000000001',
+  fiveOff: '6f1c2a7e-0b7d-4c1a-9a3e-000000000002',
+  minSpend: '6f1c2a7e-0b7d-4c1a-9a3e-000000000003',
+} as const;
+
+/** Members of the checkout seed and their opening balances (redemptionRate 100, earnRate 1). */
+export const MEMBERS = {
+  rich: { id: 'MBR-C-RICH', points: 5000 },
+  poor: { id: 'MBR-C-POOR', points: 100 },
+  refund: { id: 'MBR-C-REF', points: 2000 },
+  concurrent: { id: 'MBR-C-CONC', points: 1000 },
+} as const;
+
+export const PATHS = {
+  eligibility: '/v1/redemption/eligibility',
+  redeem: '/v1/redemption/redeem',
+  refund: '/v1/refund',
+  catalog: '/v1/catalog/sync',
+} as const;
+
+/** The gateway test seed with the checkout members and the minimum-spend reward added. */
+export function checkoutSeedDocument() {
+  const document = testSeedDocument();
+  const merchant = document.merchants[0]!;
+  return {
+    ...document,
+    merchants: [{
+      ...merchant,
+      members: [...merchant.members, ...Object.values(MEMBERS).map((m) => ({ membershipId: m.id, points: m.points }))],
+      rewards: [
+        ...merchant.rewards,
+        { id: REWARDS.minSpend, type: 'POINTS', title: '$2 off orders over $20', pointsCost: 200, discountValue: 2, minSpend: 20 },
+      ],
+    }],
+  };
+}
+
+export type CheckoutGatewayOptions = Parameters<typeof openGateway>[0];
+
+/** A real gateway (SQLite or PostgreSQL) on the checkout seed. */
+export const openCheckoutGateway = (dialect: 'sqlite' | 'postgres', options: CheckoutGatewayOptions = {}): Promise<GatewayFixture> =>
+  openGateway({ dialect, seedDocument: checkoutSeedDocument(), ...options });
+
+export const byMembership = (membershipId: string) => ({ type: 'membershipId', value: membershipId });
+
+let counter = 0;
+/** A fresh order / refund id. */
+export const freshId = (prefix: string) => `${prefix}-${process.pid}-${Date.now()}-${(counter += 1)}`;
+
+/** Assert the spec's Error body: status, code, requestId echoing X-Request-ID; returns it. */
+export function expectError(response: LightMyRequestResponse, status: number, code: string): ErrorBody {
+  expect(response.statusCode, response.body).toBe(status);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  const body = ErrorBody.parse(response.json());
+  expect(body).toMatchObject({ statusCode: status, code });
+  expect(body.requestId).toBe(response.headers['x-request-id']);
+  expect(body.message.length).toBeGreaterThan(0);
+  return body;
+}
+
+/** The `fields` paths of an Error body. */
+export const fieldPaths = (body: ErrorBody): string[] => (body.fields ?? []).map((f) => f.path);
+
+/** A 200 JSON answer, returned parsed. */
+export function expectOk(response: LightMyRequestResponse): unknown {
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  return response.json();
+}
