@@ -1,26 +1,9 @@
+import { ConfigError, logLevelEnv, optionalEnv, parseEnv, portEnv, urlEnv } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
-/** Unset and empty variables are the same thing (`DATABASE_URL=` turns PostgreSQL off). */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
-
-const port = z.coerce
-  .number({ message: 'must be a number' })
-  .int({ message: 'must be an integer' })
-  .min(0, { message: 'must be between 0 and 65535' })
-  .max(65535, { message: 'must be between 0 and 65535' });
-
-const url = (protocols: readonly string[]) =>
-  z.string().refine(
-    (value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    },
-    { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
-  );
+const optional = optionalEnv;
+const port = portEnv;
+const url = urlEnv;
 
 export const GATEWAY_ENVIRONMENTS = ['development', 'uat', 'beta', 'production'] as const;
 
@@ -67,7 +50,7 @@ export const GatewayConfig = z
     GATEWAY_RATE_LIMIT: optional(
       z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).positive({ message: 'must be a positive number of requests per minute' }),
     ).default(600),
-    LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
+    LOG_LEVEL: optional(logLevelEnv).default('info'),
   })
   .superRefine((config, ctx) => {
     if (config.GATEWAY_ENV === 'production' && !config.GATEWAY_ADMIN_TOKEN) {
@@ -83,15 +66,9 @@ export const GatewayConfig = z
   }));
 export type GatewayConfig = z.infer<typeof GatewayConfig>;
 
-/** Raised for a bad environment; the message names every faulty variable. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+export { ConfigError };
 
 /** Parse the environment once. Throws ConfigError naming each bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
-  const result = GatewayConfig.safeParse(env);
-  if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => `  ${String(issue.path[0] ?? '(environment)')}: ${issue.message}`);
-  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  return parseEnv(GatewayConfig, env);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EngineServiceConfigError, loadEngineServiceConfig } from './service-config.js';
+import { ConfigError } from '@loyalty-gateway/core';
+import { loadEngineServiceConfig } from './service-config.js';
 import { engineSeedFrom } from './service-seed.js';
 
 describe('engine service configuration', () => {
@@ -15,7 +16,7 @@ describe('engine service configuration', () => {
     [{ ENGINE_TOKEN: 'short' }, 'ENGINE_TOKEN'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ])('refuses %j naming %s', (env, variable) => {
-    expect(() => loadEngineServiceConfig(env)).toThrow(EngineServiceConfigError);
+    expect(() => loadEngineServiceConfig(env)).toThrow(ConfigError);
     expect(() => loadEngineServiceConfig(env)).toThrow(new RegExp(`${variable}:`));
   });
 });

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** An environment variable that may be unset; empty or blank counts as unset (`DATABASE_URL=`). */
+export const optionalEnv = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
+
+export const portEnv = z.coerce
+  .number({ message: 'must be a number' })
+  .int({ message: 'must be an integer' })
+  .min(0, { message: 'must be between 0 and 65535' })
+  .max(65535, { message: 'must be between 0 and 65535' });
+
+/** A URL whose scheme is one of `protocols` (e.g. `['postgres:', 'postgresql:']`). */
+export const urlEnv = (protocols: readonly string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+  );
+
+export const logLevelEnv = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+/** A bad environment (or start-up file): the message is for the operator and names each culprit. */
+export class ConfigError extends Error {
+  override readonly name: string = 'ConfigError';
+}
+
+/** Parse the environment once with one schema; every faulty variable is named in one message. */
+export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>, title = 'Invalid configuration'): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${String(issue.path[0] ?? '(environment)')}: ${issue.message}`);
+  throw new ConfigError(`${title}:\n${lines.join('\n')}`);
+}
