@@ -1,10 +1,1 @@
-import { defineConfig } from 'vitest/config';
-
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    passWithNoTests: true,
-  },
-});
+export { default } from '../vitest.shared.js';
