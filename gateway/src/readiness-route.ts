@@ -38,7 +38,7 @@ export function registerReadiness(
   checks: Readonly<Record<string, ReadinessCheck>>,
   timeoutMs = READINESS_TIMEOUT_MS,
 ): void {
-  app.get('/ready', { config: { auth: 'none', rateLimit: false }, schema: { response: { 200: readyJsonSchema } } }, async () => {
+  app.get('/ready', { config: { auth: 'none', rateLimit: false, probe: true }, schema: { response: { 200: readyJsonSchema } } }, async () => {
     const names = Object.keys(checks);
     const outcomes = await Promise.all(names.map((name) => probe(checks[name]!, timeoutMs)));
     const results = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!]));

@@ -21,5 +21,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     auth?: AuthPolicy;
+    /** A load-balancer probe (/health, /ready): its request line is logged at debug only. */
+    probe?: boolean;
   }
 }

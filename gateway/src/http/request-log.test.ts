@@ -91,4 +91,15 @@ describe('engine failures', () => {
     down = false;
     expect((await gw.send(s)).json().status).toBe('processed');
   });
+
+  it('probes (/health, /ready) stay out of the info log; other unauthenticated routes do not', async () => {
+    const log = capture();
+    const gw = await openGateway({ loggerInstance: log.logger });
+    opened.push(gw);
+    await gw.app.inject({ method: 'GET', url: '/health' });
+    await gw.app.inject({ method: 'GET', url: '/ready' });
+    await gw.app.inject({ method: 'POST', url: '/webhooks/generic', payload: '{}', headers: { 'content-type': 'application/json' } });
+    const urls = log.lines.filter((l) => l.msg === 'request completed').map((l) => l.url);
+    expect(urls).toEqual(['/webhooks/generic']);
+  });
 });

@@ -35,7 +35,7 @@ export class RequestLogController extends LogController {
       outcome: audit?.outcome,
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else if (request.routeOptions?.config?.auth === 'none') reply.log.debug(line, 'request completed');
+    else if (request.routeOptions?.config?.probe === true) reply.log.debug(line, 'request completed');
     else reply.log.info(line, 'request completed');
   }
 }
