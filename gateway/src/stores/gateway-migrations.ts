@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { operatorTablesMigration } from './gateway-migration-0002.js';
 
 /**
  * The gateway's schema, as numbered migrations run on SQLite and PostgreSQL alike through the
@@ -58,4 +59,5 @@ const init: Migration = {
 
 export const gatewayMigrations: Record<string, Migration> = {
   '0001_gateway_init': init,
+  '0002_operator_tables': operatorTablesMigration,
 };

@@ -1,5 +1,6 @@
 import type { ConnectionStore } from '@loyalty-gateway/core';
 import type { VendorTier } from './gateway-tables.js';
+import type { CatalogRunStatus, CatalogRunTrigger } from './operator-tables.js';
 
 export type { VendorTier } from './gateway-tables.js';
 
@@ -102,4 +103,74 @@ export interface GatewayStore extends ConnectionStore {
   ping(): Promise<void>;
   /** Drops the caches; the database is the caller's and stays open. */
   close(): Promise<void>;
+}
+
+// ---- Operator stores (migration 0002): vendor notes and catalog pull runs ----
+
+export type { CatalogRunStatus, CatalogRunTrigger } from './operator-tables.js';
+
+/** Something a vendor told us that an operator must see (a webhook handshake, a test ping). */
+export interface VendorNoteInput {
+  /** e.g. `clover.verificationCode`, `square.testNotification` (max 100 chars). */
+  kind: string;
+  /** The value to show (max 4096 chars); never a secret the gateway must keep. */
+  value: string;
+  note?: string | null | undefined;
+}
+
+export interface VendorNote {
+  id: string;
+  vendor: string;
+  kind: string;
+  value: string;
+  note: string | null;
+  createdAt: Date;
+}
+
+export interface VendorNoteStore {
+  recordVendorNote(slug: string, input: VendorNoteInput): Promise<VendorNote>;
+  /** Newest first; every vendor's when no slug is given (at most `limit`, default 100). */
+  listVendorNotes(slug?: string, limit?: number): Promise<VendorNote[]>;
+}
+
+export interface CatalogRunCounts {
+  pages: number;
+  items: number;
+  created: number;
+  updated: number;
+  deactivated: number;
+  attempts: number;
+}
+
+export interface CatalogRun extends CatalogRunCounts {
+  id: string;
+  vendor: string;
+  connectionId: string;
+  trigger: CatalogRunTrigger;
+  slot: string;
+  status: CatalogRunStatus;
+  startedAt: Date;
+  finishedAt: Date | null;
+  error: string | null;
+}
+
+export interface CatalogRunFilter {
+  vendor?: string | undefined;
+  connectionId?: string | undefined;
+  limit?: number | undefined;
+}
+
+/** Why a claim did not produce a run: the slot was taken, or a run for the connection is in progress. */
+export type CatalogClaim =
+  | { claimed: true; run: CatalogRun }
+  | { claimed: false; reason: 'slot_taken' | 'in_progress'; existing: CatalogRun | null };
+
+export interface CatalogRunStore {
+  /** Insert the run's row; the unique keys decide, on every process, who runs this slot. */
+  claim(input: { vendor: string; connectionId: string; trigger: CatalogRunTrigger; slot?: string }): Promise<CatalogClaim>;
+  /** Progress (bumps the heartbeat). */
+  progress(runId: string, counts: Partial<CatalogRunCounts>): Promise<void>;
+  finish(runId: string, outcome: { status: 'succeeded' | 'failed'; error?: string | null } & Partial<CatalogRunCounts>): Promise<CatalogRun>;
+  get(runId: string): Promise<CatalogRun | null>;
+  list(filter?: CatalogRunFilter): Promise<CatalogRun[]>;
 }

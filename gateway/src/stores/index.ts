@@ -11,7 +11,19 @@ export type {
   VendorInput,
   VendorSummary,
   VendorTier,
+  CatalogClaim,
+  CatalogRun,
+  CatalogRunCounts,
+  CatalogRunFilter,
+  CatalogRunStatus,
+  CatalogRunStore,
+  CatalogRunTrigger,
+  VendorNote,
+  VendorNoteInput,
+  VendorNoteStore,
 } from './gateway-store-types.js';
+export { createVendorNoteStore, type OperatorStoreOptions } from './vendor-note-store.js';
+export { createCatalogRunStore, type CatalogRunStoreOptions } from './catalog-run-store.js';
 export { ConnectionExistsError, ConnectionNotFoundError, StoreInputError, VendorNotFoundError } from './store-errors.js';
 export { generateConnectionSecret } from './connection-repository.js';
 export { GATEWAY_MIGRATION_TABLE, gatewayMigrations } from './gateway-migrations.js';

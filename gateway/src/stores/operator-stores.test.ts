@@ -1,0 +1,84 @@
+import { testDialects } from '@loyalty-gateway/engine';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCatalogRunStore } from './catalog-run-store.js';
+import type { CatalogRunStore, VendorNoteStore } from './gateway-store-types.js';
+import { openTestStore, type TestStore } from './open-test-store.js';
+import { StoreInputError } from './store-errors.js';
+import { createVendorNoteStore } from './vendor-note-store.js';
+
+describe.each(testDialects())('operator stores (migration 0002) on $name', ({ name }) => {
+  let t: TestStore;
+  let notes: VendorNoteStore;
+  let runs: CatalogRunStore;
+  beforeEach(async () => {
+    t = await openTestStore(name);
+    notes = await createVendorNoteStore({ database: t.database, clock: t.clock.now });
+    runs = await createCatalogRunStore({ database: t.database, clock: t.clock.now });
+  });
+  afterEach(() => t.close());
+
+  it('records vendor notes and lists them newest first, per vendor or all', async () => {
+    await notes.recordVendorNote('clover', { kind: 'clover.verificationCode', value: 'abc-123', note: 'paste into the Clover dashboard' });
+    t.clock.advance(1_000);
+    await notes.recordVendorNote('square', { kind: 'square.testNotification', value: 'evt-1' });
+    t.clock.advance(1_000);
+    await notes.recordVendorNote('clover', { kind: 'clover.verificationCode', value: 'def-456' });
+    expect((await notes.listVendorNotes('clover')).map((n) => n.value)).toEqual(['def-456', 'abc-123']);
+    expect((await notes.listVendorNotes()).map((n) => n.vendor)).toEqual(['clover', 'square', 'clover']);
+    const [square] = await notes.listVendorNotes('square');
+    expect(square).toMatchObject({ kind: 'square.testNotification', note: null, createdAt: new Date('2025-01-01T00:00:01Z') });
+    await expect(notes.recordVendorNote('Bad Slug', { kind: 'k', value: 'v' })).rejects.toBeInstanceOf(StoreInputError);
+  });
+
+  it('claims a schedule slot once: the second claimant (another process) sees the unique key', async () => {
+    const other = await createCatalogRunStore({ database: t.database, clock: t.clock.now });
+    const slot = '2025-01-01T00:00:00.000Z';
+    const [a, b] = await Promise.all([
+      runs.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'schedule', slot }),
+      other.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'schedule', slot }),
+    ]);
+    expect([a.claimed, b.claimed].sort()).toEqual([false, true]);
+    const lost = a.claimed ? b : a;
+    expect(lost).toMatchObject({ claimed: false, reason: 'slot_taken' });
+    expect((await runs.list({ connectionId: 'c1' })).length).toBe(1);
+    // Another connection's slot is its own.
+    expect((await other.claim({ vendor: 'clover', connectionId: 'c2', trigger: 'schedule', slot })).claimed).toBe(true);
+  });
+
+  it('refuses a second run for a connection while one is running, then allows it once finished', async () => {
+    const first = await runs.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'manual' });
+    if (!first.claimed) throw new Error('expected a claim');
+    const second = await runs.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'manual' });
+    expect(second).toMatchObject({ claimed: false, reason: 'in_progress', existing: { id: first.run.id } });
+    await runs.progress(first.run.id, { pages: 2, items: 30, attempts: 3 });
+    t.clock.advance(2_000);
+    const done = await runs.finish(first.run.id, { status: 'succeeded', created: 28, updated: 2, deactivated: 1 });
+    expect(done).toMatchObject({ status: 'succeeded', pages: 2, items: 30, created: 28, updated: 2, deactivated: 1, attempts: 3, error: null });
+    expect(done.finishedAt!.getTime() - done.startedAt.getTime()).toBe(2_000);
+    expect((await runs.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'manual' })).claimed).toBe(true);
+  });
+
+  it('takes over a running row abandoned for over an hour, marking it failed', async () => {
+    const first = await runs.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'schedule', slot: 's1' });
+    if (!first.claimed) throw new Error('expected a claim');
+    t.clock.advance(30 * 60_000);
+    expect(await runs.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'schedule', slot: 's2' })).toMatchObject({ reason: 'in_progress' });
+    t.clock.advance(31 * 60_000);
+    const next = await runs.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'schedule', slot: 's3' });
+    expect(next.claimed).toBe(true);
+    expect(await runs.get(first.run.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^abandoned/) });
+    // The abandoned process finishing late does not overwrite the verdict.
+    expect(await runs.finish(first.run.id, { status: 'succeeded' })).toMatchObject({ status: 'failed' });
+  });
+
+  it('lists runs newest first, filtered by vendor and connection', async () => {
+    for (const [vendor, connectionId] of [['clover', 'c1'], ['square', 's1'], ['clover', 'c2']] as const) {
+      const claim = await runs.claim({ vendor, connectionId, trigger: 'manual' });
+      if (claim.claimed) await runs.finish(claim.run.id, { status: 'failed', error: 'boom' });
+      t.clock.advance(1_000);
+    }
+    expect((await runs.list()).map((r) => r.connectionId)).toEqual(['c2', 's1', 'c1']);
+    expect((await runs.list({ vendor: 'clover' })).map((r) => r.connectionId)).toEqual(['c2', 'c1']);
+    expect((await runs.list({ vendor: 'clover', connectionId: 'c1' }))[0]).toMatchObject({ status: 'failed', error: 'boom', trigger: 'manual' });
+  });
+});
