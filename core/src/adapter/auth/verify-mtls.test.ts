@@ -14,7 +14,8 @@ afterAll(() => {
 const client = provider.issue('erp.client.example');
 const rogue = stranger.issue('erp.client.example');
 const der = (pem: string) => new X509Certificate(pem).raw;
-const now = new Date();
+// Evaluated per check: a certificate issued inside a test is valid from that second on.
+const now = () => new Date();
 
 const direct = (certPem?: string): NativeRequest => ({
   method: 'POST', url: 'https://gw/webhooks/erp', headers: {}, rawBody: Buffer.alloc(0), remoteAddress: '10.0.0.9',
@@ -28,35 +29,35 @@ const viaProxy = (certPem: string | undefined, remoteAddress = '127.0.0.1'): Nat
 describe('verifyMtls, direct', () => {
   const scheme = MtlsScheme.parse({ kind: 'mtls', mode: 'direct', caPem: provider.caPem });
   it('accepts a certificate issued by the provider CA', () => {
-    expect(verifyMtls(scheme, direct(client.certPem), now)).toEqual({ ok: true });
+    expect(verifyMtls(scheme, direct(client.certPem), now())).toEqual({ ok: true });
   });
   it('refuses no certificate, another CA, and an expired one', () => {
-    expect(verifyMtls(scheme, direct(), now)).toMatchObject({ ok: false, reason: 'untrusted_certificate' });
-    expect(verifyMtls(scheme, direct(rogue.certPem), now).ok).toBe(false);
-    const later = new Date(now.getTime() + 3 * 86_400_000);
+    expect(verifyMtls(scheme, direct(), now())).toMatchObject({ ok: false, reason: 'untrusted_certificate' });
+    expect(verifyMtls(scheme, direct(rogue.certPem), now()).ok).toBe(false);
+    const later = new Date(Date.now() + 3 * 86_400_000);
     expect(verifyMtls(scheme, direct(client.certPem), later)).toMatchObject({ ok: false });
   });
   it('applies fingerprint pins and a subject requirement', () => {
     const fp = new X509Certificate(client.certPem).fingerprint256;
     const pinned = MtlsScheme.parse({ kind: 'mtls', mode: 'direct', caPem: provider.caPem, fingerprints: [fp.toLowerCase()], subject: 'CN=erp.client.example' });
-    expect(verifyMtls(pinned, direct(client.certPem), now)).toEqual({ ok: true });
+    expect(verifyMtls(pinned, direct(client.certPem), now())).toEqual({ ok: true });
     const other = provider.issue('other.client.example');
-    expect(verifyMtls(pinned, direct(other.certPem), now)).toMatchObject({ ok: false, detail: 'certificate fingerprint is not pinned' });
+    expect(verifyMtls(pinned, direct(other.certPem), now())).toMatchObject({ ok: false, detail: 'certificate fingerprint is not pinned' });
     const subjectOnly = MtlsScheme.parse({ kind: 'mtls', mode: 'direct', caPem: provider.caPem, subject: 'CN=erp.client.example' });
-    expect(verifyMtls(subjectOnly, direct(other.certPem), now).ok).toBe(false);
+    expect(verifyMtls(subjectOnly, direct(other.certPem), now()).ok).toBe(false);
   });
 });
 
 describe('verifyMtls, behind a proxy', () => {
   const scheme = MtlsScheme.parse({ kind: 'mtls', mode: 'proxy', caPem: provider.caPem, trustedProxies: ['127.0.0.1'] });
   it('trusts the forwarded certificate only from a configured proxy address', () => {
-    expect(verifyMtls(scheme, viaProxy(client.certPem), now)).toEqual({ ok: true });
-    expect(verifyMtls(scheme, viaProxy(client.certPem, '::ffff:127.0.0.1'), now)).toEqual({ ok: true });
-    expect(verifyMtls(scheme, viaProxy(client.certPem, '10.1.2.3'), now)).toMatchObject({ ok: false, reason: 'untrusted_certificate' });
+    expect(verifyMtls(scheme, viaProxy(client.certPem), now())).toEqual({ ok: true });
+    expect(verifyMtls(scheme, viaProxy(client.certPem, '::ffff:127.0.0.1'), now())).toEqual({ ok: true });
+    expect(verifyMtls(scheme, viaProxy(client.certPem, '10.1.2.3'), now())).toMatchObject({ ok: false, reason: 'untrusted_certificate' });
   });
   it('refuses a missing, unreadable or foreign certificate', () => {
-    expect(verifyMtls(scheme, viaProxy(undefined), now).ok).toBe(false);
-    expect(verifyMtls(scheme, { ...viaProxy(undefined), headers: { 'x-client-cert': 'garbage' } }, now).ok).toBe(false);
-    expect(verifyMtls(scheme, viaProxy(rogue.certPem), now).ok).toBe(false);
+    expect(verifyMtls(scheme, viaProxy(undefined), now()).ok).toBe(false);
+    expect(verifyMtls(scheme, { ...viaProxy(undefined), headers: { 'x-client-cert': 'garbage' } }, now()).ok).toBe(false);
+    expect(verifyMtls(scheme, viaProxy(rogue.certPem), now()).ok).toBe(false);
   });
 });
