@@ -35,6 +35,8 @@ export const ERRORS = {
   redemption_in_progress: { status: 409, message: 'This redemption is already being processed.' },
   connection_exists: { status: 409, message: 'A connection for this vendor and store already exists.' },
   catalog_run_in_progress: { status: 409, message: 'A catalog pull for this connection is already running.' },
+  adapter_not_registered: { status: 409, message: 'This gateway has no featured adapter for this vendor, so it cannot be promoted.' },
+  catalog_not_available: { status: 409, message: 'This connection cannot be pulled now: the vendor must be featured, its adapter must declare a catalog pull, and the connection must be active.' },
   payload_too_large: { status: 413, message: 'The request body exceeds the 1 MiB limit.' },
   unsupported_media_type: { status: 415, message: 'Send the body as application/json.' },
   validation_failed: { status: 422, message: 'The request failed validation.' },

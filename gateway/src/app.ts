@@ -1,9 +1,12 @@
 import rateLimit from '@fastify/rate-limit';
 import type { ConnectionStore, IdempotencyCache, LoyaltyEngine } from '@loyalty-gateway/core';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { LoggerOptions } from 'pino';
+import { registerAdminRoutes, type AdminOptions } from './admin/index.js';
 import { v1AuthPlugin } from './auth/v1-auth-plugin.js';
+import { registerDirectory, type DirectoryOptions } from './directory/index.js';
+import { registerFeaturedDoors, type FeaturedDoorOptions } from './featured/index.js';
 import { registerCheckoutRoutes, type CheckoutFeature, type GatewayEnvironment } from './checkout/index.js';
 import { registerHealth } from './health-route.js';
 import { errorHandlingPlugin } from './http/error-handling.js';
@@ -38,6 +41,14 @@ export interface AppOptions {
   features?: readonly CheckoutFeature[] | undefined;
   /** Readiness probe of the gateway store (GET /ready also pings the engine); not checked when absent. */
   storePing?: ReadinessCheck | undefined;
+  /** The featured doors `POST /webhooks/{slug}` (one per registered adapter); not mounted when absent. */
+  featured?: FeaturedDoorOptions | undefined;
+  /** The operator's /admin API (mounted only when `admin.token` is set; 404 otherwise). */
+  admin?: AdminOptions | undefined;
+  /** The public vendor directory GET /directory and /directory/{slug}; not mounted when absent. */
+  directory?: DirectoryOptions | undefined;
+  /** A server of another kind for this app (the mTLS HTTPS listener: `tls/`); plain HTTP when absent. */
+  serverFactory?: FastifyServerFactory | undefined;
 }
 
 /** The gateway's HTTP app with its services resolved; listening is the caller's business. */
@@ -45,6 +56,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     logController: new RequestLogController(),
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
@@ -70,6 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onCacheError: (error, operation) => app.log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
   });
   registerGenericWebhook(app, pipeline);
+  if (options.featured) registerFeaturedDoors(app, { ...options.featured, pipeline, clock: options.clock ?? Date.now });
   registerCheckoutRoutes(app, {
     engine: options.engine,
     cache: options.idempotency,
@@ -77,6 +90,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     environment: options.environment ?? 'development',
     features: options.features ?? [],
   });
+  if (options.admin) registerAdminRoutes(app, options.admin);
+  if (options.directory) registerDirectory(app, options.directory);
   registerReadiness(app, {
     ...(options.storePing ? { store: options.storePing } : {}),
     engine: () => options.engine.ping(),

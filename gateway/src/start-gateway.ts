@@ -3,6 +3,7 @@ import type { LoyaltyEngine } from '@loyalty-gateway/core';
 import { createEmbeddedEngine, type EmbeddedEngine } from '@loyalty-gateway/engine';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
+import { startOperatorSide } from './admin/index.js';
 import { buildApp, type AppOptions } from './app.js';
 import { demoBanner, ensureDemo, isEmptyDataDir } from './boot/demo.js';
 import { openDatabases } from './boot/open-databases.js';
@@ -12,13 +13,16 @@ import { loadConfig, type GatewayConfig } from './config.js';
 import { TOKENS, createGatewayContainer } from './container.js';
 import { createHttpEngine } from './engine-client/index.js';
 import { loggerOptions } from './http/logger-options.js';
-import { createGatewayStore, createIdempotencyCache, createRedisClient, loadMasterKey, type GatewayStore } from './stores/index.js';
+import { createGatewayStore, createIdempotencyCache, createRedisClient, createVendorNoteStore, loadMasterKey, type GatewayStore } from './stores/index.js';
+import { startTlsListener } from './tls/start-tls-listener.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
   config: GatewayConfig;
   /** e.g. http://127.0.0.1:3000 */
   address: string;
+  /** The mTLS HTTPS listener's port when GATEWAY_TLS_PORT is set. */
+  tlsPort?: number | undefined;
   /** Stop listening, finish in-flight requests, then release the engine, stores, Redis and databases. */
   close(): Promise<void>;
 }
@@ -86,17 +90,31 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     const demo = config.GATEWAY_ENV === 'development' && embedded ? await ensureDemo(dataDir, firstStart, { store, engine: embedded }) : null;
 
     const container = createGatewayContainer({ config, logger: log, engine, connections: store, idempotency, redis, storePing: () => store.ping() });
-    const app = await buildApp(container.resolve<AppOptions>(TOKENS.appOptions));
+    // The featured doors read the vendor registry per request and record handshakes for the operator.
+    const notes = await createVendorNoteStore({ database: databases.gateway });
+    const appOptions: AppOptions = { ...container.resolve<AppOptions>(TOKENS.appOptions), featured: { store, notes, publicUrl: config.GATEWAY_PUBLIC_URL } };
+    // Operator side (this listener only): /admin, /directory and the scheduled catalog pulls.
+    const operator = await startOperatorSide({ config, store, engine, database: databases.gateway, notes, log });
+    closers.push(() => operator.close());
+    const app = await buildApp({ ...appOptions, ...operator.appOptions });
     closers.push(() => app.close());
     await app.listen({ port: config.PORT, host: config.HOST });
     const port = (app.server.address() as { port: number }).port;
+    let tlsPort: number | undefined;
+    if (config.GATEWAY_TLS_PORT !== undefined) {
+      const tls = await startTlsListener({
+        appOptions, store, host: config.HOST, port: config.GATEWAY_TLS_PORT, certFile: config.GATEWAY_TLS_CERT_FILE!, keyFile: config.GATEWAY_TLS_KEY_FILE!, log,
+      });
+      closers.push(() => tls.app.close());
+      tlsPort = tls.port;
+    }
     const address = localUrl(config.HOST, port);
     log.info(
       { environment: config.GATEWAY_ENV, dataDir, database: databases.gateway.dialect, redis: Boolean(redis), engine: embedded ? 'embedded' : 'remote' },
       `gateway ready on ${address}`,
     );
     if (demo) for (const line of demoBanner(demo, address)) log.info(line);
-    return { app, config, address, close: closeAll };
+    return { app, config, address, tlsPort, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

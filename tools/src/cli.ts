@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { signedHeaders } from '@loyalty-gateway/core';
+import { ADMIN_USAGE } from './admin/admin-usage.js';
+import { runAdminCommand } from './admin/run-admin-command.js';
 import { sampleSale } from './sample-sale.js';
 import { sendSigned } from './send-signed.js';
 
@@ -14,7 +16,9 @@ Commands
                POST the file's exact bytes, signed, to URL+path
   sign         --vendor SLUG --store ID --secret S --file body.json
                print the four X-Service-* headers for the file's bytes (as curl -H flags)
-`;
+  admin        operator commands against the gateway's /admin API (see below)
+
+${ADMIN_USAGE}`;
 
 type Flags = Record<string, string | undefined>;
 
@@ -37,6 +41,9 @@ function parseCustomer(value: string | undefined) {
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'admin') {
+    return runAdminCommand(rest, { env: process.env, out: (text) => console.log(text), err: (text) => console.error(text) });
+  }
   const { values } = parseArgs({
     args: rest,
     options: {

@@ -1,6 +1,9 @@
 import { formatPath } from '@loyalty-gateway/core';
 import { EngineSeed } from '@loyalty-gateway/engine';
 import { z } from 'zod';
+import { adapters } from '../adapters.js';
+import { featuredSeedIssues } from '../featured/featured-seed-checks.js';
+import { generateConnectionSecret } from '../stores/index.js';
 
 const slug = z
   .string()
@@ -11,6 +14,8 @@ export const VendorSeed = z.strictObject({
   slug,
   name: z.string().min(1).max(255),
   tier: z.enum(['generic', 'featured']),
+  /** Provider settings of a vendor with a featured adapter, validated by that adapter's schema. */
+  settings: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const ConnectionSeed = z.strictObject({
@@ -18,8 +23,11 @@ export const ConnectionSeed = z.strictObject({
   /** Kept exactly as written: spaces, slashes and case are significant. */
   storeId: z.string().min(1).max(255),
   outletId: z.string().min(1).max(255),
-  secret: z.string().min(16, { message: 'must be at least 16 characters' }).max(1024),
+  /** Optional only for a featured vendor whose scheme does not read the connection secret (one is generated). */
+  secret: z.string().min(16, { message: 'must be at least 16 characters' }).max(1024).optional(),
   active: z.boolean().default(true),
+  /** Featured vendors: this connection's credentials (fetch-back, catalog), validated by the adapter. */
+  credentials: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** The whole sandbox seed file. Merchants are checked in full by the engine's EngineSeed too. */
@@ -40,7 +48,7 @@ export interface SeedIssue {
 export interface ParsedSeed {
   vendors: Array<z.infer<typeof VendorSeed>>;
   engine: EngineSeed;
-  connections: Array<z.infer<typeof ConnectionSeed> & { merchantId: string }>;
+  connections: Array<z.infer<typeof ConnectionSeed> & { merchantId: string; secret: string }>;
 }
 
 const issuesOf = (error: z.ZodError): SeedIssue[] =>
@@ -80,14 +88,22 @@ export function parseSeed(document: unknown): { seed: ParsedSeed } | { issues: S
   };
   const engine = EngineSeed.safeParse(engineInput);
   if (!engine.success) return { issues: issuesOf(engine.error) };
-  const issues = checkConnections(seed, engine.data);
+  const listed = seed.merchants.flatMap((merchant, m) =>
+    merchant.connections.map((connection, c) => ({ at: `merchants[${m}].connections[${c}]`, connection })),
+  );
+  const issues = [...checkConnections(seed, engine.data), ...featuredSeedIssues(seed.vendors, listed, adapters)];
   if (issues.length > 0) return { issues };
   return {
     seed: {
       vendors: seed.vendors,
       engine: engine.data,
       connections: seed.merchants.flatMap((merchant, m) =>
-        merchant.connections.map((connection) => ({ ...connection, merchantId: engine.data.merchants[m]!.id })),
+        merchant.connections.map((connection) => ({
+          ...connection,
+          // A featured connection may have no secret of its own: one nobody knows is kept (rotate to use the generic door).
+          secret: connection.secret ?? generateConnectionSecret(),
+          merchantId: engine.data.merchants[m]!.id,
+        })),
       ),
     },
   };

@@ -52,7 +52,8 @@ ul.cards { list-style: none; padding: 0; display: grid; gap: 1rem; grid-template
 .card h2 { font-size: 1.15rem; margin: .25rem 0; }
 .logo svg { width: 48px; height: 48px; }
 ol.steps > li { margin-bottom: 1rem; }
-code, .url { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; background: var(--card); padding: .1rem .3rem; border-radius: .25rem; word-break: break-all; }
+code, .url { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; background: var(--card); padding: .1rem .3rem; border-radius: .25rem; overflow-wrap: anywhere; }
+.url { word-break: break-all; }
 table { border-collapse: collapse; width: 100%; } th, td { text-align: left; border-bottom: 1px solid var(--border); padding: .4rem; vertical-align: top; }
 button { font: inherit; padding: .3rem .7rem; border-radius: .3rem; border: 1px solid var(--border); background: var(--card); color: var(--fg); cursor: pointer; }
 `;

@@ -1,0 +1,90 @@
+import { testDialects } from '@loyalty-gateway/engine';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openOperatorApp, type OperatorApp } from './testing/open-operator-app.js';
+
+const newConnection = { vendor: 'clover', storeId: 'MERCHANT-NEW-1', merchantId: 'm-bean', outletId: 'o-uptown' };
+
+describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
+  let t: OperatorApp;
+  beforeEach(async () => {
+    t = await openOperatorApp({ dialect: name });
+  });
+  afterEach(() => t.close());
+
+  it('create → rotate → list: each secret shown once, never in a listing or a log line', async () => {
+    const created = await t.admin('POST', '/admin/connections', { ...newConnection, credentials: { accessToken: 'clover-oauth-token-zz' } });
+    expect(created.statusCode).toBe(201);
+    const { connection, secret } = created.json() as { connection: { id: string }; secret: string };
+    expect(secret).toMatch(/^whsec_/);
+    expect(created.json()).toMatchObject({ connection: { vendor: 'clover', storeId: 'MERCHANT-NEW-1', active: true, secretCount: 1, hasCredentials: true } });
+    expect(created.body).not.toContain('clover-oauth-token-zz');
+    expect(await t.store.find('clover', 'MERCHANT-NEW-1')).toMatchObject({ secrets: [secret] });
+
+    const rotated = await t.admin('POST', `/admin/connections/${connection.id}/rotate`, { overlapSeconds: 3600 });
+    expect(rotated.statusCode).toBe(200);
+    const second = (rotated.json() as { secret: string }).secret;
+    expect(second).not.toBe(secret);
+    expect(rotated.json()).toMatchObject({ connection: { id: connection.id, secretCount: 2 } });
+    const deadline = Date.parse((rotated.json() as { previousSecretsValidUntil: string }).previousSecretsValidUntil);
+    expect(Math.abs(deadline - (Date.now() + 3_600_000))).toBeLessThan(5_000);
+    expect(new Set((await t.store.find('clover', 'MERCHANT-NEW-1'))?.secrets)).toEqual(new Set([secret, second]));
+
+    const listed = await t.admin('GET', '/admin/connections?vendor=clover');
+    expect(listed.statusCode).toBe(200);
+    const connections = (listed.json() as { connections: Array<Record<string, unknown>> }).connections;
+    expect(connections).toHaveLength(1);
+    expect(Object.keys(connections[0]!).sort()).toEqual(['active', 'createdAt', 'hasCredentials', 'id', 'merchantId', 'outletId', 'secretCount', 'storeId', 'vendor']);
+    const everything = [listed.body, (await t.admin('GET', '/admin/connections')).body, (await t.admin('GET', '/admin/vendors')).body, ...t.logs].join('\n');
+    for (const shown of [secret, second, 'clover-oauth-token-zz']) expect(everything).not.toContain(shown);
+  });
+
+  it('rotation with overlap 0 ends the previous secret at once; the default overlap is a day', async () => {
+    const { connection, secret } = (await t.admin('POST', '/admin/connections', newConnection)).json() as { connection: { id: string }; secret: string };
+    const byDefault = (await t.admin('POST', `/admin/connections/${connection.id}/rotate`)).json() as { previousSecretsValidUntil: string; secret: string };
+    expect(Math.abs(Date.parse(byDefault.previousSecretsValidUntil) - (Date.now() + 86_400_000))).toBeLessThan(5_000);
+    const now = (await t.admin('POST', `/admin/connections/${connection.id}/rotate`, { overlapSeconds: 0 })).json() as { secret: string };
+    const accepted = (await t.store.find('clover', 'MERCHANT-NEW-1'))?.secrets ?? [];
+    expect(accepted).toContain(now.secret);
+    expect(accepted).not.toContain(secret);
+    expect(accepted).not.toContain(byDefault.secret);
+    const bad = await t.admin('POST', `/admin/connections/${connection.id}/rotate`, { overlapSeconds: -1 });
+    expect(bad.json()).toMatchObject({ statusCode: 422, code: 'validation_failed', fields: [{ path: 'overlapSeconds' }] });
+  });
+
+  it('409 connection_exists, 404 vendor_not_found, strict bodies and adapter-checked credentials', async () => {
+    expect((await t.admin('POST', '/admin/connections', newConnection)).statusCode).toBe(201);
+    expect((await t.admin('POST', '/admin/connections', newConnection)).json()).toMatchObject({ statusCode: 409, code: 'connection_exists' });
+    expect((await t.admin('POST', '/admin/connections', { ...newConnection, vendor: 'ghost' })).json()).toMatchObject({ statusCode: 404, code: 'vendor_not_found' });
+    const { storeId: _storeId, ...noStore } = newConnection;
+    expect((await t.admin('POST', '/admin/connections', { ...noStore, secret: 'mine' })).json()).toMatchObject({
+      statusCode: 400, code: 'missing_field', fields: expect.arrayContaining([{ path: 'storeId', message: 'is required' }, { path: 'secret', message: 'unknown field' }]),
+    });
+    const badCredentials = await t.admin('POST', '/admin/connections', { ...newConnection, storeId: 'M2', credentials: { token: 'tok-secret-1' } });
+    expect(badCredentials.json()).toMatchObject({ statusCode: 422, code: 'validation_failed' });
+    expect((badCredentials.json() as { fields: Array<{ path: string }> }).fields.map((f) => f.path).sort()).toEqual(['credentials.accessToken', 'credentials.token']);
+    expect(badCredentials.body).not.toContain('tok-secret-1');
+  });
+
+  it('deactivates and activates; replaces credentials; filters the list by merchant', async () => {
+    const { connection } = (await t.admin('POST', '/admin/connections', newConnection)).json() as { connection: { id: string } };
+    const off = await t.admin('POST', `/admin/connections/${connection.id}/deactivate`);
+    expect(off.json()).toMatchObject({ connection: { id: connection.id, active: false } });
+    expect(await t.store.find('clover', 'MERCHANT-NEW-1')).toMatchObject({ active: false });
+    expect((await t.admin('POST', `/admin/connections/${connection.id}/activate`)).json()).toMatchObject({ connection: { active: true } });
+
+    const creds = await t.admin('PUT', `/admin/connections/${connection.id}/credentials`, { accessToken: 'replaced-token-q' });
+    expect(creds.json()).toMatchObject({ connection: { hasCredentials: true } });
+    expect(creds.body).not.toContain('replaced-token-q');
+    expect(await t.store.getCredentials(connection.id)).toEqual({ accessToken: 'replaced-token-q' });
+    expect((await t.admin('PUT', `/admin/connections/${connection.id}/credentials`, { accessToken: 7 })).json()).toMatchObject({
+      statusCode: 422, fields: [{ path: 'accessToken' }],
+    });
+
+    expect((await t.admin('POST', '/admin/connections/nope/deactivate')).json()).toMatchObject({ statusCode: 404, code: 'connection_not_found' });
+    expect((await t.admin('POST', '/admin/connections/nope/rotate')).json()).toMatchObject({ statusCode: 404, code: 'connection_not_found' });
+    const byMerchant = (await t.admin('GET', '/admin/connections?merchantId=m-bean')).json() as { connections: unknown[] };
+    expect(byMerchant.connections).toHaveLength(4); // the three seeded acme-pos connections and this one
+    expect((await t.admin('GET', '/admin/connections?merchantId=nobody')).json()).toEqual({ connections: [] });
+    expect((await t.admin('GET', '/admin/connections?store=x')).json()).toMatchObject({ statusCode: 422, fields: [{ path: 'store', message: 'unknown field' }] });
+  });
+});

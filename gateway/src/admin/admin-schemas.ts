@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase letters, digits and single hyphens').max(64);
+const identifier = z.string().min(1).max(255);
+
+export const SlugParams = z.strictObject({ slug });
+export const IdParams = z.strictObject({ id: z.string().min(1).max(255) });
+
+export const EmptyBody = z.strictObject({});
+
+/** Provider settings or connection credentials: a JSON object, checked by the adapter's own schema. */
+export const SecretObject = z.record(z.string(), z.unknown());
+
+export const ConnectionsQuery = z.strictObject({
+  vendor: slug.optional(),
+  merchantId: identifier.optional(),
+});
+
+export const CreateConnectionBody = z.strictObject({
+  vendor: slug,
+  /** The vendor-side store id, exactly as the vendor sends it (case, spaces and slashes count). */
+  storeId: identifier,
+  merchantId: identifier,
+  outletId: identifier,
+  credentials: SecretObject.optional(),
+});
+
+export const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
+export const DEFAULT_OVERLAP_SECONDS = 86_400;
+
+export const RotateBody = z.strictObject({
+  /** How long the previous secret(s) stay valid; 0 ends them now. */
+  overlapSeconds: z.number().int().min(0).max(MAX_OVERLAP_SECONDS).default(DEFAULT_OVERLAP_SECONDS),
+});
+
+export const RunsQuery = z.strictObject({
+  vendor: slug.optional(),
+  connectionId: identifier.optional(),
+  limit: z.string().regex(/^\d{1,4}$/, 'a whole number from 1 to 1000').transform(Number).pipe(z.number().int().min(1).max(1000)).optional(),
+});
+
+export const TriggerRunBody = z.strictObject({
+  vendor: slug,
+  connectionId: identifier,
+});

@@ -1,0 +1,31 @@
+import type { AnyAdapter } from '@loyalty-gateway/core';
+import type { CatalogRunner } from '../scheduler/index.js';
+import type { CatalogRunStore, GatewayStore, VendorNoteStore } from '../stores/index.js';
+
+/** What the /admin API needs; the API is mounted only when a token is configured. */
+export interface AdminOptions {
+  /** GATEWAY_ADMIN_TOKEN. Undefined: /admin is off (every route answers 404 not_found). */
+  token: string | undefined;
+  store: GatewayStore;
+  notes: VendorNoteStore;
+  runs: CatalogRunStore;
+  /** Starts manual catalog pulls (the same runner the scheduler uses). */
+  runner: CatalogRunner;
+  /** The gateway's typed adapter list by default. */
+  adapters?: readonly AnyAdapter[] | undefined;
+  /** Now (rotation deadlines). */
+  clock?: (() => Date) | undefined;
+}
+
+export interface AdminDeps {
+  store: GatewayStore;
+  notes: VendorNoteStore;
+  runs: CatalogRunStore;
+  runner: CatalogRunner;
+  adapters: readonly AnyAdapter[];
+  adapterOf(slug: string): AnyAdapter | undefined;
+  now(): Date;
+}
+
+/** Every admin route: bearer-token auth instead of v1 headers, and no per-connection rate limit. */
+export const ADMIN_ROUTE = { config: { auth: 'none' as const, rateLimit: false as const } };

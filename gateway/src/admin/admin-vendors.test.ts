@@ -1,0 +1,105 @@
+import { testDialects } from '@loyalty-gateway/engine';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from './testing/open-operator-app.js';
+
+describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) => {
+  let t: OperatorApp;
+  beforeEach(async () => {
+    t = await openOperatorApp({ dialect: name });
+  });
+  afterEach(() => t.close());
+
+  it('refuses a missing, malformed or wrong token with 401 admin_unauthorized (Error body)', async () => {
+    for (const token of [null, 'wrong-token', `${ADMIN_TOKEN}x`, ADMIN_TOKEN.slice(0, -1)]) {
+      const response = await t.admin('GET', '/admin/vendors', undefined, token);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ statusCode: 401, code: 'admin_unauthorized', requestId: expect.any(String) });
+      expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
+    }
+    const basic = await t.app.inject({ method: 'GET', url: '/admin/vendors', headers: { authorization: `Basic ${ADMIN_TOKEN}` } });
+    expect(basic.statusCode).toBe(401);
+  });
+
+  it('lists vendors with their tier, whether an adapter exists and whether settings are stored (never the settings)', async () => {
+    const response = await t.admin('GET', '/admin/vendors');
+    expect(response.statusCode).toBe(200);
+    const { vendors } = response.json() as { vendors: Array<Record<string, unknown>> };
+    expect(vendors.map((v) => v.slug)).toEqual(['acme-pos', 'clover', 'other-pos', 'shopify']);
+    expect(vendors.find((v) => v.slug === 'clover')).toEqual({ slug: 'clover', name: 'Clover', tier: 'generic', featuredAdapter: true, hasSettings: true, catalogSchedule: '20 3 * * *' });
+    expect(vendors.find((v) => v.slug === 'acme-pos')).toMatchObject({ tier: 'generic', featuredAdapter: false, hasSettings: false, catalogSchedule: null });
+    expect(response.body).not.toContain('clover-auth-code-secret');
+  });
+
+  it('promotes a vendor with an adapter (visible at once), refuses one without, and demotes', async () => {
+    const promoted = await t.admin('POST', '/admin/vendors/clover/promote');
+    expect(promoted.statusCode).toBe(200);
+    expect(promoted.json()).toMatchObject({ vendor: { slug: 'clover', tier: 'featured', featuredAdapter: true } });
+    expect((await t.store.getVendor('clover'))?.tier).toBe('featured');
+
+    const refused = await t.admin('POST', '/admin/vendors/acme-pos/promote', {});
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'adapter_not_registered', message: expect.stringContaining('acme-pos') });
+    expect((await t.store.getVendor('acme-pos'))?.tier).toBe('generic');
+
+    const demoted = await t.admin('POST', '/admin/vendors/clover/demote');
+    expect(demoted.json()).toMatchObject({ vendor: { slug: 'clover', tier: 'generic' } });
+    expect((await t.store.getVendor('clover'))?.tier).toBe('generic');
+
+    expect((await t.admin('POST', '/admin/vendors/nobody/demote')).json()).toMatchObject({ statusCode: 404, code: 'vendor_not_found' });
+    expect((await t.admin('POST', '/admin/vendors/clover/promote', { now: true })).json()).toMatchObject({
+      statusCode: 422, code: 'validation_failed', fields: [{ path: 'now', message: 'unknown field' }],
+    });
+  });
+
+  it('promoting a registered adapter whose vendor row is missing creates it, featured', async () => {
+    const response = await t.admin('POST', '/admin/vendors/square/promote');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ vendor: { slug: 'square', name: 'Square', tier: 'featured', hasSettings: false } });
+  });
+
+  it('replaces provider settings after the adapter validates them, and never echoes them', async () => {
+    const ok = await t.admin('PUT', '/admin/vendors/clover/settings', { authCode: 'new-auth-code-value', apiBaseUrl: 'https://api.eu.clover.com' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ vendor: { slug: 'clover', hasSettings: true } });
+    expect(ok.body).not.toContain('new-auth-code-value');
+    expect((await t.store.getVendor('clover'))?.settings).toEqual({ authCode: 'new-auth-code-value', apiBaseUrl: 'https://api.eu.clover.com' });
+
+    const bad = await t.admin('PUT', '/admin/vendors/clover/settings', { authCode: '', apiBaseUrl: 'not a url', extra: 'x-secret-x' });
+    expect(bad.statusCode).toBe(422);
+    const error = bad.json() as { code: string; fields: Array<{ path: string }> };
+    expect(error.code).toBe('invalid_settings');
+    expect(error.fields.map((f) => f.path).sort()).toEqual(['apiBaseUrl', 'authCode', 'extra']);
+    expect(bad.body).not.toContain('x-secret-x');
+    expect((await t.store.getVendor('clover'))?.settings).toMatchObject({ authCode: 'new-auth-code-value' });
+
+    expect((await t.admin('PUT', '/admin/vendors/acme-pos/settings', { a: 1 })).json()).toMatchObject({ statusCode: 409, code: 'adapter_not_registered' });
+    expect((await t.admin('PUT', '/admin/vendors/ghost/settings', { a: 1 })).json()).toMatchObject({ statusCode: 404, code: 'vendor_not_found' });
+    expect((await t.admin('PUT', '/admin/vendors/clover/settings', '{"authCode":')).json()).toMatchObject({ statusCode: 400, code: 'malformed_json' });
+    expect(t.logs.join('\n')).not.toContain('new-auth-code-value');
+  });
+
+  it('lists the notes the featured door recorded (handshakes), newest first', async () => {
+    await t.notes.recordVendorNote('clover', { kind: 'clover.handshake', value: 'verif-1', note: 'paste into Clover' });
+    await t.notes.recordVendorNote('shopify', { kind: 'shopify.test', value: 'x' });
+    const response = await t.admin('GET', '/admin/vendors/clover/notes');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ notes: [{ vendor: 'clover', kind: 'clover.handshake', value: 'verif-1', note: 'paste into Clover' }] });
+    expect((await t.admin('GET', '/admin/vendors/ghost/notes')).statusCode).toBe(404);
+  });
+});
+
+describe('admin API without a token (non-production)', () => {
+  it('is not mounted: every /admin route answers 404 not_found, with or without a bearer', async () => {
+    const t = await openOperatorApp({ token: undefined });
+    try {
+      for (const [method, url] of [['GET', '/admin/vendors'], ['POST', '/admin/vendors/clover/promote'], ['GET', '/admin/connections']] as const) {
+        const response = await t.admin(method, url);
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toMatchObject({ statusCode: 404, code: 'not_found' });
+      }
+      expect((await t.store.getVendor('clover'))?.tier).toBe('generic');
+    } finally {
+      await t.close();
+    }
+  });
+});

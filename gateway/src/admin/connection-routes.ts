@@ -1,0 +1,78 @@
+import { GatewayError } from '@loyalty-gateway/core';
+import type { FastifyInstance } from 'fastify';
+import type { SecretJson } from '../stores/index.js';
+import { ConnectionsQuery, CreateConnectionBody, EmptyBody, RotateBody, SecretObject } from './admin-schemas.js';
+import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
+import { connectionIdParam, fieldsOf, readAdminBody, readOptionalBody, readQuery } from './read-admin-body.js';
+import { storeCall } from './store-error.js';
+
+const SHOWN_ONCE = 'Give this secret to the merchant now: it is stored encrypted and never shown again.';
+
+/**
+ * Connections: list (never secrets), create (the secret in the 201 only), rotate with an overlap
+ * deadline (the new secret once; the previous ones valid until then), activate / deactivate, and
+ * the per-connection credentials of featured adapters (checked by the adapter, never echoed).
+ */
+export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps): void {
+  /** Credentials of a vendor with an adapter must fit its schema (422 naming `credentials.*`). */
+  function checkCredentials(vendor: string, credentials: SecretJson, prefix: string): void {
+    const adapter = deps.adapterOf(vendor);
+    if (!adapter) return;
+    const parsed = adapter.credentials.safeParse(credentials);
+    if (parsed.success) return;
+    const fields = fieldsOf(parsed.error, credentials, prefix);
+    throw new GatewayError('validation_failed', {
+      message: `The credentials do not fit the ${adapter.display.name} adapter: ${fields.map((f) => `${f.path} ${f.message}`).join('; ')}.`,
+      fields,
+    });
+  }
+
+  async function requireConnection(id: string) {
+    const connection = await deps.store.getConnection(id);
+    if (!connection) throw new GatewayError('connection_not_found');
+    return connection;
+  }
+
+  scope.get('/connections', ADMIN_ROUTE, async (request) => {
+    const filter = readQuery(ConnectionsQuery, request.query);
+    return { connections: await deps.store.listConnections(filter) };
+  });
+
+  scope.post('/connections', ADMIN_ROUTE, async (request, reply) => {
+    const body = readAdminBody(CreateConnectionBody, request.body);
+    if (!(await deps.store.getVendor(body.vendor))) throw new GatewayError('vendor_not_found', { message: `No vendor with slug "${body.vendor}".` });
+    if (body.credentials) checkCredentials(body.vendor, body.credentials, 'credentials');
+    const issued = await storeCall(() => deps.store.createConnection(body));
+    request.log.info({ connectionId: issued.connection.id, vendor: body.vendor }, 'connection created');
+    return reply.code(201).send({ connection: issued.connection, secret: issued.secret, notice: SHOWN_ONCE });
+  });
+
+  scope.post('/connections/:id/rotate', ADMIN_ROUTE, async (request) => {
+    const id = connectionIdParam(request.params);
+    const { overlapSeconds } = readOptionalBody(RotateBody, request.body);
+    const overlapUntil = new Date(deps.now().getTime() + overlapSeconds * 1000);
+    const issued = await storeCall(() => deps.store.rotateSecret(id, { overlapUntil }));
+    request.log.info({ connectionId: id, overlapUntil }, 'connection secret rotated');
+    return { connection: issued.connection, secret: issued.secret, previousSecretsValidUntil: overlapUntil, notice: SHOWN_ONCE };
+  });
+
+  for (const [action, active] of [['activate', true], ['deactivate', false]] as const) {
+    scope.post(`/connections/:id/${action}`, ADMIN_ROUTE, async (request) => {
+      const id = connectionIdParam(request.params);
+      readOptionalBody(EmptyBody, request.body);
+      const connection = await storeCall(() => deps.store.setConnectionActive(id, active));
+      request.log.info({ connectionId: id }, `connection ${action}d`);
+      return { connection };
+    });
+  }
+
+  scope.put('/connections/:id/credentials', ADMIN_ROUTE, async (request) => {
+    const id = connectionIdParam(request.params);
+    const credentials = readAdminBody(SecretObject, request.body);
+    const connection = await requireConnection(id);
+    checkCredentials(connection.vendor, credentials, '');
+    const updated = await storeCall(() => deps.store.setCredentials(id, credentials));
+    request.log.info({ connectionId: id, keys: Object.keys(credentials) }, 'connection credentials replaced');
+    return { connection: updated };
+  });
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { adapters as registeredAdapters } from '../adapters.js';
+import { adminAuth } from './admin-auth.js';
+import type { AdminDeps, AdminOptions } from './admin-types.js';
+import { registerCatalogRunRoutes } from './catalog-run-routes.js';
+import { registerConnectionRoutes } from './connection-routes.js';
+import { registerVendorRoutes } from './vendor-routes.js';
+
+/**
+ * The operator's API under /admin, in its own scope: bearer-token auth on every route (v1 auth and
+ * the per-connection rate limit are off). Without a token nothing is mounted, so every /admin path
+ * answers 404 not_found (the config refuses to start production without one).
+ */
+export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions): void {
+  const token = options.token;
+  if (!token) return;
+  const adapters = options.adapters ?? registeredAdapters;
+  const deps: AdminDeps = {
+    store: options.store,
+    notes: options.notes,
+    runs: options.runs,
+    runner: options.runner,
+    adapters,
+    adapterOf: (slug) => adapters.find((a) => a.slug === slug),
+    now: options.clock ?? (() => new Date()),
+  };
+  void app.register(
+    async (scope) => {
+      scope.addHook('onRequest', adminAuth(token));
+      registerVendorRoutes(scope, deps);
+      registerConnectionRoutes(scope, deps);
+      registerCatalogRunRoutes(scope, deps);
+    },
+    { prefix: '/admin' },
+  );
+}

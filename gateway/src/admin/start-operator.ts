@@ -1,0 +1,53 @@
+import type { AnyAdapter, LoyaltyEngine } from '@loyalty-gateway/core';
+import type { SqlDatabase } from '@loyalty-gateway/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import { adapters as registeredAdapters } from '../adapters.js';
+import type { GatewayConfig } from '../config.js';
+import type { DirectoryOptions } from '../directory/index.js';
+import { createCatalogRunner, startCatalogScheduler, type CatalogRunner, type CatalogScheduler } from '../scheduler/index.js';
+import { createCatalogRunStore, type GatewayStore, type VendorNoteStore } from '../stores/index.js';
+import type { AdminOptions } from './admin-types.js';
+
+export interface OperatorSide {
+  /** For buildApp: the /admin API (mounted when a token is set) and the public directory. */
+  appOptions: { admin: AdminOptions; directory: DirectoryOptions };
+  runner: CatalogRunner;
+  scheduler: CatalogScheduler | null;
+  /** Stop the schedules and wait for running pulls (before the engine and databases close). */
+  close(): Promise<void>;
+}
+
+/**
+ * The operator side of a gateway process: catalog runs and their runner, the node-cron schedules
+ * when GATEWAY_SCHEDULER=on, and the options of /admin and /directory. Every process may run the
+ * schedules: the run rows decide which one pulls each connection for a tick.
+ */
+export async function startOperatorSide(options: {
+  config: GatewayConfig;
+  store: GatewayStore;
+  engine: LoyaltyEngine;
+  database: SqlDatabase<any>;
+  notes: VendorNoteStore;
+  log: FastifyBaseLogger;
+  adapters?: readonly AnyAdapter[];
+}): Promise<OperatorSide> {
+  const { config, store, log } = options;
+  const adapters = options.adapters ?? registeredAdapters;
+  const runs = await createCatalogRunStore({ database: options.database });
+  const runner = createCatalogRunner({ store, runs, engine: options.engine, adapters, logger: log });
+  const scheduler = config.GATEWAY_SCHEDULER === 'on' ? startCatalogScheduler({ runner, adapters, logger: log }) : null;
+  if (!scheduler) log.info('catalog scheduler off (GATEWAY_SCHEDULER=off); pulls run only when triggered through /admin');
+  if (!config.GATEWAY_ADMIN_TOKEN) log.warn('admin API disabled: GATEWAY_ADMIN_TOKEN is not set, every /admin route answers 404');
+  return {
+    appOptions: {
+      admin: { token: config.GATEWAY_ADMIN_TOKEN, store, notes: options.notes, runs, runner, adapters },
+      directory: { store, adapters, publicUrl: config.GATEWAY_PUBLIC_URL },
+    },
+    runner,
+    scheduler,
+    async close() {
+      if (scheduler) await scheduler.stop();
+      else await runner.stop();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { AnyAdapter } from '@loyalty-gateway/core';
+import { createEmbeddedEngine, openTestDatabase, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { pino } from 'pino';
+import { adapters as registeredAdapters } from '../../adapters.js';
+import { buildApp } from '../../app.js';
+import { parseSeed } from '../../boot/seed-schema.js';
+import { applySeed } from '../../boot/seed.js';
+import { createCatalogRunner, type CatalogRunner } from '../../scheduler/index.js';
+import {
+  createCatalogRunStore, createGatewayStore, createMemoryIdempotencyCache, createVendorNoteStore,
+  type CatalogRunStore, type GatewayStore, type VendorNoteStore,
+} from '../../stores/index.js';
+import { testSeedDocument } from '../../testing/test-seed.js';
+
+export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef0123';
+
+export interface OperatorApp {
+  app: FastifyInstance;
+  store: GatewayStore;
+  notes: VendorNoteStore;
+  runs: CatalogRunStore;
+  runner: CatalogRunner;
+  engine: EmbeddedEngine;
+  database: SqlDatabase<any>;
+  /** Every log line the app wrote (debug and up), as JSON text. */
+  logs: string[];
+  /** An authenticated admin call (JSON body when given). */
+  admin(method: string, url: string, body?: unknown, token?: string | null): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** The test seed with the three featured vendors' rows (generic until promoted) and Clover settings. */
+export function operatorSeed(settings: { cloverApiBaseUrl?: string } = {}) {
+  const doc = testSeedDocument();
+  doc.vendors.push(
+    { slug: 'shopify', name: 'Shopify', tier: 'featured', settings: { appSecret: 'shopify-app-secret-value' } } as never,
+    { slug: 'clover', name: 'Clover', tier: 'generic', settings: { authCode: 'clover-auth-code-secret', apiBaseUrl: settings.cloverApiBaseUrl ?? 'https://api.clover.com' } } as never,
+  );
+  return doc;
+}
+
+/** A real app (SQLite in memory or a PostgreSQL schema) with /admin and /directory mounted. */
+export async function openOperatorApp(
+  options: { dialect?: 'sqlite' | 'postgres'; token?: string | undefined; adapters?: readonly AnyAdapter[]; publicUrl?: string; seedDocument?: unknown } = {},
+): Promise<OperatorApp> {
+  const database = await openTestDatabase<any>(options.dialect ?? 'sqlite');
+  const store = await createGatewayStore({ database, masterKey: randomBytes(32) });
+  const engine = await createEmbeddedEngine({ database });
+  const parsed = parseSeed(options.seedDocument ?? operatorSeed());
+  if (!('seed' in parsed)) throw new Error(`seed invalid: ${JSON.stringify(parsed.issues)}`);
+  await applySeed(parsed.seed, { store, engine });
+  const notes = await createVendorNoteStore({ database });
+  const runs = await createCatalogRunStore({ database });
+  const logs: string[] = [];
+  const logger = pino({ level: 'debug' }, new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } }));
+  const adapters = options.adapters ?? registeredAdapters;
+  const runner = createCatalogRunner({ store, runs, engine, adapters, logger, policy: { baseDelayMs: 10 } });
+  const token = 'token' in options ? options.token : ADMIN_TOKEN;
+  const app = await buildApp({
+    engine, connections: store, idempotency: createMemoryIdempotencyCache(), rateLimit: { max: 100_000 }, loggerInstance: logger,
+    admin: { token, store, notes, runs, runner, adapters },
+    directory: { store, adapters, publicUrl: options.publicUrl },
+  });
+  return {
+    app, store, notes, runs, runner, engine, database, logs,
+    admin(method, url, body, given = ADMIN_TOKEN) {
+      return app.inject({
+        method: method as 'GET',
+        url,
+        headers: { ...(given === null ? {} : { authorization: `Bearer ${given}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+    },
+    async close() {
+      await runner.stop();
+      await app.close();
+      await engine.close();
+      await store.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { GatewayError } from '@loyalty-gateway/core';
+import type { FastifyInstance } from 'fastify';
+import { parseProviderSettings } from '../featured/index.js';
+import type { Vendor } from '../stores/index.js';
+import { EmptyBody, SecretObject } from './admin-schemas.js';
+import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
+import { vendorView } from './admin-views.js';
+import { readAdminBody, readOptionalBody, slugParam } from './read-admin-body.js';
+import { storeCall } from './store-error.js';
+
+const summaryOf = (v: Vendor) => ({ slug: v.slug, name: v.name, tier: v.tier, hasSettings: v.settings !== null });
+
+/**
+ * Vendors: list, promote (generic → featured; needs a registered adapter), demote, provider
+ * settings (validated by the adapter, never echoed back) and the notes the featured door kept.
+ * A tier change is read by this process at once and by others within the store's 5 s cache.
+ */
+export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): void {
+  scope.get('/vendors', ADMIN_ROUTE, async () => {
+    const vendors = await deps.store.listVendors();
+    return { vendors: vendors.map((v) => vendorView(v, deps.adapterOf(v.slug))) };
+  });
+
+  scope.post('/vendors/:slug/promote', ADMIN_ROUTE, async (request) => {
+    const slug = slugParam(request.params);
+    readOptionalBody(EmptyBody, request.body);
+    const adapter = deps.adapterOf(slug);
+    if (!adapter) throw new GatewayError('adapter_not_registered', { message: `This gateway has no featured adapter for "${slug}", so it cannot be promoted; its vendors keep using /webhooks/generic.` });
+    // A registered adapter whose vendor was never seeded is created from the adapter's display name.
+    await deps.store.ensureVendor({ slug, name: adapter.display.name, tier: 'generic' });
+    const vendor = await storeCall(() => deps.store.setVendorTier(slug, 'featured'));
+    request.log.info({ vendor: slug }, 'vendor promoted to featured');
+    return { vendor: vendorView(summaryOf(vendor), adapter) };
+  });
+
+  scope.post('/vendors/:slug/demote', ADMIN_ROUTE, async (request) => {
+    const slug = slugParam(request.params);
+    readOptionalBody(EmptyBody, request.body);
+    const vendor = await storeCall(() => deps.store.setVendorTier(slug, 'generic'));
+    request.log.info({ vendor: slug }, 'vendor demoted to generic');
+    return { vendor: vendorView(summaryOf(vendor), deps.adapterOf(slug)) };
+  });
+
+  scope.put('/vendors/:slug/settings', ADMIN_ROUTE, async (request) => {
+    const slug = slugParam(request.params);
+    const settings = readAdminBody(SecretObject, request.body);
+    if (!(await deps.store.getVendor(slug))) throw new GatewayError('vendor_not_found');
+    const adapter = deps.adapterOf(slug);
+    if (!adapter) throw new GatewayError('adapter_not_registered', { message: `"${slug}" has no featured adapter: provider settings have nothing to configure.` });
+    const checked = parseProviderSettings(adapter, settings);
+    if (!checked.ok) {
+      throw new GatewayError('invalid_settings', {
+        message: `The ${adapter.display.name} settings do not fit its adapter: ${checked.fields.map((f) => `${f.path} ${f.message}`).join('; ')}.`,
+        fields: checked.fields,
+      });
+    }
+    // Stored as sent (the door re-reads `auth` overrides from it), encrypted at rest.
+    const vendor = await storeCall(() => deps.store.setVendorSettings(slug, settings));
+    request.log.info({ vendor: slug, keys: Object.keys(settings) }, 'provider settings replaced');
+    return { vendor: vendorView(summaryOf(vendor), adapter) };
+  });
+
+  scope.get('/vendors/:slug/notes', ADMIN_ROUTE, async (request) => {
+    const slug = slugParam(request.params);
+    if (!(await deps.store.getVendor(slug))) throw new GatewayError('vendor_not_found');
+    return { notes: await deps.notes.listVendorNotes(slug) };
+  });
+}

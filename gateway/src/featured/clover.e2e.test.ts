@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
+import { CLOVER_AUTH_CODE, CLOVER_MERCHANT, MEMBERS, featuredSeedDocument } from '../testing/featured-seed.js';
+import { adapterFixture, adapterFixtureJson } from '../testing/native-fixtures.js';
+import { startRecordedVendorServer, type RecordedVendorServer } from '../testing/recorded-vendor-server.js';
+
+const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+const XYZ = `/v3/merchants/${CLOVER_MERCHANT}`;
+const member = MEMBERS.clover.membershipId;
+const paidOrder = adapterFixtureJson('clover', 'order-paid.json') as Record<string, unknown>;
+const batch = (merchants: Record<string, Array<{ objectId: string; type: string; ts: number }>>) =>
+  Buffer.from(JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants }));
+
+describe.each(dialects)('Clover end to end through /webhooks/clover (%s)', (dialect) => {
+  let api: RecordedVendorServer;
+  let gw: FeaturedGateway;
+  beforeAll(async () => {
+    api = await startRecordedVendorServer();
+    api.route(`${XYZ}/orders/GHIVJT2ABCRSC`, { body: paidOrder });
+    api.route(`${XYZ}/customers/CUSTVJT2ABCRS`, { body: adapterFixtureJson('clover', 'customer.json') });
+    api.route(`${XYZ}/orders/ABCVJTABCRRSC`, { body: adapterFixtureJson('clover', 'order-refunded.json') });
+    gw = await openFeaturedGateway({ seedDocument: featuredSeedDocument({ cloverApi: api.baseUrl }), dialect });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await api.close();
+  });
+
+  const post = (body: Buffer, auth: string | null = CLOVER_AUTH_CODE) =>
+    gw.app.inject({
+      method: 'POST',
+      url: '/webhooks/clover',
+      headers: { 'content-type': 'application/json', ...(auth === null ? {} : { 'x-clover-auth': auth }) },
+      payload: body,
+    });
+
+  it('the recorded multi-merchant batch, sent twice, earns once; the merchant without a connection is skipped', async () => {
+    const body = adapterFixture('clover', 'webhook-notification.json');
+    const first = await post(body);
+    expect(first.statusCode).toBe(200);
+    const answer = first.json();
+    expect(answer.results.map((r: { eventType: string; status: string }) => [r.eventType, r.status])).toEqual([
+      ['sale.completed', 'processed'],
+      ['sale.refunded', 'processed'],
+      ['sale.refunded', 'processed'],
+    ]);
+    expect(answer.results[0]).toMatchObject({ storeId: CLOVER_MERCHANT, transactionId: 'GHIVJT2ABCRSC', membershipId: member });
+    expect(answer.skipped).toEqual(Array(5).fill({ storeId: 'MNOVJT2ZRRRSC', reason: 'unknown_connection' }));
+    const earned = answer.results[0].pointsEarned as number;
+    expect(earned).toBeGreaterThan(0);
+    expect(await gw.balance(member)).toBe(earned);
+
+    const again = await post(body);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().results.map((r: { status: string }) => r.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
+    expect(await gw.balance(member)).toBe(earned);
+  });
+
+  it('a wrong or missing X-Clover-Auth is 401 bad_signature', async () => {
+    const body = adapterFixture('clover', 'webhook-notification.json');
+    expect((await post(body, 'not-the-auth-code')).json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });
+    expect((await post(body, null)).json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });
+  });
+
+  it('a batch naming only merchants without a connection is 401 unknown_connection', async () => {
+    const response = await post(batch({ NOBODYHERE123: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1 }] }));
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ code: 'unknown_connection' });
+  });
+
+  it('the unauthenticated verificationCode is a handshake: 200, logged and recorded for the operator', async () => {
+    const response = await post(adapterFixture('clover', 'webhook-verification.json'), null);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'handshake', note: expect.stringContaining('verification code') });
+    const notes = await gw.notes.listVendorNotes('clover');
+    expect(notes[0]).toMatchObject({ kind: 'clover.handshake', value: '5220ecf5-7dea-4396-b0ba-a1659c182887' });
+  });
+
+  it('a fetch-back 503 (after the client\'s retries) is 503 vendor_api_unavailable, nothing earned; the redelivery earns', async () => {
+    const before = await gw.balance(member);
+    const path = `${XYZ}/orders/NEWVJT2ABCRSC`;
+    api.route(path, { body: { ...paidOrder, id: 'NEWVJT2ABCRSC' } });
+    api.script(path, { status: 503 }, { status: 503 }, { status: 503 });
+    const body = batch({ [CLOVER_MERCHANT]: [{ objectId: 'O:NEWVJT2ABCRSC', type: 'UPDATE', ts: 1_700_000_000_000 }] });
+    const failed = await post(body);
+    expect(failed.statusCode).toBe(503);
+    expect(failed.json()).toMatchObject({ code: 'vendor_api_unavailable' });
+    expect(api.seen.filter((r) => r.path === path)).toHaveLength(3);
+    expect(await gw.balance(member)).toBe(before);
+
+    const redelivered = await post(body);
+    expect(redelivered.statusCode).toBe(200);
+    const [result] = redelivered.json().results;
+    expect(result).toMatchObject({ transactionId: 'NEWVJT2ABCRSC', status: 'processed' });
+    expect(await gw.balance(member)).toBe(before + result.pointsEarned);
+  });
+});

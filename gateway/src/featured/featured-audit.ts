@@ -1,0 +1,20 @@
+import type { RequestAudit } from '../http/fastify-types.js';
+import type { FeaturedResult } from './featured-types.js';
+
+const clip = (value: string) => (value.length > 255 ? value.slice(0, 255) : value);
+
+/**
+ * The request log's business fields for a featured call: the event itself when there is one,
+ * otherwise a count per status (`processed×2 duplicate×1`) so a batch is still one readable line.
+ */
+export function featuredAudit(results: FeaturedResult[], skipped: number): RequestAudit {
+  const [only] = results;
+  if (results.length === 1 && only && skipped === 0) {
+    return { eventType: only.eventType, eventId: clip(only.eventId), transactionId: clip(only.transactionId), refundId: only.refundId, outcome: only.status };
+  }
+  const counts = new Map<string, number>();
+  for (const r of results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+  if (skipped > 0) counts.set('skipped', skipped);
+  const outcome = [...counts].map(([status, n]) => `${status}×${n}`).join(' ');
+  return { outcome: outcome === '' ? 'accepted' : outcome };
+}

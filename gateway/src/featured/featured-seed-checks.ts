@@ -1,0 +1,77 @@
+import type { AnyAdapter } from '@loyalty-gateway/core';
+import { issuesAt, parseProviderSettings } from './provider-settings.js';
+
+export interface SeedIssueLike {
+  path: string;
+  message: string;
+}
+
+interface VendorEntry {
+  slug: string;
+  tier: 'generic' | 'featured';
+  settings?: Record<string, unknown> | undefined;
+}
+
+interface ConnectionEntry {
+  vendor: string;
+  secret?: string | undefined;
+  credentials?: Record<string, unknown> | undefined;
+}
+
+/** `base` + a path relative to it (`(body)` is the root). */
+const under = (base: string, relative: string) =>
+  relative === '(body)' ? base : relative.startsWith('[') ? `${base}${relative}` : `${base}.${relative}`;
+
+/**
+ * The seed's featured-tier rules. A vendor's `settings` are validated by that adapter's own schema
+ * (plus the door's `auth` override); a featured vendor needs a registered adapter and settings.
+ * A connection's `credentials` are validated by its vendor's adapter; its `secret` may be omitted
+ * only for a featured vendor whose scheme does not read secrets from the connection.
+ */
+export function featuredSeedIssues(
+  vendors: readonly VendorEntry[],
+  connections: ReadonlyArray<{ at: string; connection: ConnectionEntry }>,
+  adapters: readonly AnyAdapter[],
+): SeedIssueLike[] {
+  const issues: SeedIssueLike[] = [];
+  const adapterOf = (slug: string) => adapters.find((a) => a.slug === slug);
+  const perConnection = new Map<string, boolean>();
+  vendors.forEach((vendor, v) => {
+    const at = `vendors[${v}]`;
+    const adapter = adapterOf(vendor.slug);
+    if (!adapter) {
+      perConnection.set(vendor.slug, true);
+      if (vendor.tier === 'featured') issues.push({ path: `${at}.tier`, message: `no featured adapter "${vendor.slug}" is registered` });
+      if (vendor.settings !== undefined) issues.push({ path: `${at}.settings`, message: `only vendors with a featured adapter have settings` });
+      return;
+    }
+    if (vendor.settings === undefined) {
+      if (vendor.tier === 'featured') issues.push({ path: `${at}.settings`, message: `required for a featured vendor (${adapter.display.name} provider settings)` });
+      perConnection.set(vendor.slug, vendor.tier !== 'featured' || adapter.defaultAuth.kind !== 'mtls' && adapter.defaultAuth.secret.from === 'connection');
+      return;
+    }
+    const parsed = parseProviderSettings(adapter, vendor.settings);
+    if (!parsed.ok) {
+      perConnection.set(vendor.slug, false); // reported above; no second issue per connection
+      for (const field of parsed.fields) issues.push({ path: under(`${at}.settings`, field.path), message: field.message });
+      return;
+    }
+    perConnection.set(vendor.slug, vendor.tier !== 'featured' || parsed.config.secrets === 'per-connection');
+  });
+  for (const { at, connection } of connections) {
+    const adapter = adapterOf(connection.vendor);
+    if (connection.credentials !== undefined) {
+      if (!adapter) issues.push({ path: `${at}.credentials`, message: `vendor "${connection.vendor}" has no featured adapter to use credentials` });
+      else {
+        const parsed = adapter.credentials.safeParse(connection.credentials);
+        if (!parsed.success) {
+          for (const field of issuesAt([], parsed.error)) issues.push({ path: under(`${at}.credentials`, field.path), message: field.message });
+        }
+      }
+    }
+    if (connection.secret === undefined && (perConnection.get(connection.vendor) ?? false)) {
+      issues.push({ path: `${at}.secret`, message: 'is required (generic tier, or a featured scheme that reads the connection secret)' });
+    }
+  }
+  return issues;
+}

@@ -1,0 +1,85 @@
+import { authenticate, GatewayError, type NativeRequest } from '@loyalty-gateway/core';
+import type { FastifyRequest } from 'fastify';
+import type { Vendor } from '../stores/index.js';
+import { authFailure } from './auth-failure.js';
+import { decodeNative } from './decode-native.js';
+import { featuredAudit } from './featured-audit.js';
+import type { DoorDeps, FeaturedResponse, FeaturedResult, RequestLogger } from './featured-types.js';
+import { nativeRequestOf, signedUrlOf } from './native-request-of.js';
+import { processUnit } from './process-unit.js';
+import { parseProviderSettings, type ProviderConfig, type ProviderSettingsResult } from './provider-settings.js';
+import { recordHandshake } from './record-handshake.js';
+import { resolveUnits } from './resolve-units.js';
+
+type FeaturedHandler = (request: FastifyRequest) => Promise<FeaturedResponse>;
+
+/**
+ * `POST /webhooks/{slug}` for one adapter. Per request: the vendor must be featured right now
+ * (promotion needs no restart); provider settings → scheme; decode + native schema; handshake
+ * (before auth: Clover's verificationCode is unauthenticated); request-level auth; units →
+ * connections (per-connection auth); map → canonical envelopes → the shared webhook pipeline.
+ */
+export function featuredHandler(deps: DoorDeps): FeaturedHandler {
+  const { adapter } = deps;
+  // Parsed once per settings version: getVendor hands back the same object until the vendor changes.
+  const parsedSettings = new WeakMap<Vendor, ProviderSettingsResult>();
+
+  function providerOf(vendor: Vendor, log: RequestLogger): ProviderConfig {
+    let result = parsedSettings.get(vendor);
+    if (!result) parsedSettings.set(vendor, (result = parseProviderSettings(adapter, vendor.settings ?? {})));
+    if (result.ok) return result.config;
+    log.error({ vendor: adapter.slug, fields: result.fields }, 'provider settings invalid');
+    throw new GatewayError('internal_error', { message: 'The gateway is misconfigured for this vendor. Retry with backoff.' });
+  }
+
+  function authenticateRequest(provider: ProviderConfig, native: NativeRequest, log: RequestLogger): void {
+    if (provider.secrets === 'per-connection') return; // checked per unit, with each connection's secrets
+    const check = authenticate(provider.scheme, provider.secrets === 'none' ? [] : provider.secrets, native, new Date(deps.clock()));
+    if (check.ok) return;
+    log.warn({ vendor: adapter.slug, scheme: provider.scheme.kind, reason: check.reason, detail: check.detail }, 'featured webhook refused');
+    throw authFailure(check.reason);
+  }
+
+  return async function handle(request) {
+    const log = request.log;
+    const vendor = await deps.store.getVendor(adapter.slug);
+    if (!vendor || vendor.tier !== 'featured') throw new GatewayError('vendor_not_featured');
+    const provider = providerOf(vendor, log);
+    const native = nativeRequestOf(request, signedUrlOf(request, provider.notificationUrl, deps.publicUrl));
+    const body = decodeNative(adapter, native.rawBody);
+
+    const handshake = adapter.handshake?.(body, native) ?? null;
+    if (handshake) {
+      await recordHandshake(deps.notes, adapter.slug, handshake, log);
+      request.audit = { outcome: 'handshake' };
+      return { status: 'handshake', note: handshake.note };
+    }
+    authenticateRequest(provider, native, log);
+
+    const units = adapter.units(body, native);
+    if (units.length === 0) {
+      request.audit = { outcome: 'no-store' };
+      return { status: 'accepted', results: [], skipped: [], notes: ['The request concerns no store: nothing to do.'] };
+    }
+    const { resolved, skipped } = await resolveUnits(deps, provider, units, native, log);
+    request.connection = resolved[0]?.connection ?? null;
+
+    // Every unit is processed even when one fails: the vendor redelivers the whole request and the
+    // ledger answers `duplicate` for what already counted. The first failure is then the answer.
+    const results: FeaturedResult[] = [];
+    const notes: string[] = [];
+    let failure: unknown;
+    for (const item of resolved) {
+      try {
+        const outcome = await processUnit(deps, provider, item, native, log);
+        results.push(...outcome.results);
+        if (outcome.note) notes.push(outcome.note);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    request.audit = featuredAudit(results, skipped.length);
+    if (failure !== undefined) throw failure;
+    return { status: 'accepted', results, skipped, notes };
+  };
+}

@@ -1,0 +1,92 @@
+import { Envelope, GatewayError, VendorApiError, formatPath, type AdapterContext, type NativeRequest } from '@loyalty-gateway/core';
+import type { DoorDeps, FeaturedResult, RequestLogger, ResolvedUnit } from './featured-types.js';
+import type { ProviderConfig } from './provider-settings.js';
+
+export interface UnitOutcome {
+  results: FeaturedResult[];
+  note?: string | undefined;
+}
+
+/** An operator-side fault: logged with the adapter's name, answered 500 so the vendor retries later. */
+function operatorFault(log: RequestLogger, context: Record<string, unknown>, message: string, cause?: unknown): GatewayError {
+  log.error({ ...context, ...(cause === undefined ? {} : { err: cause }) }, message);
+  return new GatewayError('internal_error', { cause });
+}
+
+async function contextFor(deps: DoorDeps, provider: ProviderConfig, item: ResolvedUnit, log: RequestLogger) {
+  const { adapter } = deps;
+  const where = { adapter: adapter.slug, store: item.storeId, connectionId: item.connection.id };
+  const raw = await deps.store.getCredentials(item.connection.id);
+  const credentials = adapter.credentials.safeParse(raw ?? {});
+  if (!credentials.success) {
+    const fields = credentials.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
+    throw operatorFault(log, { ...where, fields }, 'connection credentials invalid');
+  }
+  const ctx: AdapterContext<unknown, unknown> = {
+    settings: provider.settings,
+    credentials: credentials.data,
+    storeId: item.storeId,
+    http: deps.http,
+    logger: log.child({ vendor: adapter.slug, store: item.storeId }),
+    now: () => new Date(deps.clock()),
+  };
+  return ctx;
+}
+
+/**
+ * One unit: map it (fetching back through the adapter's ctx), validate every envelope with the
+ * strict canonical schema, then hand each to the shared webhook pipeline (idempotency + engine).
+ * A vendor API failure is 503 vendor_api_unavailable (nothing recorded for this unit; the vendor
+ * redelivers); an envelope the canonical schema refuses or that names another store is a mapping
+ * bug: 500, logged with the adapter's name, never silently dropped.
+ */
+export async function processUnit(
+  deps: DoorDeps,
+  provider: ProviderConfig,
+  item: ResolvedUnit,
+  request: NativeRequest,
+  log: RequestLogger,
+): Promise<UnitOutcome> {
+  const { adapter } = deps;
+  const where = { adapter: adapter.slug, store: item.storeId, connectionId: item.connection.id };
+  const ctx = await contextFor(deps, provider, item, log);
+  let mapped;
+  try {
+    mapped = await adapter.map(item.unit, ctx, request);
+  } catch (error) {
+    if (error instanceof VendorApiError) {
+      // Retryable (429, 5xx, network) is the vendor's weather; anything else (401/403: this
+      // connection's credentials) needs the operator, but is still 503 so no event is lost meanwhile.
+      const line = { ...where, status: error.status, url: error.url, retryable: error.retryable };
+      if (error.retryable) log.warn(line, 'vendor API failed during fetch-back; the vendor will redeliver');
+      else log.error(line, 'vendor API refused fetch-back; check this connection\'s credentials');
+      throw new GatewayError('vendor_api_unavailable', { cause: error });
+    }
+    throw operatorFault(log, where, `the ${adapter.slug} adapter failed to map a unit`, error);
+  }
+  const envelopes: Envelope[] = [];
+  for (const [index, candidate] of mapped.envelopes.entries()) {
+    const parsed = Envelope.safeParse(candidate);
+    if (!parsed.success) {
+      const fields = parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
+      throw operatorFault(log, { ...where, envelope: index, fields }, `the ${adapter.slug} adapter produced an invalid envelope`);
+    }
+    if (parsed.data.store.id !== item.connection.storeId) {
+      throw operatorFault(log, { ...where, envelopeStore: parsed.data.store.id }, `the ${adapter.slug} adapter set store.id to another store`);
+    }
+    envelopes.push(parsed.data);
+  }
+  const results: FeaturedResult[] = [];
+  for (const envelope of envelopes) {
+    const result = await deps.pipeline(item.connection, envelope);
+    results.push({
+      storeId: item.storeId,
+      eventId: envelope.eventId,
+      eventType: envelope.eventType,
+      transactionId: envelope.transaction.id,
+      ...(envelope.eventType === 'sale.refunded' ? { refundId: envelope.refund.id } : {}),
+      ...result,
+    });
+  }
+  return { results, note: mapped.note };
+}

@@ -1,0 +1,42 @@
+import { createHttpClient } from '@loyalty-gateway/core';
+import type { FastifyInstance } from 'fastify';
+import { adapters as registeredAdapters } from '../adapters.js';
+import '../http/fastify-types.js';
+import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
+import type { FeaturedDoorOptions } from './featured-types.js';
+import { featuredHandler } from './handle-featured-webhook.js';
+
+export interface RegisterFeaturedDoorsOptions extends FeaturedDoorOptions {
+  pipeline: WebhookPipeline;
+  /** Milliseconds since the epoch (auth windows, adapter clocks). */
+  clock: () => number;
+}
+
+/**
+ * `POST /webhooks/{slug}` for every registered adapter, each in its own encapsulated scope
+ * (registered without fastify-plugin) with its own body parser: the raw bytes whatever the
+ * Content-Type (vendors send odd ones; the adapter's declared format decides how they are read,
+ * and what it cannot read is 400 invalid_native_payload). The door authenticates itself with the
+ * vendor's scheme, so the v1 auth hooks are off (`auth: 'none'`); the connection-keyed rate limit
+ * is off too (units resolve to connections only inside the handler; vendors deliver from shared
+ * address pools).
+ */
+export function registerFeaturedDoors(app: FastifyInstance, options: RegisterFeaturedDoorsOptions): void {
+  const http = options.http ?? createHttpClient();
+  for (const adapter of options.adapters ?? registeredAdapters) {
+    const handle = featuredHandler({
+      adapter,
+      store: options.store,
+      pipeline: options.pipeline,
+      http,
+      notes: options.notes,
+      publicUrl: options.publicUrl,
+      clock: options.clock,
+    });
+    void app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+      scope.post(`/webhooks/${adapter.slug}`, { config: { auth: 'none', rateLimit: false } }, handle);
+    });
+  }
+}

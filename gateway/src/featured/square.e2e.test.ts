@@ -1,0 +1,94 @@
+import { adapter as square } from '@loyalty-gateway/adapter-square';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
+import { MEMBERS, SQUARE_LOCATION, SQUARE_NOTIFICATION_URL, SQUARE_SIGNATURE_KEY, featuredSeedDocument } from '../testing/featured-seed.js';
+import { adapterFixture, adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
+import { startRecordedVendorServer, type RecordedVendorServer } from '../testing/recorded-vendor-server.js';
+
+const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+const ORDER_ID = '03O3USaPaAaFnI6kkwB1JxGgBsUZY';
+const order = adapterFixtureJson('square', 'order-retrieve.json') as { order: Record<string, unknown> };
+const payment = adapterFixture('square', 'payment-updated-completed.json');
+const member = MEMBERS.square.membershipId;
+
+/** The payment fixture with strings replaced (another order, another status), to be signed afresh. */
+const variant = (...pairs: Array<[string, string]>) => Buffer.from(pairs.reduce((text, [from, to]) => text.replace(from, to), payment.toString('utf8')));
+
+describe.each(dialects)('Square end to end through /webhooks/square (%s)', (dialect) => {
+  let api: RecordedVendorServer;
+  let gw: FeaturedGateway;
+  beforeAll(async () => {
+    api = await startRecordedVendorServer();
+    api.route(`/v2/orders/${ORDER_ID}`, { body: order });
+    api.route('/v2/customers/JDKYHBWT1D4F8MFH63DBMEN8Y4', { body: adapterFixtureJson('square', 'customer-retrieve.json') });
+    gw = await openFeaturedGateway({ seedDocument: featuredSeedDocument({ squareApi: api.baseUrl }), dialect });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await api.close();
+  });
+
+  // Square signs the subscription's notification URL + the body; the gateway uses settings.notificationUrl.
+  const post = (body: Buffer, signature = vendorSignature(square.defaultAuth, SQUARE_SIGNATURE_KEY, SQUARE_NOTIFICATION_URL, body)) =>
+    gw.app.inject({ method: 'POST', url: '/webhooks/square', headers: { 'content-type': 'application/json', ...signature }, payload: body });
+
+  it('payment.updated COMPLETED, fetched back from the recorded API, sent twice, earns once', async () => {
+    const first = await post(payment);
+    expect(first.statusCode).toBe(200);
+    const [result] = first.json().results;
+    expect(result).toMatchObject({ storeId: SQUARE_LOCATION, transactionId: ORDER_ID, eventType: 'sale.completed', status: 'processed', membershipId: member });
+    expect(result.pointsEarned).toBeGreaterThan(0);
+    expect(api.seen.filter((r) => r.path === `/v2/orders/${ORDER_ID}`)[0]?.headers.authorization).toBe('Bearer EAAA-fake-token');
+    const again = await post(payment);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().results[0]).toMatchObject({ status: 'duplicate', pointsEarned: 0 });
+    expect(await gw.balance(member)).toBe(result.pointsEarned);
+  });
+
+  it('a signature over another URL or with another key is 401 bad_signature', async () => {
+    const before = await gw.balance(member);
+    const otherUrl = await post(payment, vendorSignature(square.defaultAuth, SQUARE_SIGNATURE_KEY, 'http://localhost/webhooks/square', payment));
+    expect(otherUrl.statusCode).toBe(401);
+    expect(otherUrl.json()).toMatchObject({ code: 'bad_signature' });
+    const otherKey = await post(payment, vendorSignature(square.defaultAuth, 'not-the-key', SQUARE_NOTIFICATION_URL, payment));
+    expect(otherKey.json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });
+    expect(await gw.balance(member)).toBe(before);
+  });
+
+  it('a payment that is not COMPLETED is 200 with nothing earned', async () => {
+    const before = await gw.balance(member);
+    const approved = variant(['"status": "COMPLETED"', '"status": "APPROVED"'], ['6a8f5f28-54a1', 'aaaaaaaa-54a1']);
+    const response = await post(approved);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'accepted', results: [], skipped: [] });
+    expect(response.json().notes).toHaveLength(1);
+    expect(await gw.balance(member)).toBe(before);
+  });
+
+  it('the test notification is a handshake: 200, recorded for the operator', async () => {
+    const body = adapterFixture('square', 'webhooks-test-notification.json');
+    const response = await post(body);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'handshake' });
+    const notes = await gw.notes.listVendorNotes('square');
+    expect(notes[0]).toMatchObject({ vendor: 'square', value: 'ac3ac95b-f97d-458c-a6e6-18981597e05f' });
+  });
+
+  it('a fetch-back 503 (after the client\'s retries) is 503 vendor_api_unavailable, nothing earned; the redelivery earns', async () => {
+    const before = await gw.balance(member);
+    api.route('/v2/orders/ORDER-2', { body: { order: { ...order.order, id: 'ORDER-2' } } });
+    api.script('/v2/orders/ORDER-2', { status: 503, body: { errors: [] } }, { status: 503, body: { errors: [] } }, { status: 503, body: { errors: [] } });
+    const second = variant([ORDER_ID, 'ORDER-2'], ['6a8f5f28-54a1', 'bbbbbbbb-54a1']);
+    const failed = await post(second);
+    expect(failed.statusCode).toBe(503);
+    expect(failed.json()).toMatchObject({ statusCode: 503, code: 'vendor_api_unavailable' });
+    expect(api.seen.filter((r) => r.path === '/v2/orders/ORDER-2')).toHaveLength(3);
+    expect(await gw.balance(member)).toBe(before);
+
+    const redelivered = await post(second);
+    expect(redelivered.statusCode).toBe(200);
+    const [result] = redelivered.json().results;
+    expect(result).toMatchObject({ transactionId: 'ORDER-2', status: 'processed' });
+    expect(await gw.balance(member)).toBe(before + result.pointsEarned);
+  });
+});

@@ -1,0 +1,40 @@
+import { readFile } from 'node:fs/promises';
+import type { AnyAdapter } from '@loyalty-gateway/core';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { adapters as registeredAdapters } from '../adapters.js';
+import { buildApp, type AppOptions } from '../app.js';
+import type { GatewayStore } from '../stores/index.js';
+import { providerCaBundle } from './provider-ca-bundle.js';
+import { tlsServerFactory } from './tls-server-factory.js';
+
+export interface TlsListenerOptions {
+  /** The same options (engine, stores, caches, featured doors) the plain HTTP app was built with. */
+  appOptions: AppOptions;
+  store: Pick<GatewayStore, 'listVendors' | 'getVendor'>;
+  host: string;
+  port: number;
+  certFile: string;
+  keyFile: string;
+  adapters?: readonly AnyAdapter[] | undefined;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The mTLS `direct` listener (GATEWAY_TLS_PORT): a second app instance on an HTTPS server,
+ * serving the same routes with the same services (engine, stores, idempotency cache), so a
+ * featured door reached here sees the client certificate. Returns the app, listening.
+ */
+export async function startTlsListener(options: TlsListenerOptions): Promise<{ app: FastifyInstance; port: number }> {
+  const [cert, key] = await Promise.all([readFile(options.certFile, 'utf8'), readFile(options.keyFile, 'utf8')]);
+  const ca = await providerCaBundle(options.store, options.adapters ?? registeredAdapters);
+  const app = await buildApp({ ...options.appOptions, serverFactory: tlsServerFactory({ cert, key, ca }) });
+  try {
+    await app.listen({ port: options.port, host: options.host });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const port = (app.server.address() as { port: number }).port;
+  options.log.info({ port, providerCas: ca.length }, 'mTLS listener ready (HTTPS, client certificates requested)');
+  return { app, port };
+}

@@ -1,0 +1,32 @@
+import type { Server } from 'node:http';
+import { createServer } from 'node:https';
+import type { FastifyServerFactory } from 'fastify';
+
+export interface TlsListenerMaterial {
+  /** PEM of the gateway's server certificate (chain) and key (GATEWAY_TLS_CERT_FILE / _KEY_FILE). */
+  cert: string;
+  key: string;
+  /** PEM of every mTLS provider's CA: the acceptable-CA list sent to clients and Node's `authorized` flag. */
+  ca: string[];
+}
+
+/**
+ * An HTTPS server for Fastify that asks every client for a certificate but lets the handshake
+ * succeed without one (`rejectUnauthorized: false`): which certificate is good enough is decided
+ * per provider at request time by core's `verifyMtls` against that provider's own CA, pins and
+ * subject, never by the listener. A client with no or a foreign certificate therefore gets the
+ * spec's 401 Error body rather than a TLS alert it cannot read.
+ */
+export function tlsServerFactory(material: TlsListenerMaterial): FastifyServerFactory {
+  return (handler) =>
+    createServer(
+      {
+        cert: material.cert,
+        key: material.key,
+        ...(material.ca.length > 0 ? { ca: material.ca } : {}),
+        requestCert: true,
+        rejectUnauthorized: false,
+      },
+      handler,
+    ) as unknown as Server;
+}

@@ -1,0 +1,133 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { startGateway, type RunningGateway } from '@loyalty-gateway/gateway';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCommand } from './run-admin-command.js';
+
+const TOKEN = 'adm_cli_test_token_0123456789abcdef';
+const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-admin-cli-'));
+let gateway: RunningGateway;
+let clover: Server;
+let cloverUrl = '';
+
+/** Clover's items API, one short page of three (a real socket, recorded shape). */
+function startClover(): Promise<string> {
+  clover = createServer((_req, res) => {
+    const elements = [1, 2, 3].map((n) => ({ id: `CLI-ITEM-${n}`, name: `Item ${n}`, price: 250 * n, hidden: false }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ elements }));
+  });
+  return new Promise((resolve) => clover.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(clover.address() as AddressInfo).port}`)));
+}
+
+function seed(cloverUrl: string) {
+  return {
+    vendors: [
+      { slug: 'acme-pos', name: 'Acme POS', tier: 'generic' },
+      { slug: 'clover', name: 'Clover', tier: 'generic', settings: { authCode: 'clover-auth-code', apiBaseUrl: cloverUrl } },
+    ],
+    merchants: [{
+      id: 'm-cli', name: 'CLI Coffee', currency: 'USD', defaultCountryCode: '1', earnRate: 1, redemptionRate: 100,
+      outlets: [{ id: 'o-main', name: 'Main' }], connections: [], members: [], rewards: [], issuedCodes: [],
+    }],
+  };
+}
+
+/** The CLI in-process, as `loyalty-gateway admin ...` runs it; output captured. */
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runAdminCommand([...argv, '--url', gateway.address], { env: { GATEWAY_ADMIN_TOKEN: TOKEN }, out: (t) => out.push(t), err: (t) => err.push(t), pollMs: 50 });
+  return { code, json: out.length ? (JSON.parse(out.join('\n')) as Record<string, any>) : null, stderr: err.join('\n') };
+}
+
+beforeAll(async () => {
+  const seedFile = path.join(dir, 'seed.json');
+  cloverUrl = await startClover();
+  writeFileSync(seedFile, JSON.stringify(seed(cloverUrl)));
+  gateway = await startGateway({
+    PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: seedFile,
+    GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), GATEWAY_ADMIN_TOKEN: TOKEN, GATEWAY_SCHEDULER: 'off',
+    DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', LOG_LEVEL: 'silent',
+  });
+}, 60_000);
+afterAll(async () => {
+  await gateway?.close();
+  await new Promise((resolve) => clover.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => {
+  it('vendors: list, promote, settings from a file (never printed), demote', async () => {
+    const listed = await cli('vendors', 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.json?.vendors.map((v: { slug: string }) => v.slug)).toEqual(['acme-pos', 'clover']);
+    expect((await cli('vendors', 'promote', 'clover')).json).toMatchObject({ vendor: { slug: 'clover', tier: 'featured' } });
+    const file = path.join(dir, 'settings.json');
+    writeFileSync(file, JSON.stringify({ authCode: 'rotated-auth-code-77', apiBaseUrl: cloverUrl }));
+    const settings = await cli('vendors', 'settings', 'clover', '--file', file);
+    expect(settings.code).toBe(0);
+    expect(settings.json).toMatchObject({ vendor: { slug: 'clover', tier: 'featured', hasSettings: true } });
+    expect(JSON.stringify(settings.json)).not.toContain('rotated-auth-code-77');
+    writeFileSync(file, JSON.stringify({ authCode: '' }));
+    const invalid = await cli('vendors', 'settings', 'clover', '--file', file);
+    expect(invalid).toMatchObject({ code: 1, stderr: expect.stringContaining('(invalid_settings, HTTP 422)') });
+    const refused = await cli('vendors', 'promote', 'acme-pos');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: This gateway has no featured adapter for "acme-pos".*\(adapter_not_registered, HTTP 409\)$/);
+  });
+
+  it('connections: create (secret once), rotate with overlap, list without secrets, deactivate / activate', async () => {
+    const credentials = path.join(dir, 'credentials.json');
+    writeFileSync(credentials, JSON.stringify({ accessToken: 'cli-access-token' }));
+    const created = await cli('connections', 'create', '--vendor', 'clover', '--store', 'CLI-MERCHANT', '--merchant', 'm-cli', '--outlet', 'o-main', '--credentials-file', credentials);
+    expect(created.code).toBe(0);
+    const id = created.json?.connection.id as string;
+    const secret = created.json?.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    const rotated = await cli('connections', 'rotate', id, '--overlap-seconds', '600');
+    expect(rotated.json).toMatchObject({ connection: { id, secretCount: 2 }, secret: expect.stringMatching(/^whsec_/) });
+    const listed = await cli('connections', 'list', '--vendor', 'clover');
+    expect(listed.json?.connections).toHaveLength(1);
+    const text = JSON.stringify(listed.json);
+    for (const hidden of [secret, rotated.json?.secret, 'cli-access-token']) expect(text).not.toContain(hidden);
+    expect((await cli('connections', 'deactivate', id)).json).toMatchObject({ connection: { active: false } });
+    expect((await cli('connections', 'activate', id)).json).toMatchObject({ connection: { active: true } });
+    const again = await cli('connections', 'create', '--vendor', 'clover', '--store', 'CLI-MERCHANT', '--merchant', 'm-cli', '--outlet', 'o-main');
+    expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('(connection_exists, HTTP 409)') });
+  });
+
+  it('catalog: pull --wait ends with the recorded run; runs lists it', async () => {
+    const id = ((await cli('connections', 'list', '--vendor', 'clover')).json?.connections[0] as { id: string }).id;
+    const pulled = await cli('catalog', 'pull', '--vendor', 'clover', '--connection', id, '--wait');
+    expect(pulled.code).toBe(0);
+    expect(pulled.json).toMatchObject({ run: { status: 'succeeded', pages: 1, items: 3, created: 3, trigger: 'manual' } });
+    const runs = await cli('catalog', 'runs', '--connection', id);
+    expect(runs.json?.runs[0]).toMatchObject({ id: pulled.json?.run.id, status: 'succeeded' });
+  });
+
+  it('usage errors exit 2; a wrong token exits 1 with the Error body message', async () => {
+    expect((await cli('connections', 'rotate')).code).toBe(2);
+    expect((await cli('vendors', 'dance')).code).toBe(2);
+    let stderr = '';
+    const wrong = await runAdminCommand(['vendors', 'list', '--url', gateway.address, '--token', 'not-the-token'], { env: {}, out: () => {}, err: (t) => void (stderr = t) });
+    expect(wrong).toBe(1);
+    expect(stderr).toBe('error: The admin API needs Authorization: Bearer <GATEWAY_ADMIN_TOKEN>. (admin_unauthorized, HTTP 401)');
+    expect(await runAdminCommand(['vendors', 'list'], { env: {}, out: () => {}, err: () => {} })).toBe(2); // no token at all
+  });
+
+  it('the real binary: prints JSON and exits non-zero on a refusal', async () => {
+    const bin = fileURLToPath(new URL('../cli.ts', import.meta.url));
+    const run = promisify(execFile);
+    const env = { ...process.env, GATEWAY_ADMIN_TOKEN: TOKEN };
+    const ok = await run(process.execPath, ['--import', 'tsx', bin, 'admin', 'vendors', 'list', '--url', gateway.address], { env });
+    expect(JSON.parse(ok.stdout).vendors).toHaveLength(2);
+    const failed = await run(process.execPath, ['--import', 'tsx', bin, 'admin', 'vendors', 'demote', 'ghost', '--url', gateway.address], { env }).catch((e: { code: number; stderr: string }) => e);
+    expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining('No vendor with this slug. (vendor_not_found, HTTP 404)') });
+  }, 30_000);
+});

@@ -1,0 +1,20 @@
+export const ADMIN_USAGE = `loyalty-gateway admin <group> <action> [args] [--url URL] [--token T]
+  --url defaults to http://127.0.0.1:3000; the token comes from GATEWAY_ADMIN_TOKEN unless --token is given.
+  Every command prints the gateway's JSON answer; a failure exits 1 with the Error body's message.
+
+  vendors list
+  vendors promote SLUG                     generic → featured (needs a registered adapter)
+  vendors demote SLUG                      featured → generic (connections and ledger stay)
+  vendors settings SLUG --file f.json      replace provider settings (checked by the adapter; never printed back)
+  vendors notes SLUG                       handshakes the featured door recorded (e.g. Clover's verificationCode)
+
+  connections list [--vendor V] [--merchant M]
+  connections create --vendor V --store ID --merchant M --outlet O [--credentials-file f.json]
+                                           prints the new secret ONCE
+  connections rotate ID [--overlap-seconds N]   new secret once; the old one stays valid N s (default 86400)
+  connections deactivate ID | activate ID
+  connections credentials ID --file f.json
+
+  catalog runs [--vendor V] [--connection ID]
+  catalog pull --vendor V --connection ID [--wait]   start a pull (202); --wait polls until it ends
+`;

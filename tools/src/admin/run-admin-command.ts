@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { AdminCallError, createAdminClient, type AdminClient } from './admin-client.js';
+import { ADMIN_USAGE } from './admin-usage.js';
+
+export interface AdminIo {
+  env: Record<string, string | undefined>;
+  out(text: string): void;
+  err(text: string): void;
+  /** Poll interval of `catalog pull --wait`. */
+  pollMs?: number;
+}
+
+export class AdminUsageError extends Error {}
+
+type Flags = Record<string, string | boolean | undefined>;
+
+const OPTIONS = {
+  url: { type: 'string' }, token: { type: 'string' }, file: { type: 'string' }, vendor: { type: 'string' }, store: { type: 'string' },
+  merchant: { type: 'string' }, outlet: { type: 'string' }, 'credentials-file': { type: 'string' }, 'overlap-seconds': { type: 'string' },
+  connection: { type: 'string' }, wait: { type: 'boolean' },
+} as const;
+
+const need = (flags: Flags, name: string): string => {
+  const value = flags[name];
+  if (typeof value !== 'string' || value === '') throw new AdminUsageError(`missing --${name}`);
+  return value;
+};
+const arg = (positionals: string[], what: string): string => {
+  const value = positionals[0];
+  if (!value) throw new AdminUsageError(`missing ${what}`);
+  return value;
+};
+const readJsonFile = (file: string): unknown => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new AdminUsageError(`cannot read JSON from ${file}: ${(error as Error).message}`);
+  }
+};
+const query = (pairs: Record<string, string | boolean | undefined>) => {
+  const entries = Object.entries(pairs).filter((e): e is [string, string] => typeof e[1] === 'string');
+  return entries.length === 0 ? '' : `?${new URLSearchParams(entries).toString()}`;
+};
+const seg = encodeURIComponent;
+
+async function dispatch(client: AdminClient, group: string, action: string, positionals: string[], flags: Flags, io: AdminIo): Promise<unknown> {
+  switch (`${group} ${action}`) {
+    case 'vendors list': return client.call('GET', '/admin/vendors');
+    case 'vendors promote': return client.call('POST', `/admin/vendors/${seg(arg(positionals, 'SLUG'))}/promote`);
+    case 'vendors demote': return client.call('POST', `/admin/vendors/${seg(arg(positionals, 'SLUG'))}/demote`);
+    case 'vendors settings': return client.call('PUT', `/admin/vendors/${seg(arg(positionals, 'SLUG'))}/settings`, readJsonFile(need(flags, 'file')));
+    case 'vendors notes': return client.call('GET', `/admin/vendors/${seg(arg(positionals, 'SLUG'))}/notes`);
+    case 'connections list': return client.call('GET', `/admin/connections${query({ vendor: flags.vendor, merchantId: flags.merchant })}`);
+    case 'connections create': {
+      const credentials = typeof flags['credentials-file'] === 'string' ? readJsonFile(flags['credentials-file']) : undefined;
+      return client.call('POST', '/admin/connections', {
+        vendor: need(flags, 'vendor'), storeId: need(flags, 'store'), merchantId: need(flags, 'merchant'), outletId: need(flags, 'outlet'),
+        ...(credentials === undefined ? {} : { credentials }),
+      });
+    }
+    case 'connections rotate': {
+      const overlap = flags['overlap-seconds'];
+      if (overlap !== undefined && !/^\d+$/.test(String(overlap))) throw new AdminUsageError('--overlap-seconds must be a whole number of seconds');
+      return client.call('POST', `/admin/connections/${seg(arg(positionals, 'ID'))}/rotate`, overlap === undefined ? {} : { overlapSeconds: Number(overlap) });
+    }
+    case 'connections deactivate': return client.call('POST', `/admin/connections/${seg(arg(positionals, 'ID'))}/deactivate`);
+    case 'connections activate': return client.call('POST', `/admin/connections/${seg(arg(positionals, 'ID'))}/activate`);
+    case 'connections credentials': return client.call('PUT', `/admin/connections/${seg(arg(positionals, 'ID'))}/credentials`, readJsonFile(need(flags, 'file')));
+    case 'catalog runs': return client.call('GET', `/admin/catalog-runs${query({ vendor: flags.vendor, connectionId: flags.connection })}`);
+    case 'catalog pull': {
+      const connectionId = need(flags, 'connection');
+      const started = (await client.call('POST', '/admin/catalog-runs', { vendor: need(flags, 'vendor'), connectionId })) as { run: { id: string; status: string } };
+      if (!flags.wait) return started;
+      return waitForRun(client, connectionId, started.run.id, io.pollMs ?? 1_000);
+    }
+    default: throw new AdminUsageError(`unknown admin command "${group} ${action}"`);
+  }
+}
+
+async function waitForRun(client: AdminClient, connectionId: string, runId: string, pollMs: number): Promise<unknown> {
+  for (;;) {
+    const { runs } = (await client.call('GET', `/admin/catalog-runs${query({ connectionId })}`)) as { runs: Array<{ id: string; status: string }> };
+    const run = runs.find((r) => r.id === runId);
+    if (run && run.status !== 'running') {
+      if (run.status === 'failed') throw new AdminCallError(`catalog pull failed: ${(run as { error?: string }).error ?? 'unknown error'}`, 200, { run });
+      return { run };
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/** `loyalty-gateway admin ...`: 0 on success, 1 when the gateway refused, 2 on a usage error. */
+export async function runAdminCommand(argv: string[], io: AdminIo): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    const flags = values as Flags;
+    const [group, action, ...rest] = positionals;
+    if (!group || !action || group === 'help') {
+      io.out(ADMIN_USAGE);
+      return group === undefined || group === 'help' ? 0 : 2;
+    }
+    const token = (typeof flags.token === 'string' ? flags.token : undefined) ?? io.env.GATEWAY_ADMIN_TOKEN;
+    if (!token) throw new AdminUsageError('no admin token: set GATEWAY_ADMIN_TOKEN or pass --token');
+    const client = createAdminClient({ url: typeof flags.url === 'string' ? flags.url : 'http://127.0.0.1:3000', token });
+    io.out(JSON.stringify(await dispatch(client, group, action, rest, flags, io), null, 2));
+    return 0;
+  } catch (error) {
+    if (error instanceof AdminCallError) {
+      io.err(`error: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof AdminUsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`${(error as Error).message}\n\n${ADMIN_USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+}
