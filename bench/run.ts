@@ -10,7 +10,7 @@
  * receives the same signed bodies so client-side costs are equal. Writes docs/benchmarks.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +67,18 @@ async function measure(name: string, command: string[], env: Record<string, stri
   }
 }
 
+const START = '<!-- bench:results:start -->';
+const END = '<!-- bench:results:end -->';
+
+/** Replace the generated block of docs/benchmarks.md, keeping the written analysis around it. */
+function writeResults(file: string, table: string): void {
+  const block = `${START}\n${table}\n${END}`;
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : `# Benchmarks\n\n${START}\n${END}\n`;
+  const at = current.indexOf(START);
+  const end = current.indexOf(END);
+  writeFileSync(file, at === -1 || end === -1 ? `${current}\n${block}\n` : current.slice(0, at) + block + current.slice(end + END.length));
+}
+
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lg-bench-'));
 const seedFile = path.join(dataDir, 'seed.json');
 writeFileSync(seedFile, JSON.stringify(seed));
@@ -80,14 +92,7 @@ try {
   });
   const ratio = gateway.rps / bare.rps;
   console.log(`ratio: ${(ratio * 100).toFixed(1)} % of bare Fastify`);
-  const report = `${[
-    '# Benchmarks',
-    '',
-    'Measured by `npm run bench` (`bench/run.ts`): autocannon on loopback against two servers started in',
-    'the same run, one after the other, on the same machine. Every request is a new signed',
-    '`sale.completed` with a fresh transaction id for a known member (points and a stamp earned,',
-    'ledger rows written to the SQLite file in WAL mode); the bare server receives the same bodies.',
-    '',
+  const table = [
     `Run: ${new Date().toISOString()}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version},`,
     `${connections} connections, ${duration} s per target after a 3 s warm-up, gateway LOG_LEVEL=${process.env.BENCH_LOG_LEVEL ?? 'info'}.`,
     '',
@@ -97,9 +102,8 @@ try {
     '',
     `**Ratio: the gateway's durable earn path serves ${(ratio * 100).toFixed(1)} % of bare Fastify's requests per second**`,
     `(the HTTP path alone — auth, validation, cache, rate limit, log — serves ${((httpPath.rps / bare.rps) * 100).toFixed(1)} %).`,
-  ].join('\n')}\n`;
-  const notes = process.env.BENCH_NOTES ? `\n${process.env.BENCH_NOTES}\n` : '';
-  writeFileSync(path.join(root, 'docs', 'benchmarks.md'), report + notes);
+  ].join('\n');
+  writeResults(path.join(root, 'docs', 'benchmarks.md'), table);
   if (gateway.non2xx > 0 || gateway.errors > 0) {
     console.error('the gateway answered non-2xx or failed requests during the run: the figures are not valid');
     process.exitCode = 1;
