@@ -36,6 +36,13 @@ describe.each(testDialects())('stamps on $name', ({ name }) => {
     expect(await available()).toBe(2);
   });
 
+  it('bug: a sale completing thousands of cards exceeded the bound-parameter limit (500); inserted in chunks', async () => {
+    // 15,000 coffees on a 5-card: 3,000 completed cards × 11 columns = 33,000 parameters in one INSERT.
+    const result = await t.engine.earn(sale({ items: [line('Coffee', 15_000)] }));
+    expect(result.stampsUpdated).toEqual([{ rewardId: IDS.stamp, rewardTitle: TITLE, current: 0, required: 5, completed: true }]);
+    expect(await available()).toBe(3_000);
+  });
+
   it('gives stamps to no one on a walk-in sale', async () => {
     const result = await t.engine.earn(sale({ customer: undefined, items: [line('Coffee', 5)] }));
     expect(result.stampsUpdated).toEqual([]);

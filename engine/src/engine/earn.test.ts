@@ -102,6 +102,15 @@ describe.each(testDialects())('earn on $name', ({ name }) => {
     expect(row).toMatchObject({ status: 'used', used_transaction_id: command.transaction.id });
   });
 
+  it('bug: 40,000 prefixed codes on one sale exceeded the bound-parameter limit (500); matched in chunks', async () => {
+    // What a 1 MiB body can carry; the issued code sits at the end, past the first chunk.
+    const codes = [...Array.from({ length: 40_000 }, (_, i) => ({ code: `LOYAL-X${i}` })), { code: 'LOYAL-7QX2' }];
+    const command = sale({ customer: ANN, discountCodes: codes });
+    expect((await t.engine.earn(command)).status).toBe('processed');
+    const row = await t.db.selectFrom('reward_instances').selectAll().where('code', '=', 'LOYAL-7QX2').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'used', used_transaction_id: command.transaction.id });
+  });
+
   it('refuses an unknown merchant with an EngineError (configuration fault)', async () => {
     await expect(t.engine.earn({ ...sale(), merchantId: 'm-nope' })).rejects.toMatchObject({ name: 'EngineError', code: 'internal_error' });
   });

@@ -9,6 +9,9 @@ import { resolveMember } from './resolve-member.js';
 
 const EMPTY_CATALOG = new Map<string, string | null>();
 
+/** Rows per INSERT / codes per IN list (11 columns a row: 5,500 bound parameters). */
+const INSTANCE_CHUNK = 500;
+
 export const DUPLICATE: EarnOutcome = Object.freeze({ status: 'duplicate', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null }) as EarnOutcome;
 
 type SaleRow = {
@@ -87,20 +90,27 @@ async function addStamps(trx: Tx, command: EarnCommand, plan: EarnPlan, saleId: 
       });
     }
   }
-  if (instances.length > 0) await trx.insertInto('reward_instances').values(instances).execute();
+  // In chunks: one multi-row INSERT of every completed card would exceed the bound-parameter limit
+  // (SQLite 32,766, PostgreSQL 65,535) once a sale completes a few thousand cards.
+  for (let i = 0; i < instances.length; i += INSTANCE_CHUNK) {
+    await trx.insertInto('reward_instances').values(instances.slice(i, i + INSTANCE_CHUNK)).execute();
+  }
   return updates;
 }
 
 /** Mark this member's unused issued codes that the sale reports as used by this transaction. */
 async function useCodes(trx: Tx, command: EarnCommand, plan: EarnPlan, now: string): Promise<void> {
-  await trx
-    .updateTable('reward_instances')
-    .set({ status: 'used', used_transaction_id: command.transaction.id, used_at: now })
-    .where('merchant_id', '=', command.merchantId)
-    .where('member_id', '=', plan.memberId!)
-    .where('code', 'in', plan.codes)
-    .where('status', '=', 'available')
-    .execute();
+  // In chunks: a 1 MiB body can report tens of thousands of codes, beyond the bound-parameter limit.
+  for (let i = 0; i < plan.codes.length; i += INSTANCE_CHUNK) {
+    await trx
+      .updateTable('reward_instances')
+      .set({ status: 'used', used_transaction_id: command.transaction.id, used_at: now })
+      .where('merchant_id', '=', command.merchantId)
+      .where('member_id', '=', plan.memberId!)
+      .where('code', 'in', plan.codes.slice(i, i + INSTANCE_CHUNK))
+      .where('status', '=', 'available')
+      .execute();
+  }
 }
 
 /**
