@@ -61,6 +61,14 @@ export async function executeCatalogRun(
     if (error instanceof CatalogPullError) progress = { ...error.progress };
     const message = (error as Error).message.slice(0, MAX_ERROR_LENGTH);
     log.warn({ err: error, ...progress }, 'catalog pull failed; nothing was synced');
-    return deps.runs.finish(run.id, { status: 'failed', error: message, ...progress });
+    try {
+      return await deps.runs.finish(run.id, { status: 'failed', error: message, ...progress });
+    } catch (recordError) {
+      // The run store itself failed (database gone): still resolve, or `done` would be an
+      // unhandled rejection (the manual trigger does not await it). The row stays `running`
+      // until it is taken over as abandoned.
+      log.error({ err: recordError, ...progress }, 'catalog pull outcome could not be recorded');
+      return { ...run, ...progress, status: 'failed', error: message, finishedAt: deps.now() };
+    }
   }
 }
