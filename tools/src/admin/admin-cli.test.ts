@@ -121,6 +121,17 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     expect(await runAdminCommand(['vendors', 'list'], { env: {}, out: () => {}, err: () => {} })).toBe(2); // no token at all
   });
 
+  it('admin --help prints the usage and exits 0 (it was refused as an unknown option, exit 2)', async () => {
+    for (const argv of [['--help'], ['-h'], ['connections', 'rotate', '--help']]) {
+      let stdout = '';
+      let stderr = '';
+      const code = await runAdminCommand(argv, { env: {}, out: (t) => void (stdout = t), err: (t) => void (stderr = t) });
+      expect(code).toBe(0);
+      expect(stdout).toContain('loyalty-gateway admin <group> <action>');
+      expect(stderr).toBe('');
+    }
+  });
+
   it('the real binary: prints JSON and exits non-zero on a refusal', async () => {
     const bin = fileURLToPath(new URL('../cli.ts', import.meta.url));
     const run = promisify(execFile);

@@ -18,7 +18,7 @@ type Flags = Record<string, string | boolean | undefined>;
 const OPTIONS = {
   url: { type: 'string' }, token: { type: 'string' }, file: { type: 'string' }, vendor: { type: 'string' }, store: { type: 'string' },
   merchant: { type: 'string' }, outlet: { type: 'string' }, 'credentials-file': { type: 'string' }, 'overlap-seconds': { type: 'string' },
-  connection: { type: 'string' }, wait: { type: 'boolean' },
+  connection: { type: 'string' }, wait: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 const need = (flags: Flags, name: string): string => {
@@ -96,9 +96,9 @@ export async function runAdminCommand(argv: string[], io: AdminIo): Promise<numb
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     const flags = values as Flags;
     const [group, action, ...rest] = positionals;
-    if (!group || !action || group === 'help') {
+    if (flags.help === true || !group || !action || group === 'help') {
       io.out(ADMIN_USAGE);
-      return group === undefined || group === 'help' ? 0 : 2;
+      return flags.help === true || group === undefined || group === 'help' ? 0 : 2;
     }
     const token = (typeof flags.token === 'string' ? flags.token : undefined) ?? io.env.GATEWAY_ADMIN_TOKEN;
     if (!token) throw new AdminUsageError('no admin token: set GATEWAY_ADMIN_TOKEN or pass --token');
