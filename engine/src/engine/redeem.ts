@@ -83,7 +83,7 @@ export async function redeem(ctx: EngineContext, command: RedeemCommand): Promis
   if ((command.rewardId === undefined) === (command.pointsToRedeem === undefined)) throw new EngineError('selector_required');
   const merchant = await ctx.cache.requireMerchant(command.merchantId);
   const reward = command.rewardId === undefined ? null : merchant.rewardsById.get(command.rewardId) ?? null;
-  const resolution = await resolveMember(ctx, merchant, command.customer);
+  const resolution = await resolveMember(ctx.db, merchant, command.customer);
   if (!resolution.member) throw new EngineError('member_not_found');
   const member = resolution.member;
   const existing = await findRedemption(ctx.db, command, command.rewardId ?? 'points');

@@ -61,16 +61,19 @@ const LOOKUPS = Object.fromEntries(
   ]),
 ) as Record<LookupColumn, (db: EngineContext['db'], v: { merchantId: string; value: string }) => Promise<{ rows: MemberRow[] }>>;
 
-/** Find the member a customer identifier names, with the wallet, in one indexed query. */
+/**
+ * Find the member a customer identifier names, with the wallet, in one indexed query, on `db`
+ * (the engine's database, or the transaction an event runs in).
+ */
 export async function resolveMember(
-  ctx: EngineContext,
+  db: EngineContext['db'],
   merchant: MerchantSettings,
   customer: CustomerIdentifier | undefined,
 ): Promise<Resolution> {
   if (!customer) return { member: null, reason: 'Walk-in sale: no customer on the sale.' };
   const { column, value } = lookupKey(customer, merchant.defaultCountryCode);
   if (value === null) return { member: null, reason: notFound(customer, null) };
-  const row = (await LOOKUPS[column](ctx.db, { merchantId: merchant.id, value })).rows[0];
+  const row = (await LOOKUPS[column](db, { merchantId: merchant.id, value })).rows[0];
   if (!row) return { member: null, reason: notFound(customer, value) };
   return {
     member: { id: row.id, membershipId: row.membership_id, balance: Number(row.balance), lifetimePoints: Number(row.lifetime_points) },
