@@ -55,6 +55,43 @@ describe('createHttpClient', () => {
     expect(error.status).toBe(0);
   });
 
+  it('bug: a Retry-After longer than maxDelayMs is not retried early: thrown at once, carrying the wait', async () => {
+    scripts['/later'] = [{ status: 429, headers: { 'retry-after': '120' } }, { status: 200, body: { ok: 1 } }];
+    const waits: number[] = [];
+    const client = createHttpClient({ maxDelayMs: 30_000, sleep: async (ms) => void waits.push(ms) });
+    const error = (await client.json(`${base}/later`).catch((e: unknown) => e)) as VendorApiError;
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 120_000 });
+    expect(waits).toEqual([]);
+    expect(hits['/later']).toBe(1);
+  });
+
+  it('bug: with a deadline, a Retry-After that ends past it is not waited for', async () => {
+    scripts['/deadline-429'] = [{ status: 429, headers: { 'retry-after': '20' } }, { status: 200, body: { ok: 1 } }];
+    const started = Date.now();
+    const client = createHttpClient({ deadline: started + 1_000, maxAttempts: 2 });
+    const error = (await client.json(`${base}/deadline-429`).catch((e: unknown) => e)) as VendorApiError;
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 20_000 });
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(hits['/deadline-429']).toBe(1);
+  });
+
+  it('bug: with a deadline, a slow answer is cut at the deadline (not at the attempt timeout) and nothing starts after it', async () => {
+    scripts['/deadline-slow'] = [{ status: 200, delayMs: 3_000 }, { status: 200, delayMs: 3_000 }];
+    const started = Date.now();
+    const client = createHttpClient({ deadline: started + 300, timeoutMs: 10_000, maxAttempts: 2, baseDelayMs: 1 });
+    const error = (await client.json(`${base}/deadline-slow`).catch((e: unknown) => e)) as VendorApiError;
+    expect(error).toBeInstanceOf(VendorApiError);
+    expect(error.retryable).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(hits['/deadline-slow']).toBe(1);
+  });
+
+  it('within the deadline, a short Retry-After is still honoured', async () => {
+    scripts['/deadline-ok'] = [{ status: 503, headers: { 'retry-after': '0' } }, { status: 200, body: { ok: 2 } }];
+    const client = createHttpClient({ deadline: Date.now() + 2_000, maxAttempts: 2 });
+    await expect(client.json(`${base}/deadline-ok`)).resolves.toEqual({ ok: 2 });
+  });
+
   it('parses Retry-After seconds and dates', () => {
     expect(parseRetryAfter('7')).toBe(7000);
     expect(parseRetryAfter(new Date(Date.now() + 5000).toUTCString(), Date.now())).toBeGreaterThan(3000);

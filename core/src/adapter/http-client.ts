@@ -1,6 +1,8 @@
 /**
  * The HTTP client adapters use for fetch-back and catalog pulls: global fetch (undici) with a
- * timeout per attempt and bounded retries on 429 and 5xx that honour Retry-After.
+ * timeout per attempt and bounded retries on 429 and 5xx that honour Retry-After. Two policies
+ * use it: a catalog pull is patient (long timeouts, several attempts); a webhook's fetch-back has
+ * a deadline (the vendor waits for our answer), past which nothing is started or waited for.
  */
 export class VendorApiError extends Error {
   constructor(
@@ -32,11 +34,24 @@ export interface HttpClient {
 }
 
 export interface HttpClientOptions {
+  /** Longest one attempt may take (connect to last byte). Default 10 s. */
   timeoutMs?: number;
+  /** Default 3. */
   maxAttempts?: number;
-  /** Upper bound on any single wait between attempts (Retry-After included). */
+  /**
+   * Longest wait between attempts (default 30 s). A Retry-After longer than this is not shortened:
+   * the client gives up at once and the error carries `retryAfterMs`, so the caller can come back
+   * when the vendor asked (retrying early only earns another 429).
+   */
   maxDelayMs?: number;
+  /** First backoff step when the vendor sends no Retry-After, doubled each attempt. Default 250 ms. */
   baseDelayMs?: number;
+  /**
+   * Epoch milliseconds after which nothing is started or waited for: each attempt's timeout is
+   * cut to what remains, and a wait (Retry-After or backoff) that would end past it is not made.
+   */
+  deadline?: number;
+  now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -57,6 +72,7 @@ function withQuery(url: string, query: HttpRequestOptions['query']): string {
 
 async function attempt(url: string, options: HttpRequestOptions, timeoutMs: number): Promise<unknown> {
   let response: Response;
+  let text: string;
   try {
     response = await fetch(url, {
       method: options.method ?? 'GET',
@@ -64,10 +80,10 @@ async function attempt(url: string, options: HttpRequestOptions, timeoutMs: numb
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: AbortSignal.timeout(timeoutMs),
     });
+    text = await response.text();
   } catch (error) {
     throw new VendorApiError(0, url, `request failed: ${(error as Error).message}`);
   }
-  const text = await response.text();
   if (!response.ok) {
     throw new VendorApiError(response.status, url, `HTTP ${response.status} from ${new URL(url).host}`, parseRetryAfter(response.headers.get('retry-after')));
   }
@@ -78,23 +94,36 @@ async function attempt(url: string, options: HttpRequestOptions, timeoutMs: numb
   }
 }
 
+const deadlinePassed = (url: string) => new VendorApiError(0, url, 'no time left to ask the vendor API within this request\'s deadline');
+
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxAttempts = options.maxAttempts ?? 3;
   const maxDelayMs = options.maxDelayMs ?? 30_000;
   const baseDelayMs = options.baseDelayMs ?? 250;
+  const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const remaining = () => (options.deadline === undefined ? Infinity : options.deadline - now());
+
+  /** How long to wait before the next attempt, or null when the error must be thrown now. */
+  function waitBefore(error: unknown, n: number): number | null {
+    if (!(error instanceof VendorApiError) || !error.retryable || n >= maxAttempts) return null;
+    const wait = error.retryAfterMs ?? Math.min(maxDelayMs, baseDelayMs * 2 ** (n - 1));
+    return wait > maxDelayMs || wait >= remaining() ? null : wait;
+  }
+
   return {
     async json<T>(url: string, request: HttpRequestOptions = {}): Promise<T> {
       const target = withQuery(url, request.query);
       for (let n = 1; ; n += 1) {
+        const budget = Math.min(timeoutMs, remaining());
+        if (budget <= 0) throw deadlinePassed(target);
         try {
-          return (await attempt(target, request, timeoutMs)) as T;
+          return (await attempt(target, request, budget)) as T;
         } catch (error) {
-          const retry = error instanceof VendorApiError && error.retryable && n < maxAttempts;
-          if (!retry) throw error;
-          const backoff = baseDelayMs * 2 ** (n - 1);
-          await sleep(Math.min(maxDelayMs, error.retryAfterMs ?? backoff));
+          const wait = waitBefore(error, n);
+          if (wait === null) throw error;
+          await sleep(wait);
         }
       }
     },

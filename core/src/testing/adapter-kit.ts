@@ -20,6 +20,9 @@ export interface KitOptions {
 
 const quietLogger = { info() {}, warn() {} };
 
+/** Waits of the kit's HTTP client: honoured as the real client decides them, but at most 20 ms of real time. */
+const fastSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 20)));
+
 /**
  * The shared adapter test kit: every adapter's tests say, in a few lines, "this signed native
  * fixture in → these canonical envelopes out", "this bad signature → refused", "these catalog
@@ -36,7 +39,7 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
   const secrets = fromSettings === 'per-connection' ? [options.connectionSecret ?? ''] : fromSettings === 'none' ? [] : fromSettings;
 
   const context = (storeId: string): AdapterContext<z.infer<typeof adapter.settings>, z.infer<typeof adapter.credentials>> => ({
-    settings, credentials, storeId, http: options.http ?? createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, maxDelayMs: 20 }), logger: quietLogger, now,
+    settings, credentials, storeId, http: options.http ?? createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, sleep: fastSleep }), logger: quietLogger, now,
   });
 
   function request(body: Buffer | string, headers: Record<string, string> = {}): NativeRequest {
@@ -81,7 +84,7 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
       }
       return { handshake, stores: units.map((u) => u.storeId), envelopes, notes };
     },
-    /** Pull every catalog page (retry waits capped at 20 ms so tests stay fast; Retry-After itself is tested in core) from the start; items validated by the strict CatalogItem schema. */
+    /** Pull every catalog page (retry waits last at most 20 ms so tests stay fast; Retry-After itself is tested in core) from the start; items validated by the strict CatalogItem schema. */
     async catalog(storeId: string, maxPages = 100) {
       if (!adapter.catalog) throw new Error(`${adapter.slug} declares no catalog pull`);
       const items: CatalogItem[] = [];

@@ -55,6 +55,16 @@ describe.each(testDialects())('scheduled catalog pulls on $name', ({ name }) => 
     await b.runner.stop();
   });
 
+  it('bug: a Retry-After longer than the runner waits is not retried early: the run fails at once and says why', async () => {
+    server.script(0, { status: 429, headers: { 'retry-after': '120' }, body: { message: 'Too Many Requests' } }, { status: 429, headers: { 'retry-after': '120' } });
+    const started = Date.now();
+    const [run] = await a.runner.runTick('clover', SLOT);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(run).toMatchObject({ status: 'failed', pages: 0, created: 0 });
+    expect(run!.error).toMatch(/retry after 120 s \(Retry-After\), longer than the 60 s a pull waits/);
+    expect(server.asked).toEqual([0]); // asked once: neither the client nor the runner came back early
+  });
+
   it('two processes on one tick: exactly one pulls each connection (the run row is the lock)', async () => {
     const b = await openProcess(shared.open(), masterKey);
     const [fromA, fromB] = await Promise.all([a.runner.runTick('clover', SLOT), b.runner.runTick('clover', SLOT)]);

@@ -5,7 +5,10 @@ export interface PagePolicy {
   pageAttempts: number;
   /** First wait between page attempts, doubled each time (default 2 s); Retry-After wins when longer. */
   baseDelayMs: number;
-  /** Upper bound on one wait (default 60 s). */
+  /**
+   * Longest wait between page attempts (default 60 s). A vendor's Retry-After is waited in full up
+   * to this; a longer one ends the pull (recorded failed, saying so): the next run comes back later.
+   */
   maxDelayMs: number;
   /** A pull that has not ended after this many pages is broken (default 10,000). */
   maxPages: number;
@@ -39,7 +42,8 @@ type PullContext = Parameters<Pull>[0];
 /**
  * Every page of an adapter's catalog, in order, from a null checkpoint to a null checkpoint.
  * A page failing with a retryable VendorApiError (429, 5xx, network) is asked again after
- * max(Retry-After, backoff), up to `pageAttempts` times; anything else fails the pull at once.
+ * max(Retry-After, backoff), up to `pageAttempts` times; a Retry-After longer than `maxDelayMs` and
+ * anything else fail the pull at once.
  */
 export async function pullAllPages(
   pull: Pull,
@@ -78,8 +82,12 @@ async function pullOnePage(pull: Pull, ctx: PullContext, checkpoint: string | nu
         const tries = error instanceof VendorApiError && error.retryable ? ` after ${attempt} attempts` : '';
         throw new CatalogPullError(`${where} failed${tries}: ${(error as Error).message}`, progress, { cause: error });
       }
-      const backoff = policy.baseDelayMs * 2 ** (attempt - 1);
-      const wait = Math.min(policy.maxDelayMs, Math.max(backoff, error.retryAfterMs ?? 0));
+      const retryAfter = error.retryAfterMs ?? 0;
+      if (retryAfter > policy.maxDelayMs) {
+        const asked = `the vendor asked to retry after ${Math.ceil(retryAfter / 1000)} s (Retry-After), longer than the ${Math.ceil(policy.maxDelayMs / 1000)} s a pull waits`;
+        throw new CatalogPullError(`${where} failed: ${asked}; gave up rather than retry early`, progress, { cause: error });
+      }
+      const wait = Math.max(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)), retryAfter);
       ctx.logger.warn({ status: error.status, attempt, waitMs: wait }, `catalog ${where} failed; retrying`);
       await policy.sleep(wait);
     }
