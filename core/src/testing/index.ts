@@ -1,2 +1,9 @@
 export { adapterKit, type KitOptions } from './adapter-kit.js';
 export { createTestPki, type TestPki } from './test-certificates.js';
+export {
+  startRecordedVendorServer,
+  type RecordedReply,
+  type RecordedVendorServer,
+  type RecordedVendorServerOptions,
+  type SeenRequest,
+} from './recorded-vendor-server.js';

@@ -1,7 +1,9 @@
-import type { AnyAdapter, Connection, HttpClient, WebhookResult } from '@loyalty-gateway/core';
+import type { AnyAdapter, Connection, HttpClient, NativeRequest, WebhookResult } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayStore, VendorNoteStore } from '../stores/index.js';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
+import type { ProviderConfig } from './provider-settings.js';
+import type { WebhookFetchPolicy } from './webhook-fetch-policy.js';
 
 /** What the featured door reads from the gateway store. */
 export type FeaturedStore = Pick<GatewayStore, 'getVendor' | 'find' | 'getCredentials'>;
@@ -16,8 +18,8 @@ export interface FeaturedDoorOptions {
   adapters?: readonly AnyAdapter[] | undefined;
   /** GATEWAY_PUBLIC_URL: the base of the URL an HMAC over `url+body` covers when no notificationUrl is set. */
   publicUrl?: string | undefined;
-  /** The client adapters fetch back with; core's createHttpClient() by default. */
-  http?: HttpClient | undefined;
+  /** Fetch-back budget of one webhook request (WEBHOOK_FETCH_POLICY by default; tests shorten it). */
+  fetchPolicy?: Partial<WebhookFetchPolicy> | undefined;
   /** Handshakes recorded for the operator; logged at warn only when absent. */
   notes?: HandshakeNotes | undefined;
 }
@@ -27,7 +29,8 @@ export interface DoorDeps {
   adapter: AnyAdapter;
   store: FeaturedStore;
   pipeline: WebhookPipeline;
-  http: HttpClient;
+  /** A fetch-back client for one request, its deadline starting now. */
+  fetchClient(): HttpClient;
   notes: HandshakeNotes | undefined;
   publicUrl: string | undefined;
   /** Milliseconds since the epoch. */
@@ -61,3 +64,12 @@ export interface ResolvedUnit {
 }
 
 export type RequestLogger = FastifyBaseLogger;
+
+/** What every step of one featured request shares. */
+export interface RequestScope {
+  provider: ProviderConfig;
+  native: NativeRequest;
+  /** This request's fetch-back client (one deadline for all its units). */
+  http: HttpClient;
+  log: RequestLogger;
+}

@@ -4,9 +4,9 @@ import type { Vendor } from '../stores/index.js';
 import { authFailure } from './auth-failure.js';
 import { decodeNative } from './decode-native.js';
 import { featuredAudit } from './featured-audit.js';
-import type { DoorDeps, FeaturedResponse, FeaturedResult, RequestLogger } from './featured-types.js';
+import type { DoorDeps, FeaturedResponse, RequestLogger, RequestScope } from './featured-types.js';
 import { nativeRequestOf, signedUrlOf } from './native-request-of.js';
-import { processUnit } from './process-unit.js';
+import { processUnits } from './process-units.js';
 import { parseProviderSettings, type ProviderConfig, type ProviderSettingsResult } from './provider-settings.js';
 import { recordHandshake } from './record-handshake.js';
 import { resolveUnits } from './resolve-units.js';
@@ -61,25 +61,16 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
       request.audit = { outcome: 'no-store' };
       return { status: 'accepted', results: [], skipped: [], notes: ['The request concerns no store: nothing to do.'] };
     }
-    const { resolved, skipped } = await resolveUnits(deps, provider, units, native, log);
+    const scope: RequestScope = { provider, native, http: deps.fetchClient(), log };
+    const { resolved, skipped } = await resolveUnits(deps, scope, units);
     request.connection = resolved[0]?.connection ?? null;
 
-    // Every unit is processed even when one fails: the vendor redelivers the whole request and the
-    // ledger answers `duplicate` for what already counted. The first failure is then the answer.
-    const results: FeaturedResult[] = [];
-    const notes: string[] = [];
-    let failure: unknown;
-    for (const item of resolved) {
-      try {
-        const outcome = await processUnit(deps, provider, item, native, log);
-        results.push(...outcome.results);
-        if (outcome.note) notes.push(outcome.note);
-      } catch (error) {
-        failure ??= error;
-      }
-    }
+    // When a unit failed, the first failure is the answer (the vendor redelivers the request).
+    const { outcomes, failure } = await processUnits(deps, scope, resolved);
+    const results = outcomes.flatMap((o) => o.results);
+    const notes = outcomes.flatMap((o) => (o.note ? [o.note] : []));
     request.audit = featuredAudit(results, skipped.length);
-    if (failure !== undefined) throw failure;
+    if (failure) throw failure.error;
     return { status: 'accepted', results, skipped, notes };
   };
 }

@@ -1,6 +1,5 @@
-import { Envelope, GatewayError, VendorApiError, formatPath, type AdapterContext, type NativeRequest } from '@loyalty-gateway/core';
-import type { DoorDeps, FeaturedResult, RequestLogger, ResolvedUnit } from './featured-types.js';
-import type { ProviderConfig } from './provider-settings.js';
+import { Envelope, GatewayError, VendorApiError, formatPath, type AdapterContext } from '@loyalty-gateway/core';
+import type { DoorDeps, FeaturedResult, RequestLogger, RequestScope, ResolvedUnit } from './featured-types.js';
 
 export interface UnitOutcome {
   results: FeaturedResult[];
@@ -13,8 +12,9 @@ function operatorFault(log: RequestLogger, context: Record<string, unknown>, mes
   return new GatewayError('internal_error', { cause });
 }
 
-async function contextFor(deps: DoorDeps, provider: ProviderConfig, item: ResolvedUnit, log: RequestLogger) {
+async function contextFor(deps: DoorDeps, scope: RequestScope, item: ResolvedUnit) {
   const { adapter } = deps;
+  const { log } = scope;
   const where = { adapter: adapter.slug, store: item.storeId, connectionId: item.connection.id };
   const raw = await deps.store.getCredentials(item.connection.id);
   const credentials = adapter.credentials.safeParse(raw ?? {});
@@ -23,10 +23,10 @@ async function contextFor(deps: DoorDeps, provider: ProviderConfig, item: Resolv
     throw operatorFault(log, { ...where, fields }, 'connection credentials invalid');
   }
   const ctx: AdapterContext<unknown, unknown> = {
-    settings: provider.settings,
+    settings: scope.provider.settings,
     credentials: credentials.data,
     storeId: item.storeId,
-    http: deps.http,
+    http: scope.http,
     logger: log.child({ vendor: adapter.slug, store: item.storeId }),
     now: () => new Date(deps.clock()),
   };
@@ -40,24 +40,19 @@ async function contextFor(deps: DoorDeps, provider: ProviderConfig, item: Resolv
  * redelivers); an envelope the canonical schema refuses or that names another store is a mapping
  * bug: 500, logged with the adapter's name, never silently dropped.
  */
-export async function processUnit(
-  deps: DoorDeps,
-  provider: ProviderConfig,
-  item: ResolvedUnit,
-  request: NativeRequest,
-  log: RequestLogger,
-): Promise<UnitOutcome> {
+export async function processUnit(deps: DoorDeps, scope: RequestScope, item: ResolvedUnit): Promise<UnitOutcome> {
   const { adapter } = deps;
+  const { log } = scope;
   const where = { adapter: adapter.slug, store: item.storeId, connectionId: item.connection.id };
-  const ctx = await contextFor(deps, provider, item, log);
+  const ctx = await contextFor(deps, scope, item);
   let mapped;
   try {
-    mapped = await adapter.map(item.unit, ctx, request);
+    mapped = await adapter.map(item.unit, ctx, scope.native);
   } catch (error) {
     if (error instanceof VendorApiError) {
       // Retryable (429, 5xx, network) is the vendor's weather; anything else (401/403: this
       // connection's credentials) needs the operator, but is still 503 so no event is lost meanwhile.
-      const line = { ...where, status: error.status, url: error.url, retryable: error.retryable };
+      const line = { ...where, status: error.status, url: error.url, retryable: error.retryable, retryAfterMs: error.retryAfterMs, detail: error.message };
       if (error.retryable) log.warn(line, 'vendor API failed during fetch-back; the vendor will redeliver');
       else log.error(line, 'vendor API refused fetch-back; check this connection\'s credentials');
       throw new GatewayError('vendor_api_unavailable', { cause: error });

@@ -1,10 +1,10 @@
-import { createHttpClient } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
 import { adapters as registeredAdapters } from '../adapters.js';
 import '../http/fastify-types.js';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { FeaturedDoorOptions } from './featured-types.js';
 import { featuredHandler } from './handle-featured-webhook.js';
+import { WEBHOOK_FETCH_POLICY, webhookFetchClient } from './webhook-fetch-policy.js';
 
 export interface RegisterFeaturedDoorsOptions extends FeaturedDoorOptions {
   pipeline: WebhookPipeline;
@@ -22,13 +22,13 @@ export interface RegisterFeaturedDoorsOptions extends FeaturedDoorOptions {
  * address pools).
  */
 export function registerFeaturedDoors(app: FastifyInstance, options: RegisterFeaturedDoorsOptions): void {
-  const http = options.http ?? createHttpClient();
+  const policy = { ...WEBHOOK_FETCH_POLICY, ...options.fetchPolicy };
   for (const adapter of options.adapters ?? registeredAdapters) {
     const handle = featuredHandler({
       adapter,
       store: options.store,
       pipeline: options.pipeline,
-      http,
+      fetchClient: () => webhookFetchClient(policy),
       notes: options.notes,
       publicUrl: options.publicUrl,
       clock: options.clock,

@@ -1,7 +1,6 @@
-import { authenticate, GatewayError, type AuthFailure, type Connection, type NativeRequest, type WebhookUnit } from '@loyalty-gateway/core';
+import { authenticate, GatewayError, type AuthFailure, type Connection, type WebhookUnit } from '@loyalty-gateway/core';
 import { authFailure } from './auth-failure.js';
-import type { DoorDeps, RequestLogger, ResolvedUnit, SkippedUnit } from './featured-types.js';
-import type { ProviderConfig } from './provider-settings.js';
+import type { DoorDeps, RequestScope, ResolvedUnit, SkippedUnit } from './featured-types.js';
 
 export interface ResolvedUnits {
   resolved: ResolvedUnit[];
@@ -14,14 +13,9 @@ export interface ResolvedUnits {
  * no active connection, or whose check fails, are skipped (logged) and the rest go on; when none
  * is left at all the whole request is a 401: the first auth failure's code, else unknown_connection.
  */
-export async function resolveUnits(
-  deps: DoorDeps,
-  provider: ProviderConfig,
-  units: WebhookUnit<unknown>[],
-  request: NativeRequest,
-  log: RequestLogger,
-): Promise<ResolvedUnits> {
+export async function resolveUnits(deps: DoorDeps, scope: RequestScope, units: WebhookUnit<unknown>[]): Promise<ResolvedUnits> {
   const { adapter, store } = deps;
+  const { provider, native: request, log } = scope;
   const lookups = new Map<string, Promise<Connection | null>>();
   const checks = new Map<string, AuthFailure | null>();
   const resolved: ResolvedUnit[] = [];

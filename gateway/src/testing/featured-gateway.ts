@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createHttpClient, type AnyAdapter } from '@loyalty-gateway/core';
+import type { AnyAdapter } from '@loyalty-gateway/core';
 import { createEmbeddedEngine, openTestDatabase, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
 import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import { buildApp } from '../app.js';
+import type { WebhookFetchPolicy } from '../featured/webhook-fetch-policy.js';
 import { parseSeed } from '../boot/seed-schema.js';
 import { applySeed } from '../boot/seed.js';
 import { createGatewayStore, createMemoryIdempotencyCache, createVendorNoteStore, type GatewayStore, type VendorNoteStore } from '../stores/index.js';
@@ -24,11 +25,13 @@ export interface FeaturedGatewayOptions {
   serverFactory?: FastifyServerFactory;
   dialect?: 'sqlite' | 'postgres';
   clock?: () => number;
+  /** The door's fetch-back budget (the production WEBHOOK_FETCH_POLICY unless given). */
+  fetchPolicy?: Partial<WebhookFetchPolicy>;
 }
 
 /**
  * A real gateway with the featured doors mounted, on a fresh database (SQLite in memory, or a
- * PostgreSQL schema), seeded. Fetch-back retries wait milliseconds, not seconds.
+ * PostgreSQL schema), seeded, with the production fetch-back budget unless the test sets one.
  */
 export async function openFeaturedGateway(options: FeaturedGatewayOptions): Promise<FeaturedGateway> {
   const database: SqlDatabase<any> = await openTestDatabase<any>(options.dialect ?? 'sqlite');
@@ -52,7 +55,7 @@ export async function openFeaturedGateway(options: FeaturedGatewayOptions): Prom
       notes,
       adapters: options.adapters,
       publicUrl: options.publicUrl,
-      http: createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, maxDelayMs: 20 }),
+      fetchPolicy: options.fetchPolicy,
     },
   });
   return {

@@ -1,0 +1,47 @@
+import type { DoorDeps, RequestScope, ResolvedUnit } from './featured-types.js';
+import { processUnit, type UnitOutcome } from './process-unit.js';
+
+/** Stores of one batch worked on at the same time (each store's own units stay in order). */
+export const STORE_CONCURRENCY = 4;
+
+export interface UnitsOutcome {
+  /** One per unit that succeeded, in the request's order. */
+  outcomes: UnitOutcome[];
+  /** The first failure in the request's order, if any. */
+  failure?: { error: unknown };
+}
+
+/**
+ * Every resolved unit of a request. Units of one store run one after the other, in the vendor's
+ * order (a sale before its refund); different stores of a batch (Clover) run side by side, a few
+ * at a time, so a multi-merchant batch fits the request's fetch-back budget. Every unit is
+ * processed even when one fails: the vendor redelivers the whole request and the ledger answers
+ * `duplicate` for what already counted.
+ */
+export async function processUnits(deps: DoorDeps, scope: RequestScope, items: readonly ResolvedUnit[]): Promise<UnitsOutcome> {
+  const byStore = new Map<string, number[]>();
+  items.forEach((item, index) => byStore.set(item.storeId, [...(byStore.get(item.storeId) ?? []), index]));
+  const settled: Array<{ ok: true; outcome: UnitOutcome } | { ok: false; error: unknown }> = [];
+  const queues = [...byStore.values()];
+
+  async function worker(): Promise<void> {
+    for (let queue = queues.shift(); queue; queue = queues.shift()) {
+      for (const index of queue) {
+        try {
+          settled[index] = { ok: true, outcome: await processUnit(deps, scope, items[index]!) };
+        } catch (error) {
+          settled[index] = { ok: false, error };
+        }
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(STORE_CONCURRENCY, queues.length) }, worker));
+
+  const outcomes: UnitOutcome[] = [];
+  let failure: UnitsOutcome['failure'];
+  for (const entry of settled) {
+    if (entry.ok) outcomes.push(entry.outcome);
+    else failure ??= { error: entry.error };
+  }
+  return failure ? { outcomes, failure } : { outcomes };
+}
