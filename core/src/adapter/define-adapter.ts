@@ -4,6 +4,7 @@ import type { Envelope } from '../schemas/envelope.js';
 import { AuthScheme, type AuthSchemeInput } from './auth/scheme.js';
 import type { HttpClient } from './http-client.js';
 import type { NativeRequest } from './native-request.js';
+import { settingsSecretKeyProblem } from './settings-secret-key.js';
 
 export interface AdapterLogger {
   info(object: Record<string, unknown>, message: string): void;
@@ -106,6 +107,14 @@ export function defineAdapter<S extends z.ZodType, C extends z.ZodType, N extend
   if (!SLUG_PATTERN.test(spec.slug) || spec.slug === 'generic') {
     throw new Error(`adapter slug "${spec.slug}" must be lowercase letters, digits and dashes (and not "generic")`);
   }
-  const defaultAuth = AuthScheme.parse(spec.auth);
+  const parsed = AuthScheme.safeParse(spec.auth);
+  if (!parsed.success) {
+    throw new Error(`adapter "${spec.slug}": its auth scheme is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  }
+  const defaultAuth = parsed.data;
+  if (defaultAuth.kind !== 'mtls' && defaultAuth.secret.from === 'settings') {
+    const problem = settingsSecretKeyProblem(spec.settings, defaultAuth.secret.key);
+    if (problem) throw new Error(`adapter "${spec.slug}": its auth scheme reads settings.${defaultAuth.secret.key}, but ${problem}`);
+  }
   return Object.freeze({ ...spec, defaultAuth });
 }

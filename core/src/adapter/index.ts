@@ -1,5 +1,6 @@
 export * from './native-request.js';
 export * from './auth/scheme.js';
+export * from './auth/pem-bundle.js';
 export * from './auth/constant-time.js';
 export * from './auth/verify-hmac.js';
 export * from './auth/verify-static-header.js';
@@ -7,3 +8,4 @@ export * from './auth/verify-mtls.js';
 export * from './auth/authenticate.js';
 export * from './http-client.js';
 export * from './define-adapter.js';
+export * from './settings-secret-key.js';

@@ -15,6 +15,8 @@ export interface AdminOptions {
   adapters?: readonly AnyAdapter[] | undefined;
   /** Now (rotation deadlines). */
   clock?: (() => Date) | undefined;
+  /** Whether this gateway runs its HTTPS listener (GATEWAY_TLS_PORT): mTLS `direct` settings need it. Unknown: not checked. */
+  tlsListener?: boolean | undefined;
 }
 
 export interface AdminDeps {
@@ -25,6 +27,7 @@ export interface AdminDeps {
   adapters: readonly AnyAdapter[];
   adapterOf(slug: string): AnyAdapter | undefined;
   now(): Date;
+  tlsListener: boolean | undefined;
 }
 
 /** Every admin route: bearer-token auth instead of v1 headers, and no per-connection rate limit. */

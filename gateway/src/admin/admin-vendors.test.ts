@@ -1,3 +1,4 @@
+import { createTestPki } from '@loyalty-gateway/core/testing';
 import { testDialects } from '@loyalty-gateway/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from './testing/open-operator-app.js';
@@ -78,6 +79,18 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     expect(t.logs.join('\n')).not.toContain('new-auth-code-value');
   });
 
+  it('bug: refuses settings whose auth scheme could never verify, naming the field', async () => {
+    const relay = { kind: 'hmac', header: 'X-Relay-Signature', secret: { from: 'settings', key: 'relayKeyy' } };
+    const typo = await t.admin('PUT', '/admin/vendors/clover/settings', { authCode: 'c', relayKey: 'k', auth: relay });
+    expect(typo.statusCode).toBe(422);
+    expect(typo.json()).toMatchObject({ code: 'invalid_settings', fields: expect.arrayContaining([{ path: 'relayKeyy', message: expect.stringContaining('is required by the auth scheme') }]) });
+    const noTimestamp = await t.admin('PUT', '/admin/vendors/clover/settings', { authCode: 'c', auth: { ...relay, signed: 'timestamp+body', secret: { from: 'settings', key: 'authCode' } } });
+    expect(noTimestamp.json()).toMatchObject({ statusCode: 422, fields: [{ path: 'auth.timestampHeader' }] });
+    const garbageCa = await t.admin('PUT', '/admin/vendors/clover/settings', { authCode: 'c', auth: { kind: 'mtls', mode: 'proxy', caPem: 'garbage', trustedProxies: ['10.0.0.5'] } });
+    expect(garbageCa.json()).toMatchObject({ statusCode: 422, fields: [{ path: 'auth.caPem' }] });
+    expect((await t.store.getVendor('clover'))?.settings).toMatchObject({ authCode: 'clover-auth-code-secret' });
+  });
+
   it('lists the notes the featured door recorded (handshakes), newest first', async () => {
     await t.notes.recordVendorNote('clover', { kind: 'clover.handshake', value: 'verif-1', note: 'paste into Clover' });
     await t.notes.recordVendorNote('shopify', { kind: 'shopify.test', value: 'x' });
@@ -85,6 +98,23 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ notes: [{ vendor: 'clover', kind: 'clover.handshake', value: 'verif-1', note: 'paste into Clover' }] });
     expect((await t.admin('GET', '/admin/vendors/ghost/notes')).statusCode).toBe(404);
+  });
+});
+
+describe('admin API on a gateway without an HTTPS listener', () => {
+  it('bug: refuses mTLS direct settings (no listener can ask for the client certificate); proxy is fine', async () => {
+    const pki = createTestPki('Provider CA');
+    const t = await openOperatorApp({ tlsListener: false });
+    try {
+      const direct = await t.admin('PUT', '/admin/vendors/clover/settings', { authCode: 'c', auth: { kind: 'mtls', mode: 'direct', caPem: pki.caPem } });
+      expect(direct.statusCode).toBe(422);
+      expect(direct.json()).toMatchObject({ code: 'invalid_settings', fields: [{ path: 'auth.mode', message: expect.stringContaining('GATEWAY_TLS_PORT') }] });
+      const proxy = await t.admin('PUT', '/admin/vendors/clover/settings', { authCode: 'c', auth: { kind: 'mtls', mode: 'proxy', caPem: pki.caPem, trustedProxies: ['10.0.0.5'] } });
+      expect(proxy.statusCode).toBe(200);
+    } finally {
+      await t.close();
+      pki.dispose();
+    }
   });
 });
 

@@ -23,6 +23,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     adapters,
     adapterOf: (slug) => adapters.find((a) => a.slug === slug),
     now: options.clock ?? (() => new Date()),
+    tlsListener: options.tlsListener,
   };
   void app.register(
     async (scope) => {

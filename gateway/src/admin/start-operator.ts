@@ -7,6 +7,7 @@ import type { DirectoryOptions } from '../directory/index.js';
 import { createCatalogRunner, startCatalogScheduler, type CatalogRunner, type CatalogScheduler } from '../scheduler/index.js';
 import { createCatalogRunStore, type GatewayStore, type VendorNoteStore } from '../stores/index.js';
 import type { AdminOptions } from './admin-types.js';
+import { reportUnusableSettings } from './report-unusable-settings.js';
 
 export interface OperatorSide {
   /** For buildApp: the /admin API (mounted when a token is set) and the public directory. */
@@ -38,9 +39,11 @@ export async function startOperatorSide(options: {
   const scheduler = config.GATEWAY_SCHEDULER === 'on' ? startCatalogScheduler({ runner, adapters, logger: log }) : null;
   if (!scheduler) log.info('catalog scheduler off (GATEWAY_SCHEDULER=off); pulls run only when triggered through /admin');
   if (!config.GATEWAY_ADMIN_TOKEN) log.warn('admin API disabled: GATEWAY_ADMIN_TOKEN is not set, every /admin route answers 404');
+  const tlsListener = config.GATEWAY_TLS_PORT !== undefined;
+  await reportUnusableSettings(store, adapters, { tlsListener }, log);
   return {
     appOptions: {
-      admin: { token: config.GATEWAY_ADMIN_TOKEN, store, notes: options.notes, runs, runner, adapters },
+      admin: { token: config.GATEWAY_ADMIN_TOKEN, store, notes: options.notes, runs, runner, adapters, tlsListener },
       directory: { store, adapters, publicUrl: config.GATEWAY_PUBLIC_URL },
     },
     runner,

@@ -47,7 +47,7 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
     if (!(await deps.store.getVendor(slug))) throw new GatewayError('vendor_not_found');
     const adapter = deps.adapterOf(slug);
     if (!adapter) throw new GatewayError('adapter_not_registered', { message: `"${slug}" has no featured adapter: provider settings have nothing to configure.` });
-    const checked = parseProviderSettings(adapter, settings);
+    const checked = parseProviderSettings(adapter, settings, { tlsListener: deps.tlsListener });
     if (!checked.ok) {
       throw new GatewayError('invalid_settings', {
         message: `The ${adapter.display.name} settings do not fit its adapter: ${checked.fields.map((f) => `${f.path} ${f.message}`).join('; ')}.`,

@@ -1,8 +1,12 @@
 import { adapter as clover } from '@loyalty-gateway/adapter-clover';
 import { adapter as shopify } from '@loyalty-gateway/adapter-shopify';
 import { adapter as square } from '@loyalty-gateway/adapter-square';
-import { describe, expect, it } from 'vitest';
+import { createTestPki } from '@loyalty-gateway/core/testing';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseProviderSettings } from './provider-settings.js';
+
+const pki = createTestPki('Provider CA');
+afterAll(() => pki.dispose());
 
 describe('parseProviderSettings', () => {
   it('uses the adapter\'s default scheme and reads its secrets (a list during rotation)', () => {
@@ -20,7 +24,7 @@ describe('parseProviderSettings', () => {
     expect(parsed.config.scheme).toMatchObject({ kind: 'hmac', header: 'x-relay-signature', encoding: 'hex' });
     expect(parsed.config.secrets).toEqual(['relay-secret']);
     expect(parsed.config.settings).toEqual({ authCode: 'unused', apiBaseUrl: 'https://api.clover.com' });
-    const mtls = parseProviderSettings(clover, { authCode: 'x', auth: { kind: 'mtls', mode: 'direct', caPem: '-----BEGIN CERTIFICATE-----' } });
+    const mtls = parseProviderSettings(clover, { authCode: 'x', auth: { kind: 'mtls', mode: 'direct', caPem: pki.caPem } });
     expect(mtls).toMatchObject({ ok: true, config: { secrets: 'none' } });
   });
 
@@ -28,5 +32,39 @@ describe('parseProviderSettings', () => {
     expect(parseProviderSettings(clover, { authCode: 'x', auth: { kind: 'carrier-pigeon' } })).toMatchObject({ ok: false, fields: [{ path: 'auth.kind' }] });
     expect(parseProviderSettings(clover, { authCode: 'x', colour: 'red' })).toEqual({ ok: false, fields: [{ path: 'colour', message: 'unknown field' }] });
     expect(parseProviderSettings(square, { signatureKey: 'k' })).toMatchObject({ ok: false, fields: [{ path: 'notificationUrl' }] });
+  });
+
+  describe('bug: overrides that can never verify are refused, naming the field', () => {
+    it('a secret key that is not in the settings (or is empty)', () => {
+      const relay = { kind: 'hmac', header: 'X-Relay-Signature', secret: { from: 'settings', key: 'relayKeyy' } };
+      expect(parseProviderSettings(clover, { authCode: 'x', relayKey: 'k', auth: relay })).toMatchObject({
+        ok: false, fields: [{ path: 'relayKey', message: 'unknown field' }, { path: 'relayKeyy', message: expect.stringContaining('is required by the auth scheme') }],
+      });
+      expect(parseProviderSettings(clover, { authCode: 'x', relayKeyy: '', auth: relay })).toMatchObject({ ok: false, fields: [{ path: 'relayKeyy' }] });
+      expect(parseProviderSettings(clover, { authCode: 'x', relayKeyy: [], auth: relay })).toMatchObject({ ok: false, fields: [{ path: 'relayKeyy' }] });
+    });
+
+    it('timestamp+body without timestampHeader', () => {
+      const auth = { kind: 'hmac', header: 'x-sig', signed: 'timestamp+body', secret: { from: 'settings', key: 'authCode' } };
+      expect(parseProviderSettings(clover, { authCode: 'x', auth })).toEqual({
+        ok: false, fields: [{ path: 'auth.timestampHeader', message: 'is required when signed is "timestamp+body" (the header carrying the signed timestamp)' }],
+      });
+      expect(parseProviderSettings(clover, { authCode: 'x', auth: { ...auth, timestampHeader: 'X-Ts' } })).toMatchObject({ ok: true });
+    });
+
+    it('an mTLS CA that is not a readable PEM certificate, or a pin that is not a SHA-256 fingerprint', () => {
+      for (const caPem of ['garbage', '-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----']) {
+        expect(parseProviderSettings(clover, { authCode: 'x', auth: { kind: 'mtls', mode: 'proxy', caPem } })).toMatchObject({ ok: false, fields: [{ path: 'auth.caPem' }] });
+      }
+      expect(parseProviderSettings(clover, { authCode: 'x', auth: { kind: 'mtls', mode: 'proxy', caPem: pki.caPem, fingerprints: ['AB:CD'] } }))
+        .toMatchObject({ ok: false, fields: [{ path: 'auth.fingerprints[0]' }] });
+    });
+
+    it('mTLS direct where this gateway has no HTTPS listener', () => {
+      const settings = { authCode: 'x', auth: { kind: 'mtls', mode: 'direct', caPem: pki.caPem } };
+      expect(parseProviderSettings(clover, settings, { tlsListener: false })).toMatchObject({ ok: false, fields: [{ path: 'auth.mode', message: expect.stringContaining('GATEWAY_TLS_PORT') }] });
+      expect(parseProviderSettings(clover, settings, { tlsListener: true })).toMatchObject({ ok: true });
+      expect(parseProviderSettings(clover, { ...settings, auth: { ...settings.auth, mode: 'proxy' } }, { tlsListener: false })).toMatchObject({ ok: true });
+    });
   });
 });

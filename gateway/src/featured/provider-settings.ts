@@ -26,13 +26,36 @@ export const issuesAt = (prefix: PropertyKey[], error: z.ZodError): FieldError[]
 const settingsKeyOf = (scheme: AuthScheme): string | undefined =>
   scheme.kind !== 'mtls' && scheme.secret.from === 'settings' ? scheme.secret.key : undefined;
 
+/** Where the gateway can check a scheme against its own configuration (admin writes, start-up). */
+export interface ProviderSettingsContext {
+  /** Whether this gateway runs its own HTTPS listener (GATEWAY_TLS_PORT): mTLS `direct` needs it. */
+  tlsListener?: boolean | undefined;
+}
+
+const isSecretValue = (value: unknown): boolean =>
+  (typeof value === 'string' && value !== '') || (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && v !== ''));
+
+/** What makes a well-formed scheme unusable with these settings: its secret missing, mTLS direct without a listener. */
+function schemeProblems(scheme: AuthScheme, raw: Record<string, unknown>, context: ProviderSettingsContext): FieldError[] {
+  const key = settingsKeyOf(scheme);
+  if (key !== undefined && !isSecretValue(raw[key])) {
+    return [{ path: formatPath([key]), message: `is required by the auth scheme (${scheme.kind} reads its secret here): a non-empty string, or a list of them while rotating` }];
+  }
+  if (scheme.kind === 'mtls' && scheme.mode === 'direct' && context.tlsListener === false) {
+    return [{ path: 'auth.mode', message: '"direct" needs this gateway\'s own HTTPS listener (GATEWAY_TLS_PORT), which is not configured; use "proxy" behind a TLS-terminating proxy' }];
+  }
+  return [];
+}
+
 /**
  * Raw provider settings (as stored, decrypted) → what the featured door needs. The door owns two
  * keys the adapter's schema never sees: `auth` (an operator's scheme override, core `AuthScheme`)
  * and the override's own secret key when it differs from the adapter's default one (so a strict
- * adapter schema does not refuse it). Everything else is validated by the adapter's schema.
+ * adapter schema does not refuse it). Everything else is validated by the adapter's schema, and a
+ * scheme that could never verify (its secret missing or empty; mTLS `direct` where `context` says
+ * there is no HTTPS listener) is refused naming the field.
  */
-export function parseProviderSettings(adapter: AnyAdapter, raw: Record<string, unknown>): ProviderSettingsResult {
+export function parseProviderSettings(adapter: AnyAdapter, raw: Record<string, unknown>, context: ProviderSettingsContext = {}): ProviderSettingsResult {
   const { auth, ...rest } = raw;
   let scheme = adapter.defaultAuth;
   if (auth !== undefined) {
@@ -43,7 +66,8 @@ export function parseProviderSettings(adapter: AnyAdapter, raw: Record<string, u
     if (overrideKey !== undefined && overrideKey !== settingsKeyOf(adapter.defaultAuth)) delete rest[overrideKey];
   }
   const settings = adapter.settings.safeParse(rest);
-  if (!settings.success) return { ok: false, fields: issuesAt([], settings.error) };
+  const fields = [...(settings.success ? [] : issuesAt([], settings.error)), ...schemeProblems(scheme, raw, context)];
+  if (!settings.success || fields.length > 0) return { ok: false, fields: dedupe(fields) };
   const notificationUrl = typeof raw.notificationUrl === 'string' ? raw.notificationUrl : undefined;
   return {
     ok: true,
@@ -55,3 +79,6 @@ export function parseProviderSettings(adapter: AnyAdapter, raw: Record<string, u
     },
   };
 }
+
+/** One entry per path (the adapter's schema and the scheme check may both name a missing secret). */
+const dedupe = (fields: FieldError[]): FieldError[] => fields.filter((f, i) => fields.findIndex((g) => g.path === f.path) === i);

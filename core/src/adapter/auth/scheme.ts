@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pemBundleProblem } from './pem-bundle.js';
 
 /**
  * Where a scheme's secret lives: in the vendor's provider settings (one app secret for every
@@ -27,6 +28,9 @@ export const HmacScheme = z.strictObject({
   separator: z.string().default('.'),
   toleranceSeconds: z.number().int().positive().default(300),
   secret: SecretSource,
+}).refine((scheme) => scheme.signed !== 'timestamp+body' || !!scheme.timestampHeader, {
+  path: ['timestampHeader'],
+  message: 'is required when signed is "timestamp+body" (the header carrying the signed timestamp)',
 });
 export type HmacScheme = z.infer<typeof HmacScheme>;
 
@@ -48,9 +52,14 @@ export const MtlsScheme = z.strictObject({
    */
   mode: z.enum(['direct', 'proxy']),
   /** PEM of the provider's CA(s); the client chain must end in one of them. */
-  caPem: z.string().min(1),
+  caPem: z.string().superRefine((pem, ctx) => {
+    const problem = pemBundleProblem(pem);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   /** Optional pins: SHA-256 fingerprints of accepted leaf certificates (`AB:CD:...`, any case). */
-  fingerprints: z.array(z.string()).default([]),
+  fingerprints: z.array(z.string().refine((pin) => /^[0-9a-f]{64}$/i.test(pin.replace(/[:\s-]/g, '')), {
+    message: 'must be a SHA-256 fingerprint: 64 hex digits, optionally separated by colons',
+  })).default([]),
   /** Optional: the leaf's subject must contain this `CN=...` (or any `key=value`) exactly. */
   subject: z.string().optional(),
   certificateHeader: z.string().toLowerCase().default('x-client-cert'),

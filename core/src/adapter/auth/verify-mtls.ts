@@ -1,13 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { NativeRequest } from '../native-request.js';
+import { parsePemBundle } from './pem-bundle.js';
 import type { AuthCheck, MtlsScheme } from './scheme.js';
-
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
-
-/** Every certificate in a PEM text (a bundle or a chain), in order. */
-export function parsePemBundle(pem: string): X509Certificate[] {
-  return (pem.match(PEM_BLOCK) ?? []).map((block) => new X509Certificate(block));
-}
 
 const normaliseFingerprint = (value: string) => value.replace(/[^0-9a-f]/gi, '').toUpperCase();
 const normaliseAddress = (value: string) => value.replace(/^::ffff:/, '');

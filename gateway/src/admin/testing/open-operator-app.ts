@@ -44,7 +44,11 @@ export function operatorSeed(settings: { cloverApiBaseUrl?: string } = {}) {
 
 /** A real app (SQLite in memory or a PostgreSQL schema) with /admin and /directory mounted. */
 export async function openOperatorApp(
-  options: { dialect?: 'sqlite' | 'postgres'; token?: string | undefined; adapters?: readonly AnyAdapter[]; publicUrl?: string; seedDocument?: unknown } = {},
+  options: {
+    dialect?: 'sqlite' | 'postgres'; token?: string | undefined; adapters?: readonly AnyAdapter[]; publicUrl?: string; seedDocument?: unknown;
+    /** Whether the gateway runs its HTTPS listener (mTLS `direct`); not checked when absent. */
+    tlsListener?: boolean;
+  } = {},
 ): Promise<OperatorApp> {
   const database = await openTestDatabase<any>(options.dialect ?? 'sqlite');
   const store = await createGatewayStore({ database, masterKey: randomBytes(32) });
@@ -61,7 +65,7 @@ export async function openOperatorApp(
   const token = 'token' in options ? options.token : ADMIN_TOKEN;
   const app = await buildApp({
     engine, connections: store, idempotency: createMemoryIdempotencyCache(), rateLimit: { max: 100_000 }, loggerInstance: logger,
-    admin: { token, store, notes, runs, runner, adapters },
+    admin: { token, store, notes, runs, runner, adapters, tlsListener: options.tlsListener },
     directory: { store, adapters, publicUrl: options.publicUrl },
   });
   return {

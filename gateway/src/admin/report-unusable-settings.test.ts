@@ -1,0 +1,25 @@
+import { createTestPki } from '@loyalty-gateway/core/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { reportUnusableSettings } from './report-unusable-settings.js';
+import { openOperatorApp } from './testing/open-operator-app.js';
+import { adapters } from '../adapters.js';
+
+const pki = createTestPki('Provider CA');
+afterAll(() => pki.dispose());
+
+describe('reportUnusableSettings (start-up)', () => {
+  it('bug: a featured vendor seeded with mTLS direct on a gateway without an HTTPS listener is reported at error, naming the field', async () => {
+    const t = await openOperatorApp();
+    try {
+      await t.store.setVendorSettings('clover', { authCode: 'c', auth: { kind: 'mtls', mode: 'direct', caPem: pki.caPem } });
+      await t.store.setVendorTier('clover', 'featured');
+      const lines: Array<{ object: Record<string, unknown>; message: string }> = [];
+      const log = { error: (object: Record<string, unknown>, message: string) => void lines.push({ object, message }) };
+      expect(await reportUnusableSettings(t.store, adapters, { tlsListener: false }, log as never)).toEqual(['clover']);
+      expect(lines).toEqual([{ object: { vendor: 'clover', fields: [expect.objectContaining({ path: 'auth.mode' })] }, message: expect.stringContaining('cannot work on this gateway') }]);
+      expect(await reportUnusableSettings(t.store, adapters, { tlsListener: true }, log as never)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
