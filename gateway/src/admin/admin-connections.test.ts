@@ -2,7 +2,7 @@ import { testDialects } from '@loyalty-gateway/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openOperatorApp, type OperatorApp } from './testing/open-operator-app.js';
 
-const newConnection = { vendor: 'clover', storeId: 'MERCHANT-NEW-1', merchantId: 'm-bean', outletId: 'o-uptown' };
+const newConnection = { vendor: 'clover', storeId: 'MERCHANT-NEW-1', merchantId: 'm-bean', outletId: 'o-uptown', credentials: { accessToken: 'clover-oauth-token-aa' } };
 
 describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
   let t: OperatorApp;
@@ -63,6 +63,21 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
     expect(badCredentials.json()).toMatchObject({ statusCode: 422, code: 'validation_failed' });
     expect((badCredentials.json() as { fields: Array<{ path: string }> }).fields.map((f) => f.path).sort()).toEqual(['credentials.accessToken', 'credentials.token']);
     expect(badCredentials.body).not.toContain('tok-secret-1');
+  });
+
+  it('bug: refuses a connection without the credentials its vendor\'s adapter requires (every event would be a 500)', async () => {
+    const { credentials: _none, ...withoutCredentials } = newConnection;
+    const refused = await t.admin('POST', '/admin/connections', withoutCredentials);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({
+      code: 'validation_failed',
+      message: 'The credentials do not fit the Clover adapter: credentials.accessToken is required.',
+      fields: [{ path: 'credentials.accessToken', message: 'is required' }],
+    });
+    expect(await t.store.find('clover', newConnection.storeId)).toBeNull();
+    // A vendor without an adapter needs none; Shopify's token is optional (only its catalog pull uses it).
+    expect((await t.admin('POST', '/admin/connections', { vendor: 'acme-pos', storeId: 'store-new', merchantId: 'm-bean', outletId: 'o-uptown' })).statusCode).toBe(201);
+    expect((await t.admin('POST', '/admin/connections', { vendor: 'shopify', storeId: 'new-shop.myshopify.com', merchantId: 'm-bean', outletId: 'o-uptown' })).statusCode).toBe(201);
   });
 
   it('deactivates and activates; replaces credentials; filters the list by merchant', async () => {

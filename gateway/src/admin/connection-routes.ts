@@ -14,7 +14,7 @@ const SHOWN_ONCE = 'Give this secret to the merchant now: it is stored encrypted
  * the per-connection credentials of featured adapters (checked by the adapter, never echoed).
  */
 export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps): void {
-  /** Credentials of a vendor with an adapter must fit its schema (422 naming `credentials.*`). */
+  /** Credentials of a vendor with an adapter must fit its schema, whatever its tier (422 naming `credentials.*`). */
   function checkCredentials(vendor: string, credentials: SecretJson, prefix: string): void {
     const adapter = deps.adapterOf(vendor);
     if (!adapter) return;
@@ -41,7 +41,9 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
   scope.post('/connections', ADMIN_ROUTE, async (request, reply) => {
     const body = readAdminBody(CreateConnectionBody, request.body);
     if (!(await deps.store.getVendor(body.vendor))) throw new GatewayError('vendor_not_found', { message: `No vendor with slug "${body.vendor}".` });
-    if (body.credentials) checkCredentials(body.vendor, body.credentials, 'credentials');
+    // Absent credentials are checked as {}: a connection the adapter cannot fetch back with would
+    // answer every event 500 (and the vendor retries forever).
+    checkCredentials(body.vendor, body.credentials ?? {}, 'credentials');
     const issued = await storeCall(() => deps.store.createConnection(body));
     request.log.info({ connectionId: issued.connection.id, vendor: body.vendor }, 'connection created');
     return reply.code(201).send({ connection: issued.connection, secret: issued.secret, notice: SHOWN_ONCE });

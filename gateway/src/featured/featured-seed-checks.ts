@@ -1,5 +1,6 @@
-import type { AnyAdapter } from '@loyalty-gateway/core';
-import { issuesAt, parseProviderSettings } from './provider-settings.js';
+import { toFieldErrors, type AnyAdapter } from '@loyalty-gateway/core';
+import type { z } from 'zod';
+import { parseProviderSettings } from './provider-settings.js';
 
 export interface SeedIssueLike {
   path: string;
@@ -18,6 +19,9 @@ interface ConnectionEntry {
   credentials?: Record<string, unknown> | undefined;
 }
 
+/** An adapter's credentials problems, a missing key said as "is required" (the value is never echoed). */
+const credentialFields = (error: z.ZodError, given: unknown) => toFieldErrors(given ?? {}, error).fields;
+
 /** `base` + a path relative to it (`(body)` is the root). */
 const under = (base: string, relative: string) =>
   relative === '(body)' ? base : relative.startsWith('[') ? `${base}${relative}` : `${base}.${relative}`;
@@ -25,7 +29,8 @@ const under = (base: string, relative: string) =>
 /**
  * The seed's featured-tier rules. A vendor's `settings` are validated by that adapter's own schema
  * (plus the door's `auth` override); a featured vendor needs a registered adapter and settings.
- * A connection's `credentials` are validated by its vendor's adapter; its `secret` may be omitted
+ * A connection's `credentials` (absent counts as `{}`) are validated by its vendor's adapter,
+ * whatever the vendor's tier (a promotion must not find them missing); its `secret` may be omitted
  * only for a featured vendor whose scheme does not read secrets from the connection.
  */
 export function featuredSeedIssues(
@@ -60,13 +65,14 @@ export function featuredSeedIssues(
   });
   for (const { at, connection } of connections) {
     const adapter = adapterOf(connection.vendor);
-    if (connection.credentials !== undefined) {
-      if (!adapter) issues.push({ path: `${at}.credentials`, message: `vendor "${connection.vendor}" has no featured adapter to use credentials` });
-      else {
-        const parsed = adapter.credentials.safeParse(connection.credentials);
-        if (!parsed.success) {
-          for (const field of issuesAt([], parsed.error)) issues.push({ path: under(`${at}.credentials`, field.path), message: field.message });
-        }
+    if (!adapter) {
+      if (connection.credentials !== undefined) issues.push({ path: `${at}.credentials`, message: `vendor "${connection.vendor}" has no featured adapter to use credentials` });
+    } else {
+      // Absent credentials are checked too: an adapter that needs a token for fetch-back would
+      // otherwise answer every event of this store 500, and the vendor would retry forever.
+      const parsed = adapter.credentials.safeParse(connection.credentials ?? {});
+      if (!parsed.success) {
+        for (const field of credentialFields(parsed.error, connection.credentials)) issues.push({ path: under(`${at}.credentials`, field.path), message: field.message });
       }
     }
     if (connection.secret === undefined && (perConnection.get(connection.vendor) ?? false)) {
