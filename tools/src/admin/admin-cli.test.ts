@@ -98,8 +98,10 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     for (const hidden of [secret, rotated.json?.secret, 'cli-access-token']) expect(text).not.toContain(hidden);
     expect((await cli('connections', 'deactivate', id)).json).toMatchObject({ connection: { active: false } });
     expect((await cli('connections', 'activate', id)).json).toMatchObject({ connection: { active: true } });
-    const again = await cli('connections', 'create', '--vendor', 'clover', '--store', 'CLI-MERCHANT', '--merchant', 'm-cli', '--outlet', 'o-main');
+    const again = await cli('connections', 'create', '--vendor', 'clover', '--store', 'CLI-MERCHANT', '--merchant', 'm-cli', '--outlet', 'o-main', '--credentials-file', credentials);
     expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('(connection_exists, HTTP 409)') });
+    const noToken = await cli('connections', 'create', '--vendor', 'clover', '--store', 'CLI-MERCHANT-2', '--merchant', 'm-cli', '--outlet', 'o-main');
+    expect(noToken).toMatchObject({ code: 1, stderr: 'error: The credentials do not fit the Clover adapter: credentials.accessToken is required. (validation_failed, HTTP 422)' });
   });
 
   it('catalog: pull --wait ends with the recorded run; runs lists it', async () => {
