@@ -52,10 +52,26 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     });
   });
 
-  it('promoting a registered adapter whose vendor row is missing creates it, featured', async () => {
+  it('bug: refuses to promote a vendor whose provider settings its adapter cannot use (its door could only answer 500)', async () => {
+    await t.store.ensureVendor({ slug: 'square', name: 'Square', tier: 'generic' });
+    const refused = await t.admin('POST', '/admin/vendors/square/promote');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({
+      code: 'invalid_settings',
+      message: 'Square cannot be promoted until its provider settings fit its adapter (none are set): PUT /admin/vendors/square/settings first.',
+      fields: expect.arrayContaining([{ path: 'signatureKey', message: expect.any(String) }, { path: 'notificationUrl', message: expect.any(String) }]),
+    });
+    expect((await t.store.getVendor('square'))?.tier).toBe('generic');
+    expect((await t.app.inject({ method: 'GET', url: '/directory/square' })).statusCode).toBe(404);
+  });
+
+  it('a registered adapter whose vendor row is missing: settings create it (generic), then it can be promoted', async () => {
+    expect((await t.admin('POST', '/admin/vendors/square/promote')).json()).toMatchObject({ statusCode: 422, code: 'invalid_settings' });
+    const settings = await t.admin('PUT', '/admin/vendors/square/settings', { signatureKey: 'sq-key', notificationUrl: 'https://gw.example.com/webhooks/square' });
+    expect(settings.json()).toMatchObject({ vendor: { slug: 'square', name: 'Square', tier: 'generic', hasSettings: true } });
     const response = await t.admin('POST', '/admin/vendors/square/promote');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ vendor: { slug: 'square', name: 'Square', tier: 'featured', hasSettings: false } });
+    expect(response.json()).toMatchObject({ vendor: { slug: 'square', name: 'Square', tier: 'featured', hasSettings: true } });
   });
 
   it('replaces provider settings after the adapter validates them, and never echoes them', async () => {

@@ -1,4 +1,4 @@
-import { GatewayError } from '@loyalty-gateway/core';
+import { GatewayError, type AnyAdapter } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
 import { parseProviderSettings } from '../featured/index.js';
 import type { Vendor } from '../stores/index.js';
@@ -11,7 +11,22 @@ import { storeCall } from './store-error.js';
 const summaryOf = (v: Vendor) => ({ slug: v.slug, name: v.name, tier: v.tier, hasSettings: v.settings !== null });
 
 /**
- * Vendors: list, promote (generic → featured; needs a registered adapter), demote, provider
+ * Promotion needs provider settings the adapter accepts: a featured door without them could only
+ * answer 500 to every delivery (and the vendor would retry forever). 422 invalid_settings naming
+ * what is missing, and how to set it.
+ */
+function requireUsableSettings(adapter: AnyAdapter, settings: Record<string, unknown> | null): void {
+  const checked = parseProviderSettings(adapter, settings ?? {});
+  if (checked.ok) return;
+  const problems = checked.fields.map((f) => `${f.path} ${f.message}`).join('; ');
+  throw new GatewayError('invalid_settings', {
+    message: `${adapter.display.name} cannot be promoted until its provider settings fit its adapter (${settings ? problems : 'none are set'}): PUT /admin/vendors/${adapter.slug}/settings first.`,
+    fields: checked.fields,
+  });
+}
+
+/**
+ * Vendors: list, promote (generic → featured; needs a registered adapter and usable settings), demote, provider
  * settings (validated by the adapter, never echoed back) and the notes the featured door kept.
  * A tier change is read by this process at once and by others within the store's 5 s cache.
  */
@@ -28,6 +43,7 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
     if (!adapter) throw new GatewayError('adapter_not_registered', { message: `This gateway has no featured adapter for "${slug}", so it cannot be promoted; its vendors keep using /webhooks/generic.` });
     // A registered adapter whose vendor was never seeded is created from the adapter's display name.
     await deps.store.ensureVendor({ slug, name: adapter.display.name, tier: 'generic' });
+    requireUsableSettings(adapter, (await deps.store.getVendor(slug))?.settings ?? null);
     const vendor = await storeCall(() => deps.store.setVendorTier(slug, 'featured'));
     request.log.info({ vendor: slug }, 'vendor promoted to featured');
     return { vendor: vendorView(summaryOf(vendor), adapter) };
@@ -44,9 +60,11 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
   scope.put('/vendors/:slug/settings', ADMIN_ROUTE, async (request) => {
     const slug = slugParam(request.params);
     const settings = readAdminBody(SecretObject, request.body);
-    if (!(await deps.store.getVendor(slug))) throw new GatewayError('vendor_not_found');
     const adapter = deps.adapterOf(slug);
-    if (!adapter) throw new GatewayError('adapter_not_registered', { message: `"${slug}" has no featured adapter: provider settings have nothing to configure.` });
+    if (!adapter) {
+      if (!(await deps.store.getVendor(slug))) throw new GatewayError('vendor_not_found');
+      throw new GatewayError('adapter_not_registered', { message: `"${slug}" has no featured adapter: provider settings have nothing to configure.` });
+    }
     const checked = parseProviderSettings(adapter, settings, { tlsListener: deps.tlsListener });
     if (!checked.ok) {
       throw new GatewayError('invalid_settings', {
@@ -54,7 +72,9 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
         fields: checked.fields,
       });
     }
-    // Stored as sent (the door re-reads `auth` overrides from it), encrypted at rest.
+    // Stored as sent (the door re-reads `auth` overrides from it), encrypted at rest. A registered
+    // adapter's vendor row is created (generic) if it was never seeded: settings come before promotion.
+    await deps.store.ensureVendor({ slug, name: adapter.display.name, tier: 'generic' });
     const vendor = await storeCall(() => deps.store.setVendorSettings(slug, settings));
     request.log.info({ vendor: slug, keys: Object.keys(settings) }, 'provider settings replaced');
     return { vendor: vendorView(summaryOf(vendor), adapter) };
