@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
-import { createEmbeddedEngine, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import { createWorkerEngine, type EmbeddedEngine } from '@loyalty-gateway/engine';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { startOperatorSide } from './admin/index.js';
@@ -66,8 +66,14 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     });
     const store = await createGatewayStore({ database: databases.gateway, masterKey });
     closers.push(() => store.close());
-    // LOYALTY_ENGINE_URL: the engine service over HTTP; otherwise the embedded engine.
-    const embedded: EmbeddedEngine | null = config.LOYALTY_ENGINE_URL ? null : await createEmbeddedEngine({ database: databases.engine });
+    // LOYALTY_ENGINE_URL: the engine service over HTTP; otherwise the embedded engine, on its own
+    // thread so the ledger's synchronous SQLite work never stalls the HTTP event loop.
+    const embedded: EmbeddedEngine | null = config.LOYALTY_ENGINE_URL
+      ? null
+      : await createWorkerEngine({
+        database: databases.engine,
+        onWorkerExit: (detail) => log.error({ detail }, 'the loyalty engine thread stopped; calls in flight answered as unavailable, the next call starts a new one'),
+      });
     const engine: LoyaltyEngine =
       embedded ??
       createHttpEngine({ url: config.LOYALTY_ENGINE_URL!, token: config.LOYALTY_ENGINE_TOKEN, timeoutMs: config.LOYALTY_ENGINE_TIMEOUT_MS });

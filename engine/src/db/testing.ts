@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
-import { createDatabase, ensureSchema, type SqlDatabase } from './database.js';
+import { createDatabase, ensureSchema, type DatabaseOptions, type SqlDatabase } from './database.js';
 
 /**
  * The dialects a contract suite runs on: SQLite always, PostgreSQL whenever DATABASE_URL is set.
@@ -16,15 +19,34 @@ export function testDialects(): Array<{ name: 'sqlite' | 'postgres' }> {
  */
 export async function openTestDatabase<DB>(dialect: 'sqlite' | 'postgres'): Promise<SqlDatabase<DB>> {
   if (dialect === 'sqlite') return createDatabase<DB>({ sqliteFile: ':memory:' });
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is not set');
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  await ensureSchema({ postgresUrl: url, postgresSchema: schema });
-  const opened = createDatabase<DB>({ postgresUrl: url, postgresSchema: schema, poolSize: 20 });
+  const { options, dispose } = await testDatabaseOptions('postgres');
+  const opened = createDatabase<DB>(options);
   return {
     ...opened,
     async close() {
       await opened.close();
+      await dispose();
+    },
+  };
+}
+
+/**
+ * Where a fresh, empty database for one test lives, for code that opens it itself (another
+ * thread or process): a SQLite file in a new temp directory, or a new PostgreSQL schema.
+ * `dispose` removes it once everything that opened it is closed.
+ */
+export async function testDatabaseOptions(dialect: 'sqlite' | 'postgres'): Promise<{ options: DatabaseOptions; dispose(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = await mkdtemp(join(tmpdir(), 'engine-test-'));
+    return { options: { sqliteFile: join(dir, 'engine.sqlite') }, dispose: () => rm(dir, { recursive: true, force: true }) };
+  }
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  await ensureSchema({ postgresUrl: url, postgresSchema: schema });
+  return {
+    options: { postgresUrl: url, postgresSchema: schema, poolSize: 20 },
+    async dispose() {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {

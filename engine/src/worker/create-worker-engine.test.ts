@@ -1,0 +1,73 @@
+import { EngineError, EngineUnavailableError, GatewayError, type EarnCommand } from '@loyalty-gateway/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testDatabaseOptions } from '../db/testing.js';
+import type { EmbeddedEngine } from '../engine/create-embedded-engine.js';
+import { SCOPE, testSeed } from '../testing/fixture.js';
+import { createWorkerEngine } from './create-worker-engine.js';
+
+const CRASHING = new URL('./testing/crashing-engine-worker.mjs', import.meta.url);
+const ANN = { type: 'membershipId', value: 'MBR-0001' } as const;
+
+const sale = (id: string): EarnCommand => ({
+  ...SCOPE, eventId: `${id}:e`, occurredAt: '2026-11-20T10:00:00Z', store: { id: SCOPE.source.storeId },
+  transaction: { id, totalMinor: 1000, currency: 'USD', customer: ANN, items: [], discountCodes: [] },
+});
+
+describe('the embedded engine on a worker thread', () => {
+  let engine: EmbeddedEngine;
+  let dispose: () => Promise<void>;
+  const exits: string[] = [];
+
+  beforeEach(async () => {
+    const db = await testDatabaseOptions('sqlite');
+    dispose = db.dispose;
+    exits.length = 0;
+    engine = await createWorkerEngine({ database: db.options, entry: CRASHING, onWorkerExit: (detail) => exits.push(detail) });
+    await engine.applySeed(testSeed());
+  });
+  afterEach(async () => {
+    await engine.close();
+    await dispose();
+  });
+
+  const balance = async () => (await engine.eligibility({ ...SCOPE, customer: ANN })).walletBalance;
+
+  it('answers through the port and keeps coded errors as themselves (class, code, message, fields)', async () => {
+    expect(await engine.earn(sale('T-1'))).toMatchObject({ status: 'processed', membershipId: 'MBR-0001', pointsEarned: 10 });
+    const refused = await engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'O-1', pointsToRedeem: 1_000_000 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(EngineError);
+    expect(refused).toMatchObject({ code: 'insufficient_points', statusCode: 400, message: expect.stringContaining('short') });
+    const duplicateIds = await engine
+      .catalogSync({ ...SCOPE, items: [{ externalId: 'A', name: 'a', isActive: true }, { externalId: 'A', name: 'b', isActive: true }] })
+      .catch((e: unknown) => e);
+    expect(duplicateIds).toBeInstanceOf(GatewayError);
+    expect(duplicateIds).toMatchObject({ code: 'validation_failed', statusCode: 422, fields: [expect.objectContaining({ path: 'items[1].externalId' })] });
+  });
+
+  it('a worker that dies mid-call: calls in flight fail as unavailable, the next call runs on a new worker with what was committed', async () => {
+    expect(await engine.earn(sale('T-1'))).toMatchObject({ status: 'processed' });
+    const before = await balance();
+    const crashed = await Promise.allSettled([engine.earn(sale('CRASH-1')), engine.earn(sale('T-2'))]);
+    for (const outcome of crashed) {
+      expect(outcome.status).toBe('rejected');
+      expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(EngineUnavailableError);
+    }
+    expect(exits).toEqual([expect.stringContaining('exit code 70')]);
+    // The vendor's retries: the committed sale is a duplicate, the lost one earns now, once.
+    expect(await engine.earn(sale('T-1'))).toMatchObject({ status: 'duplicate' });
+    expect(await engine.earn(sale('T-2'))).toMatchObject({ status: 'processed', pointsEarned: 10 });
+    expect(await balance()).toBe(before + 10);
+  });
+
+  it('refuses calls once closed', async () => {
+    await engine.close();
+    await expect(engine.ping()).rejects.toThrow('closed');
+  });
+});
+
+describe('a worker engine that cannot open its database', () => {
+  it('fails to start with the database error, leaving no thread behind', async () => {
+    const started = createWorkerEngine({ database: { sqliteFile: '/nonexistent-dir/sub/engine.sqlite' } });
+    await expect(started).rejects.toThrow(/unable to open|directory does not exist|SQLITE_CANTOPEN/i);
+  });
+});

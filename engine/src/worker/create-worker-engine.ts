@@ -1,0 +1,149 @@
+import { Worker } from 'node:worker_threads';
+import type { EngineCallOptions } from '@loyalty-gateway/core';
+import type { DatabaseOptions } from '../db/database.js';
+import type { EmbeddedEngine } from '../engine/create-embedded-engine.js';
+import {
+  fromWireError,
+  workerStopped,
+  type CallMessage,
+  type EngineWorkerData,
+  type ReplyMessage,
+  type StartMessage,
+  type WorkerMethod,
+} from './worker-messages.js';
+
+export interface WorkerEngineOptions {
+  /** Opened by the worker itself (a SQLite file or a PostgreSQL URL; ':memory:' would be private to it). */
+  database: DatabaseOptions;
+  codePrefix?: string | undefined;
+  /** Told when the worker thread stops unexpectedly (the next call starts a new one). */
+  onWorkerExit?: ((detail: string) => void) | undefined;
+  /** The worker's entry module; tests wrap the real one (engine-worker-boot.mjs) to crash it. */
+  entry?: URL | undefined;
+}
+
+const BOOT = new URL('./engine-worker-boot.mjs', import.meta.url);
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** One running worker thread with its calls in flight. */
+class EngineThread {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private stopped: string | null = null;
+
+  private constructor(private readonly worker: Worker, onStop: (detail: string) => void) {
+    worker.on('message', (reply: ReplyMessage) => {
+      const call = this.pending.get(reply.id);
+      if (!call) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) call.resolve(reply.value);
+      else call.reject(fromWireError(reply.error));
+    });
+    worker.on('error', (error) => this.stop(`${error.name}: ${error.message}`, onStop));
+    worker.on('exit', (code) => this.stop(`exit code ${code}`, onStop));
+  }
+
+  /** Start a worker and wait until its engine is open (migrations ran). */
+  static async start(entry: URL, data: EngineWorkerData, onStop: (detail: string) => void): Promise<EngineThread> {
+    const worker = new Worker(entry, { workerData: data });
+    let onMessage!: (message: StartMessage) => void;
+    let onError!: (error: Error) => void;
+    let onExit!: (code: number) => void;
+    const started = await new Promise<StartMessage>((resolve, reject) => {
+      onMessage = resolve;
+      onError = reject;
+      onExit = (code) => reject(new Error(`the engine worker exited with code ${code} while starting`));
+      worker.once('message', onMessage).once('error', onError).once('exit', onExit);
+    }).finally(() => {
+      // Only these: Worker keeps listeners of its own that deliver later messages.
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+    });
+    if (!started.started) {
+      await worker.terminate();
+      throw fromWireError(started.error);
+    }
+    return new EngineThread(worker, onStop);
+  }
+
+  get alive(): boolean {
+    return this.stopped === null;
+  }
+
+  call(method: WorkerMethod, argument: unknown, options?: EngineCallOptions): Promise<unknown> {
+    if (this.stopped !== null) return Promise.reject(workerStopped(this.stopped));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, method, argument, options } satisfies CallMessage);
+    });
+  }
+
+  /** Ask the worker to close the engine and database, then end the thread. */
+  async close(): Promise<void> {
+    if (this.stopped === null) {
+      await this.call('close', undefined).catch(() => undefined);
+      this.stopped = 'closed';
+    }
+    await this.worker.terminate();
+  }
+
+  private stop(detail: string, onStop: (detail: string) => void): void {
+    if (this.stopped !== null) return;
+    this.stopped = detail;
+    // Calls in flight have an unknown outcome: unavailable, so callers retry and the ledger dedupes.
+    for (const call of this.pending.values()) call.reject(workerStopped(detail));
+    this.pending.clear();
+    onStop(detail);
+  }
+}
+
+/**
+ * The embedded engine on its own worker thread. better-sqlite3 is synchronous: in the caller's
+ * thread every statement and commit blocks the event loop, so HTTP parsing, auth and validation
+ * wait behind the ledger. Here the ledger runs beside them. Same engine, same port, same errors
+ * (coded errors cross as themselves); a worker that dies fails its calls in flight as
+ * EngineUnavailableError and the next call starts a fresh worker on the same database.
+ */
+export async function createWorkerEngine(options: WorkerEngineOptions): Promise<EmbeddedEngine> {
+  const data: EngineWorkerData = { database: options.database, codePrefix: options.codePrefix };
+  const entry = options.entry ?? BOOT;
+  const onStop = (detail: string) => {
+    if (!closed) options.onWorkerExit?.(detail);
+  };
+  let closed = false;
+  let thread: Promise<EngineThread> = EngineThread.start(entry, data, onStop);
+  await thread;
+
+  const current = async (): Promise<EngineThread> => {
+    const running = await thread.catch(() => null);
+    if (running?.alive) return running;
+    thread = EngineThread.start(entry, data, onStop);
+    return thread.catch((error: unknown) => {
+      throw workerStopped(`a new worker could not start: ${(error as Error).message}`);
+    });
+  };
+  const call = <R>(method: WorkerMethod) => async (argument?: unknown, options?: EngineCallOptions): Promise<R> => {
+    if (closed) throw new Error('the loyalty engine is closed');
+    return (await current()).call(method, argument, options) as Promise<R>;
+  };
+
+  return {
+    earn: call('earn'),
+    reverse: call('reverse'),
+    eligibility: call('eligibility'),
+    redeem: call('redeem'),
+    catalogSync: call('catalogSync'),
+    applySeed: call('applySeed'),
+    ping: call('ping'),
+    async close() {
+      if (closed) return;
+      closed = true;
+      const running = await thread.catch(() => null);
+      await running?.close();
+    },
+  };
+}

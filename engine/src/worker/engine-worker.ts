@@ -1,0 +1,56 @@
+/**
+ * The worker thread's side of createWorkerEngine: opens the database and the embedded engine,
+ * then answers one reply per call message. Runs nothing else; every failure is sent back coded.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { createDatabase, ensureSchema } from '../db/database.js';
+import { createEmbeddedEngine, type EmbeddedEngine } from '../engine/create-embedded-engine.js';
+import { toWireError, type CallMessage, type EngineWorkerData, type ReplyMessage, type StartMessage } from './worker-messages.js';
+
+const port = parentPort!;
+const data = workerData as EngineWorkerData;
+
+async function open(): Promise<{ engine: EmbeddedEngine; close(): Promise<void> }> {
+  await ensureSchema(data.database);
+  const database = createDatabase<unknown>(data.database);
+  try {
+    const engine = await createEmbeddedEngine({ database, ...(data.codePrefix === undefined ? {} : { codePrefix: data.codePrefix }) });
+    return { engine, close: async () => { await engine.close(); await database.close(); } };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+async function answer(opened: Awaited<ReturnType<typeof open>>, message: CallMessage): Promise<ReplyMessage> {
+  const { engine } = opened;
+  try {
+    switch (message.method) {
+      case 'close':
+        await opened.close();
+        return { id: message.id, ok: true, value: undefined };
+      case 'ping':
+        return { id: message.id, ok: true, value: await engine.ping() };
+      default: {
+        const call = engine[message.method] as (argument: unknown, options: unknown) => Promise<unknown>;
+        return { id: message.id, ok: true, value: await call(message.argument, message.options) };
+      }
+    }
+  } catch (error) {
+    return { id: message.id, ok: false, error: toWireError(error) };
+  }
+}
+
+try {
+  const opened = await open();
+  port.on('message', (message: CallMessage) => {
+    void answer(opened, message).then((reply) => {
+      port.postMessage(reply);
+      if (message.method === 'close') port.close();
+    });
+  });
+  port.postMessage({ started: true } satisfies StartMessage);
+} catch (error) {
+  port.postMessage({ started: false, error: toWireError(error) } satisfies StartMessage);
+  port.close();
+}

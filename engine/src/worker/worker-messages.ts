@@ -1,0 +1,62 @@
+import { EngineError, EngineUnavailableError, GatewayError, isErrorCode, type EngineCallOptions, type FieldError } from '@loyalty-gateway/core';
+import type { DatabaseOptions } from '../db/database.js';
+
+/** The engine operations a worker serves: the port's, plus seeding (not part of the port). */
+export const WORKER_METHODS = ['earn', 'reverse', 'eligibility', 'redeem', 'catalogSync', 'ping', 'applySeed', 'close'] as const;
+export type WorkerMethod = (typeof WORKER_METHODS)[number];
+
+/** What the worker is started with (structured-cloned into it). */
+export interface EngineWorkerData {
+  database: DatabaseOptions;
+  codePrefix?: string | undefined;
+}
+
+export interface CallMessage {
+  id: number;
+  method: WorkerMethod;
+  argument: unknown;
+  /** The port call's options (its deadline), forwarded to the engine as they came. */
+  options?: EngineCallOptions | undefined;
+}
+
+/** A failure as it crosses the thread boundary: coded errors keep code, message and fields. */
+export type WireError =
+  | { kind: 'engine' | 'coded'; code: string; message: string; fields?: FieldError[] | undefined }
+  | { kind: 'unexpected'; name: string; message: string; code?: string | undefined; stack?: string | undefined };
+
+export type ReplyMessage = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
+
+/** Sent once by the worker: the engine is open (migrations ran), or why it could not open. */
+export type StartMessage = { started: true } | { started: false; error: WireError };
+
+export function toWireError(error: unknown): WireError {
+  if (error instanceof GatewayError) {
+    return { kind: error instanceof EngineError ? 'engine' : 'coded', code: error.code, message: error.message, fields: error.fields };
+  }
+  const e = error instanceof Error ? error : new Error(String(error));
+  const code = (e as { code?: unknown }).code;
+  return { kind: 'unexpected', name: e.name, message: e.message, code: typeof code === 'string' ? code : undefined, stack: e.stack };
+}
+
+/** The error the caller sees: the same class as in the worker for coded errors, an Error otherwise. */
+export function fromWireError(wire: WireError): Error {
+  if (wire.kind !== 'unexpected' && isErrorCode(wire.code)) {
+    // The engine's own unavailability (a call past its deadline, rolled back) stays that class.
+    if (wire.code === 'engine_unavailable') return new EngineUnavailableError(wire.message);
+    if (wire.kind === 'coded') return new GatewayError(wire.code, { message: wire.message, ...(wire.fields ? { fields: wire.fields } : {}) });
+    const error = new EngineError(wire.code, wire.message);
+    // EngineError takes no `fields`; GatewayError declares them, so carry them over as they came.
+    if (wire.fields) Object.assign(error, { fields: wire.fields });
+    return error;
+  }
+  if (wire.kind !== 'unexpected') return new EngineError('internal_error', wire.message);
+  const error = new Error(wire.message);
+  error.name = wire.name;
+  if (wire.stack) error.stack = wire.stack;
+  if (wire.code) Object.assign(error, { code: wire.code });
+  return error;
+}
+
+/** The worker thread stopped (crashed, or was terminated): calls in flight have an unknown outcome. */
+export const workerStopped = (detail: string): EngineUnavailableError =>
+  new EngineUnavailableError(undefined, new Error(`the loyalty engine's worker thread stopped: ${detail}`));
