@@ -35,6 +35,8 @@ export interface AppOptions {
   logger?: LoggerOptions | false | undefined;
   /** ...or a pino logger already made (the composition root logs start-up with it too). */
   loggerInstance?: FastifyBaseLogger | undefined;
+  /** Writes the one line per request without redaction (GatewayLogging.requestLine); loggerInstance's children otherwise. */
+  requestLineLogger?: FastifyBaseLogger | undefined;
   /** GATEWAY_ENV: the coming checkout endpoints are all on outside production. Default development. */
   environment?: GatewayEnvironment | undefined;
   /** GATEWAY_FEATURES: the coming checkout endpoints enabled in production. */
@@ -55,7 +57,7 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
-    logController: new RequestLogController(),
+    logController: new RequestLogController(options.requestLineLogger),
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     genReqId: requestId,
     requestIdHeader: false,

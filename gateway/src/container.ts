@@ -25,6 +25,8 @@ export const TOKENS = {
 export interface GatewayResources {
   config: GatewayConfig;
   logger: FastifyBaseLogger;
+  /** The request line's logger (GatewayLogging.requestLine); the app's own children otherwise. */
+  requestLineLogger?: FastifyBaseLogger | undefined;
   engine: LoyaltyEngine;
   connections: ConnectionStore;
   idempotency: IdempotencyCache;
@@ -52,6 +54,7 @@ export function createGatewayContainer(resources: GatewayResources): DependencyC
       clock: r.resolve<() => number>(TOKENS.clock),
       rateLimit: { max: r.resolve<GatewayConfig>(TOKENS.config).GATEWAY_RATE_LIMIT },
       loggerInstance: r.resolve<FastifyBaseLogger>(TOKENS.logger),
+      requestLineLogger: resources.requestLineLogger,
       environment: r.resolve<GatewayConfig>(TOKENS.config).GATEWAY_ENV,
       features: r.resolve<GatewayConfig>(TOKENS.config).GATEWAY_FEATURES,
       storePing: resources.storePing,

@@ -2,7 +2,6 @@ import { mkdir } from 'node:fs/promises';
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
 import { createWorkerEngine, type EmbeddedEngine } from '@loyalty-gateway/engine';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { startOperatorSide } from './admin/index.js';
 import { buildApp, type AppOptions } from './app.js';
 import { demoBanner, ensureDemo, isEmptyDataDir } from './boot/demo.js';
@@ -12,7 +11,7 @@ import { applySeed, loadSeedFile } from './boot/seed.js';
 import { loadConfig, type GatewayConfig } from './config.js';
 import { TOKENS, createGatewayContainer } from './container.js';
 import { createHttpEngine } from './engine-client/index.js';
-import { loggerOptions } from './http/logger-options.js';
+import { createGatewayLogging } from './http/logger-options.js';
 import { createGatewayStore, createIdempotencyCache, createRedisClient, createVendorNoteStore, loadMasterKey, type GatewayStore } from './stores/index.js';
 import { startTlsListener } from './tls/start-tls-listener.js';
 
@@ -50,7 +49,7 @@ async function applyGatewaySeedOnly(seed: ParsedSeed, store: GatewayStore): Prom
  */
 export async function startGateway(env: Record<string, string | undefined> = process.env): Promise<RunningGateway> {
   const config = loadConfig(env);
-  const log = pino(loggerOptions(config.LOG_LEVEL));
+  const { logger: log, requestLine } = createGatewayLogging(config.LOG_LEVEL);
   const closers: Array<() => Promise<unknown>> = [];
   const closeAll = async () => {
     for (const close of closers.splice(0).reverse()) await close().catch((error: unknown) => log.error({ err: error }, 'shutdown step failed'));
@@ -95,7 +94,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     // The demo sandbox seeds engine data too: only with the embedded engine.
     const demo = config.GATEWAY_ENV === 'development' && embedded ? await ensureDemo(dataDir, firstStart, { store, engine: embedded }) : null;
 
-    const container = createGatewayContainer({ config, logger: log, engine, connections: store, idempotency, redis, storePing: () => store.ping() });
+    const container = createGatewayContainer({ config, logger: log, requestLineLogger: requestLine, engine, connections: store, idempotency, redis, storePing: () => store.ping() });
     // The featured doors read the vendor registry per request and record handshakes for the operator.
     const notes = await createVendorNoteStore({ database: databases.gateway });
     const appOptions: AppOptions = { ...container.resolve<AppOptions>(TOKENS.appOptions), featured: { store, notes, publicUrl: config.GATEWAY_PUBLIC_URL } };

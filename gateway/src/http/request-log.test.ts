@@ -1,10 +1,9 @@
 import { Writable } from 'node:stream';
 import { EngineUnavailableError } from '@loyalty-gateway/core';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
 import { SECRET, sale } from '../testing/test-seed.js';
-import { loggerOptions } from './logger-options.js';
+import { createGatewayLogging } from './logger-options.js';
 
 const opened: GatewayFixture[] = [];
 afterEach(async () => {
@@ -21,13 +20,15 @@ function capture() {
       done();
     },
   });
-  return { logger: pino(loggerOptions('info'), stream), lines, raw: () => raw };
+  // The gateway's production pair: a redacting logger, and the request line's allowlisted one.
+  const { logger, requestLine } = createGatewayLogging('info', stream);
+  return { logger, requestLine, lines, raw: () => raw };
 }
 
 describe('request logging', () => {
   it('one line per request with vendor, store, connection, event, transaction, status and outcome; no secrets', async () => {
     const log = capture();
-    const gw = await openGateway({ loggerInstance: log.logger });
+    const gw = await openGateway({ loggerInstance: log.logger, requestLineLogger: log.requestLine });
     opened.push(gw);
     const s = sale();
     await gw.send(s, { headers: { 'x-request-id': 'trace-1' } });
@@ -58,6 +59,7 @@ describe('engine failures', () => {
     const log = capture();
     const gw = await openGateway({
       loggerInstance: log.logger,
+      requestLineLogger: log.requestLine,
       wrapEngine: (engine) => ({ ...engine, earn: async () => { throw new Error('SQLITE_CORRUPT: database disk image is malformed at /var/lib/x'); } }),
     });
     opened.push(gw);
@@ -94,7 +96,7 @@ describe('engine failures', () => {
 
   it('probes (/health, /ready) stay out of the info log; other unauthenticated routes do not', async () => {
     const log = capture();
-    const gw = await openGateway({ loggerInstance: log.logger });
+    const gw = await openGateway({ loggerInstance: log.logger, requestLineLogger: log.requestLine });
     opened.push(gw);
     await gw.app.inject({ method: 'GET', url: '/health' });
     await gw.app.inject({ method: 'GET', url: '/ready' });

@@ -1,4 +1,4 @@
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import './fastify-types.js';
 
 const header = (request: FastifyRequest, name: string): string | undefined => {
@@ -12,6 +12,14 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
  * Replaces Fastify's two default lines. Health probes log at debug only.
  */
 export class RequestLogController extends LogController {
+  /**
+   * @param lineLogger writes the request line without redaction (see GatewayLogging.requestLine);
+   * without one, lines go through the request's own (redacting) logger.
+   */
+  constructor(private readonly lineLogger?: FastifyBaseLogger | undefined) {
+    super();
+  }
+
   override incomingRequest(): void {}
 
   override routeNotFound(): void {}
@@ -34,8 +42,12 @@ export class RequestLogController extends LogController {
       refundId: audit?.refundId,
       outcome: audit?.outcome,
     };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else if (request.routeOptions?.config?.probe === true) reply.log.debug(line, 'request completed');
-    else reply.log.info(line, 'request completed');
+    if (error) return reply.log.error({ ...line, err: error }, 'request errored');
+    const log = this.lineLogger;
+    const probe = request.routeOptions?.config?.probe === true;
+    if (!log) return probe ? reply.log.debug(line, 'request completed') : reply.log.info(line, 'request completed');
+    const withId = { reqId: request.id, ...line };
+    if (probe) log.debug(withId, 'request completed');
+    else log.info(withId, 'request completed');
   }
 }

@@ -69,6 +69,7 @@ export async function openGateway(
     /** Wrap the real engine (fault injection: what the gateway does when the engine fails). */
     wrapEngine?: (engine: EmbeddedEngine) => EmbeddedEngine;
     loggerInstance?: AppOptions['loggerInstance'];
+    requestLineLogger?: AppOptions['requestLineLogger'];
     /** Needed to read the secrets of an existing database (another process on it). */
     masterKey?: Buffer;
     /** The engine the app talks to instead of the embedded one (e.g. an HTTP engine); the embedded one is still seeded. */
@@ -99,6 +100,7 @@ export async function openGateway(
     features: options.features,
     storePing: () => store.ping(),
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
+    requestLineLogger: options.requestLineLogger,
   });
   return {
     app,
