@@ -9,11 +9,11 @@
  * (points credited, ledger rows written), never a duplicate answered from cache. The bare target
  * receives the same signed bodies so client-side costs are equal. Writes docs/benchmarks.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuPerRequest, startServer } from './server-process.js';
 import { STORE, SECRET, load } from './signed-load.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,36 +34,20 @@ const seed = {
   }],
 };
 
-function start(command: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...command], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let buffered = '';
-    const timer = setTimeout(() => reject(new Error(`${command.join(' ')} did not start`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const match = /listening (\d+)|"port":(\d+)|127\.0\.0\.1:(\d+)/.exec(buffered);
-      if (match) {
-        clearTimeout(timer);
-        child.stdout!.removeAllListeners('data');
-        child.stdout!.resume(); // keep draining the log so it never blocks the server
-        resolve({ child, port: Number(match[1] ?? match[2] ?? match[3]) });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}`)));
-  });
-}
-
 async function measure(name: string, command: string[], env: Record<string, string>) {
-  const { child, port } = await start(command, env);
+  const server = await startServer(root, path.join(dataDir, `${command[0]!.replace(/\W+/g, '-')}.log`), command, env);
   try {
-    await load(port, 3);
-    const result = await load(port, duration);
+    await load(server.port, 3);
+    const before = server.cpu();
+    const result = await load(server.port, duration);
+    const cpu = cpuPerRequest(before, server.cpu(), result.requests.total);
+    const main = cpu.main ?? 0;
+    const other = Object.entries(cpu).filter(([thread]) => thread !== 'main').reduce((sum, [, us]) => sum + us, 0);
     const ok = result.statusCodeStats['200']?.count ?? 0;
-    console.log(`${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
-    return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok, non2xx: result.non2xx, errors: result.errors };
+    console.log(`${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}, server CPU µs/request: main thread ${main.toFixed(0)}, other threads ${other.toFixed(0)}`);
+    return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok, non2xx: result.non2xx, errors: result.errors, main, other };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await server.stop();
   }
 }
 
@@ -96,9 +80,9 @@ try {
     `Run: ${new Date().toISOString()}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version},`,
     `${connections} connections, ${duration} s per target after a 3 s warm-up, gateway LOG_LEVEL=${process.env.BENCH_LOG_LEVEL ?? 'info'}.`,
     '',
-    '| target | req/s | p50 ms | p99 ms | 200s | non-2xx |',
-    '|---|---:|---:|---:|---:|---:|',
-    ...[bare, httpPath, gateway].map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.non2xx} |`),
+    '| target | req/s | p50 ms | p99 ms | 200s | non-2xx | server CPU µs/request: main thread | other threads |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...[bare, httpPath, gateway].map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.non2xx} | ${r.main.toFixed(0)} | ${r.other.toFixed(0)} |`),
     '',
     `**Ratio: the gateway's durable earn path serves ${(ratio * 100).toFixed(1)} % of bare Fastify's requests per second**`,
     `(the HTTP path alone — auth, validation, cache, rate limit, log — serves ${((httpPath.rps / bare.rps) * 100).toFixed(1)} %).`,

@@ -1,0 +1,69 @@
+/**
+ * A benchmark target as a child process: started with its output in a file (never through the
+ * load generator's process, which would pay for draining the target's log), and measured from
+ * /proc: CPU time per thread, so a run can say how much of a request each thread costs.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  /** CPU microseconds so far, per thread ('main' is the event loop; others by thread name). */
+  cpu(): Record<string, number>;
+  stop(): Promise<void>;
+}
+
+const LISTENING = /listening (\d+)|"port":(\d+)|127\.0\.0\.1:(\d+)/;
+const TICK_US = 1e6 / 100; // /proc reports clock ticks (USER_HZ = 100 on Linux)
+
+function threadCpu(pid: number): Record<string, number> {
+  const dir = `/proc/${pid}/task`;
+  if (!existsSync(dir)) return {};
+  const out: Record<string, number> = {};
+  for (const tid of readdirSync(dir)) {
+    try {
+      const raw = readFileSync(`${dir}/${tid}/stat`, 'utf8');
+      const name = tid === String(pid) ? 'main' : raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')'));
+      const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * TICK_US;
+    } catch {
+      // the thread ended between listing and reading
+    }
+  }
+  return out;
+}
+
+export async function startServer(root: string, logFile: string, args: string[], env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const match = LISTENING.exec(existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
+    if (match) {
+      const port = Number(match[1] ?? match[2] ?? match[3]);
+      return {
+        child, port, cpu: () => threadCpu(child.pid!),
+        async stop() { child.kill('SIGTERM'); await exited; },
+      };
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${args.join(' ')} did not start (see ${path.basename(logFile)}: ${readFileSync(logFile, 'utf8').slice(-500)})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Per-thread CPU microseconds between two readings, divided by the requests served. */
+export function cpuPerRequest(before: Record<string, number>, after: Record<string, number>, requests: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, us] of Object.entries(after)) {
+    const spent = us - (before[name] ?? 0);
+    if (spent > 0) out[name] = spent / Math.max(1, requests);
+  }
+  return out;
+}
