@@ -8,25 +8,37 @@ import type { CatalogSyncResult } from './schemas/catalog.js';
  * this side of the JSON edge. Every command carries the merchant and outlet the connection
  * resolved to, and `source` (vendor slug + vendor store id): the scope of every idempotency key.
  *
- * Implementations: the embedded reference engine (@loyalty-gateway/engine) and, later, an HTTP
- * client of the same engine run as a service. Both throw only `EngineError` (a business refusal,
- * rendered as is) and `EngineUnavailableError` (nothing was committed; caller may retry).
+ * Implementations: the embedded reference engine (@loyalty-gateway/engine), the same engine on a
+ * worker thread, and an HTTP client of the engine run as a service. All throw only `EngineError`
+ * (a business refusal, rendered as is) and `EngineUnavailableError` (no answer; see its comment).
+ * Every implementation accepts `EngineCallOptions` and forwards them to the engine.
  */
 export interface LoyaltyEngine {
   /** Earn points and stamps for a finalised sale; exactly once per (source, transactionId). */
-  earn(command: EarnCommand): Promise<EarnOutcome>;
+  earn(command: EarnCommand, options?: EngineCallOptions): Promise<EarnOutcome>;
   /** Reverse a sale's earn (and re-credit redemptions against it); exactly once per (source, refundId). */
-  reverse(command: ReverseCommand): Promise<RefundResult & { membershipId: string }>;
+  reverse(command: ReverseCommand, options?: EngineCallOptions): Promise<RefundResult & { membershipId: string }>;
   /** Read-only: what the customer could redeem now. */
-  eligibility(command: EligibilityCommand): Promise<EligibilityResult>;
+  eligibility(command: EligibilityCommand, options?: EngineCallOptions): Promise<EligibilityResult>;
   /** Commit a redemption at payment; idempotent per (source, externalTransactionId, reward). */
-  redeem(command: RedeemCommand): Promise<RedeemResult>;
+  redeem(command: RedeemCommand, options?: EngineCallOptions): Promise<RedeemResult>;
   /** Full-snapshot catalog sync for one outlet. */
-  catalogSync(command: CatalogSyncCommand): Promise<CatalogSyncResult>;
+  catalogSync(command: CatalogSyncCommand, options?: EngineCallOptions): Promise<CatalogSyncResult>;
   /** Resolves when the engine can serve requests (readiness); rejects otherwise. */
   ping(): Promise<void>;
   /** Release connections and handles. */
   close(): Promise<void>;
+}
+
+/** Per-call options; optional, and forwarded unchanged by every implementation. */
+export interface EngineCallOptions {
+  /**
+   * Epoch milliseconds (`Date.now()` clock of the machine the engine runs on) after which the
+   * engine must not commit this call: work still running then is rolled back and the call throws
+   * EngineUnavailableError. Callers that give up at a deadline pass it here, so that giving up
+   * means "not committed" (up to the residual race described in docs/engine-service.md).
+   */
+  deadline?: number | undefined;
 }
 
 export interface EngineScope {

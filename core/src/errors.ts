@@ -45,7 +45,7 @@ export const ERRORS = {
   // 5xx
   internal_error: { status: 500, message: 'Something went wrong in the gateway. Retry with backoff.' },
   engine_unavailable: { status: 502, message: 'The loyalty engine is temporarily unreachable. Retry once, then complete the sale without loyalty.' },
-  engine_unavailable_retry: { status: 503, message: 'The loyalty engine is temporarily unreachable; the event was not recorded. Retry with backoff.' },
+  engine_unavailable_retry: { status: 503, message: 'The loyalty engine is unreachable or did not answer in time; the event may not have been recorded. Retry with backoff: a repeat of an event that was recorded answers duplicate.' },
   not_ready: { status: 503, message: 'The gateway is not ready.' },
   vendor_api_unavailable: { status: 503, message: 'The vendor API could not be reached to complete this event; it was not recorded. Retry later.' },
 } as const satisfies Record<string, { status: number; message: string }>;
@@ -82,7 +82,11 @@ export class EngineError extends GatewayError {
   }
 }
 
-/** The engine could not be reached or did not answer in time; nothing was committed by the caller. */
+/**
+ * The engine gave no answer: it could not be reached, refused to commit past the call's deadline
+ * (then nothing was committed), or its answer was lost at the deadline (then the outcome is
+ * unknown: rare, see docs/engine-service.md). Callers retry idempotently; the ledger dedupes.
+ */
 export class EngineUnavailableError extends GatewayError {
   constructor(message?: string, cause?: unknown) {
     super('engine_unavailable', { ...(message === undefined ? {} : { message }), cause });

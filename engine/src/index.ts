@@ -7,6 +7,7 @@ export { createEmbeddedEngine, type EmbeddedEngine, type EmbeddedEngineOptions }
 export { createWorkerEngine, type WorkerEngineOptions } from './worker/create-worker-engine.js';
 export { normalizePhone, normalizeEmail } from './rules/phone.js';
 export { createEngineServer, type EngineServerOptions } from './http/create-engine-server.js';
+export { ENGINE_BUDGET_HEADER } from './http/call-deadline.js';
 export type { EngineErrorBody } from './http/reply-error.js';
 export { startEngineService, type RunningEngineService } from './http/start-engine-service.js';
 export { loadEngineServiceConfig, EngineServiceConfig, EngineServiceConfigError } from './http/service-config.js';

@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { catalogContract } from './catalog-contract.js';
 import { concurrencyContract } from './concurrency-contract.js';
 import { useContractEngine, type OpenContractEngine } from './contract-harness.js';
+import { deadlineContract } from './deadline-contract.js';
 import { earnContract } from './earn-contract.js';
 import { eligibilityContract } from './eligibility-contract.js';
 import { redeemContract } from './redeem-contract.js';
@@ -21,5 +22,6 @@ export function describeEngineContract(label: string, open: OpenContractEngine):
     redeemContract(context);
     catalogContract(context);
     concurrencyContract(context);
+    deadlineContract(context);
   });
 }

@@ -5,3 +5,4 @@
 export { describeEngineContract } from './describe-engine-contract.js';
 export { expectEngineError, type ContractContext, type ContractEngine, type OpenContractEngine } from './contract-harness.js';
 export { ANN, BOB, IDS, SCOPE, line, sale, testSeed, uniqueId } from '../testing/fixture.js';
+export { SlowStatements } from '../testing/slow-statements.js';

@@ -1,6 +1,7 @@
 import { newId } from './new-id.js';
-import { GatewayError, type CatalogSyncCommand, type CatalogSyncResult } from '@loyalty-gateway/core';
+import { GatewayError, type CatalogSyncCommand, type CatalogSyncResult, type EngineCallOptions } from '@loyalty-gateway/core';
 import type { EngineContext, Tx } from './context.js';
+import { transactBefore } from './deadline.js';
 
 type Incoming = CatalogSyncCommand['items'][number];
 type Existing = { id: string; external_id: string; name: string; sku: string | null; category: string | null; price_minor: number | null; is_active: number };
@@ -56,13 +57,14 @@ async function writeChanges(trx: Tx, command: CatalogSyncCommand, existing: Map<
 /**
  * Full-snapshot catalog sync for one outlet, in one transaction: new externalIds are created,
  * changed ones updated (an unchanged item is not counted), known items absent from the snapshot
- * are marked inactive (never deleted; an item already inactive is not counted again).
+ * are marked inactive (never deleted; an item already inactive is not counted again). Not
+ * committed once the call's deadline has passed.
  */
-export async function catalogSync(ctx: EngineContext, command: CatalogSyncCommand): Promise<CatalogSyncResult> {
+export async function catalogSync(ctx: EngineContext, command: CatalogSyncCommand, options: EngineCallOptions = {}): Promise<CatalogSyncResult> {
   rejectDuplicates(command.items);
   await ctx.cache.requireMerchant(command.merchantId);
   const now = ctx.now();
-  const counts = await ctx.db.transaction().execute(async (trx) => {
+  const counts = await transactBefore(ctx.db, options.deadline, async (trx) => {
     const rows = await trx
       .selectFrom('catalog_items')
       .select(['id', 'external_id', 'name', 'sku', 'category', 'price_minor', 'is_active'])

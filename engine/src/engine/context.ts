@@ -12,8 +12,11 @@ export interface EngineContext {
   now(): string;
   /** The reward-code prefix without the dash (`LOYAL`). */
   codePrefix(): string;
-  /** Run one event's writes atomically (its own transaction, or a savepoint in a group commit on SQLite). */
-  atomically<T>(work: (trx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Run one event's writes atomically (its own transaction, or a savepoint in a group commit on
+   * SQLite); never committed once `deadline` (epoch ms) has passed (DeadlinePassed instead).
+   */
+  atomically<T>(work: (trx: Tx) => Promise<T>, deadline?: number): Promise<T>;
 }
 
 export type Tx = Kysely<EngineTables>;

@@ -1,4 +1,4 @@
-import type { LoyaltyEngine } from '@loyalty-gateway/core';
+import type { EngineCallOptions, LoyaltyEngine } from '@loyalty-gateway/core';
 import { sql, type Kysely } from 'kysely';
 import { migrate, type SqlDatabase } from '../db/database.js';
 import { ENGINE_MIGRATION_TABLE, engineMigrations } from '../db/migrations/index.js';
@@ -7,6 +7,7 @@ import { applySeed } from '../seed/apply-seed.js';
 import { DEFAULT_CODE_PREFIX, type EngineSeed, type EngineSeedInput } from '../seed/engine-seed.js';
 import { catalogSync } from './catalog-sync.js';
 import type { EngineContext } from './context.js';
+import { transactBefore } from './deadline.js';
 import { earn } from './earn.js';
 import { eligibility } from './eligibility.js';
 import { redeem } from './redeem.js';
@@ -45,7 +46,7 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
     cache: new SettingsCache(db, () => clock().getTime()),
     now: () => clock().toISOString(),
     codePrefix: () => prefix,
-    atomically: (work) => (batcher ? batcher.run(work) : db.transaction().execute(work)),
+    atomically: (work, deadline) => (batcher ? batcher.run(work, deadline) : transactBefore(db, deadline, work)),
   };
   let closed = false;
   const open = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => (...args: A): Promise<R> => {
@@ -53,11 +54,11 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
     return fn(...args);
   };
   return {
-    earn: open((command) => earn(ctx, command)),
-    reverse: open((command) => reverse(ctx, command)),
-    eligibility: open((command) => eligibility(ctx, command)),
-    redeem: open((command) => redeem(ctx, command)),
-    catalogSync: open((command) => catalogSync(ctx, command)),
+    earn: open((command, options?: EngineCallOptions) => earn(ctx, command, options)),
+    reverse: open((command, options?: EngineCallOptions) => reverse(ctx, command, options)),
+    eligibility: open((command, options?: EngineCallOptions) => eligibility(ctx, command, options)),
+    redeem: open((command, options?: EngineCallOptions) => redeem(ctx, command, options)),
+    catalogSync: open((command, options?: EngineCallOptions) => catalogSync(ctx, command, options)),
     applySeed: open(async (seed: EngineSeedInput) => {
       const effective = (s: EngineSeed) => options.codePrefix ?? s.codePrefix ?? prefix;
       const applied = await applySeed(db, seed, effective, ctx.now());

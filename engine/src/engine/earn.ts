@@ -1,5 +1,5 @@
 import { newId } from './new-id.js';
-import type { EarnCommand, EarnOutcome, StampUpdate } from '@loyalty-gateway/core';
+import type { EarnCommand, EarnOutcome, EngineCallOptions, StampUpdate } from '@loyalty-gateway/core';
 import { sql } from 'kysely';
 import { preparedQuery } from '../db/prepared-query.js';
 import { cardProgress } from '../rules/stamps.js';
@@ -116,9 +116,10 @@ async function useCodes(trx: Tx, command: EarnCommand, plan: EarnPlan, now: stri
 /**
  * Earn points and stamps for a finalised sale, exactly once per (source, transaction id): the
  * sale row's UNIQUE key decides duplicates, and the sale row, wallet credit, ledger entry, stamp
- * progress, completed-card rewards and code usage commit together in one transaction.
+ * progress, completed-card rewards and code usage commit together in one transaction, or not at
+ * all once the call's deadline has passed.
  */
-export async function earn(ctx: EngineContext, command: EarnCommand): Promise<EarnOutcome> {
+export async function earn(ctx: EngineContext, command: EarnCommand, options: EngineCallOptions = {}): Promise<EarnOutcome> {
   const merchant = await ctx.cache.requireMerchant(command.merchantId);
   // Before the transaction: a cache miss reads through the engine's connection, which the
   // transaction holds on SQLite.
@@ -138,5 +139,5 @@ export async function earn(ctx: EngineContext, command: EarnCommand): Promise<Ea
     const stampsUpdated = plan.stamps.length > 0 ? await addStamps(trx, command, plan, saleId, now) : [];
     if (plan.codes.length > 0) await useCodes(trx, command, plan, now);
     return { status: 'processed', membershipId: plan.membershipId, pointsEarned: plan.points, stampsUpdated, warning: plan.warning };
-  });
+  }, options.deadline);
 }

@@ -9,10 +9,11 @@
  *   overdraw; the loser gets `insufficient_points` with the numbers.
  */
 import { newId } from './new-id.js';
-import { EngineError, type RedeemCommand, type RedeemResult } from '@loyalty-gateway/core';
+import { EngineError, type EngineCallOptions, type RedeemCommand, type RedeemResult } from '@loyalty-gateway/core';
 import { evaluateReward, pointsShort } from '../rules/evaluate-reward.js';
 import { isInstanceReward, type RewardRule } from '../rules/reward-rule.js';
 import type { EngineContext } from './context.js';
+import { ensureBefore, transactBefore } from './deadline.js';
 import { loadHoldings } from './member-holdings.js';
 import { consumeInstance, currentBalance, debitWallet, findRedemption, insertRedemption, type RedemptionRow } from './redeem-store.js';
 import { resolveMember, type ResolvedMember } from './resolve-member.js';
@@ -49,11 +50,11 @@ async function precheck(ctx: EngineContext, merchant: MerchantSettings, member: 
   if (!verdict.eligible) throw new EngineError(verdict.code, verdict.reason);
 }
 
-async function commit(ctx: EngineContext, member: ResolvedMember, reward: RewardRule | null, command: RedeemCommand): Promise<RedeemResult> {
+async function commit(ctx: EngineContext, member: ResolvedMember, reward: RewardRule | null, command: RedeemCommand, deadline: number | undefined): Promise<RedeemResult> {
   const cost = reward ? (reward.type === 'POINTS' ? reward.pointsCost! : 0) : command.pointsToRedeem!;
   const id = newId();
   const now = ctx.now();
-  return ctx.db.transaction().execute(async (trx) => {
+  return transactBefore(ctx.db, deadline, async (trx) => {
     const balanceAfter = cost > 0 ? await debitWallet(trx, member.id, cost) : await currentBalance(trx, member.id);
     if (balanceAfter === null) throw new Refusal('insufficient');
     const instanceId = reward && isInstanceReward(reward.type) ? await consumeInstance(trx, member.id, reward.id, command.externalTransactionId, now) : null;
@@ -79,8 +80,9 @@ async function explainRefusal(ctx: EngineContext, refusal: Refusal, merchant: Me
   throw new EngineError('not_eligible', verdict && !verdict.eligible ? verdict.reason : 'This reward was just used; refresh the customer\'s rewards.');
 }
 
-export async function redeem(ctx: EngineContext, command: RedeemCommand): Promise<RedeemResult> {
+export async function redeem(ctx: EngineContext, command: RedeemCommand, options: EngineCallOptions = {}): Promise<RedeemResult> {
   if ((command.rewardId === undefined) === (command.pointsToRedeem === undefined)) throw new EngineError('selector_required');
+  ensureBefore(options.deadline, 'start');
   const merchant = await ctx.cache.requireMerchant(command.merchantId);
   const reward = command.rewardId === undefined ? null : merchant.rewardsById.get(command.rewardId) ?? null;
   const resolution = await resolveMember(ctx.db, merchant, command.customer);
@@ -91,7 +93,7 @@ export async function redeem(ctx: EngineContext, command: RedeemCommand): Promis
   if (command.rewardId !== undefined && !reward) throw new EngineError('reward_not_found');
   await precheck(ctx, merchant, member, reward, command);
   try {
-    return await commit(ctx, member, reward, command);
+    return await commit(ctx, member, reward, command, options.deadline);
   } catch (error) {
     if (error instanceof Refusal) return explainRefusal(ctx, error, merchant, member, reward, command);
     throw error;

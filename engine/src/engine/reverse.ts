@@ -23,10 +23,11 @@
  *   earlier refund already completed its reversal.
  */
 import { newId } from './new-id.js';
-import type { RefundResult, ReverseCommand } from '@loyalty-gateway/core';
+import type { EngineCallOptions, RefundResult, ReverseCommand } from '@loyalty-gateway/core';
 import { sql } from 'kysely';
 import { proportion } from '../rules/earn-rate.js';
 import type { EngineContext, Tx } from './context.js';
+import { transactBefore } from './deadline.js';
 import { moveWalletPoints, recreditRedemptions, type SaleRef } from './reverse-recredit.js';
 
 export type ReverseResult = RefundResult & { membershipId: string };
@@ -108,11 +109,11 @@ async function alreadyProcessed(trx: Tx, command: ReverseCommand): Promise<Rever
   return { status: 'ALREADY_PROCESSED', pointsReversed: 0, pointsReCredited: 0, membershipId: await membershipIdOf(trx, row?.member_id ?? null) };
 }
 
-/** Reverse a refunded sale in one transaction, exactly once per (source, refund id). */
-export async function reverse(ctx: EngineContext, command: ReverseCommand): Promise<ReverseResult> {
+/** Reverse a refunded sale in one transaction (never committed past the deadline), exactly once per (source, refund id). */
+export async function reverse(ctx: EngineContext, command: ReverseCommand, options: EngineCallOptions = {}): Promise<ReverseResult> {
   const now = ctx.now();
   const refundRowId = newId();
-  return ctx.db.transaction().execute(async (trx) => {
+  return transactBefore(ctx.db, options.deadline, async (trx) => {
     if (!(await claimRefund(trx, command, refundRowId, now))) return alreadyProcessed(trx, command);
     const outcome = (await reverseKnownSale(trx, command, refundRowId, now)) ?? (await reverseUnknownSale(trx, command, now));
     await trx

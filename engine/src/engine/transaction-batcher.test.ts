@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EngineUnavailableError } from '@loyalty-gateway/core';
 import { sql } from 'kysely';
 import { balanceOf, ledgerSum, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
+import type { Tx } from './context.js';
+import { TransactionBatcher } from './transaction-batcher.js';
 
 // Group commit exists on SQLite only (PostgreSQL runs one transaction per event on its pool).
 describe('group commit on sqlite', () => {
@@ -25,5 +29,37 @@ describe('group commit on sqlite', () => {
     const results = await Promise.all([t.engine.earn(command), t.engine.earn(command), t.engine.earn(sale({ totalMinor: 500 }))]);
     expect(results.map((r) => r.status)).toEqual(['processed', 'duplicate', 'processed']);
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1215);
+  });
+
+  it('bug: a unit still running at its deadline was committed with its batch; it now rolls back to its savepoint alone', async () => {
+    const batcher = new TransactionBatcher(t.db);
+    const put = (key: string, pause = 0) => async (trx: Tx) => {
+      await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
+      if (pause > 0) await sleep(pause);
+      return key;
+    };
+    let ranLate = false;
+    const results = await Promise.allSettled([
+      batcher.run(put('unit-a')),
+      batcher.run(put('unit-late', 80), Date.now() + 30),
+      batcher.run(put('unit-c'), Date.now() + 5_000),
+      batcher.run(async (trx) => { ranLate = true; return put('unit-expired')(trx); }, Date.now() - 1),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(EngineUnavailableError);
+    expect((results[3] as PromiseRejectedResult).reason).toBeInstanceOf(EngineUnavailableError);
+    expect(ranLate).toBe(false); // expired while queued: never run
+    const keys = (await t.db.selectFrom('engine_settings').select('key').where('key', 'like', 'unit-%').orderBy('key').execute()).map((r) => r.key);
+    expect(keys).toEqual(['unit-a', 'unit-c']);
+  });
+
+  it('a lone unit past its deadline is rolled back too (its own transaction)', async () => {
+    const batcher = new TransactionBatcher(t.db);
+    const late = batcher.run(async (trx) => {
+      await trx.insertInto('engine_settings').values({ key: 'lone', value: 'x' }).execute();
+      await sleep(60);
+    }, Date.now() + 20);
+    await expect(late).rejects.toBeInstanceOf(EngineUnavailableError);
+    expect(await t.db.selectFrom('engine_settings').select('key').where('key', '=', 'lone').execute()).toEqual([]);
   });
 });

@@ -1,12 +1,17 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { EngineTables } from '../db/schema.js';
 import type { Tx } from './context.js';
+import { DeadlinePassed, ensureBefore, transactBefore } from './deadline.js';
 
 interface Job {
   work: (trx: Tx) => Promise<unknown>;
+  /** Epoch ms past which this unit must not commit (see EngineCallOptions). */
+  deadline: number | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
  * Group commit for SQLite, where one connection serialises every write anyway: units of work that
@@ -16,6 +21,11 @@ interface Job {
  * itself fails, every caller in the batch gets the error and nothing of the batch is written.
  * Per event this keeps "all or nothing"; it only shares the commit (measured: the commit's WAL
  * write was ~40 % of an earn).
+ *
+ * Deadlines: a unit whose deadline passed while it waited is not run; a unit whose deadline passes
+ * while it runs is rolled back to its savepoint alone (checked right before its RELEASE). Both
+ * callers get DeadlinePassed. A released unit commits with the batch a few ms later: that window
+ * is part of the residual race the HTTP client's safety margin covers (docs/engine-service.md).
  */
 export class TransactionBatcher {
   private queue: Job[] = [];
@@ -23,9 +33,9 @@ export class TransactionBatcher {
 
   constructor(private readonly db: Kysely<EngineTables>, private readonly maxBatch = 64) {}
 
-  run<T>(work: (trx: Tx) => Promise<T>): Promise<T> {
+  run<T>(work: (trx: Tx) => Promise<T>, deadline?: number): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, deadline, resolve: resolve as (value: unknown) => void, reject });
       if (!this.running) {
         this.running = true;
         setImmediate(() => void this.drain());
@@ -38,13 +48,15 @@ export class TransactionBatcher {
     this.running = false;
   }
 
-  private async flush(batch: Job[]): Promise<void> {
+  private async flush(queued: Job[]): Promise<void> {
+    const batch = queued.filter((job) => !expired(job));
+    if (batch.length === 0) return;
     if (batch.length === 1) {
       const job = batch[0]!;
-      await this.db.transaction().execute(job.work).then(job.resolve, job.reject);
+      await transactBefore(this.db, job.deadline, job.work).then(job.resolve, job.reject);
       return;
     }
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    const outcomes: Outcome[] = [];
     try {
       await this.db.transaction().execute(async (trx) => {
         for (const job of batch) outcomes.push(await runInSavepoint(trx, job));
@@ -66,10 +78,19 @@ const SAVEPOINT = CompiledQuery.raw('savepoint unit');
 const RELEASE = CompiledQuery.raw('release savepoint unit');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint unit');
 
-async function runInSavepoint(trx: Tx, job: Job): Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
+/** A job whose deadline passed in the queue is answered at once and not run. */
+function expired(job: Job): boolean {
+  if (job.deadline === undefined || Date.now() < job.deadline) return false;
+  job.reject(new DeadlinePassed('start', job.deadline));
+  return true;
+}
+
+async function runInSavepoint(trx: Tx, job: Job): Promise<Outcome> {
+  if (job.deadline !== undefined && Date.now() >= job.deadline) return { ok: false, error: new DeadlinePassed('start', job.deadline) };
   await trx.executeQuery(SAVEPOINT);
   try {
     const value = await job.work(trx);
+    ensureBefore(job.deadline, 'commit');
     await trx.executeQuery(RELEASE);
     return { ok: true, value };
   } catch (error) {

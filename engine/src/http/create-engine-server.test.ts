@@ -74,4 +74,18 @@ describe('engine HTTP service', () => {
     const reply = await app.inject({ url: '/v1/ping', headers: auth });
     expect([reply.statusCode, reply.json().code]).toEqual([503, 'engine_unavailable']);
   });
+
+  it('x-engine-budget-ms: a spent budget is refused with 503 engine_unavailable and nothing is written; a malformed one is 400', async () => {
+    const command = sale({ totalMinor: 1299 });
+    const spent = await app.inject({ method: 'POST', url: '/v1/earn', headers: { ...auth, 'x-engine-budget-ms': '0' }, payload: command });
+    expect([spent.statusCode, spent.json().code]).toEqual([503, 'engine_unavailable']);
+    expect(spent.json().message).toMatch(/nothing was committed/);
+    expect(await t.db.selectFrom('sales').select('id').execute()).toEqual([]);
+    for (const budget of ['-1', '1.5', 'soon', '3600001']) {
+      const bad = await app.inject({ method: 'POST', url: '/v1/earn', headers: { ...auth, 'x-engine-budget-ms': budget }, payload: command });
+      expect([bad.statusCode, bad.json().code, bad.json().fields?.[0]?.path]).toEqual([400, 'invalid_command', 'header x-engine-budget-ms']);
+    }
+    const ok = await app.inject({ method: 'POST', url: '/v1/earn', headers: { ...auth, 'x-engine-budget-ms': '2000' }, payload: command });
+    expect(ok.json()).toMatchObject({ status: 'processed', pointsEarned: 12 });
+  });
 });

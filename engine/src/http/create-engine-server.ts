@@ -1,7 +1,8 @@
-import type { LoyaltyEngine } from '@loyalty-gateway/core';
+import type { EngineCallOptions, LoyaltyEngine } from '@loyalty-gateway/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { z } from 'zod';
 import { hasBearerToken } from './bearer-token.js';
+import { deadlineOf, noteArrival } from './call-deadline.js';
 import {
   CatalogSyncCommandSchema, EarnCommandSchema, EligibilityCommandSchema, RedeemCommandSchema, ReverseCommandSchema,
 } from './command-schemas.js';
@@ -19,13 +20,15 @@ export interface EngineServerOptions {
   bodyLimit?: number | undefined;
 }
 
+type Options = EngineCallOptions;
+
 /** Path → port method and the schema of its command. */
 const COMMANDS = {
-  '/v1/earn': { schema: EarnCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof EarnCommandSchema>) => e.earn(c) },
-  '/v1/reverse': { schema: ReverseCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof ReverseCommandSchema>) => e.reverse(c) },
-  '/v1/eligibility': { schema: EligibilityCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof EligibilityCommandSchema>) => e.eligibility(c) },
-  '/v1/redeem': { schema: RedeemCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof RedeemCommandSchema>) => e.redeem(c) },
-  '/v1/catalog-sync': { schema: CatalogSyncCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof CatalogSyncCommandSchema>) => e.catalogSync(c) },
+  '/v1/earn': { schema: EarnCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof EarnCommandSchema>, o: Options) => e.earn(c, o) },
+  '/v1/reverse': { schema: ReverseCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof ReverseCommandSchema>, o: Options) => e.reverse(c, o) },
+  '/v1/eligibility': { schema: EligibilityCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof EligibilityCommandSchema>, o: Options) => e.eligibility(c, o) },
+  '/v1/redeem': { schema: RedeemCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof RedeemCommandSchema>, o: Options) => e.redeem(c, o) },
+  '/v1/catalog-sync': { schema: CatalogSyncCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof CatalogSyncCommandSchema>, o: Options) => e.catalogSync(c, o) },
 } as const;
 
 const UNAUTHORIZED: EngineErrorBody = { code: 'unauthorized', message: 'Missing or wrong engine bearer token.' };
@@ -33,6 +36,8 @@ const UNAUTHORIZED: EngineErrorBody = { code: 'unauthorized', message: 'Missing 
 /**
  * The loyalty engine as an HTTP service: the LoyaltyEngine port one-to-one as JSON, for the
  * gateway's HTTP engine client. `GET /health` is liveness (no auth); `GET /v1/ping` is readiness.
+ * A call carrying the `x-engine-budget-ms` header gets the deadline arrival + budget: the engine
+ * does not commit it past that (it answers 503 engine_unavailable, nothing written).
  */
 export function createEngineServer(options: EngineServerOptions): FastifyInstance {
   const { engine, token } = options;
@@ -42,6 +47,7 @@ export function createEngineServer(options: EngineServerOptions): FastifyInstanc
   }) as FastifyInstance;
 
   app.setErrorHandler(errorReplier({ ping: () => engine.ping() }));
+  app.addHook('onRequest', async (request) => noteArrival(request));
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send({ code: 'not_found', message: `No route ${request.method} ${request.url}.` } satisfies EngineErrorBody);
   });
@@ -66,8 +72,8 @@ export function createEngineServer(options: EngineServerOptions): FastifyInstanc
   });
 
   for (const [path, command] of Object.entries(COMMANDS)) {
-    const { schema, run } = command as { schema: z.ZodType; run: (e: LoyaltyEngine, c: unknown) => Promise<unknown> };
-    app.post(path, async (request) => run(engine, parseCommand(schema, request.body)));
+    const { schema, run } = command as { schema: z.ZodType; run: (e: LoyaltyEngine, c: unknown, o: Options) => Promise<unknown> };
+    app.post(path, async (request) => run(engine, parseCommand(schema, request.body), { deadline: deadlineOf(request) }));
   }
   return app;
 }

@@ -1,4 +1,4 @@
-import { GatewayError, toFieldErrors } from '@loyalty-gateway/core';
+import { EngineUnavailableError, GatewayError, toFieldErrors } from '@loyalty-gateway/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
@@ -30,12 +30,17 @@ export interface ErrorReplyOptions {
 }
 
 /**
- * One error handler: a coded engine error keeps its status and code; a bad command is 400; a
- * request Fastify itself refuses keeps its 4xx; anything else is logged and answered 500
- * `internal_error`, or 503 `engine_unavailable` when the engine's storage is unreachable.
+ * One error handler: a coded engine error keeps its status and code; the engine's own
+ * EngineUnavailableError (a call past its deadline, rolled back) is 503 `engine_unavailable`; a
+ * bad command is 400; a request Fastify itself refuses keeps its 4xx; anything else is logged and
+ * answered 500 `internal_error`, or 503 `engine_unavailable` when the engine's storage is unreachable.
  */
 export function errorReplier(options: ErrorReplyOptions) {
   return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (error instanceof EngineUnavailableError) {
+      request.log.warn({ err: error }, 'engine call answered unavailable (nothing committed)');
+      return void reply.code(503).send({ code: 'engine_unavailable', message: error.message } satisfies EngineErrorBody);
+    }
     if (error instanceof GatewayError) {
       const body: EngineErrorBody = { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
       return void reply.code(error.statusCode).send(body);

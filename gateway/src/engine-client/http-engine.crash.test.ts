@@ -37,13 +37,13 @@ describe.each(testDialects())('a client crash mid-earn on $name leaves the engin
     expect((await harness.client.earn(command)).status).toBe('duplicate');
   });
 
-  it('an answer lost to the client timeout: EngineUnavailableError, the engine commits once, the retry is duplicate', async () => {
+  it('bug: the engine committed an earn the client had given up on; past its budget it now commits nothing and the retry is processed', async () => {
     let slow = true;
     harness = await openEngineService(name, { timeoutMs: 100 }, (engine) => ({
       ...engine,
-      earn: async (c) => {
+      earn: async (c, o) => {
         if (slow) { slow = false; await sleep(250); }
-        return engine.earn(c);
+        return engine.earn(c, o);
       },
     }));
     await harness.embedded.applySeed(testSeed());
@@ -52,6 +52,25 @@ describe.each(testDialects())('a client crash mid-earn on $name leaves the engin
     expect(error).toBeInstanceOf(EngineUnavailableError);
     expect(failureKind(error)).toBe('timeout');
     await sleep(400);
+    expect(await balance()).toBe(1200);
+    expect(await harness.client.earn({ ...command, eventId: 'vendor-retry' })).toMatchObject({ status: 'processed', pointsEarned: 42 });
+    expect(await balance()).toBe(1242);
+  });
+
+  it('the residual race: an answer lost after a commit within the budget; the retry is duplicate, credited once', async () => {
+    let slow = true;
+    harness = await openEngineService(name, { timeoutMs: 100 }, (engine) => ({
+      ...engine,
+      earn: async (c, o) => {
+        const outcome = await engine.earn(c, o); // committed in time...
+        if (slow) { slow = false; await sleep(250); } // ...but the answer is late
+        return outcome;
+      },
+    }));
+    await harness.embedded.applySeed(testSeed());
+    const command = sale({ totalMinor: 4200 });
+    expect(failureKind(await harness.client.earn(command).catch((e: unknown) => e))).toBe('timeout');
+    await sleep(300);
     expect(await balance()).toBe(1242);
     expect(await harness.client.earn({ ...command, eventId: 'vendor-retry' })).toMatchObject({ status: 'duplicate', pointsEarned: 0 });
     expect(await balance()).toBe(1242);

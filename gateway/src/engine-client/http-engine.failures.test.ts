@@ -56,6 +56,45 @@ describe('HTTP engine failures (real sockets)', () => {
     expect(silent.requests()).toBe(2);
   });
 
+  it('tells the engine the budget left (x-engine-budget-ms: remaining minus the margin) with every call', async () => {
+    const budgets: unknown[] = [];
+    const server = await scripted((request, response) => {
+      budgets.push(request.headers['x-engine-budget-ms']);
+      answer(200, ELIGIBLE)(request, response);
+    });
+    const engine = client(server.url, { timeoutMs: 1_000 });
+    await engine.eligibility(eligibility);
+    await engine.earn(sale(), { deadline: Date.now() + 500 }); // a caller's earlier deadline wins
+    expect(budgets.map(Number)).toEqual([expect.any(Number), expect.any(Number)]);
+    const [own, callers] = budgets.map(Number) as [number, number];
+    expect(own).toBeGreaterThan(850);
+    expect(own).toBeLessThanOrEqual(900); // default margin: a tenth of timeoutMs, at most 100 ms
+    expect(callers).toBeGreaterThan(350);
+    expect(callers).toBeLessThanOrEqual(400);
+  });
+
+  it("a caller's deadline already spent: unavailable at once, never sent, and the breaker is not tripped", async () => {
+    const server = await scripted(answer(200, ELIGIBLE));
+    const engine = client(server.url, { breaker: { failureThreshold: 1 } });
+    const { error } = await failure(engine.earn(sale(), { deadline: Date.now() - 1 }));
+    expect(failureKind(error)).toBe('timeout');
+    expect(server.hits).toEqual([]);
+    expect(engine.circuitState()).toBe('closed');
+  });
+
+  it('a call waiting for a busy socket is budgeted from when it is sent, and never sent once its deadline passed', async () => {
+    const server = await scripted(
+      (request, response) => void setTimeout(() => answer(200, ELIGIBLE)(request, response), 450),
+      answer(200, ELIGIBLE),
+    );
+    const engine = client(server.url, { timeoutMs: 300, connections: 1, breaker: { failureThreshold: 100 } });
+    const [first, queued] = await Promise.all([failure(engine.earn(sale())), failure(engine.earn(sale()))]);
+    expect(failureKind(first.error)).toBe('timeout');
+    expect(failureKind(queued.error)).toBe('timeout');
+    expect(queued.ms).toBeLessThan(400);
+    expect(server.hits).toEqual(['POST /v1/earn']); // the queued call never reached the engine
+  });
+
   it('eligibility is retried through one 503 and succeeds', async () => {
     const server = await scripted(answer(503, { code: 'engine_unavailable', message: 'not ready' }), answer(200, ELIGIBLE));
     expect(await client(server.url).eligibility(eligibility)).toEqual(ELIGIBLE);

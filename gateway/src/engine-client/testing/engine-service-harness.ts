@@ -1,5 +1,6 @@
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
 import { createEmbeddedEngine, createEngineServer, openTestDatabase, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import type { SlowStatements } from '@loyalty-gateway/engine/contract';
 import type { FastifyInstance } from 'fastify';
 import { createHttpEngine, type HttpEngine, type HttpEngineOptions } from '../create-http-engine.js';
 
@@ -18,15 +19,17 @@ export interface EngineServiceHarness {
 /**
  * A real engine service on 127.0.0.1 (random port) with an embedded engine on a fresh database of
  * one dialect behind it, and an HTTP engine client pointed at it. `wrap` may decorate the engine
- * the service serves (e.g. to slow a call down).
+ * the service serves; `slow` slows the engine's database itself (a slow disk or server, not a
+ * mock: the engine runs its real transactions on it).
  */
 export async function openEngineService(
   dialect: 'sqlite' | 'postgres',
   clientOptions: Partial<HttpEngineOptions> = {},
   wrap: (engine: EmbeddedEngine) => LoyaltyEngine = (engine) => engine,
+  slow?: SlowStatements,
 ): Promise<EngineServiceHarness> {
   const database = await openTestDatabase(dialect);
-  const embedded = await createEmbeddedEngine({ database });
+  const embedded = await createEmbeddedEngine({ database: slow ? slow.wrap(database) : database });
   const server = createEngineServer({ engine: wrap(embedded), token: TEST_ENGINE_TOKEN });
   const url = await server.listen({ port: 0, host: '127.0.0.1' });
   const client = createHttpEngine({ url, token: TEST_ENGINE_TOKEN, ...clientOptions });

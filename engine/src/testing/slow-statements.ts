@@ -1,0 +1,52 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type { SqlDatabase } from '../db/database.js';
+
+/** True when the operation tree names `table` anywhere (into, from, join, update target...). */
+function names(node: unknown, table: string): boolean {
+  if (typeof node !== 'object' || node === null) return false;
+  const n = node as { kind?: string; table?: { identifier?: { name?: string } } };
+  if (n.kind === 'TableNode' && n.table?.identifier?.name === table) return true;
+  return Object.values(node).some((child) => names(child, table));
+}
+
+/**
+ * Test-only: a slow database, not a mock. A Kysely plugin that delays the answer of every
+ * query-builder statement naming a chosen table (asynchronously: the event loop keeps running, as
+ * with a slow disk or a busy server). Statements compiled once (preparedQuery) are never delayed.
+ * Usage: `const slow = new SlowStatements(); engine on slow.wrap(database); slow.set('redemptions', 300)`.
+ */
+export class SlowStatements implements KyselyPlugin {
+  private readonly delays = new Map<string, { ms: number; left: number }>();
+  private readonly slowed = new WeakMap<object, number>();
+
+  /** Delay the next `times` statements naming `table` (all of them by default) by `ms`. */
+  set(table: string, ms: number, times = Number.POSITIVE_INFINITY): this {
+    this.delays.set(table, { ms, left: times });
+    return this;
+  }
+
+  clear(): void {
+    this.delays.clear();
+  }
+
+  /** The same database, every statement passing through this plugin. */
+  wrap<DB>(database: SqlDatabase<DB>): SqlDatabase<DB> {
+    return { ...database, db: database.db.withPlugin(this) };
+  }
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    for (const [table, delay] of this.delays) {
+      if (delay.left <= 0 || !names(args.node, table)) continue;
+      delay.left -= 1;
+      this.slowed.set(args.queryId, delay.ms);
+    }
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const ms = this.slowed.get(args.queryId);
+    if (ms !== undefined) await sleep(ms);
+    return args.result;
+  }
+}

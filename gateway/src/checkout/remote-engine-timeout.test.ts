@@ -1,0 +1,80 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ERRORS } from '@loyalty-gateway/core';
+import { testDialects } from '@loyalty-gateway/engine';
+import { SlowStatements } from '@loyalty-gateway/engine/contract';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseSeed } from '../boot/seed-schema.js';
+import { openEngineService, type EngineServiceHarness } from '../engine-client/testing/engine-service-harness.js';
+import type { GatewayFixture } from '../testing/gateway-fixture.js';
+import { sale } from '../testing/test-seed.js';
+import { MEMBERS, PATHS, byMembership, checkoutSeedDocument, expectError, expectOk, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
+
+/** The client gives up after TIMEOUT_MS; the slowed statement holds the engine's transaction for SLOW_MS. */
+const TIMEOUT_MS = 400;
+const SLOW_MS = 700;
+
+describe.each(testDialects())('a remote engine that times out, through the gateway ($name)', ({ name }) => {
+  const slow = new SlowStatements();
+  let service: EngineServiceHarness;
+  let gw: GatewayFixture;
+  beforeAll(async () => {
+    service = await openEngineService(name, { timeoutMs: TIMEOUT_MS, retryDelaysMs: [0, 0], breaker: { failureThreshold: 100 } }, undefined, slow);
+    const parsed = parseSeed(checkoutSeedDocument());
+    if (!('seed' in parsed)) throw new Error('seed invalid');
+    await service.embedded.applySeed(parsed.seed.engine);
+    gw = await openCheckoutGateway(name, { appEngine: service.client });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await service.close();
+  });
+  beforeEach(() => slow.clear());
+
+  /** The balance as the till sees it, through the gateway and the engine service. */
+  const balance = async (membershipId: string) =>
+    (expectOk(await gw.post(PATHS.eligibility, { customer: byMembership(membershipId) })) as { walletBalance: number }).walletBalance;
+  /** Let the engine finish (and roll back) the work the client gave up on. */
+  const engineSettles = () => sleep(SLOW_MS - TIMEOUT_MS + 300);
+
+  it('bug: redeem timed out with 502 but the engine committed afterwards; now nothing is deducted and the identical retry is REDEEMED', async () => {
+    const before = await balance(MEMBERS.rich.id);
+    const body = { customer: byMembership(MEMBERS.rich.id), externalTransactionId: freshId('TO'), pointsToRedeem: 70 };
+    slow.set('wallets', SLOW_MS, 1); // the conditional debit, inside the redemption's transaction
+    const started = performance.now();
+    const error = expectError(await gw.post(PATHS.redeem, body), 502, 'engine_unavailable');
+    expect(performance.now() - started).toBeLessThan(SLOW_MS);
+    expect(error.message).toBe(ERRORS.engine_unavailable.message);
+    await engineSettles();
+    slow.clear();
+    expect(await balance(MEMBERS.rich.id)).toBe(before);
+    expect(expectOk(await gw.post(PATHS.redeem, body))).toMatchObject({ status: 'REDEEMED', pointsDeducted: 70, walletBalance: before - 70 });
+  });
+
+  it('bug: the earn webhook answered 503 "not recorded" and the engine recorded the sale; now it is not, and the retry earns', async () => {
+    const before = await balance('MBR-0001');
+    const event = sale({ total: 30 });
+    slow.set('stamp_cards', SLOW_MS, 1); // the sale's latte line stamps a card inside the earn's transaction
+    const error = expectError(await gw.send(event), 503, 'engine_unavailable_retry');
+    expect(error.message).toMatch(/may not have been recorded/);
+    await engineSettles();
+    slow.clear();
+    expect(await balance('MBR-0001')).toBe(before);
+    expect((await gw.send(event)).json()).toMatchObject({ status: 'processed', membershipId: 'MBR-0001', pointsEarned: 30 });
+    expect(await balance('MBR-0001')).toBe(before + 30);
+  });
+
+  it('bug: refund and catalog sync timed out with 502 and were committed afterwards; now the retries do the work', async () => {
+    const order = freshId('TO');
+    expect((await gw.send(sale({ id: order, total: 40, customer: byMembership(MEMBERS.refund.id) }))).json()).toMatchObject({ pointsEarned: 40 });
+    const refund = { externalTransactionId: order, refundTransactionId: freshId('TOR') };
+    const catalog = { store: { id: 'store-001' }, items: [{ externalId: freshId('item'), name: 'Slow latte', isActive: true }] };
+    slow.set('refunds', SLOW_MS, 1).set('catalog_items', SLOW_MS, 1); // the refund's claim; the snapshot's read
+    expectError(await gw.post(PATHS.refund, refund), 502, 'engine_unavailable');
+    await engineSettles();
+    expectError(await gw.post(PATHS.catalog, catalog), 502, 'engine_unavailable');
+    await engineSettles();
+    slow.clear();
+    expect(expectOk(await gw.post(PATHS.refund, refund))).toEqual({ status: 'REVERSED', pointsReversed: 40, pointsReCredited: 0 });
+    expect(expectOk(await gw.post(PATHS.catalog, catalog))).toMatchObject({ itemsCreated: 1 });
+  });
+});
