@@ -57,4 +57,17 @@ describe.each(testDialects())('catalogSync on $name', ({ name }) => {
     expect(await sync(items)).toMatchObject({ itemsCreated: 1200 });
     expect(await sync(items.slice(0, 600))).toMatchObject({ itemsCreated: 0, itemsUpdated: 0, itemsDeactivated: 600 });
   });
+
+  it('bug: concurrent identical syncs (PostgreSQL) failed with unique violations and counted deactivations twice; each outlet now syncs one at a time', async () => {
+    const items = Array.from({ length: 300 }, (_, i) => ({ externalId: `c-${i}`, name: `Item ${i}`, isActive: true }));
+    const created = await Promise.all(Array.from({ length: 4 }, () => sync(items)));
+    expect(created.map((r) => r.itemsCreated).sort((a, b) => b - a)).toEqual([300, 0, 0, 0]);
+    expect(created.every((r) => r.itemsUpdated === 0 && r.itemsDeactivated === 0)).toBe(true);
+    const emptied = await Promise.all(Array.from({ length: 3 }, () => sync([])));
+    expect(emptied.map((r) => r.itemsDeactivated).sort((a, b) => b - a)).toEqual([300, 0, 0]);
+    expect(await rows()).toHaveLength(300);
+    // another outlet is not held up by, nor counted with, this one
+    const [here, there] = await Promise.all([sync(items), sync(items.slice(0, 10), 'o-uptown')]);
+    expect([here.itemsUpdated, there.itemsCreated]).toEqual([300, 10]);
+  });
 });

@@ -1,5 +1,6 @@
 import { newId } from './new-id.js';
 import { GatewayError, type CatalogSyncCommand, type CatalogSyncResult, type EngineCallOptions } from '@loyalty-gateway/core';
+import { sql } from 'kysely';
 import type { EngineContext, Tx } from './context.js';
 import { transactBefore } from './deadline.js';
 
@@ -54,8 +55,23 @@ async function writeChanges(trx: Tx, command: CatalogSyncCommand, existing: Map<
   return { itemsCreated: created.length, itemsUpdated: updated.length, itemsDeactivated: deactivate.length };
 }
 
+/** Advisory-lock namespace of catalog syncs (the two-key form: no clash with other lock users). */
+const CATALOG_LOCK_CLASS = 0x63617431; // 'cat1'
+
 /**
- * Full-snapshot catalog sync for one outlet, in one transaction: new externalIds are created,
+ * Serialise syncs of one outlet: a snapshot is read, compared and written, so two at once would
+ * both create the same items (unique violation) or both count the same deactivations. On
+ * PostgreSQL (READ COMMITTED) a transaction-scoped advisory lock on the outlet is taken first, so
+ * the read sees the previous sync's commit; SQLite already serialises every writer.
+ */
+async function lockOutlet(ctx: EngineContext, trx: Tx, command: CatalogSyncCommand): Promise<void> {
+  if (ctx.dialect !== 'postgres') return;
+  const key = JSON.stringify([command.merchantId, command.outletId]);
+  await sql`select pg_advisory_xact_lock(${CATALOG_LOCK_CLASS}, hashtext(${key}))`.execute(trx);
+}
+
+/**
+ * Full-snapshot catalog sync for one outlet, in one transaction (one at a time per outlet): new externalIds are created,
  * changed ones updated (an unchanged item is not counted), known items absent from the snapshot
  * are marked inactive (never deleted; an item already inactive is not counted again). Not
  * committed once the call's deadline has passed.
@@ -65,6 +81,7 @@ export async function catalogSync(ctx: EngineContext, command: CatalogSyncComman
   await ctx.cache.requireMerchant(command.merchantId);
   const now = ctx.now();
   const counts = await transactBefore(ctx.db, options.deadline, async (trx) => {
+    await lockOutlet(ctx, trx, command);
     const rows = await trx
       .selectFrom('catalog_items')
       .select(['id', 'external_id', 'name', 'sku', 'category', 'price_minor', 'is_active'])

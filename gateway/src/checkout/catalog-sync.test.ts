@@ -63,4 +63,16 @@ describe.each(testDialects())('POST /v1/catalog/sync ($name)', ({ name }) => {
     expect(fieldPaths(dup)).toEqual(['items[1].externalId']);
     expectError(await gw.post(PATHS.catalog, { store: { id: STORE }, items: {} }), 422, 'validation_failed');
   });
+
+  it('bug: the same snapshot sent concurrently (a retry overlapping the first call) answered 500 on PostgreSQL; now one creates, the others find it done', async () => {
+    const items = Array.from({ length: 200 }, (_, i) => ({ externalId: `conc-${i}`, name: `Item ${i}`, isActive: true }));
+    const answers = await Promise.all(Array.from({ length: 4 }, () => gw.post(PATHS.catalog, { store: { id: STORE }, items })));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(answers.map((a) => CatalogSyncResult.parse(a.json()).itemsCreated).sort((a, b) => b - a)).toEqual([200, 0, 0, 0]);
+    const emptied = await Promise.all(Array.from({ length: 3 }, () => gw.post(PATHS.catalog, { store: { id: STORE }, items: [] })));
+    const deactivated = emptied.map((a) => CatalogSyncResult.parse(expectOk(a)).itemsDeactivated).sort((a, b) => b - a);
+    expect(deactivated[1]).toBe(0);
+    expect(deactivated[2]).toBe(0);
+    expect(deactivated[0]).toBeGreaterThanOrEqual(200);
+  });
 });
