@@ -15,7 +15,8 @@ export const adapter = defineAdapter({
   auth: cloverAuth,
   body: 'json',
   native: CloverWebhookBody,
-  handshake: (body) => cloverHandshake(body),
+  // Clover posts the verificationCode before the auth code exists: recognised before authentication.
+  handshake: { auth: 'unsigned', detect: (body) => cloverHandshake(body) },
   units: (body) => cloverUnits(body),
   map: (unit, ctx) => mapCloverUnit(unit, ctx),
   catalog: { schedule: CATALOG_SCHEDULE, pull: pullCatalog },

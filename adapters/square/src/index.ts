@@ -55,7 +55,8 @@ export const adapter = defineAdapter({
   auth: squareAuth,
   body: 'json',
   native: SquareEvent,
-  handshake: squareHandshake,
+  // Square signs its test notification like any event: authenticated first.
+  handshake: { auth: 'signed', detect: squareHandshake },
   units: squareUnits,
   map: (event, ctx) => handleSquareEvent(event, ctx),
   catalog: { schedule: CATALOG_SCHEDULE, pull: pullCatalog },

@@ -5,6 +5,7 @@ import { AuthScheme, type AuthSchemeInput } from './auth/scheme.js';
 import type { HttpClient } from './http-client.js';
 import type { NativeRequest } from './native-request.js';
 import { settingsSecretKeyProblem } from './settings-secret-key.js';
+import type { Handshake, ResponseSpec } from './vendor-answer.js';
 
 export interface AdapterLogger {
   info(object: Record<string, unknown>, message: string): void;
@@ -47,6 +48,21 @@ export interface SetupStep {
   body: string;
 }
 
+/**
+ * A one-time setup call the vendor makes (Clover's verificationCode, Square's test notification):
+ * answered 200 and shown to the operator, never mapped.
+ */
+export interface HandshakeSpec<Native> {
+  /**
+   * `signed`: authenticated like any event, then recognised (Square signs its test notification).
+   * `unsigned`: the vendor sends it before any secret exists (Clover's verificationCode), so the door
+   * looks at the payload BEFORE authenticating, only to recognise this call; anything else is
+   * authenticated first. Declare `unsigned` only when the vendor really sends it so.
+   */
+  auth: 'signed' | 'unsigned';
+  detect(native: Native, request: NativeRequest): Handshake | null;
+}
+
 export interface CredentialField {
   key: string;
   label: string;
@@ -75,7 +91,9 @@ export interface AdapterSpec<
   /** Loose schema of the vendor's payload (vendors add fields). */
   native: NativeSchema;
   /** A one-time setup call (Clover's verificationCode): answered 200 and shown to the operator. */
-  handshake?(native: z.infer<NativeSchema>, request: NativeRequest): { note: string; value: string } | null;
+  handshake?: HandshakeSpec<z.infer<NativeSchema>>;
+  /** The answer the vendor expects on success, per outcome; today's JSON when omitted. Errors are always the spec's Error body. */
+  response?: ResponseSpec;
   /** Which stores the request concerns, and each one's part of it. */
   units(native: z.infer<NativeSchema>, request: NativeRequest): WebhookUnit<Unit>[];
   /** Native unit → canonical envelopes, fetching back through ctx where the payload carries only ids. */

@@ -1,12 +1,15 @@
 import type { z } from 'zod';
 import { authenticate, secretsFromSettings } from '../adapter/auth/authenticate.js';
-import { hmacHeaderValue } from '../adapter/auth/verify-hmac.js';
 import type { AuthCheck } from '../adapter/auth/scheme.js';
+import { hmacHeaderValue } from '../adapter/auth/verify-hmac.js';
+import { decodeNative } from '../adapter/decode-native.js';
 import type { AdapterContext, AnyAdapter } from '../adapter/define-adapter.js';
 import { createHttpClient, type HttpClient } from '../adapter/http-client.js';
 import type { NativeRequest } from '../adapter/native-request.js';
+import type { RequestAuth } from '../adapter/read-native-request.js';
 import { CatalogItem } from '../schemas/catalog.js';
 import { Envelope } from '../schemas/envelope.js';
+import { kitPost, type KitResponse } from './kit-door.js';
 
 export interface KitOptions {
   settings: unknown;
@@ -25,9 +28,9 @@ const fastSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 
 /**
  * The shared adapter test kit: every adapter's tests say, in a few lines, "this signed native
- * fixture in → these canonical envelopes out", "this bad signature → refused", "these catalog
- * pages → these items". It signs with the real signer and validates output with the strict
- * canonical schemas, exactly as the gateway will.
+ * fixture in → these canonical envelopes out", "this bad signature → 401", "these catalog pages →
+ * these items". It signs with the real signer, runs core's readNativeRequest (the gateway door's
+ * own order of checks) and validates output with the strict canonical schemas, as the gateway does.
  */
 export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
   const settings = adapter.settings.parse(options.settings) as Record<string, unknown>;
@@ -37,9 +40,11 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
   const scheme = adapter.defaultAuth;
   const fromSettings = secretsFromSettings(scheme, settings);
   const secrets = fromSettings === 'per-connection' ? [options.connectionSecret ?? ''] : fromSettings === 'none' ? [] : fromSettings;
+  const auth: RequestAuth = { scheme, secrets: fromSettings };
+  const http = options.http ?? createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, sleep: fastSleep });
 
   const context = (storeId: string): AdapterContext<z.infer<typeof adapter.settings>, z.infer<typeof adapter.credentials>> => ({
-    settings, credentials, storeId, http: options.http ?? createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, sleep: fastSleep }), logger: quietLogger, now,
+    settings, credentials, storeId, http, logger: quietLogger, now,
   });
 
   function request(body: Buffer | string, headers: Record<string, string> = {}): NativeRequest {
@@ -47,57 +52,71 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
     return { method: 'POST', url, headers: lower, rawBody: Buffer.from(body), remoteAddress: '127.0.0.1' };
   }
 
+  /** A native request signed the way the vendor signs it (HMAC or static token). */
+  function signed(body: Buffer | string, headers: Record<string, string> = {}): NativeRequest {
+    const unsigned = request(body, headers);
+    if (scheme.kind === 'mtls') return unsigned;
+    const secret = secrets[0] ?? '';
+    if (scheme.kind === 'static-header') unsigned.headers[scheme.header] = scheme.prefix + secret;
+    else {
+      if (scheme.signed === 'timestamp+body' && scheme.timestampHeader && !unsigned.headers[scheme.timestampHeader]) {
+        unsigned.headers[scheme.timestampHeader] = String(Math.floor(now().getTime() / 1000));
+      }
+      unsigned.headers[scheme.header] = hmacHeaderValue(scheme, secret, unsigned);
+    }
+    return unsigned;
+  }
+
+  /** Decode, split and map a request (no authentication: see `post`); every envelope validated by the strict canonical schema. */
+  async function envelopes(req: NativeRequest) {
+    const native = decodeNative(adapter, req.rawBody);
+    const handshake = adapter.handshake?.detect(native, req) ?? null;
+    if (handshake) return { handshake, stores: [] as string[], envelopes: [] as Envelope[], notes: [] as string[] };
+    const units = adapter.units(native, req);
+    const out: Envelope[] = [];
+    const notes: string[] = [];
+    for (const { storeId, unit } of units) {
+      const result = await adapter.map(unit, context(storeId), req);
+      out.push(...result.envelopes.map((e) => Envelope.parse(e)));
+      if (result.note) notes.push(result.note);
+    }
+    return { handshake, stores: units.map((u) => u.storeId), envelopes: out, notes };
+  }
+
+  /** Pull every catalog page (retry waits last at most 20 ms so tests stay fast; Retry-After itself is tested in core) from the start; items validated by the strict CatalogItem schema. */
+  async function catalog(storeId: string, maxPages = 100) {
+    if (!adapter.catalog) throw new Error(`${adapter.slug} declares no catalog pull`);
+    const items: CatalogItem[] = [];
+    const checkpoints: Array<string | null> = [];
+    let checkpoint: string | null = null;
+    for (let page = 0; page < maxPages; page += 1) {
+      const result = await adapter.catalog.pull(context(storeId), checkpoint);
+      items.push(...result.items.map((i) => CatalogItem.parse(i)));
+      checkpoints.push(result.checkpoint);
+      checkpoint = result.checkpoint;
+      if (checkpoint === null) break;
+    }
+    return { items, checkpoints };
+  }
+
   return {
     settings,
     context,
-    /** A native request signed the way the vendor signs it (HMAC or static token). */
-    signed(body: Buffer | string, headers: Record<string, string> = {}): NativeRequest {
-      const unsigned = request(body, headers);
-      if (scheme.kind === 'mtls') return unsigned;
-      const secret = secrets[0] ?? '';
-      if (scheme.kind === 'static-header') unsigned.headers[scheme.header] = scheme.prefix + secret;
-      else {
-        if (scheme.signed === 'timestamp+body' && scheme.timestampHeader && !unsigned.headers[scheme.timestampHeader]) {
-          unsigned.headers[scheme.timestampHeader] = String(Math.floor(now().getTime() / 1000));
-        }
-        unsigned.headers[scheme.header] = hmacHeaderValue(scheme, secret, unsigned);
-      }
-      return unsigned;
-    },
+    signed,
     unsigned: request,
+    /** The scheme's verdict on a request (its reason and detail when refused). */
     authenticate(req: NativeRequest): AuthCheck {
       return authenticate(scheme, secrets, req, now());
     },
-    /** Decode, split and map a request; every envelope validated by the strict canonical schema. */
-    async envelopes(req: NativeRequest) {
-      const decoded = adapter.body === 'form' ? Object.fromEntries(new URLSearchParams(req.rawBody.toString())) : JSON.parse(req.rawBody.toString());
-      const native = adapter.native.parse(decoded);
-      const handshake = adapter.handshake?.(native, req) ?? null;
-      if (handshake) return { handshake, stores: [] as string[], envelopes: [] as Envelope[], notes: [] as string[] };
-      const units = adapter.units(native, req);
-      const envelopes: Envelope[] = [];
-      const notes: string[] = [];
-      for (const { storeId, unit } of units) {
-        const result = await adapter.map(unit, context(storeId), req);
-        envelopes.push(...result.envelopes.map((e) => Envelope.parse(e)));
-        if (result.note) notes.push(result.note);
-      }
-      return { handshake, stores: units.map((u) => u.storeId), envelopes, notes };
+    envelopes,
+    /**
+     * What the featured door answers, as HTTP: `(await kit.post(req)).statusCode` is 401 for a bad
+     * signature, 400 for a payload the adapter cannot read, 200 (or the adapter's declared answer)
+     * with `body` otherwise. Envelopes count as processed by an engine that earns nothing.
+     */
+    post(req: NativeRequest): Promise<KitResponse> {
+      return kitPost({ adapter, auth, connectionSecret: options.connectionSecret, now, map: (unit, storeId, r) => Promise.resolve(adapter.map(unit, context(storeId), r)) }, req);
     },
-    /** Pull every catalog page (retry waits last at most 20 ms so tests stay fast; Retry-After itself is tested in core) from the start; items validated by the strict CatalogItem schema. */
-    async catalog(storeId: string, maxPages = 100) {
-      if (!adapter.catalog) throw new Error(`${adapter.slug} declares no catalog pull`);
-      const items: CatalogItem[] = [];
-      const checkpoints: Array<string | null> = [];
-      let checkpoint: string | null = null;
-      for (let page = 0; page < maxPages; page += 1) {
-        const result = await adapter.catalog.pull(context(storeId), checkpoint);
-        items.push(...result.items.map((i) => CatalogItem.parse(i)));
-        checkpoints.push(result.checkpoint);
-        checkpoint = result.checkpoint;
-        if (checkpoint === null) break;
-      }
-      return { items, checkpoints };
-    },
+    catalog,
   };
 }

@@ -1,4 +1,5 @@
 export { adapterKit, type KitOptions } from './adapter-kit.js';
+export type { KitResponse } from './kit-door.js';
 export { createTestPki, type TestPki } from './test-certificates.js';
 export {
   startRecordedVendorServer,

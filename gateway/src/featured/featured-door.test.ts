@@ -53,9 +53,10 @@ describe('the featured door, per-connection secrets and batches', () => {
     expect(response.json()).toMatchObject({ code: 'unknown_connection' });
   });
 
-  it('a request naming no store is 200 with a note; a handshake is 200 before any auth', async () => {
+  it('a signed request naming no store is 200 with a note; an unsigned handshake the adapter declares is 200 before any auth', async () => {
     const empty = orders();
-    expect((await postErp(empty, null)).json()).toEqual({ status: 'accepted', results: [], skipped: [], notes: ['The request concerns no store: nothing to do.'] });
+    expect((await postErp(empty, sign('any-secret', empty))).json()).toEqual({ status: 'accepted', results: [], skipped: [], notes: ['The request concerns no store: nothing to do.'] });
+    expect((await postErp(empty, null)).json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });
     const ping = await postErp(Buffer.from('{"ping":"pong-42"}'), null);
     expect(ping.json()).toEqual({ status: 'handshake', note: 'ERP connectivity ping' });
     expect((await gw.notes.listVendorNotes('erp-test'))[0]).toMatchObject({ value: 'pong-42', note: 'ERP connectivity ping' });
@@ -91,14 +92,15 @@ describe('the featured door, vendor registry and provider settings', () => {
   });
 
   it('invalid provider settings are the operator\'s fault: 500', async () => {
+    const empty = orders();
     await gw.store.setVendorSettings('erp-test', { region: 5 });
-    const response = await postErp(orders(), null);
+    const response = await postErp(empty, sign(SECRET_A, empty));
     expect(response.statusCode).toBe(500);
     expect(response.json()).toMatchObject({ code: 'internal_error' });
     await gw.store.setVendorSettings('erp-test', { auth: { kind: 'hmac' } });
-    expect((await postErp(orders(), null)).statusCode).toBe(500);
+    expect((await postErp(empty, sign(SECRET_A, empty))).statusCode).toBe(500);
     await gw.store.setVendorSettings('erp-test', {});
-    expect((await postErp(orders(), null)).statusCode).toBe(200);
+    expect((await postErp(empty, sign(SECRET_A, empty))).statusCode).toBe(200);
   });
 
   it('an operator\'s auth override replaces the adapter\'s default scheme (its secret key kept out of the adapter schema)', async () => {

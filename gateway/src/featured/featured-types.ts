@@ -1,7 +1,8 @@
-import type { AnyAdapter, Connection, HttpClient, NativeRequest, WebhookResult } from '@loyalty-gateway/core';
+import type { AcceptedOutcome, AnyAdapter, Connection, Handshake, HttpClient, NativeRequest } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayStore, VendorNoteStore } from '../stores/index.js';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
+import type { HandshakeLimiter, HandshakeLimits } from './handshake-limiter.js';
 import type { ProviderConfig } from './provider-settings.js';
 import type { WebhookFetchPolicy } from './webhook-fetch-policy.js';
 
@@ -22,6 +23,8 @@ export interface FeaturedDoorOptions {
   fetchPolicy?: Partial<WebhookFetchPolicy> | undefined;
   /** Handshakes recorded for the operator; logged at warn only when absent. */
   notes?: HandshakeNotes | undefined;
+  /** How many unsigned handshakes may be recorded (HANDSHAKE_LIMITS by default). */
+  handshakeLimits?: HandshakeLimits | undefined;
 }
 
 /** Everything one door needs at request time. */
@@ -32,30 +35,20 @@ export interface DoorDeps {
   /** A fetch-back client for one request, its deadline starting now. */
   fetchClient(): HttpClient;
   notes: HandshakeNotes | undefined;
+  /** Counts unsigned handshakes (one per door). */
+  handshakeLimiter: HandshakeLimiter;
   publicUrl: string | undefined;
   /** Milliseconds since the epoch. */
   clock: () => number;
 }
 
-/** One canonical event's outcome, as the door answers it. */
-export type FeaturedResult = WebhookResult & {
-  storeId: string;
-  eventId: string;
-  eventType: string;
-  transactionId: string;
-  refundId?: string | undefined;
-};
+export type { FeaturedResult, SkippedUnit } from '@loyalty-gateway/core';
 
-/** A unit not processed: no active connection for its store, or its per-connection check failed. */
-export interface SkippedUnit {
-  storeId: string;
-  reason: 'unknown_connection' | 'bad_signature' | 'stale_timestamp';
-}
+/** The default 200 bodies of `POST /webhooks/{slug}` (an adapter may declare another answer). */
+export type FeaturedResponse = { status: 'handshake'; note: string } | AcceptedOutcome;
 
-/** The 200 body of `POST /webhooks/{slug}`. Vendors only need the 200; support reads the rest. */
-export type FeaturedResponse =
-  | { status: 'handshake'; note: string }
-  | { status: 'accepted'; results: FeaturedResult[]; skipped: SkippedUnit[]; notes: string[] };
+/** What the door recognised before mapping anything: a setup call, with how it arrived. */
+export type RecognisedHandshake = Handshake & { signed: boolean; remoteAddress: string };
 
 export interface ResolvedUnit {
   storeId: string;

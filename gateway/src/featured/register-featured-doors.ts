@@ -4,6 +4,7 @@ import '../http/fastify-types.js';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { FeaturedDoorOptions } from './featured-types.js';
 import { featuredHandler } from './handle-featured-webhook.js';
+import { createHandshakeLimiter } from './handshake-limiter.js';
 import { WEBHOOK_FETCH_POLICY, webhookFetchClient } from './webhook-fetch-policy.js';
 
 export interface RegisterFeaturedDoorsOptions extends FeaturedDoorOptions {
@@ -30,6 +31,7 @@ export function registerFeaturedDoors(app: FastifyInstance, options: RegisterFea
       pipeline: options.pipeline,
       fetchClient: () => webhookFetchClient(policy),
       notes: options.notes,
+      handshakeLimiter: createHandshakeLimiter(options.handshakeLimits),
       publicUrl: options.publicUrl,
       clock: options.clock,
     });

@@ -1,5 +1,4 @@
-import { authenticate, GatewayError, type AuthFailure, type Connection, type WebhookUnit } from '@loyalty-gateway/core';
-import { authFailure } from './auth-failure.js';
+import { AuthRefusal, authenticate, GatewayError, type AuthFailure, type Connection, type WebhookUnit } from '@loyalty-gateway/core';
 import type { DoorDeps, RequestScope, ResolvedUnit, SkippedUnit } from './featured-types.js';
 
 export interface ResolvedUnits {
@@ -17,10 +16,10 @@ export async function resolveUnits(deps: DoorDeps, scope: RequestScope, units: W
   const { adapter, store } = deps;
   const { provider, native: request, log } = scope;
   const lookups = new Map<string, Promise<Connection | null>>();
-  const checks = new Map<string, AuthFailure | null>();
+  const checks = new Map<string, { reason: AuthFailure; detail: string } | null>();
   const resolved: ResolvedUnit[] = [];
   const skipped: SkippedUnit[] = [];
-  let firstFailure: AuthFailure | undefined;
+  let firstFailure: { reason: AuthFailure; detail: string } | undefined;
 
   for (const { storeId, unit } of units) {
     let lookup = lookups.get(storeId);
@@ -34,13 +33,13 @@ export async function resolveUnits(deps: DoorDeps, scope: RequestScope, units: W
     if (provider.secrets === 'per-connection') {
       if (!checks.has(storeId)) {
         const check = authenticate(provider.scheme, connection.secrets, request, new Date(deps.clock()));
-        checks.set(storeId, check.ok ? null : check.reason);
+        checks.set(storeId, check.ok ? null : { reason: check.reason, detail: check.detail });
         if (!check.ok) log.warn({ vendor: adapter.slug, store: storeId, reason: check.reason, detail: check.detail }, 'featured webhook: connection auth failed; unit skipped');
       }
       const failure = checks.get(storeId);
       if (failure) {
         firstFailure ??= failure;
-        skipped.push({ storeId, reason: failure === 'stale_timestamp' ? 'stale_timestamp' : 'bad_signature' });
+        skipped.push({ storeId, reason: failure.reason === 'stale_timestamp' ? 'stale_timestamp' : 'bad_signature' });
         continue;
       }
     }
@@ -48,7 +47,7 @@ export async function resolveUnits(deps: DoorDeps, scope: RequestScope, units: W
   }
 
   if (resolved.length === 0 && units.length > 0) {
-    throw firstFailure ? authFailure(firstFailure) : new GatewayError('unknown_connection', { message: `No active ${adapter.display.name} connection for the store(s) in this request.` });
+    throw firstFailure ? new AuthRefusal(firstFailure.reason, firstFailure.detail) : new GatewayError('unknown_connection', { message: `No active ${adapter.display.name} connection for the store(s) in this request.` });
   }
   return { resolved, skipped };
 }

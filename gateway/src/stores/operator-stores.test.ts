@@ -30,6 +30,21 @@ describe.each(testDialects())('operator stores (migration 0002) on $name', ({ na
     await expect(notes.recordVendorNote('Bad Slug', { kind: 'k', value: 'v' })).rejects.toBeInstanceOf(StoreInputError);
   });
 
+  it('bug: notes are bounded: the same (kind, value) again moves to the top, and each vendor keeps only its newest', async () => {
+    const capped = await createVendorNoteStore({ database: t.database, clock: t.clock.now, keepPerVendor: 3 });
+    for (const value of ['v1', 'v2', 'v3', 'v4', 'v5']) {
+      await capped.recordVendorNote('clover', { kind: 'clover.handshake', value, note: 'x'.repeat(1000) });
+      t.clock.advance(1_000);
+    }
+    await capped.recordVendorNote('square', { kind: 'square.handshake', value: 'kept' });
+    expect((await capped.listVendorNotes('clover')).map((n) => n.value)).toEqual(['v5', 'v4', 'v3']);
+    t.clock.advance(1_000);
+    const again = await capped.recordVendorNote('clover', { kind: 'clover.handshake', value: 'v3', note: 'again' });
+    expect(again).toMatchObject({ value: 'v3', note: 'again', createdAt: new Date(t.clock.now()) });
+    expect((await capped.listVendorNotes('clover')).map((n) => [n.value, n.note?.length])).toEqual([['v3', 5], ['v5', 1000], ['v4', 1000]]);
+    expect((await capped.listVendorNotes('square')).map((n) => n.value)).toEqual(['kept']);
+  });
+
   it('claims a schedule slot once: the second claimant (another process) sees the unique key', async () => {
     const other = await createCatalogRunStore({ database: t.database, clock: t.clock.now });
     const slot = '2025-01-01T00:00:00.000Z';

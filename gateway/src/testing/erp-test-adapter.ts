@@ -1,4 +1,4 @@
-import { defineAdapter, type AuthSchemeInput } from '@loyalty-gateway/core';
+import { defineAdapter, type AuthSchemeInput, type ResponseSpec } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 /** One store's order in the test ERP's batch; `bug` makes the adapter misbehave on purpose. */
@@ -21,7 +21,7 @@ const ErpForm = z.object({ storeId: z.string(), orderId: z.string(), total: z.co
  * signed with each connection's own secret (a per-connection HMAC), with a `ping` handshake.
  * Operators switch it to mTLS in its settings (`auth`), as the TLS tests do.
  */
-export function erpTestAdapter(options: { slug?: string; auth?: AuthSchemeInput; body?: 'json' | 'form' } = {}) {
+export function erpTestAdapter(options: { slug?: string; auth?: AuthSchemeInput; body?: 'json' | 'form'; response?: ResponseSpec } = {}) {
   const slug = options.slug ?? 'erp-test';
   return defineAdapter({
     slug,
@@ -32,7 +32,8 @@ export function erpTestAdapter(options: { slug?: string; auth?: AuthSchemeInput;
     auth: options.auth ?? { kind: 'hmac', header: 'x-erp-signature', secret: { from: 'connection' } },
     body: options.body ?? 'json',
     native: (options.body === 'form' ? ErpForm : ErpBody) as z.ZodType<ErpBody>,
-    handshake: (body: ErpBody) => (body.ping ? { note: 'ERP connectivity ping', value: body.ping } : null),
+    handshake: { auth: 'unsigned', detect: (body: ErpBody) => (body.ping ? { note: 'ERP connectivity ping', value: body.ping } : null) },
+    ...(options.response ? { response: options.response } : {}),
     units: (body: ErpBody) => body.orders.map((order) => ({ storeId: order.storeId, unit: order })),
     map(order: ErpOrder, ctx) {
       if (order.bug === 'throws') throw new TypeError('adapter bug');

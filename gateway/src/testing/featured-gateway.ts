@@ -3,6 +3,7 @@ import type { AnyAdapter } from '@loyalty-gateway/core';
 import { createEmbeddedEngine, openTestDatabase, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
 import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import { buildApp } from '../app.js';
+import type { HandshakeLimits } from '../featured/handshake-limiter.js';
 import type { WebhookFetchPolicy } from '../featured/webhook-fetch-policy.js';
 import { parseSeed } from '../boot/seed-schema.js';
 import { applySeed } from '../boot/seed.js';
@@ -27,6 +28,8 @@ export interface FeaturedGatewayOptions {
   clock?: () => number;
   /** The door's fetch-back budget (the production WEBHOOK_FETCH_POLICY unless given). */
   fetchPolicy?: Partial<WebhookFetchPolicy>;
+  /** Unsigned handshake limits (the production HANDSHAKE_LIMITS unless given). */
+  handshakeLimits?: HandshakeLimits;
 }
 
 /**
@@ -56,6 +59,7 @@ export async function openFeaturedGateway(options: FeaturedGatewayOptions): Prom
       adapters: options.adapters,
       publicUrl: options.publicUrl,
       fetchPolicy: options.fetchPolicy,
+      handshakeLimits: options.handshakeLimits,
     },
   });
   return {

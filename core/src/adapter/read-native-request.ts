@@ -1,0 +1,79 @@
+import { checkTimestamp } from '../signing.js';
+import { AuthRefusal } from './auth/auth-refusal.js';
+import { authenticate } from './auth/authenticate.js';
+import type { AuthCheck, AuthScheme } from './auth/scheme.js';
+import { decodeNative, tryDecodeNative } from './decode-native.js';
+import type { AnyAdapter, WebhookUnit } from './define-adapter.js';
+import type { NativeRequest } from './native-request.js';
+import type { Handshake } from './vendor-answer.js';
+
+/** A provider's effective scheme and the secrets it checks a whole request with. */
+export interface RequestAuth {
+  scheme: AuthScheme;
+  /** Settings secrets; 'per-connection' (checked per unit, with each store's secrets); 'none' (mTLS). */
+  secrets: string[] | 'per-connection' | 'none';
+}
+
+export type NativeReading =
+  | { kind: 'handshake'; handshake: Handshake; signed: boolean }
+  | { kind: 'units'; native: unknown; units: WebhookUnit<unknown>[] };
+
+const refuse = (check: AuthCheck): void => {
+  if (!check.ok) throw new AuthRefusal(check.reason, check.detail);
+};
+
+/**
+ * What can be checked of a per-connection scheme before the store (hence the secret) is known:
+ * the credential header is there, and a signed timestamp is fresh. The signature itself is
+ * verified per unit, with that store's secrets.
+ */
+function perConnectionPrecheck(scheme: AuthScheme, request: NativeRequest, now: Date): AuthCheck {
+  if (scheme.kind === 'mtls') return { ok: true };
+  if (!request.headers[scheme.header]) return { ok: false, reason: 'missing_credentials', detail: `missing ${scheme.header} header` };
+  if (scheme.kind === 'hmac' && scheme.signed === 'timestamp+body') {
+    const verdict = checkTimestamp(request.headers[scheme.timestampHeader ?? ''], Math.floor(now.getTime() / 1000), scheme.toleranceSeconds);
+    if (verdict !== 'ok') return { ok: false, reason: 'stale_timestamp', detail: `timestamp ${verdict}` };
+  }
+  return { ok: true };
+}
+
+/** A handshake the adapter declares unsigned, recognised from the payload alone; nothing else is learned or revealed. */
+function unsignedHandshake(adapter: AnyAdapter, request: NativeRequest): Handshake | null {
+  if (adapter.handshake?.auth !== 'unsigned') return null;
+  const decoded = tryDecodeNative(adapter, request.rawBody);
+  return decoded ? adapter.handshake.detect(decoded.native, request) : null;
+}
+
+/** The payload, read once the request is authenticated (or, per-connection, pre-checked). */
+function readPayload(adapter: AnyAdapter, auth: RequestAuth, request: NativeRequest): unknown {
+  if (auth.secrets !== 'per-connection') return decodeNative(adapter, request.rawBody);
+  try {
+    return decodeNative(adapter, request.rawBody);
+  } catch (error) {
+    // Unverified: the store whose secret would verify it cannot be read, so this is no 400 with details.
+    throw new AuthRefusal('bad_signature', `the payload names no store whose secret could verify it (${(error as Error).message})`);
+  }
+}
+
+/**
+ * The front half of a featured door, shared by the gateway and the adapter test kit, in this order:
+ * 1. an **unsigned** handshake the adapter declares (Clover's verificationCode, sent before any
+ *    secret exists) is recognised from the payload alone; a payload that does not read is simply
+ *    not one;
+ * 2. authentication over the raw bytes (settings secrets or mTLS; a per-connection scheme gets its
+ *    pre-check) → 401 AuthRefusal;
+ * 3. decode and the native schema → 400 invalid_native_payload with fields;
+ * 4. a **signed** handshake (Square's test notification);
+ * 5. the units (stores) the request concerns.
+ * Per-connection signatures are then verified per unit by the caller.
+ */
+export function readNativeRequest(adapter: AnyAdapter, auth: RequestAuth, request: NativeRequest, now: Date): NativeReading {
+  const early = unsignedHandshake(adapter, request);
+  if (early) return { kind: 'handshake', handshake: early, signed: false };
+  if (auth.secrets === 'per-connection') refuse(perConnectionPrecheck(auth.scheme, request, now));
+  else refuse(authenticate(auth.scheme, auth.secrets === 'none' ? [] : auth.secrets, request, now));
+  const native = readPayload(adapter, auth, request);
+  const late = adapter.handshake?.auth === 'signed' ? adapter.handshake.detect(native, request) : null;
+  if (late) return { kind: 'handshake', handshake: late, signed: true };
+  return { kind: 'units', native, units: adapter.units(native, request) };
+}
