@@ -1,8 +1,9 @@
 import { newId } from '../engine/new-id.js';
-import { GatewayError, parseOrThrow, toMinorUnits } from '@loyalty-gateway/core';
+import { parseOrThrow, toMinorUnits } from '@loyalty-gateway/core';
 import { normalizeEmail, normalizePhone } from '../rules/phone.js';
 import { parseRate, rateToText } from '../rules/earn-rate.js';
 import type { Tx } from '../engine/context.js';
+import { declaredPrefix, establishPrefix } from './code-prefix.js';
 import { EngineSeed, type MerchantSeed, type RewardSeed } from './engine-seed.js';
 
 const CHUNK = 200;
@@ -78,27 +79,27 @@ async function seedMerchant(trx: Tx, merchant: MerchantSeed, now: string): Promi
   await seedCodes(trx, merchant, now);
 }
 
-/** Issued codes must carry the engine's prefix (`LOYAL-...`), or earn could never match them. */
-function checkCodePrefix(seed: EngineSeed, prefix: string): void {
-  const fields = seed.merchants.flatMap((m, i) => m.issuedCodes.flatMap((c, j) =>
-    c.code.toUpperCase().startsWith(`${prefix.toUpperCase()}-`) ? [] : [{ path: `merchants[${i}].issuedCodes[${j}].code`, message: `must start with "${prefix}-"` }]));
-  if (fields.length > 0) throw new GatewayError('validation_failed', { message: `Seed: issued code ${fields[0]!.path} ${fields[0]!.message}.`, fields });
-}
-
 /**
  * Apply a seed idempotently in one transaction: what is missing is created, nothing that exists
  * is changed (merchants, outlets, rewards, members and issued codes are insert-if-absent; a
  * member's opening points are credited only when the member is created).
+ *
+ * The reward-code prefix is established once (see code-prefix.ts): a seed standing for another
+ * prefix than the engine's is refused before anything is written. `prefixFor(seed)` is the prefix
+ * the engine uses with that seed applied (an engine option wins over the seed's); for the seed
+ * without a prefix of its own, the engine's current one. The seed is returned with `codePrefix`
+ * set to the engine's established prefix when it stood for one, unset otherwise.
  */
 export async function applySeed(db: Tx, input: unknown, prefixFor: (seed: EngineSeed) => string, now: string): Promise<EngineSeed> {
   const seed = parseOrThrow(EngineSeed, input);
-  checkCodePrefix(seed, prefixFor(seed));
-  await db.transaction().execute(async (trx) => {
-    if (seed.codePrefix !== undefined) {
-      await trx.insertInto('engine_settings').values({ key: 'code_prefix', value: seed.codePrefix })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value: seed.codePrefix! })).execute();
-    }
+  const declared = declaredPrefix(seed);
+  const view = declared === undefined
+    ? null
+    : { current: prefixFor({ ...seed, codePrefix: undefined }), after: prefixFor({ ...seed, codePrefix: declared }) };
+  const established = await db.transaction().execute(async (trx) => {
+    const prefix = declared === undefined ? undefined : await establishPrefix(trx, declared, seed.codePrefix !== undefined, view!);
     for (const merchant of seed.merchants) await seedMerchant(trx, merchant, now);
+    return prefix;
   });
-  return seed;
+  return { ...seed, codePrefix: established };
 }

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import { normalizeEmail, normalizePhone } from '../rules/phone.js';
+import { declaredPrefix } from './code-prefix.js';
 import type { MerchantSeed } from './engine-seed.js';
 
-type Seed = { merchants: MerchantSeed[] };
+type Seed = { codePrefix?: string | undefined; merchants: MerchantSeed[] };
 type Issue = (path: PropertyKey[], message: string) => void;
 
 /** Report every value seen before at `path` of `items` (ids, codes, member keys). */
@@ -31,13 +32,15 @@ function checkMembers(merchant: MerchantSeed, at: PropertyKey[], issue: Issue): 
   checkUnique(members, (m) => (m.phone ? normalizePhone(m.phone, merchant.defaultCountryCode) : null), p('phone'), 'phone', issue);
 }
 
-function checkCodes(merchant: MerchantSeed, at: PropertyKey[], issue: Issue): void {
+function checkCodes(merchant: MerchantSeed, at: PropertyKey[], prefix: string | undefined, issue: Issue): void {
   const rewards = new Map(merchant.rewards.map((r) => [r.id, r]));
   const members = new Set(merchant.members.map((m) => m.membershipId));
   const codes = merchant.issuedCodes;
   checkUnique(codes, (c) => c.code.toUpperCase(), (i) => [...at, 'issuedCodes', i, 'code'], 'code', issue);
   codes.forEach((c, i) => {
     const path = [...at, 'issuedCodes', i];
+    // Earn matches only `<prefix>-` codes: one without it could never be used.
+    if (prefix !== undefined && !c.code.toUpperCase().startsWith(`${prefix.toUpperCase()}-`)) issue([...path, 'code'], `must start with "${prefix}-"`);
     const reward = rewards.get(c.rewardId);
     if (!reward) issue([...path, 'rewardId'], `no reward ${c.rewardId} in merchant ${merchant.id}`);
     else if (reward.type === 'POINTS' || reward.type === 'TIER') issue([...path, 'rewardId'], `a ${reward.type} reward cannot be issued as a code`);
@@ -45,7 +48,7 @@ function checkCodes(merchant: MerchantSeed, at: PropertyKey[], issue: Issue): vo
   });
 }
 
-/** zod superRefine: duplicates and cross-references inside one seed. */
+/** zod superRefine: duplicates, cross-references and the code prefix inside one seed. */
 export function checkSeedReferences(seed: Seed, ctx: z.RefinementCtx): void {
   const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
   checkUnique(seed.merchants, (m) => m.id, (i) => ['merchants', i, 'id'], 'merchant id', issue);
@@ -55,6 +58,6 @@ export function checkSeedReferences(seed: Seed, ctx: z.RefinementCtx): void {
     const at = ['merchants', i];
     checkUnique(merchant.outlets, (o) => o.id, (j) => [...at, 'outlets', j, 'id'], 'outlet id', issue);
     checkMembers(merchant, at, issue);
-    checkCodes(merchant, at, issue);
+    checkCodes(merchant, at, declaredPrefix(seed), issue);
   });
 }

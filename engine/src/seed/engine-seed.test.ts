@@ -43,6 +43,16 @@ describe('EngineSeed', () => {
     expect(paths(seed)).toEqual(expect.arrayContaining(['merchants.0.rewards.0.id', 'merchants.0.rewards.0.stampsRequired']));
   });
 
+  it('issued codes carry codePrefix, or the default LOYAL when it is not set', () => {
+    const seed = testSeed();
+    seed.codePrefix = 'SHOP';
+    expect(paths(seed)).toEqual(['merchants.0.issuedCodes.0.code', 'merchants.0.issuedCodes.1.code']);
+    delete seed.codePrefix;
+    expect(paths(seed)).toEqual([]);
+    seed.merchants[0]!.issuedCodes[1]!.code = 'SHOP-1';
+    expect(paths(seed)).toEqual(['merchants.0.issuedCodes.1.code']);
+  });
+
   it('rejects a rate with float noise beyond 6 decimals', () => {
     const seed = testSeed();
     seed.merchants[0]!.earnRate = 0.1 + 0.2;

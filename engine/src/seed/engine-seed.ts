@@ -51,8 +51,9 @@ export type MerchantSeed = z.infer<typeof MerchantSeed>;
 /**
  * The engine part of the sandbox seed file (the gateway strips `connections` and `vendors`).
  * Strict: unknown fields fail. Cross-references are checked here too (issued code → reward and
- * member of the same merchant, duplicate ids, phone format, code prefix) so an invalid file fails
- * at parse time with a path naming the culprit.
+ * member of the same merchant, duplicate ids, phone format, issued codes carrying `codePrefix`, or
+ * the default `LOYAL` when it is not set) so an invalid file fails at parse time with a path
+ * naming the culprit. Whether that prefix fits the engine's is checked when applying.
  */
 export const EngineSeed = z
   .strictObject({
@@ -64,5 +65,4 @@ export type EngineSeed = z.infer<typeof EngineSeed>;
 /** What applySeed accepts: the seed before defaults are filled (a parsed EngineSeed fits too). */
 export type EngineSeedInput = z.input<typeof EngineSeed>;
 
-/** The prefix reward codes carry (`LOYAL-7QX2`) when neither the seed nor the options set one. */
-export const DEFAULT_CODE_PREFIX = 'LOYAL';
+export { DEFAULT_CODE_PREFIX } from './code-prefix.js';

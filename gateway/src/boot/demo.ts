@@ -25,10 +25,13 @@ export async function isEmptyDataDir(dataDir: string): Promise<boolean> {
   }
 }
 
-/** The demo sandbox: one vendor, merchant, outlet and connection, two members, three rewards. */
+/**
+ * The demo sandbox: one vendor, merchant, outlet and connection, two members, three rewards. It
+ * has no `codePrefix` and issues no codes, so it never touches the engine's reward-code prefix
+ * (a GATEWAY_SEED_FILE's prefix, or the default) and coexists with any seed file.
+ */
 export function demoSeed(secret: string): ParsedSeed {
   const parsed = parseSeed({
-    codePrefix: 'DEMO',
     vendors: [{ slug: DEMO.vendor, name: 'Demo POS', tier: 'generic' }],
     merchants: [{
       id: 'm-demo', name: 'Demo Coffee', currency: 'USD', defaultCountryCode: '1', earnRate: 1, redemptionRate: 100,
@@ -48,7 +51,7 @@ export function demoSeed(secret: string): ParsedSeed {
     }],
   });
   if (!('seed' in parsed)) throw new Error(`demo seed is invalid: ${JSON.stringify(parsed.issues)}`);
-  return parsed.seed;
+  return { ...parsed.seed, source: 'The demo sandbox' };
 }
 
 async function readCredentials(file: string): Promise<DemoCredentials | null> {

@@ -46,6 +46,8 @@ export interface SeedIssue {
 }
 
 export interface ParsedSeed {
+  /** How errors found while applying it name it: `Seed file ./uat-seed.json`, `The demo sandbox`. */
+  source?: string | undefined;
   vendors: Array<z.infer<typeof VendorSeed>>;
   engine: EngineSeed;
   connections: Array<z.infer<typeof ConnectionSeed> & { merchantId: string; secret: string }>;

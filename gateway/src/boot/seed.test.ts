@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '@loyalty-gateway/engine';
+import { startGateway } from '../start-gateway.js';
 import { openGateway } from '../testing/gateway-fixture.js';
 import { sale, testSeedDocument } from '../testing/test-seed.js';
 import { parseSeed } from './seed-schema.js';
@@ -69,6 +71,57 @@ describe('seed file validation', () => {
 
   it('unknown top-level fields fail', async () => {
     expect(await seedError({ ...testSeedDocument(), extra: true })).toMatch(/extra: unknown field/);
+  });
+});
+
+/** What a data dir holds after a start: vendor slugs in the gateway store, merchant ids in the engine. */
+async function contents(dataDir: string): Promise<{ vendors: string[]; merchants: string[] }> {
+  const read = async (file: string, table: string, column: string) => {
+    const database = createDatabase<any>({ sqliteFile: path.join(dataDir, file) });
+    try {
+      return (await database.db.selectFrom(table).select(column).execute()).map((row: Record<string, string>) => row[column]!).sort();
+    } finally {
+      await database.close();
+    }
+  };
+  return { vendors: await read('gateway.sqlite', 'gw_vendors', 'slug'), merchants: await read('engine.sqlite', 'merchants', 'id') };
+}
+
+describe('a seed file is checked before anything is written', () => {
+  const env = (dataDir: string, seedFile: string) =>
+    ({ PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: dataDir, GATEWAY_SEED_FILE: seedFile, DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', LOG_LEVEL: 'silent' });
+
+  it('bug: an issued code without the prefix was found only while applying (no file, a stack, vendors written): SeedError naming file and path, nothing written', async () => {
+    const doc: any = testSeedDocument();
+    doc.merchants[0].rewards.push({ id: '6f1c2a7e-0b7d-4c1a-9a3e-000000000003', type: 'DISCOUNT', title: '$10 off', discountValue: 10 });
+    doc.merchants[0].issuedCodes = [{ code: 'XYZ-1', rewardId: '6f1c2a7e-0b7d-4c1a-9a3e-000000000003', membershipId: 'MBR-0001' }];
+    const at = file(doc);
+    const message = await seedError(doc);
+    expect(message).toContain('merchants[0].issuedCodes[0].code: must start with "LOYAL-"');
+    const dataDir = path.join(dir, 'bad-prefix');
+    const error = await startGateway(env(dataDir, at)).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(SeedError);
+    expect((error as Error).message).toContain(at);
+    expect(await contents(dataDir)).toEqual({ vendors: [], merchants: [] });
+  });
+
+  it('a seed whose codePrefix conflicts with the established one stops start-up naming the file; nothing of it is written', async () => {
+    const dataDir = path.join(dir, 'conflict');
+    const gw = await startGateway(env(dataDir, file(testSeedDocument())));
+    await gw.close();
+    const before = await contents(dataDir);
+    const doc: any = testSeedDocument();
+    doc.codePrefix = 'SHOP';
+    doc.vendors.push({ slug: 'new-pos', name: 'New POS', tier: 'generic' });
+    doc.merchants[0].id = 'm-new';
+    doc.merchants[0].rewards = [];
+    doc.merchants[0].connections = [{ vendor: 'new-pos', storeId: 'n-1', outletId: 'o-downtown', secret: 'whsec_new_secret_0123456789' }];
+    const at = file(doc);
+    const error = await startGateway(env(dataDir, at)).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(SeedError);
+    expect((error as Error).message).toMatch(new RegExp(`^Seed file ${at} cannot be applied:\\n  codePrefix: codePrefix "SHOP" conflicts with the reward-code prefix "LOYAL"`));
+    expect(await contents(dataDir)).toEqual(before);
+    expect(before.vendors).not.toContain('new-pos');
   });
 });
 
