@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { adapters } from '../adapters.js';
 import { featuredSeedIssues } from '../featured/featured-seed-checks.js';
 import { generateConnectionSecret } from '../stores/index.js';
+import { StoreId } from '../stores/store-inputs.js';
 
 const slug = z
   .string()
@@ -20,8 +21,8 @@ export const VendorSeed = z.strictObject({
 
 export const ConnectionSeed = z.strictObject({
   vendor: slug,
-  /** Kept exactly as written: spaces, slashes and case are significant. */
-  storeId: z.string().min(1).max(255),
+  /** Kept exactly as written: spaces, slashes and case are significant (none around it, no control characters). */
+  storeId: StoreId,
   outletId: z.string().min(1).max(255),
   /** Optional only for a featured vendor whose scheme does not read the connection secret (one is generated). */
   secret: z.string().min(16, { message: 'must be at least 16 characters' }).max(1024).optional(),

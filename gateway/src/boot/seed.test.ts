@@ -69,6 +69,15 @@ describe('seed file validation', () => {
     expect(message).toMatch(/merchants\[0\]\.connections\[3\]\.storeId: a second connection/);
   });
 
+  it('bug: store ids with whitespace around them (or control characters) were accepted, though HTTP trims the header', async () => {
+    const doc: any = testSeedDocument();
+    doc.merchants[0].connections[0].storeId = ' padded ';
+    doc.merchants[0].connections[1].storeId = 'two\nlines';
+    const message = await seedError(doc);
+    expect(message).toContain('merchants[0].connections[0].storeId: must not start or end with a space or tab: HTTP trims them');
+    expect(message).toContain('merchants[0].connections[1].storeId: must not contain control characters');
+  });
+
   it('unknown top-level fields fail', async () => {
     expect(await seedError({ ...testSeedDocument(), extra: true })).toMatch(/extra: unknown field/);
   });

@@ -5,8 +5,17 @@ import { StoreInputError } from './store-errors.js';
 export const VendorSlug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase letters, digits and single hyphens').max(64);
 export const VendorTierInput = z.enum(['generic', 'featured']);
 const SecretJsonInput = z.record(z.string(), z.unknown());
-/** Kept exactly: no trimming, no case folding (the header must match it byte for byte). */
-const StoreId = z.string().min(1).max(255);
+/**
+ * A vendor-side store id, kept exactly: no trimming, no case folding (the header must match it
+ * byte for byte). HTTP trims spaces and tabs around a header value and cannot carry control
+ * characters, so an id with either could never authenticate: refused, saying why.
+ */
+export const StoreId = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(255, 'must be at most 255 characters')
+  .refine((v) => !/^[ \t]|[ \t]$/.test(v), 'must not start or end with a space or tab: HTTP trims them from the X-Service-Store header, so no request could match it')
+  .refine((v) => !/[\u0000-\u0008\u000A-\u001F\u007F]/.test(v), 'must not contain control characters such as line breaks: an HTTP header cannot carry them');
 const Identifier = z.string().min(1).max(255);
 const Secret = z.string().min(1).max(1024);
 
