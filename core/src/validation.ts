@@ -21,43 +21,74 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
+/**
+ * At most this many entries in an Error body's `fields`: a 1 MiB body of empty objects would
+ * otherwise answer tens of megabytes. The message says how many more there are.
+ */
+export const MAX_FIELD_ERRORS = 100;
+
+export interface FieldErrors {
+  /** The first MAX_FIELD_ERRORS problems, in the order of the body. */
+  fields: FieldError[];
+  /** Every problem, listed or not. */
+  total: number;
+  /** True when a required field is missing (400 wins over 422). */
+  missing: boolean;
+  /** The first missing field, listed or not. */
+  firstMissing: FieldError | undefined;
+}
+
 /** Zod issues → the spec's `fields`, one entry per faulty path (unknown keys named one by one). */
-export function toFieldErrors(input: unknown, error: z.ZodError): { fields: FieldError[]; missing: boolean } {
+export function toFieldErrors(input: unknown, error: z.ZodError): FieldErrors {
   const fields: FieldError[] = [];
-  let missing = false;
-  for (const issue of error.issues) {
+  let total = 0;
+  let firstMissing: FieldError | undefined;
+  const add = (path: readonly PropertyKey[], message: string) => {
+    total += 1;
+    if (fields.length < MAX_FIELD_ERRORS) fields.push({ path: formatPath(path), message });
+  };
+  error.issues.forEach((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) fields.push({ path: formatPath([...issue.path, key]), message: 'unknown field' });
-      continue;
+      for (const key of issue.keys) add([...issue.path, key], 'unknown field');
+      return;
     }
-    if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
-      missing = true;
-      fields.push({ path: formatPath(issue.path), message: 'is required' });
-      continue;
+    // A type, union or enum/literal failure where nothing was sent: the field is missing.
+    if ((issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value') && valueAt(input, issue.path) === undefined) {
+      firstMissing ??= { path: formatPath(issue.path), message: 'is required' };
+      add(issue.path, 'is required');
+      return;
     }
-    if (issue.code === 'invalid_union' && valueAt(input, issue.path) === undefined) {
-      missing = true;
-      fields.push({ path: formatPath(issue.path), message: 'is required' });
-      continue;
-    }
-    fields.push({ path: formatPath(issue.path), message: issue.message });
-  }
-  return { fields, missing };
+    add(issue.path, issue.message);
+  });
+  return { fields, total, missing: firstMissing !== undefined, firstMissing };
+}
+
+/** " (and 3 more)" / " (and 79,999 more; fields lists the first 100)" after the first problem. */
+function more(total: number, listed: number): string {
+  if (total <= 1) return '';
+  const count = (total - 1).toLocaleString('en-US');
+  return total > listed ? ` (and ${count} more; fields lists the first ${listed})` : ` (and ${count} more)`;
 }
 
 /**
- * Parse a request body against a canonical schema. A missing required field is a 400
- * `missing_field`; any other failure (unknown field, wrong type, bad value) is a 422
- * `validation_failed`. Both list every problem in `fields`.
+ * The failure for a body that did not parse: a missing required field is a 400 `missing_field`;
+ * any other failure (unknown field, wrong type, bad value) is a 422 `validation_failed`. Both
+ * list every problem in `fields`, up to MAX_FIELD_ERRORS; the message names the first (the first
+ * missing field on a 400) and counts the rest.
  */
+export function validationError(input: unknown, error: z.ZodError): GatewayError {
+  const { fields, total, missing, firstMissing } = toFieldErrors(input, error);
+  const first = missing ? firstMissing : fields[0];
+  const summary = first ? `${first.path} ${first.message}` : 'invalid body';
+  return new GatewayError(missing ? 'missing_field' : 'validation_failed', {
+    message: `${missing ? 'A required field is missing' : 'The request failed validation'}: ${summary}${more(total, fields.length)}.`,
+    fields,
+  });
+}
+
+/** Parse a request body against a canonical schema, or throw its validationError. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const { fields, missing } = toFieldErrors(input, result.error);
-  const first = missing ? fields.find((f) => f.message === 'is required') : fields[0];
-  const summary = first ? `${first.path} ${first.message}` : 'invalid body';
-  throw new GatewayError(missing ? 'missing_field' : 'validation_failed', {
-    message: `${missing ? 'A required field is missing' : 'The request failed validation'}: ${summary}${fields.length > 1 ? ` (and ${fields.length - 1} more)` : ''}.`,
-    fields,
-  });
+  throw validationError(input, result.error);
 }

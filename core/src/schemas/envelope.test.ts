@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors.js';
 import { parseOrThrow } from '../validation.js';
-import { Envelope } from './envelope.js';
+import { Envelope, parseEnvelope } from './envelope.js';
 
 const sale = () => ({
   eventId: 'evt-1',
@@ -21,7 +21,7 @@ const sale = () => ({
 
 function failure(input: unknown): GatewayError {
   try {
-    parseOrThrow(Envelope, input);
+    parseEnvelope(input);
   } catch (error) {
     if (error instanceof GatewayError) return error;
     throw error;
@@ -130,6 +130,36 @@ describe('Envelope', () => {
     expect(failure({ ...refund, transaction: { id: 'T-1001' } }).code).toBe('missing_field');
     expect(failure({ ...refund, refund: { id: 'R-1', amount: 0.001 } }).fields?.[0]?.path).toBe('refund.amount');
     expect(failure({ ...refund, transaction: { id: 'T', currency: 'USD', total: 0 } }).code).toBe('validation_failed');
+  });
+
+  it('bug: with eventType missing or not a string, fields listed only eventType: every problem is listed and 400 wins', () => {
+    const paths = (error: GatewayError) => (error.fields ?? []).map((f) => f.path).sort();
+    const empty = failure({});
+    expect(empty).toMatchObject({ statusCode: 400, code: 'missing_field' });
+    expect(paths(empty)).toEqual(['eventId', 'eventType', 'occurredAt', 'store', 'transaction']);
+    const unknown = failure({ foo: 1 });
+    expect(paths(unknown)).toEqual(['eventId', 'eventType', 'foo', 'occurredAt', 'store', 'transaction']);
+    expect(unknown.fields).toContainEqual({ path: 'foo', message: 'unknown field' });
+    const wrongType = failure({ eventType: 5, foo: 1 });
+    expect(wrongType).toMatchObject({ statusCode: 400, code: 'missing_field' });
+    expect(paths(wrongType)).toEqual(['eventId', 'eventType', 'foo', 'occurredAt', 'store', 'transaction']);
+    expect(wrongType.fields).toContainEqual({ path: 'eventType', message: 'must be one of sale.completed, sale.refunded, sale.voided' });
+  });
+
+  it('with eventType missing, the shared fields are still validated in full', () => {
+    const body = set('eventType', undefined) as any;
+    body.transaction.total = 10.005;
+    body.store.region = 'north';
+    const error = failure(body);
+    expect(error.code).toBe('missing_field');
+    expect(error.fields).toEqual([
+      { path: 'eventType', message: 'is required' },
+      { path: 'store.region', message: 'unknown field' },
+      { path: 'transaction.total', message: expect.stringContaining('0.01') },
+    ]);
+    // only eventType wrong, everything else valid: 422, naming eventType alone
+    const onlyType = failure(set('eventType', 7));
+    expect(onlyType).toMatchObject({ statusCode: 422, fields: [{ path: 'eventType' }] });
   });
 
   it('rejects a refund object on a sale.completed event as an unknown field', () => {

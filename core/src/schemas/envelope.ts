@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NonNegativeMoney, PositiveMoney } from '../money.js';
+import { validationError } from '../validation.js';
 import { Currency, CustomerIdentifier, DateTime, Store, id, text } from './common.js';
 
 export const Item = z.strictObject({
@@ -73,6 +74,32 @@ export type SaleRefundedEnvelope = z.infer<typeof SaleRefundedEnvelope>;
 
 export const isKnownEventType = (value: unknown): value is EventType =>
   typeof value === 'string' && (KNOWN_EVENT_TYPES as readonly string[]).includes(value);
+
+/**
+ * What every envelope shares, for a body whose eventType names no shape (missing, or not one of
+ * the three): the discriminated union would report eventType alone. The transaction is checked as
+ * on `sale.refunded` (the loosest: `id` and `currency` required, the rest validated when present).
+ */
+const SharedEnvelope = z.strictObject({
+  eventId: base.eventId,
+  eventType: z.enum(KNOWN_EVENT_TYPES, { message: `must be one of ${KNOWN_EVENT_TYPES.join(', ')}` }),
+  occurredAt: base.occurredAt,
+  store: base.store,
+  transaction: RefundedTransaction,
+  refund: Refund.optional(),
+});
+
+/**
+ * Parse an envelope, or throw the validation error (400 missing_field / 422 validation_failed)
+ * listing every problem, also when eventType is missing or invalid.
+ */
+export function parseEnvelope(input: unknown): Envelope {
+  const result = Envelope.safeParse(input);
+  if (result.success) return result.data;
+  const eventType = input !== null && typeof input === 'object' ? (input as Record<string, unknown>).eventType : undefined;
+  if (isKnownEventType(eventType)) throw validationError(input, result.error);
+  throw validationError(input, SharedEnvelope.safeParse(input).error ?? result.error);
+}
 
 export const StampUpdate = z.strictObject({
   rewardId: z.string(),

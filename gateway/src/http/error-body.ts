@@ -1,4 +1,4 @@
-import { ERRORS, GatewayError, type ErrorBody, type ErrorCode } from '@loyalty-gateway/core';
+import { ERRORS, GatewayError, MAX_FIELD_ERRORS, type ErrorBody, type ErrorCode, type FieldError } from '@loyalty-gateway/core';
 
 /** Fastify's own errors, by their code, to ours. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -30,13 +30,23 @@ export interface RenderedError {
 }
 
 /**
+ * At most MAX_FIELD_ERRORS entries in `fields`, whoever built the error (validation errors are
+ * capped already and say so; this also bounds errors that list, say, every duplicate of a catalog).
+ */
+function capped(message: string, fields: FieldError[]): { message: string; fields: FieldError[] } {
+  if (fields.length <= MAX_FIELD_ERRORS) return { message, fields };
+  const note = `${fields.length.toLocaleString('en-US')} problems; fields lists the first ${MAX_FIELD_ERRORS}`;
+  return { message: `${message.replace(/\.$/, '')} (${note}).`, fields: fields.slice(0, MAX_FIELD_ERRORS) };
+}
+
+/**
  * Any thrown value → the spec's Error body. GatewayErrors render as they are; Fastify's client
  * errors map to the table; everything else is a 500 whose message never leaks internals.
  */
 export function renderError(error: unknown, requestId: string): RenderedError {
   if (error instanceof GatewayError) {
     const body: ErrorBody = { statusCode: error.statusCode, message: error.message, code: error.code, requestId };
-    if (error.fields) body.fields = error.fields;
+    if (error.fields) Object.assign(body, capped(error.message, error.fields));
     return { body, headers: error.headers, fault: error.statusCode >= 500 };
   }
   const e = error as { code?: unknown; statusCode?: unknown } | null;

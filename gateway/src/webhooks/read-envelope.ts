@@ -1,4 +1,4 @@
-import { Envelope, GatewayError, isKnownEventType, parseOrThrow } from '@loyalty-gateway/core';
+import { GatewayError, isKnownEventType, parseEnvelope, type Envelope } from '@loyalty-gateway/core';
 
 /** Strict UTF-8: bytes that are not UTF-8 are not JSON (RFC 8259 §8.1). */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -23,12 +23,13 @@ export type ReadEnvelope = { kind: 'envelope'; envelope: Envelope } | { kind: 'u
 /**
  * The webhook body → a validated canonical Envelope. An eventType that is a string but not one of
  * the three known ones is a business outcome (200 ignored), recognised before any other field is
- * validated so a vendor's new event types never bounce. A missing eventType is 400 missing_field;
- * everything else goes through the strict schema (400 missing_field / 422 validation_failed).
+ * validated so a vendor's new event types never bounce. Everything else goes through the strict
+ * schema (400 missing_field / 422 validation_failed); with eventType missing or not a string, the
+ * shared fields are still checked, so `fields` lists every problem.
  */
 export function readEnvelope(raw: unknown): ReadEnvelope {
   const body = parseJsonObject(raw);
   const eventType = body.eventType;
   if (typeof eventType === 'string' && !isKnownEventType(eventType)) return { kind: 'unknown-event-type', eventType };
-  return { kind: 'envelope', envelope: parseOrThrow(Envelope, body) };
+  return { kind: 'envelope', envelope: parseEnvelope(body) };
 }

@@ -44,6 +44,23 @@ describe('400: malformed body, missing fields', () => {
     expect(paths(error)).toContain('eventType');
   });
 
+  it('bug: {} and {"eventType":5,"foo":1} listed only eventType (and the latter answered 422): 400 with every problem', async () => {
+    const empty = await expectRejected('{}', 400, 'missing_field');
+    expect(paths(empty).sort()).toEqual(['eventId', 'eventType', 'occurredAt', 'store', 'transaction']);
+    const wrongType = await expectRejected('{"eventType":5,"foo":1}', 400, 'missing_field');
+    expect(paths(wrongType).sort()).toEqual(['eventId', 'eventType', 'foo', 'occurredAt', 'store', 'transaction']);
+  });
+
+  it('bug: a 120 KB body of 40,000 {} items answered an 8 MB 400 with 120,000 fields: at most 100 are listed', async () => {
+    const body = saleWith((s) => (s.transaction.items = Array.from({ length: 40_000 }, () => ({}))));
+    const response = await gw.send(body);
+    expect(response.statusCode).toBe(400);
+    expect(response.body.length).toBeLessThan(20_000);
+    const error = ErrorBody.parse(response.json());
+    expect(error.fields).toHaveLength(100);
+    expect(error.message).toContain('and 119,999 more; fields lists the first 100');
+  });
+
   it('missing required fields → 400 missing_field with every path', async () => {
     const error = await expectRejected(
       saleWith((s) => {
