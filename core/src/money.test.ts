@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NonNegativeMoney, PositiveMoney, fromMinorUnits, toMinorUnits } from './money.js';
+import { MAX_MONEY, NonNegativeMoney, PositiveMoney, fromMinorUnits, toMinorUnits } from './money.js';
 
 describe('toMinorUnits', () => {
   it.each([
@@ -55,5 +55,42 @@ describe('money schemas', () => {
     expect(NonNegativeMoney.safeParse(0).success).toBe(true);
     expect(NonNegativeMoney.safeParse(-0.01).success).toBe(false);
     expect(NonNegativeMoney.safeParse(2.5).success).toBe(true);
+  });
+});
+
+describe('money messages', () => {
+  const message = (schema: typeof PositiveMoney, value: unknown) => schema.safeParse(value).error?.issues.map((i) => i.message);
+
+  it('bug: 90071992547409.92 and 1e300 were "must be a multiple of 0.01": too large says the largest amount accepted', () => {
+    for (const value of [90071992547409.92, 1e300, 1_000_000_000_000, 999_999_999_999.999]) {
+      expect(message(PositiveMoney, value), String(value)).toEqual(['must be at most 999,999,999,999.99']);
+      expect(message(NonNegativeMoney, value), String(value)).toEqual(['must be at most 999,999,999,999.99']);
+    }
+    expect(PositiveMoney.safeParse(MAX_MONEY).success).toBe(true);
+    expect(MAX_MONEY).toBe(999_999_999_999.99);
+  });
+
+  it('each value gets the one message that explains it', () => {
+    expect(message(PositiveMoney, 10.005)).toEqual(['must be a multiple of 0.01 (at most 2 decimal places)']);
+    expect(message(PositiveMoney, 0)).toEqual(['must be greater than 0']);
+    expect(message(PositiveMoney, -1e300)).toEqual(['must be greater than 0']);
+    expect(message(PositiveMoney, -1.005)).toEqual(['must be greater than 0']);
+    expect(message(NonNegativeMoney, -0.01)).toEqual(['must be at least 0']);
+    expect(NonNegativeMoney.safeParse(0).success).toBe(true);
+  });
+
+  it('below the maximum the check is exact on the literal: every two-decimal literal passes, every three-decimal one fails', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 99_999_999_999_999n }), fc.integer({ min: 1, max: 9 }), (cents, third) => {
+        const literal = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+        expect(toMinorUnits(JSON.parse(literal) as number)).toBe(Number(cents));
+        expect(toMinorUnits(JSON.parse(`${literal}${third}`) as number)).toBeNull();
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('a value is judged by the number JSON.parse produces (documented): 12.50000000000000001 is 12.5', () => {
+    expect(PositiveMoney.safeParse(JSON.parse('12.50000000000000001')).success).toBe(true);
   });
 });

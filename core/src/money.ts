@@ -22,12 +22,31 @@ export function fromMinorUnits(minor: number): number {
 
 export const isTwoDecimalAmount = (amount: number): boolean => toMinorUnits(amount) !== null;
 
-const moneyBase = z
-  .number()
-  .refine(isTwoDecimalAmount, { message: 'must be a multiple of 0.01 (at most 2 decimal places)', abort: true });
+/**
+ * The largest money amount accepted: 999,999,999,999.99. Below 10^12 doubles are at most 1/8192
+ * apart, so every literal with two decimals parses to a double that round-trips to its cents and
+ * one with a third decimal never lands on a two-decimal double: the check above is exact on the
+ * literal. Beyond it, it is not (from 10^12, `X.001` can parse to the same double as `X.00`; from
+ * 2^45, valid two-decimal amounts stop round-tripping).
+ */
+export const MAX_MONEY = 999_999_999_999.99;
 
-/** A money amount greater than 0 and a multiple of 0.01. */
-export const PositiveMoney = moneyBase.refine((n) => n > 0, { message: 'must be greater than 0' });
+const MONEY_MESSAGES = {
+  tooLarge: `must be at most ${MAX_MONEY.toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
+  precision: 'must be a multiple of 0.01 (at most 2 decimal places)',
+};
 
-/** A money amount of at least 0 and a multiple of 0.01 (discount amounts). */
-export const NonNegativeMoney = moneyBase.refine((n) => n >= 0, { message: 'must be at least 0' });
+/** A money amount: one message per value, the one that explains it (sign, then size, then precision). */
+function money(floor: { test: (n: number) => boolean; message: string }) {
+  return z.number().check((ctx) => {
+    const n = ctx.value;
+    const message = !floor.test(n) ? floor.message : n > MAX_MONEY ? MONEY_MESSAGES.tooLarge : isTwoDecimalAmount(n) ? null : MONEY_MESSAGES.precision;
+    if (message !== null) ctx.issues.push({ code: 'custom', message, input: n });
+  });
+}
+
+/** A money amount greater than 0, at most MAX_MONEY and a multiple of 0.01. */
+export const PositiveMoney = money({ test: (n) => n > 0, message: 'must be greater than 0' });
+
+/** A money amount of at least 0, at most MAX_MONEY and a multiple of 0.01 (discount amounts). */
+export const NonNegativeMoney = money({ test: (n) => n >= 0, message: 'must be at least 0' });

@@ -38,6 +38,15 @@ export interface FieldErrors {
   firstMissing: FieldError | undefined;
 }
 
+const SAFE_MAX = Number.MAX_SAFE_INTEGER.toLocaleString('en-US');
+
+/** zod's integer check on a whole number outside ±(2^53 − 1). */
+const isSafeRangeIssue = (issue: z.core.$ZodIssue): boolean =>
+  (issue.code === 'too_big' || issue.code === 'too_small') && issue.origin === 'int';
+
+const samePath = (a: z.core.$ZodIssue | undefined, b: z.core.$ZodIssue): boolean =>
+  a !== undefined && a.path.length === b.path.length && a.path.every((key, i) => key === b.path[i]);
+
 /** Zod issues → the spec's `fields`, one entry per faulty path (unknown keys named one by one). */
 export function toFieldErrors(input: unknown, error: z.ZodError): FieldErrors {
   const fields: FieldError[] = [];
@@ -47,7 +56,8 @@ export function toFieldErrors(input: unknown, error: z.ZodError): FieldErrors {
     total += 1;
     if (fields.length < MAX_FIELD_ERRORS) fields.push({ path: formatPath(path), message });
   };
-  error.issues.forEach((issue) => {
+  const issues = error.issues;
+  issues.forEach((issue, i) => {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) add([...issue.path, key], 'unknown field');
       return;
@@ -56,6 +66,13 @@ export function toFieldErrors(input: unknown, error: z.ZodError): FieldErrors {
     if ((issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value') && valueAt(input, issue.path) === undefined) {
       firstMissing ??= { path: formatPath(issue.path), message: 'is required' };
       add(issue.path, 'is required');
+      return;
+    }
+    if (isSafeRangeIssue(issue)) {
+      // zod's `.int()` reports a whole number beyond 2^53 − 1 with the "must be an integer" message;
+      // say what is wrong instead, unless a more specific rule on the same value already does.
+      if (samePath(issues[i - 1], issue) || samePath(issues[i + 1], issue)) return;
+      add(issue.path, issue.code === 'too_big' ? `must be at most ${SAFE_MAX}` : `must be at least -${SAFE_MAX}`);
       return;
     }
     add(issue.path, issue.message);

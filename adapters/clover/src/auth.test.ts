@@ -54,6 +54,37 @@ describe('Clover store identification', () => {
   });
 });
 
+describe('Clover batches with a malformed object', () => {
+  it('bug: a bad object is reported unreadable and the rest of the batch is still read (a digit-string ts is read as a number)', () => {
+    const body = CloverWebhookBody.parse({
+      appId: 'A',
+      merchants: {
+        XYZVJT2ZRRRSC: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1537970958000 }, { objectId: 1, type: 'UPDATE', ts: 1 }],
+        MNOVJT2ZRRRSC: [{ objectId: 'O:OPNVJT2ABCRSC', type: 'UPDATE', ts: '1537971000000' }, { objectId: 'O:X', type: 'UPDATE', ts: null }],
+        BADVJT2ZRRRSC: 'not a list',
+      },
+    });
+    expect(cloverUnits(body)).toEqual([
+      { storeId: 'XYZVJT2ZRRRSC', unit: { merchantId: 'XYZVJT2ZRRRSC', objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1537970958000 } },
+      { storeId: 'XYZVJT2ZRRRSC', unreadable: expect.stringMatching(/^update 1: objectId /) },
+      { storeId: 'MNOVJT2ZRRRSC', unit: { merchantId: 'MNOVJT2ZRRRSC', objectId: 'O:OPNVJT2ABCRSC', type: 'UPDATE', ts: 1537971000000 } },
+      { storeId: 'MNOVJT2ZRRRSC', unreadable: expect.stringMatching(/^update 1: ts /) },
+      { storeId: 'BADVJT2ZRRRSC', unreadable: 'its updates are not a list' },
+    ]);
+  });
+
+  it('the whole POST is read (not refused) when one object is malformed; only an all-unreadable batch is 400', async () => {
+    const kit = adapterKit(adapter, { settings, credentials: { accessToken: 't' } });
+    const onlyBad = JSON.stringify({ appId: 'A', merchants: { XYZVJT2ZRRRSC: [{ objectId: 1 }] } });
+    expect(await kit.post(kit.signed(onlyBad))).toMatchObject({ statusCode: 400, code: 'invalid_native_payload', message: expect.stringContaining('XYZVJT2ZRRRSC: update 0') });
+    const mixed = JSON.stringify({ appId: 'A', merchants: { XYZVJT2ZRRRSC: [{ objectId: 1 }, { objectId: 'P:PAY', type: 'CREATE', ts: 5 }] } });
+    expect(await kit.post(kit.signed(mixed))).toMatchObject({
+      statusCode: 200,
+      body: { status: 'accepted', results: [], skipped: [{ storeId: 'XYZVJT2ZRRRSC', reason: 'unreadable', detail: expect.stringContaining('update 0') }] },
+    });
+  });
+});
+
 describe('Clover settings and credentials', () => {
   it('defaults apiBaseUrl to the real API and strips a trailing slash', () => {
     expect(CloverSettings.parse({ authCode: 'x' })).toEqual({ authCode: 'x', apiBaseUrl: 'https://api.clover.com' });

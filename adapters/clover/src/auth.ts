@@ -1,5 +1,5 @@
-import type { AuthSchemeInput, NativeRequest, WebhookUnit } from '@loyalty-gateway/core';
-import type { CloverWebhookBody } from './native.js';
+import type { AuthSchemeInput, NativeRequest, UnreadableUnit, WebhookUnit } from '@loyalty-gateway/core';
+import { CloverUpdate, type CloverWebhookBody } from './native.js';
 
 /**
  * Clover signs nothing: every notification carries `X-Clover-Auth: <auth code>`, a static token
@@ -21,13 +21,30 @@ export interface CloverUnit {
   ts: number;
 }
 
+type CloverUnitOrUnreadable = WebhookUnit<CloverUnit> | UnreadableUnit;
+
+function updateUnit(merchantId: string, raw: unknown, index: number): CloverUnitOrUnreadable {
+  const parsed = CloverUpdate.safeParse(raw);
+  if (parsed.success) {
+    const { objectId, type, ts } = parsed.data;
+    return { storeId: merchantId, unit: { merchantId, objectId, type, ts } };
+  }
+  const [issue] = parsed.error.issues;
+  const where = issue?.path.length ? issue.path.join('.') : 'the update';
+  return { storeId: merchantId, unreadable: `update ${index}: ${where} ${issue?.message ?? 'is not an update object'}` };
+}
+
 /**
  * The store is the Clover merchant id: the keys of `merchants`. One POST may carry several
- * merchants and several objects each; every object becomes its own unit.
+ * merchants and several objects each; every object becomes its own unit. An object that is not a
+ * readable update (or a merchant whose updates are not a list) is reported unreadable and skipped
+ * by the gateway, so the rest of the batch still counts.
  */
-export function cloverUnits(body: CloverWebhookBody): WebhookUnit<CloverUnit>[] {
-  return Object.entries(body.merchants ?? {}).flatMap(([merchantId, updates]) =>
-    updates.map((u) => ({ storeId: merchantId, unit: { merchantId, objectId: u.objectId, type: u.type, ts: u.ts } })),
+export function cloverUnits(body: CloverWebhookBody): CloverUnitOrUnreadable[] {
+  return Object.entries(body.merchants ?? {}).flatMap(([merchantId, updates]): CloverUnitOrUnreadable[] =>
+    Array.isArray(updates)
+      ? updates.map((raw, index) => updateUnit(merchantId, raw, index))
+      : [{ storeId: merchantId, unreadable: 'its updates are not a list' }],
   );
 }
 

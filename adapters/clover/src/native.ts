@@ -12,20 +12,28 @@ const cloverList = <T extends z.ZodType>(element: T) =>
 
 const ref = z.object({ id: z.string().nullish() }).loose().nullish();
 
-/** One update inside a webhook: `{"objectId": "O:<id>", "type": "CREATE|UPDATE|DELETE", "ts": <ms>}`. */
+/** Milliseconds since the epoch, as a number or a string of digits (what a relay may turn it into). */
+const epochMs = z.union([z.number(), z.string().regex(/^\d{1,16}$/, { message: 'must be milliseconds since the epoch' }).transform(Number)])
+  .pipe(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER));
+
+/**
+ * One update inside a webhook: `{"objectId": "O:<id>", "type": "CREATE|UPDATE|DELETE", "ts": <ms>}`.
+ * Checked one by one (cloverUnits): a malformed update is skipped, the rest of the batch counts.
+ */
 export const CloverUpdate = z
-  .object({ objectId: z.string(), type: z.string(), ts: z.number() })
+  .object({ objectId: z.string().min(1), type: z.string().min(1), ts: epochMs })
   .loose();
 export type CloverUpdate = z.infer<typeof CloverUpdate>;
 
 /**
  * The webhook body. Either a notification batch (`appId` + `merchants`: merchant id → updates) or
- * the one-time `{"verificationCode": "..."}` Clover posts when the URL is saved.
+ * the one-time `{"verificationCode": "..."}` Clover posts when the URL is saved. Each merchant's
+ * updates are left unparsed here: one bad object must not refuse every merchant's batch.
  */
 export const CloverWebhookBody = z
   .object({
     appId: z.string().nullish(),
-    merchants: z.record(z.string(), z.array(CloverUpdate)).nullish(),
+    merchants: z.record(z.string(), z.unknown()).nullish(),
     verificationCode: z.string().nullish(),
   })
   .loose();

@@ -30,6 +30,18 @@ export interface WebhookUnit<Unit> {
   unit: Unit;
 }
 
+/**
+ * A part of a batch the adapter cannot read (a malformed object among good ones): reported in the
+ * answer's `skipped` with `reason: "unreadable"` and `detail`, while the rest is processed. One bad
+ * object must not make the vendor redeliver, forever, the good ones it came with.
+ */
+export interface UnreadableUnit {
+  storeId: string;
+  unreadable: string;
+}
+
+export const isUnreadableUnit = (unit: WebhookUnit<unknown> | UnreadableUnit): unit is UnreadableUnit => 'unreadable' in unit;
+
 /** Zero envelopes means "accepted, nothing to do" (a test webhook, a DELETE, a non-final status). */
 export interface MapResult {
   envelopes: Envelope[];
@@ -94,8 +106,8 @@ export interface AdapterSpec<
   handshake?: HandshakeSpec<z.infer<NativeSchema>>;
   /** The answer the vendor expects on success, per outcome; today's JSON when omitted. Errors are always the spec's Error body. */
   response?: ResponseSpec;
-  /** Which stores the request concerns, and each one's part of it. */
-  units(native: z.infer<NativeSchema>, request: NativeRequest): WebhookUnit<Unit>[];
+  /** Which stores the request concerns, and each one's part of it (or why a part cannot be read). */
+  units(native: z.infer<NativeSchema>, request: NativeRequest): Array<WebhookUnit<Unit> | UnreadableUnit>;
   /** Native unit → canonical envelopes, fetching back through ctx where the payload carries only ids. */
   map(unit: Unit, ctx: AdapterContext<z.infer<SettingsSchema>, z.infer<CredentialsSchema>>, request: NativeRequest): Promise<MapResult> | MapResult;
   catalog?: {

@@ -3,7 +3,8 @@ import { AuthRefusal } from './auth/auth-refusal.js';
 import { authenticate } from './auth/authenticate.js';
 import type { AuthCheck, AuthScheme } from './auth/scheme.js';
 import { decodeNative, tryDecodeNative } from './decode-native.js';
-import type { AnyAdapter, WebhookUnit } from './define-adapter.js';
+import { GatewayError } from '../errors.js';
+import { isUnreadableUnit, type AnyAdapter, type UnreadableUnit, type WebhookUnit } from './define-adapter.js';
 import type { NativeRequest } from './native-request.js';
 import type { Handshake } from './vendor-answer.js';
 
@@ -16,7 +17,7 @@ export interface RequestAuth {
 
 export type NativeReading =
   | { kind: 'handshake'; handshake: Handshake; signed: boolean }
-  | { kind: 'units'; native: unknown; units: WebhookUnit<unknown>[] };
+  | { kind: 'units'; native: unknown; units: WebhookUnit<unknown>[]; unreadable: UnreadableUnit[] };
 
 const refuse = (check: AuthCheck): void => {
   if (!check.ok) throw new AuthRefusal(check.reason, check.detail);
@@ -64,7 +65,8 @@ function readPayload(adapter: AnyAdapter, auth: RequestAuth, request: NativeRequ
  *    pre-check) → 401 AuthRefusal;
  * 3. decode and the native schema → 400 invalid_native_payload with fields;
  * 4. a **signed** handshake (Square's test notification);
- * 5. the units (stores) the request concerns.
+ * 5. the units (stores) the request concerns; parts of a batch the adapter cannot read are set
+ *    aside as `unreadable` (400 only when nothing else is left).
  * Per-connection signatures are then verified per unit by the caller.
  */
 export function readNativeRequest(adapter: AnyAdapter, auth: RequestAuth, request: NativeRequest, now: Date): NativeReading {
@@ -75,5 +77,16 @@ export function readNativeRequest(adapter: AnyAdapter, auth: RequestAuth, reques
   const native = readPayload(adapter, auth, request);
   const late = adapter.handshake?.auth === 'signed' ? adapter.handshake.detect(native, request) : null;
   if (late) return { kind: 'handshake', handshake: late, signed: true };
-  return { kind: 'units', native, units: adapter.units(native, request) };
+  return { kind: 'units', native, ...splitUnits(adapter, adapter.units(native, request)) };
+}
+
+/** Readable units, and the ones the adapter could not read; a request with only unreadable ones is 400. */
+function splitUnits(adapter: AnyAdapter, all: Array<WebhookUnit<unknown> | UnreadableUnit>) {
+  const unreadable = all.filter(isUnreadableUnit);
+  const units = all.filter((u): u is WebhookUnit<unknown> => !isUnreadableUnit(u));
+  const [first] = unreadable;
+  if (units.length === 0 && first) {
+    throw new GatewayError('invalid_native_payload', { message: `The ${adapter.display.name} payload could not be read: ${first.storeId}: ${first.unreadable}${unreadable.length > 1 ? ` (and ${unreadable.length - 1} more)` : ''}.` });
+  }
+  return { units, unreadable };
 }

@@ -16,10 +16,12 @@ export type FeaturedResult = WebhookResult & {
   refundId?: string | undefined;
 };
 
-/** A unit not processed: no active connection for its store, or its per-connection check failed. */
+/** A unit not processed: no active connection for its store, its per-connection check failed, or the adapter could not read it. */
 export interface SkippedUnit {
   storeId: string;
-  reason: 'unknown_connection' | 'bad_signature' | 'stale_timestamp';
+  reason: 'unknown_connection' | 'bad_signature' | 'stale_timestamp' | 'unreadable';
+  /** For `unreadable`: what is wrong with it. */
+  detail?: string | undefined;
 }
 
 /** What a featured request came to when it succeeded (processed, duplicate, ignored or nothing to do). */

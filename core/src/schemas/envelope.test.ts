@@ -93,6 +93,15 @@ describe('Envelope', () => {
     expect(error.fields?.map((f) => f.path)).toContain(fieldPath);
   });
 
+  it('bug: quantity 1e16 was "must be an integer": a whole number beyond the safe range says so', () => {
+    const items = (quantity: number) => set('transaction.items', [{ name: 'a', quantity, unitPrice: 1 }]);
+    expect(failure(items(1e16)).fields).toEqual([{ path: 'transaction.items[0].quantity', message: 'must be at most 9,007,199,254,740,991' }]);
+    expect(failure(items(1.5)).fields).toEqual([{ path: 'transaction.items[0].quantity', message: 'must be an integer' }]);
+    // a more specific rule on the same value wins over the safe-range note
+    expect(failure(items(-1e16)).fields).toEqual([{ path: 'transaction.items[0].quantity', message: 'must be at least 1' }]);
+    expect(failure(set('transaction.total', 1e300)).fields).toEqual([{ path: 'transaction.total', message: 'must be at most 999,999,999,999.99' }]);
+  });
+
   it('accepts every limit exactly at its maximum', () => {
     const body = sale();
     body.eventId = 'x'.repeat(255);

@@ -3,7 +3,7 @@ import { authenticate, secretsFromSettings } from '../adapter/auth/authenticate.
 import type { AuthCheck } from '../adapter/auth/scheme.js';
 import { hmacHeaderValue } from '../adapter/auth/verify-hmac.js';
 import { decodeNative } from '../adapter/decode-native.js';
-import type { AdapterContext, AnyAdapter } from '../adapter/define-adapter.js';
+import { isUnreadableUnit, type AdapterContext, type AnyAdapter, type WebhookUnit } from '../adapter/define-adapter.js';
 import { createHttpClient, type HttpClient } from '../adapter/http-client.js';
 import type { NativeRequest } from '../adapter/native-request.js';
 import type { RequestAuth } from '../adapter/read-native-request.js';
@@ -72,7 +72,8 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
     const native = decodeNative(adapter, req.rawBody);
     const handshake = adapter.handshake?.detect(native, req) ?? null;
     if (handshake) return { handshake, stores: [] as string[], envelopes: [] as Envelope[], notes: [] as string[] };
-    const units = adapter.units(native, req);
+    const all = adapter.units(native, req);
+    const units = all.filter((u) => !isUnreadableUnit(u)) as Array<WebhookUnit<unknown>>;
     const out: Envelope[] = [];
     const notes: string[] = [];
     for (const { storeId, unit } of units) {
@@ -80,7 +81,8 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
       out.push(...result.envelopes.map((e) => Envelope.parse(e)));
       if (result.note) notes.push(result.note);
     }
-    return { handshake, stores: units.map((u) => u.storeId), envelopes: out, notes };
+    const unreadable = all.filter(isUnreadableUnit);
+    return { handshake, stores: units.map((u) => u.storeId), envelopes: out, notes, ...(unreadable.length > 0 ? { unreadable } : {}) };
   }
 
   /** Pull every catalog page (retry waits last at most 20 ms so tests stay fast; Retry-After itself is tested in core) from the start; items validated by the strict CatalogItem schema. */

@@ -69,6 +69,7 @@ export async function kitPost(deps: KitDoorDeps, request: NativeRequest): Promis
     const reading = readNativeRequest(deps.adapter, deps.auth, request, deps.now());
     if (reading.kind === 'handshake') return answered(deps, { kind: 'handshake', handshake: reading.handshake }, request, []);
     const { kept, skipped } = perConnection(deps, reading.units, request);
+    skipped.unshift(...reading.unreadable.map((u): SkippedUnit => ({ storeId: u.storeId, reason: 'unreadable', detail: u.unreadable })));
     const envelopes: Envelope[] = [];
     const notes: string[] = [];
     for (const { storeId, unit } of kept) {
@@ -81,7 +82,7 @@ export async function kitPost(deps: KitDoorDeps, request: NativeRequest): Promis
       ...(e.eventType === 'sale.refunded' ? { refundId: e.refund.id } : {}),
       status: 'processed', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null,
     }));
-    const outcome: AcceptedOutcome = kept.length === 0 ? { status: 'accepted', results: [], skipped: [], notes: ['The request concerns no store: nothing to do.'] } : { status: 'accepted', results, skipped, notes };
+    const outcome: AcceptedOutcome = reading.units.length + reading.unreadable.length === 0 ? { status: 'accepted', results: [], skipped: [], notes: ['The request concerns no store: nothing to do.'] } : { status: 'accepted', results, skipped, notes };
     return answered(deps, { kind: 'accepted', outcome }, request, envelopes);
   } catch (error) {
     if (error instanceof GatewayError) return failure(error);

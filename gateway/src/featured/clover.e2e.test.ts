@@ -56,6 +56,25 @@ describe.each(dialects)('Clover end to end through /webhooks/clover (%s)', (dial
     expect(await gw.balance(member)).toBe(earned);
   });
 
+  it('bug: one malformed object in a multi-merchant batch no longer refuses the POST: the good order earns, the bad one is skipped', async () => {
+    const before = await gw.balance(member);
+    api.route(`${XYZ}/orders/MIXVJT2ABCRSC`, { body: { ...paidOrder, id: 'MIXVJT2ABCRSC' } });
+    const body = Buffer.from(JSON.stringify({
+      appId: 'DRKVJT2ZRRRSC',
+      merchants: {
+        [CLOVER_MERCHANT]: [{ objectId: 'O:MIXVJT2ABCRSC', type: 'UPDATE', ts: 1_700_000_000_001 }],
+        MNOVJT2ZRRRSC: [{ objectId: 'O:OPNVJT2ABCRSC', type: 'UPDATE', ts: { when: 'now' } }],
+      },
+    }));
+    const response = await post(body);
+    expect(response.statusCode).toBe(200);
+    const answer = response.json();
+    expect(answer.results).toEqual([expect.objectContaining({ transactionId: 'MIXVJT2ABCRSC', status: 'processed' })]);
+    expect(answer.skipped).toEqual([{ storeId: 'MNOVJT2ZRRRSC', reason: 'unreadable', detail: expect.stringMatching(/^update 0: ts /) }]);
+    expect(await gw.balance(member)).toBe(before + answer.results[0].pointsEarned);
+    expect((await post(body)).json().results[0]).toMatchObject({ status: 'duplicate' });
+  });
+
   it('a wrong or missing X-Clover-Auth is 401 bad_signature', async () => {
     const body = adapterFixture('clover', 'webhook-notification.json');
     expect((await post(body, 'not-the-auth-code')).json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });

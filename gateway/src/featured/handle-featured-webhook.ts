@@ -1,5 +1,5 @@
 import {
-  AuthRefusal, GatewayError, readNativeRequest, type AcceptedOutcome, type NativeReading, type NativeRequest, type WebhookUnit,
+  AuthRefusal, GatewayError, readNativeRequest, type AcceptedOutcome, type NativeReading, type NativeRequest, type SkippedUnit,
 } from '@loyalty-gateway/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Vendor } from '../stores/index.js';
@@ -47,12 +47,15 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
     }
   }
 
-  async function accept(request: FastifyRequest, scope: RequestScope, units: WebhookUnit<unknown>[]): Promise<AcceptedOutcome> {
+  async function accept(request: FastifyRequest, scope: RequestScope, reading: Extract<NativeReading, { kind: 'units' }>): Promise<AcceptedOutcome> {
+    const { units, unreadable } = reading;
     if (units.length === 0) {
       request.audit = { outcome: 'no-store' };
       return NO_STORE;
     }
-    const { resolved, skipped } = await resolveUnits(deps, scope, units);
+    for (const u of unreadable) scope.log.warn({ vendor: adapter.slug, store: u.storeId, detail: u.unreadable }, 'featured webhook: a unit the adapter cannot read was skipped; the rest is processed');
+    const { resolved, skipped: notResolved } = await resolveUnits(deps, scope, units);
+    const skipped = [...unreadable.map((u): SkippedUnit => ({ storeId: u.storeId, reason: 'unreadable', detail: u.unreadable })), ...notResolved];
     request.connection = resolved[0]?.connection ?? null;
     // When a unit failed, the first failure is the answer (the vendor redelivers the request).
     const { outcomes, failure } = await processUnits(deps, scope, resolved);
@@ -77,7 +80,7 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
       return sendVendorAnswer(reply, deps, { kind: 'handshake', handshake }, native, log);
     }
     const scope: RequestScope = { provider, native, http: deps.fetchClient(), log };
-    const outcome = await accept(request, scope, reading.units);
+    const outcome = await accept(request, scope, reading);
     return sendVendorAnswer(reply, deps, { kind: 'accepted', outcome }, native, log);
   };
 }

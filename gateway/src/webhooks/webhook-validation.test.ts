@@ -119,6 +119,17 @@ describe('422: validation_failed with fields', () => {
     expect(paths(error)).toEqual([path]);
   });
 
+  it('bug: 90071992547409.92 / 1e300 were "must be a multiple of 0.01" and quantity 1e16 "must be an integer": the messages name the limit', async () => {
+    for (const total of [90071992547409.92, 1e300]) {
+      const error = await expectRejected(saleWith((s) => (s.transaction.total = total)), 422, 'validation_failed');
+      expect(error.fields).toEqual([{ path: 'transaction.total', message: 'must be at most 999,999,999,999.99' }]);
+    }
+    const ok = await gw.send(saleWith((s) => (s.transaction.total = 999_999_999_999.99)));
+    expect(ok.statusCode, ok.body).toBe(200);
+    const error = await expectRejected(saleWith((s) => (s.transaction.items[0].quantity = 1e16)), 422, 'validation_failed');
+    expect(error.fields).toEqual([{ path: 'transaction.items[0].quantity', message: 'must be at most 9,007,199,254,740,991' }]);
+  });
+
   it('currency: 10 characters is the field limit (and it must be an ISO code)', async () => {
     const error = await expectRejected(saleWith((s) => (s.transaction.currency = 'ABCDEFGHIJK')), 422, 'validation_failed');
     expect(paths(error)).toContain('transaction.currency');
