@@ -22,6 +22,7 @@ export const Currency = text(10).regex(/^[A-Z]{3}$/, { message: 'must be an ISO 
 
 export const Store = z.strictObject({
   id: id(255),
-  name: text(255).optional(),
+  /** Display only; the spec gives no maximum (the 1 MiB body bounds it). */
+  name: z.string().optional(),
 });
 export type Store = z.infer<typeof Store>;

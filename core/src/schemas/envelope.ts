@@ -4,7 +4,8 @@ import { validationError } from '../validation.js';
 import { Currency, CustomerIdentifier, DateTime, Store, id, text } from './common.js';
 
 export const Item = z.strictObject({
-  id: text(255).optional(),
+  /** The vendor's product or variant id; the spec gives no maximum (the 1 MiB body bounds it). */
+  id: z.string().optional(),
   name: text(255),
   sku: text(255).optional(),
   quantity: z.number().int({ message: 'must be an integer' }).min(1, { message: 'must be at least 1' }),

@@ -130,6 +130,15 @@ describe('422: validation_failed with fields', () => {
     expect(error.fields).toEqual([{ path: 'transaction.items[0].quantity', message: 'must be at most 9,007,199,254,740,991' }]);
   });
 
+  it('bug: store.name and items[].id were capped at 255 though the spec gives them no limit', async () => {
+    const response = await gw.send(saleWith((s) => {
+      s.store.name = 'n'.repeat(2000);
+      s.transaction.items[0].id = 'i'.repeat(2000);
+    }));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'processed' });
+  });
+
   it('currency: 10 characters is the field limit (and it must be an ISO code)', async () => {
     const error = await expectRejected(saleWith((s) => (s.transaction.currency = 'ABCDEFGHIJK')), 422, 'validation_failed');
     expect(paths(error)).toContain('transaction.currency');
