@@ -44,7 +44,7 @@ export async function startOperatorSide(options: {
   return {
     appOptions: {
       admin: { token: config.GATEWAY_ADMIN_TOKEN, store, notes: options.notes, runs, runner, adapters, tlsListener },
-      directory: { store, adapters, publicUrl: config.GATEWAY_PUBLIC_URL },
+      directory: { store, adapters, publicUrl: config.GATEWAY_PUBLIC_URL, environment: config.GATEWAY_ENV },
     },
     runner,
     scheduler,

@@ -31,11 +31,28 @@ describe('GET /directory and /directory/{slug}', () => {
     expect((await get('/directory/clover')).statusCode).toBe(404);
   });
 
-  it('the setup page shows the webhook URL on the request\'s own origin', async () => {
+  it('in development without GATEWAY_PUBLIC_URL, the setup page derives the webhook URL from the request (and says so)', async () => {
     const response = await get('/directory/shopify', { host: 'gw.example.test:8443' });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('http://gw.example.test:8443/webhooks/shopify');
+    expect(response.body).toContain('Derived from the address you opened this page with');
     expect(response.body).toContain('Admin API access token');
+  });
+
+  it('bug: a Host header that is not host[:port] is never shown as the webhook URL', async () => {
+    const response = await get('/directory/shopify', { host: 'evil.example"><x' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).not.toContain('evil.example');
+    expect(response.body).toContain('public address is not configured yet');
+  });
+
+  it('bug: for Square the page shows the notificationUrl Square signs, exactly, whatever the Host', async () => {
+    await t.admin('PUT', '/admin/vendors/square/settings', { signatureKey: 'k', notificationUrl: 'https://loyalty.example.com/hooks/sq?x=1' });
+    await t.admin('POST', '/admin/vendors/square/promote');
+    const response = await get('/directory/square', { host: 'internal:3000' });
+    expect(response.body).toContain('https://loyalty.example.com/hooks/sq?x=1');
+    expect(response.body).toContain('exactly as shown');
+    expect(response.body).not.toContain('internal:3000');
   });
 
   it('unknown, malformed and non-featured slugs get the 404 page (HTML, escaped)', async () => {
@@ -45,6 +62,20 @@ describe('GET /directory and /directory/{slug}', () => {
       expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(response.body).toContain('Integration not found');
       expect(response.body).not.toContain('<script>alert');
+    }
+  });
+});
+
+describe('directory outside development without GATEWAY_PUBLIC_URL', () => {
+  it('bug: shows no URL chosen by the Host header; tells the merchant to ask the operator', async () => {
+    const t = await openOperatorApp({ environment: 'production' });
+    try {
+      const response = await t.app.inject({ method: 'GET', url: '/directory/shopify', headers: { host: 'attacker.example' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).not.toContain('attacker.example');
+      expect(response.body).toContain('ask your loyalty operator for the webhook URL');
+    } finally {
+      await t.close();
     }
   });
 });

@@ -1,17 +1,20 @@
 import type { AnyAdapter } from '@loyalty-gateway/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { adapters as registeredAdapters } from '../adapters.js';
 import '../http/fastify-types.js';
 import type { GatewayStore } from '../stores/index.js';
 import { renderDirectory, renderSetupPage } from './render-directory.js';
 import { renderDirectoryNotFound } from './render-not-found.js';
+import { webhookUrlFor } from './webhook-url.js';
 
 export interface DirectoryOptions {
   store: Pick<GatewayStore, 'getVendor' | 'listVendors'>;
   /** The gateway's typed adapter list by default. */
   adapters?: readonly AnyAdapter[] | undefined;
-  /** GATEWAY_PUBLIC_URL; otherwise the request's own origin. */
+  /** GATEWAY_PUBLIC_URL: the base of the webhook URL shown (a vendor's `notificationUrl` setting wins). */
   publicUrl?: string | undefined;
+  /** GATEWAY_ENV: only in development is an unconfigured URL derived from the request's Host. */
+  environment?: string | undefined;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -33,7 +36,6 @@ const send = (reply: FastifyReply, status: number, body: string) => reply.code(s
  */
 export function registerDirectory(app: FastifyInstance, options: DirectoryOptions): void {
   const adapters = options.adapters ?? registeredAdapters;
-  const originOf = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
 
   async function featured(): Promise<AnyAdapter[]> {
     const tiers = new Map((await options.store.listVendors()).map((v) => [v.slug, v.tier]));
@@ -47,6 +49,6 @@ export function registerDirectory(app: FastifyInstance, options: DirectoryOption
     const adapter = adapters.find((a) => a.slug === slug);
     const vendor = adapter ? await options.store.getVendor(slug) : null;
     if (!adapter || vendor?.tier !== 'featured') return send(reply, 404, renderDirectoryNotFound(slug));
-    return send(reply, 200, renderSetupPage(adapter, originOf(request)));
+    return send(reply, 200, renderSetupPage(adapter, webhookUrlFor(adapter, vendor.settings, options, request)));
   });
 }

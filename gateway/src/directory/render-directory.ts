@@ -1,5 +1,6 @@
 import type { AnyAdapter } from '@loyalty-gateway/core';
 import { html, page, trustedSvg, type SafeHtml } from './html.js';
+import type { ShownWebhookUrl } from './webhook-url.js';
 
 const CATEGORY: Record<AnyAdapter['display']['category'], string> = {
   pos: 'Point of sale',
@@ -44,8 +45,8 @@ function paragraphs(text: string): SafeHtml[] {
 }
 
 /** GET /directory/{slug}: the guided setup page built from the adapter's declared steps. */
-export function renderSetupPage(adapter: AnyAdapter, publicBaseUrl: string): string {
-  const webhookUrl = `${publicBaseUrl.replace(/\/$/, '')}/webhooks/${adapter.slug}`;
+export function renderSetupPage(adapter: AnyAdapter, shown: ShownWebhookUrl): string {
+  const webhookUrl = shown.url ?? 'the webhook URL your loyalty operator gives you';
   const values = { webhookUrl, storeIdLabel: adapter.setup.storeIdLabel, name: adapter.display.name };
   const steps = adapter.setup.steps.map(
     (step) => html`<li><h3>${fill(step.title, values)}</h3>${paragraphs(fill(step.body, values))}</li>`,
@@ -57,10 +58,14 @@ export function renderSetupPage(adapter: AnyAdapter, publicBaseUrl: string): str
 <p>${adapter.display.description}</p>
 <section aria-labelledby="url-heading">
   <h2 id="url-heading">Your webhook URL</h2>
-  <p>Paste this address where ${adapter.display.name} asks for a webhook or notification URL:</p>
-  <p><span class="url" id="webhook-url">${webhookUrl}</span>
+  ${shown.url === null
+    ? html`<p>This gateway's public address is not configured yet (GATEWAY_PUBLIC_URL): ask your loyalty operator for the webhook URL to paste into ${adapter.display.name}.</p>`
+    : html`<p>Paste this address where ${adapter.display.name} asks for a webhook or notification URL${shown.source === 'notificationUrl' ? ', exactly as shown (it is part of what is signed)' : ''}:</p>
+  <p><span class="url" id="webhook-url">${shown.url}</span>
      <button type="button" data-copy="webhook-url" aria-describedby="webhook-url">Copy</button>
-     <span role="status" aria-live="polite" id="copy-status"></span></p>
+     <span role="status" aria-live="polite" id="copy-status"></span></p>${shown.source === 'request'
+      ? html`<p class="muted">Derived from the address you opened this page with, because the gateway has no configured public address: check it with your operator.</p>`
+      : html``}`}
 </section>
 <section aria-labelledby="store-heading">
   <h2 id="store-heading">Your store identifier</h2>

@@ -48,6 +48,8 @@ export async function openOperatorApp(
     dialect?: 'sqlite' | 'postgres'; token?: string | undefined; adapters?: readonly AnyAdapter[]; publicUrl?: string; seedDocument?: unknown;
     /** Whether the gateway runs its HTTPS listener (mTLS `direct`); not checked when absent. */
     tlsListener?: boolean;
+    /** GATEWAY_ENV as the directory sees it (development when absent). */
+    environment?: string;
   } = {},
 ): Promise<OperatorApp> {
   const database = await openTestDatabase<any>(options.dialect ?? 'sqlite');
@@ -66,7 +68,7 @@ export async function openOperatorApp(
   const app = await buildApp({
     engine, connections: store, idempotency: createMemoryIdempotencyCache(), rateLimit: { max: 100_000 }, loggerInstance: logger,
     admin: { token, store, notes, runs, runner, adapters, tlsListener: options.tlsListener },
-    directory: { store, adapters, publicUrl: options.publicUrl },
+    directory: { store, adapters, publicUrl: options.publicUrl, environment: options.environment },
   });
   return {
     app, store, notes, runs, runner, engine, database, logs,
