@@ -69,6 +69,12 @@ describe('Square settings', () => {
     expect(adapter.settings.safeParse({ signatureKey: 'k', notificationUrl: '/webhooks/square' }).success).toBe(false);
   });
 
+  it('bug: refuses an unknown key (a typo such as apiBaseURL is not silently ignored)', () => {
+    const typo = adapter.settings.safeParse({ signatureKey: 'k', notificationUrl: SDK_URL, apiBaseURL: 'https://connect.squareupsandbox.com' });
+    expect(typo.success).toBe(false);
+    expect(typo.error?.issues).toEqual([expect.objectContaining({ code: 'unrecognized_keys', keys: ['apiBaseURL'] })]);
+  });
+
   it('requires an access token per connection', () => {
     expect(adapter.credentials.safeParse({}).success).toBe(false);
     expect(adapter.credentials.parse({ accessToken: 'EAAA-test' })).toEqual({ accessToken: 'EAAA-test' });

@@ -9,11 +9,12 @@ const SecretList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)
 
 /**
  * Provider-level settings (one Square application / webhook subscription for every merchant).
- * Loose on purpose: an operator who configures another auth scheme keeps that scheme's secret
- * under its own key here, and `secretsFromSettings` must still see it after parsing.
+ * Strict, like every adapter's settings: a typo (`apiBaseURL`) is refused by name instead of being
+ * ignored while the default silently applies. An operator's auth override keeps its own secret key
+ * here; the gateway takes that key (and `auth`) out before this schema sees the rest.
  */
 export const SquareSettings = z
-  .object({
+  .strictObject({
     /** The subscription's signature key (Developer Console → Webhooks → subscription). */
     signatureKey: SecretList,
     /**
@@ -27,8 +28,7 @@ export const SquareSettings = z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a Square API version such as 2025-01-23' })
       .default(DEFAULT_SQUARE_VERSION),
-  })
-  .loose();
+  });
 export type SquareSettings = z.infer<typeof SquareSettings>;
 
 /** Per-connection (per location) credentials for the Orders, Customers and Catalog APIs. */
