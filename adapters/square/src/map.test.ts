@@ -32,8 +32,12 @@ describe('classify', () => {
     expect(classify(withStatus('payment.created', 'payment', 'APPROVED'))).toMatchObject({ kind: 'ignore' });
   });
 
-  it('ignores refund.created, other types and bodies without the object', () => {
-    expect(classify(withStatus('refund.created', 'refund', 'COMPLETED'))).toMatchObject({ kind: 'ignore', note: expect.stringContaining('refund.created is not acted on') });
+  it('bug: a refund.created that is already COMPLETED reverses like refund.updated (a cash refund may never be updated)', () => {
+    expect(classify(withStatus('refund.created', 'refund', 'COMPLETED'))).toMatchObject({ kind: 'refund' });
+    expect(classify(withStatus('refund.created', 'refund', 'PENDING'))).toMatchObject({ kind: 'ignore', note: expect.stringContaining('only COMPLETED refunds reverse') });
+  });
+
+  it('ignores other types and bodies without the object', () => {
     expect(classify(withStatus('invoice.published', 'payment', 'COMPLETED'))).toEqual({ kind: 'ignore', note: 'Square event type invoice.published is not acted on' });
     expect(classify(SquareEvent.parse({ type: 'payment.updated', event_id: 'e' }))).toEqual({ kind: 'ignore', note: 'payment.updated carried no payment object' });
   });

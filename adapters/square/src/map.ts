@@ -22,6 +22,14 @@ const ignore = (note: string): SquareAction => ({ kind: 'ignore', note });
  */
 export const SALE_EVENT_TYPES: readonly string[] = ['payment.created', 'payment.updated'];
 
+/**
+ * The event types whose COMPLETED refund is a reversal. Square documents refund.updated as "typically
+ * the status changes when a refund is completed", but a refund that is created already COMPLETED
+ * (a cash refund) may never be updated: refund.created COMPLETED reverses too. Both carry the same
+ * refund.id, the reversal's idempotency key, so a refund that produces both reverses once.
+ */
+export const REFUND_EVENT_TYPES: readonly string[] = ['refund.created', 'refund.updated'];
+
 export function classify(event: SquareEvent): SquareAction {
   const object = event.data?.object ?? {};
   if (SALE_EVENT_TYPES.includes(event.type)) {
@@ -31,14 +39,13 @@ export function classify(event: SquareEvent): SquareAction {
     if (status !== 'COMPLETED') return ignore(`Square payment ${parsed.data.id} is ${status}: only COMPLETED payments earn`);
     return { kind: 'sale', payment: parsed.data };
   }
-  if (event.type === 'refund.updated') {
+  if (REFUND_EVENT_TYPES.includes(event.type)) {
     const parsed = SquareRefund.safeParse(object.refund);
-    if (!parsed.success) return ignore('refund.updated carried no refund object');
+    if (!parsed.success) return ignore(`${event.type} carried no refund object`);
     const status = parsed.data.status ?? 'UNKNOWN';
     if (status !== 'COMPLETED') return ignore(`Square refund ${parsed.data.id} is ${status}: only COMPLETED refunds reverse`);
     return { kind: 'refund', refund: parsed.data };
   }
-  if (event.type === 'refund.created') return ignore('refund.created is not acted on: the reversal is sent on refund.updated COMPLETED');
   return ignore(`Square event type ${event.type} is not acted on`);
 }
 
