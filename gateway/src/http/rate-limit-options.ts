@@ -2,6 +2,7 @@ import { GatewayError } from '@loyalty-gateway/core';
 import type { RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import './fastify-types.js';
+import { WindowCounterStore } from './window-counter-store.js';
 
 export interface RateLimitSettings {
   /** Requests per window per connection (GATEWAY_RATE_LIMIT). */
@@ -25,7 +26,8 @@ export function rateLimitOptions(settings: RateLimitSettings): RateLimitPluginOp
     max: settings.max,
     timeWindow: settings.windowMs ?? 60_000,
     keyGenerator: (request) => request.connection?.id ?? `ip:${request.ip}`,
-    ...(settings.redis ? { redis: settings.redis, nameSpace: 'lg:rate:' } : {}),
+    // Shared counters in Redis, or in-process counters that never forget an active connection.
+    ...(settings.redis ? { redis: settings.redis, nameSpace: 'lg:rate:' } : { store: WindowCounterStore }),
     skipOnError: true,
     errorResponseBuilder: (_request, context) =>
       new GatewayError('rate_limited', { headers: { 'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))) } }),

@@ -1,0 +1,68 @@
+import rateLimit from '@fastify/rate-limit';
+import type { Connection } from '@loyalty-gateway/core';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { rateLimitOptions } from './rate-limit-options.js';
+import { WindowCounterStore } from './window-counter-store.js';
+import './fastify-types.js';
+
+let app: FastifyInstance | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+/** The gateway's rate-limit options on a bare app whose "authentication" takes the connection id from a header. */
+async function limitedApp(max: number, windowMs = 60_000): Promise<FastifyInstance> {
+  const instance = Fastify({ logger: false });
+  instance.decorateRequest('connection', null);
+  instance.addHook('onRequest', async (request) => {
+    request.connection = { id: String(request.headers['x-connection']) } as Connection;
+  });
+  await instance.register(rateLimit, rateLimitOptions({ max, windowMs }));
+  instance.get('/', async () => 'ok');
+  await instance.ready();
+  app = instance;
+  return instance;
+}
+
+const hit = (instance: FastifyInstance, connection: string) =>
+  instance.inject({ method: 'GET', url: '/', headers: { 'x-connection': connection } }).then((r) => r.statusCode);
+
+describe('in-process rate-limit counters', () => {
+  it('bug: beyond 5,000 active connections the LRU forgot counters and the limit silently stopped working', async () => {
+    const instance = await limitedApp(2);
+    expect(await hit(instance, 'busy')).toBe(200);
+    expect(await hit(instance, 'busy')).toBe(200);
+    expect(await hit(instance, 'busy')).toBe(429);
+    for (let i = 0; i < 6_000; i += 1) await hit(instance, `other-${i}`);
+    expect(await hit(instance, 'busy')).toBe(429);
+  }, 60_000);
+});
+
+describe('WindowCounterStore', () => {
+  const incr = (store: WindowCounterStore, key: string, windowMs: number) =>
+    new Promise<{ current: number; ttl: number }>((resolve, reject) =>
+      store.incr(key, (error, result) => (error ? reject(error) : resolve(result!)), windowMs));
+
+  it('counts per key within a window and starts again after it', async () => {
+    let now = 1_000_000;
+    const store = new WindowCounterStore(undefined, () => now);
+    expect(await incr(store, 'a', 60_000)).toEqual({ current: 1, ttl: 60_000 });
+    now += 10_000;
+    expect(await incr(store, 'a', 60_000)).toEqual({ current: 2, ttl: 50_000 });
+    expect(await incr(store, 'b', 60_000)).toEqual({ current: 1, ttl: 60_000 });
+    now += 50_000;
+    expect(await incr(store, 'a', 60_000)).toEqual({ current: 1, ttl: 60_000 });
+  });
+
+  it('forgets counters whose window ended (memory follows the connections active in the last window)', async () => {
+    let now = 0;
+    const store = new WindowCounterStore(undefined, () => now);
+    for (let i = 0; i < 10_000; i += 1) await incr(store, `k-${i}`, 60_000);
+    expect(store.size).toBe(10_000);
+    now += 60_000;
+    await incr(store, 'fresh', 60_000);
+    expect(store.size).toBe(1);
+  });
+});
