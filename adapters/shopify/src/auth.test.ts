@@ -59,6 +59,17 @@ describe('shopify settings and store identity', () => {
     expect(adminApiBaseUrl(pinned, 'a.myshopify.com')).toBe('http://127.0.0.1:9/a.myshopify.com/admin');
   });
 
+  it('bug: a store id that is not a myshopify.com domain never becomes the host the access token is sent to', async () => {
+    const defaults = ShopifySettings.parse({ appSecret: 's' });
+    for (const storeId of ['evil.example/x?', 'evil.example', 'bean-there.myshopify.com.evil.example', 'Bean-There.myshopify.com', 'a@b.myshopify.com']) {
+      expect(() => adminApiBaseUrl(defaults, storeId), storeId).toThrow(expect.objectContaining({ name: 'VendorApiError', status: 400, retryable: false }));
+      expect(adapter.storeId?.safeParse(storeId).success, storeId).toBe(false);
+    }
+    expect(adapter.storeId?.safeParse('bean-there.myshopify.com').success).toBe(true);
+    const kit = adapterKit(adapter, { settings: { appSecret: 's' }, credentials: { accessToken: 'shpat_secret' } });
+    await expect(kit.catalog('evil.example/x?')).rejects.toMatchObject({ status: 400, message: expect.stringContaining('not a myshopify.com domain') });
+  });
+
   it('rejects settings without a secret, with an unknown key, or a malformed version', () => {
     expect(ShopifySettings.safeParse({}).success).toBe(false);
     expect(ShopifySettings.safeParse({ appSecret: [] }).success).toBe(false);

@@ -1,3 +1,4 @@
+import { VendorApiError } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 /** The Admin API version the adapter speaks (a current stable quarterly release). */
@@ -34,8 +35,21 @@ export const ShopifyCredentials = z.strictObject({
 });
 export type ShopifyCredentials = z.infer<typeof ShopifyCredentials>;
 
-/** The Admin API root for one shop, without a trailing slash. */
+/**
+ * A connection's store id: the shop's permanent `*.myshopify.com` domain, lower case, exactly as
+ * `X-Shopify-Shop-Domain` carries it. It becomes the host the access token is sent to, so nothing
+ * else is accepted (`evil.example/x?` would send the token elsewhere).
+ */
+export const ShopifyShopDomain = z
+  .string()
+  .max(255)
+  .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, { message: 'must be the shop\'s myshopify.com domain in lower case, e.g. bean-there.myshopify.com' });
+
+/** The Admin API root for one shop, without a trailing slash; refuses a store id that is not a shop domain. */
 export function adminApiBaseUrl(settings: ShopifySettings, shopDomain: string): string {
   const base = settings.apiBaseUrl ?? `https://{shop}/admin/api/${settings.apiVersion}`;
-  return base.replaceAll('{shop}', shopDomain).replace(/\/+$/, '');
+  if (base.includes('{shop}') && !ShopifyShopDomain.safeParse(shopDomain).success) {
+    throw new VendorApiError(400, base, `the connection's store id is not a myshopify.com domain: its access token is sent to Shopify only`);
+  }
+  return base.replaceAll('{shop}', encodeURIComponent(shopDomain)).replace(/\/+$/, '');
 }

@@ -1,7 +1,7 @@
 import { defineAdapter } from '@loyalty-gateway/core';
 import { shopDomainOf, shopifyAuth } from './auth.js';
 import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
-import { ShopifyCredentials, ShopifySettings } from './config.js';
+import { ShopifyCredentials, ShopifySettings, ShopifyShopDomain } from './config.js';
 import { toEnvelopes } from './map.js';
 import { ShopifyWebhookBody } from './native.js';
 import { readUnit, type ShopifyUnit } from './webhook-unit.js';
@@ -39,6 +39,7 @@ export const adapter = defineAdapter({
   },
   settings: ShopifySettings,
   credentials: ShopifyCredentials,
+  storeId: ShopifyShopDomain,
   auth: shopifyAuth,
   body: 'json',
   native: ShopifyWebhookBody,

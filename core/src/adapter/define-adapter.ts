@@ -96,6 +96,12 @@ export interface AdapterSpec<
   settings: SettingsSchema;
   /** Per-connection credentials for fetch-back and catalog pulls. */
   credentials: CredentialsSchema;
+  /**
+   * The shape of this vendor's store ids (a connection's `storeId`: shop domain, location id…),
+   * checked when a connection is seeded or created. Declare it when the id ends up in a URL the
+   * adapter calls with the connection's credentials. Any 1–255 characters when omitted.
+   */
+  storeId?: z.ZodType<string>;
   /** The default scheme; the operator may configure another the framework supports. */
   auth: AuthSchemeInput;
   /** How the body is decoded before `native` parses it. */

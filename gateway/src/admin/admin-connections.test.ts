@@ -80,6 +80,13 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
     expect((await t.admin('POST', '/admin/connections', { vendor: 'shopify', storeId: 'new-shop.myshopify.com', merchantId: 'm-bean', outletId: 'o-uptown' })).statusCode).toBe(201);
   });
 
+  it('bug: refuses a Shopify connection whose store id is not a myshopify.com domain', async () => {
+    const refused = await t.admin('POST', '/admin/connections', { vendor: 'shopify', storeId: 'evil.example/x?', merchantId: 'm-bean', outletId: 'o-uptown', credentials: { accessToken: 'shpat_x' } });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({ code: 'validation_failed', fields: [{ path: 'storeId', message: expect.stringContaining('myshopify.com domain') }] });
+    expect(await t.store.find('shopify', 'evil.example/x?')).toBeNull();
+  });
+
   it('deactivates and activates; replaces credentials; filters the list by merchant', async () => {
     const { connection } = (await t.admin('POST', '/admin/connections', newConnection)).json() as { connection: { id: string } };
     const off = await t.admin('POST', `/admin/connections/${connection.id}/deactivate`);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SecretJson } from '../stores/index.js';
 import { ConnectionsQuery, CreateConnectionBody, EmptyBody, RotateBody, SecretObject } from './admin-schemas.js';
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
+import { storeIdProblem } from '../featured/featured-seed-checks.js';
 import { connectionIdParam, fieldsOf, readAdminBody, readOptionalBody, readQuery } from './read-admin-body.js';
 import { storeCall } from './store-error.js';
 
@@ -27,6 +28,14 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
     });
   }
 
+  /** A store id the vendor's adapter declares a shape for must fit it (Shopify: the myshopify.com domain). */
+  function checkStoreId(vendor: string, storeId: string): void {
+    const adapter = deps.adapterOf(vendor);
+    const problem = adapter ? storeIdProblem(adapter, storeId) : null;
+    if (!problem || !adapter) return;
+    throw new GatewayError('validation_failed', { message: `The store id does not fit the ${adapter.display.name} adapter: storeId ${problem}.`, fields: [{ path: 'storeId', message: problem }] });
+  }
+
   async function requireConnection(id: string) {
     const connection = await deps.store.getConnection(id);
     if (!connection) throw new GatewayError('connection_not_found');
@@ -44,6 +53,7 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
     // Absent credentials are checked as {}: a connection the adapter cannot fetch back with would
     // answer every event 500 (and the vendor retries forever).
     checkCredentials(body.vendor, body.credentials ?? {}, 'credentials');
+    checkStoreId(body.vendor, body.storeId);
     const issued = await storeCall(() => deps.store.createConnection(body));
     request.log.info({ connectionId: issued.connection.id, vendor: body.vendor }, 'connection created');
     return reply.code(201).send({ connection: issued.connection, secret: issued.secret, notice: SHOWN_ONCE });

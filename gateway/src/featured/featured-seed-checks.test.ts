@@ -22,6 +22,12 @@ describe('the seed\'s featured checks', () => {
     expect(issuesOf(doc)).toEqual([]);
   });
 
+  it('bug: a Shopify store id that is not its myshopify.com domain is refused (the access token would go to that host)', () => {
+    const doc = featuredSeedDocument();
+    doc.merchants[0]!.connections[0]!.storeId = 'evil.example/x?';
+    expect(issuesOf(doc)).toEqual([{ path: 'merchants[0].connections[0].storeId', message: expect.stringContaining('myshopify.com domain') }]);
+  });
+
   it('checks them whatever the vendor\'s tier: a later promotion must not find them missing', () => {
     const doc = featuredSeedDocument({ tiers: { clover: 'generic' } });
     const { credentials: _dropped, ...clover } = doc.merchants[0]!.connections[2]!;

@@ -15,8 +15,15 @@ interface VendorEntry {
 
 interface ConnectionEntry {
   vendor: string;
+  storeId: string;
   secret?: string | undefined;
   credentials?: Record<string, unknown> | undefined;
+}
+
+/** Why a store id does not fit the adapter's declared shape (`storeId` schema), or null. */
+export function storeIdProblem(adapter: AnyAdapter, storeId: string): string | null {
+  const parsed = adapter.storeId?.safeParse(storeId);
+  return parsed && !parsed.success ? (parsed.error.issues[0]?.message ?? 'is not a store id of this vendor') : null;
 }
 
 /** An adapter's credentials problems, a missing key said as "is required" (the value is never echoed). */
@@ -74,6 +81,8 @@ export function featuredSeedIssues(
       if (!parsed.success) {
         for (const field of credentialFields(parsed.error, connection.credentials)) issues.push({ path: under(`${at}.credentials`, field.path), message: field.message });
       }
+      const storeId = storeIdProblem(adapter, connection.storeId);
+      if (storeId) issues.push({ path: `${at}.storeId`, message: storeId });
     }
     if (connection.secret === undefined && (perConnection.get(connection.vendor) ?? false)) {
       issues.push({ path: `${at}.secret`, message: 'is required (generic tier, or a featured scheme that reads the connection secret)' });
