@@ -35,6 +35,16 @@ describe('400: malformed body, missing fields', () => {
     await expectRejected(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), 400, 'malformed_json');
   });
 
+  it('a bad signature over invalid JSON is 401 bad_signature, not 400: the signature is checked before the body is parsed', async () => {
+    const before = await gw.balance('MBR-0001');
+    for (const options of [{ signature: 'v1=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' }, { secret: 'whsec_not_the_secret_0123456789' }, { signature: null }]) {
+      const response = await gw.send('{"eventId": ', options);
+      expect(response.statusCode, response.body).toBe(401);
+      expect(ErrorBody.parse(response.json())).toMatchObject({ code: 'bad_signature' });
+    }
+    expect(await gw.balance('MBR-0001')).toBe(before);
+  });
+
   it.each([['[]'], ['"sale"'], ['42'], ['null'], ['true']])('JSON that is not an object (%s) → 400 malformed_body', async (body) => {
     await expectRejected(body, 400, 'malformed_body');
   });
