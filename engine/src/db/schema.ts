@@ -58,7 +58,7 @@ export interface EngineTables {
     merchant_id: string;
     member_id: string;
     reward_id: string;
-    /** stamp_card · issued_code */
+    /** issued_code (stamp cards were rows here before migration 0002; they are counted on stamp_cards now) */
     origin: string;
     code: string | null;
     /** available · used */
@@ -68,7 +68,15 @@ export interface EngineTables {
     used_at: string | null;
     created_at: string;
   };
-  stamp_cards: { member_id: string; reward_id: string; stamps_total: number };
+  stamp_cards: {
+    member_id: string;
+    reward_id: string;
+    /** Lifetime stamps; the current card holds `stamps_total mod stampsRequired`. */
+    stamps_total: number;
+    /** Cards completed so far; `cards_completed - cards_redeemed` are redeemable now. */
+    cards_completed: number;
+    cards_redeemed: number;
+  };
   sales: {
     id: string;
     merchant_id: string;

@@ -5,6 +5,7 @@ import type { RewardRule } from '../rules/reward-rule.js';
 import { stampsForSale, type CatalogSkus } from '../rules/stamps.js';
 import type { Resolution } from './resolve-member.js';
 import type { MerchantSettings } from './settings-cache.js';
+import { tooManyStamps } from './stamp-limit.js';
 
 /** What a sale earns, decided before the transaction opens (pure). */
 export interface EarnPlan {
@@ -46,6 +47,7 @@ export function planEarn(
   }
   const points = pointsFor(tx.totalMinor, merchant.earnRate);
   const stamps = stampsForSale(tx.items, merchant.rewards, catalog);
+  for (const { reward, stamps: added } of stamps) if (!Number.isSafeInteger(added)) throw tooManyStamps(reward, added);
   const warning = points === 0 && stamps.length === 0
     ? `No points earned: the total ${formatMoney(tx.totalMinor, tx.currency)} is below one point at this merchant's earn rate, and no item matched a stamp card.`
     : null;

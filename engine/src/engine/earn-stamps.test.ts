@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDialects } from '../db/testing.js';
-import { IDS, SCOPE, line, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
+import { ANN, IDS, SCOPE, balanceOf, line, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
 
 const TITLE = 'Buy 5 coffees, get one free';
 
@@ -9,8 +9,14 @@ describe.each(testDialects())('stamps on $name', ({ name }) => {
   beforeEach(async () => { t = await openSeededEngine(name); });
   afterEach(async () => { await t.close(); });
 
-  const available = async () =>
-    (await t.db.selectFrom('reward_instances').select('id').where('reward_id', '=', IDS.stamp).where('status', '=', 'available').execute()).length;
+  /** Completed, not yet redeemed stamp cards of MBR-0001 (counted on the card, never one row each). */
+  const available = async () => {
+    const card = await t.db.selectFrom('stamp_cards').innerJoin('members', 'members.id', 'stamp_cards.member_id')
+      .select(['stamp_cards.cards_completed', 'stamp_cards.cards_redeemed'])
+      .where('members.membership_id', '=', 'MBR-0001').where('stamp_cards.reward_id', '=', IDS.stamp).executeTakeFirst();
+    return card ? Number(card.cards_completed) - Number(card.cards_redeemed) : 0;
+  };
+  const rewardRows = async () => (await t.db.selectFrom('reward_instances').select('id').where('reward_id', '=', IDS.stamp).execute()).length;
 
   it('adds the quantity of lines matched by exact SKU or by keyword in the name', async () => {
     const result = await t.engine.earn(sale({ items: [line('Latte grande', 2, { sku: 'COF-LATTE' }), line('Iced COFFEE', 1), line('Muffin', 3, { sku: 'MUF-1' })] }));
@@ -36,11 +42,35 @@ describe.each(testDialects())('stamps on $name', ({ name }) => {
     expect(await available()).toBe(2);
   });
 
-  it('bug: a sale completing thousands of cards exceeded the bound-parameter limit (500); inserted in chunks', async () => {
-    // 15,000 coffees on a 5-card: 3,000 completed cards × 11 columns = 33,000 parameters in one INSERT.
+  it('bug: a sale completing thousands of cards exceeded the bound-parameter limit (500); completed cards are counted', async () => {
+    // 15,000 coffees on a 5-card: 3,000 completed cards (once 3,000 rows: 33,000 parameters in one INSERT).
     const result = await t.engine.earn(sale({ items: [line('Coffee', 15_000)] }));
     expect(result.stampsUpdated).toEqual([{ rewardId: IDS.stamp, rewardTitle: TITLE, current: 0, required: 5, completed: true }]);
     expect(await available()).toBe(3_000);
+  });
+
+  it('bug: a huge quantity built one reward row per completed card (1e12 ran out of memory); the work no longer depends on quantity', async () => {
+    const started = performance.now();
+    const result = await t.engine.earn(sale({ items: [line('Coffee', 1e12 + 3)] }));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(result.stampsUpdated).toEqual([{ rewardId: IDS.stamp, rewardTitle: TITLE, current: 3, required: 5, completed: true }]);
+    expect(await available()).toBe(2e11);
+    expect(await rewardRows()).toBe(0);
+    const redeemed = await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'big-1', rewardId: IDS.stamp });
+    expect(redeemed).toMatchObject({ status: 'REDEEMED', pointsDeducted: 0 });
+    expect(await available()).toBe(2e11 - 1);
+  });
+
+  it('bug: stamp totals past 2^53 lost precision silently; a sale that would pass it is refused (422, naming the lines) and nothing is recorded', async () => {
+    const tooMany = sale({ items: [line('Coffee', Number.MAX_SAFE_INTEGER), line('Latte', 1, { sku: 'COF-LATTE' })] });
+    const error = await t.engine.earn(tooMany).then(() => null, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'validation_failed', statusCode: 422, fields: [{ path: 'transaction.items', message: expect.stringMatching(/Buy 5 coffees.*9007199254740991/) }] });
+    await t.engine.earn(sale({ items: [line('Coffee', Number.MAX_SAFE_INTEGER - 10)] }));
+    const last = sale({ totalMinor: 5000, items: [line('Coffee', 11)] });
+    await expect(t.engine.earn(last)).rejects.toMatchObject({ code: 'validation_failed', fields: [{ path: 'transaction.items' }] });
+    expect(await t.db.selectFrom('sales').select('id').where('transaction_id', '=', last.transaction.id).execute()).toEqual([]);
+    expect(await balanceOf(t.db, 'MBR-0001')).toBe(1212); // the first sale's 12 points only
+    expect((await t.engine.earn(sale({ items: [line('Coffee', 10)] }))).stampsUpdated[0]).toMatchObject({ current: Number.MAX_SAFE_INTEGER % 5 });
   });
 
   it('gives stamps to no one on a walk-in sale', async () => {

@@ -6,11 +6,12 @@ import { cardProgress } from '../rules/stamps.js';
 import type { EngineContext, Tx } from './context.js';
 import { needsCatalog, planEarn, type EarnPlan } from './earn-plan.js';
 import { resolveMember } from './resolve-member.js';
+import { MAX_STAMPS, tooManyStamps } from './stamp-limit.js';
 
 const EMPTY_CATALOG = new Map<string, string | null>();
 
-/** Rows per INSERT / codes per IN list (11 columns a row: 5,500 bound parameters). */
-const INSTANCE_CHUNK = 500;
+/** Codes per IN list (a 1 MiB body can report tens of thousands). */
+const CODE_CHUNK = 500;
 
 export const DUPLICATE: EarnOutcome = Object.freeze({ status: 'duplicate', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null }) as EarnOutcome;
 
@@ -67,33 +68,42 @@ async function creditPoints(trx: Tx, memberId: string, points: number, saleId: s
   await INSERT_LEDGER(trx, { id: newId(), memberId, points, saleId, now });
 }
 
-/** Add stamps (one upsert for all affected cards), turn completed cards into reward instances. */
-async function addStamps(trx: Tx, command: EarnCommand, plan: EarnPlan, saleId: string, now: string): Promise<StampUpdate[]> {
-  const memberId = plan.memberId!;
+/** Add stamps to every affected card in one upsert, refused (no row back) past MAX_STAMPS. */
+async function upsertCards(trx: Tx, memberId: string, plan: EarnPlan): Promise<Map<string, number>> {
   const rows = await trx
     .insertInto('stamp_cards')
-    .values(plan.stamps.map(({ reward, stamps }) => ({ member_id: memberId, reward_id: reward.id, stamps_total: stamps })))
-    .onConflict((oc) => oc.columns(['member_id', 'reward_id']).doUpdateSet({ stamps_total: sql`stamp_cards.stamps_total + excluded.stamps_total` }))
+    .values(plan.stamps.map(({ reward, stamps }) => ({ member_id: memberId, reward_id: reward.id, stamps_total: stamps, cards_completed: 0, cards_redeemed: 0 })))
+    .onConflict((oc) => oc
+      .columns(['member_id', 'reward_id'])
+      .doUpdateSet({ stamps_total: sql`stamp_cards.stamps_total + excluded.stamps_total` })
+      .where(sql<boolean>`stamp_cards.stamps_total <= ${MAX_STAMPS} - excluded.stamps_total`))
     .returning(['reward_id', 'stamps_total'])
     .execute();
-  const totals = new Map(rows.map((r) => [r.reward_id, Number(r.stamps_total)]));
+  return new Map(rows.map((r) => [r.reward_id, Number(r.stamps_total)]));
+}
+
+/**
+ * Add stamps and count the cards they complete: work independent of the quantities (a completed
+ * card is a count on stamp_cards, not a row). Throws 422 (rolling the sale back) when a card would
+ * pass MAX_STAMPS.
+ */
+async function addStamps(trx: Tx, plan: EarnPlan): Promise<StampUpdate[]> {
+  const memberId = plan.memberId!;
+  const totals = await upsertCards(trx, memberId, plan);
   const updates: StampUpdate[] = [];
-  const instances = [];
   for (const { reward, stamps } of plan.stamps) {
+    const total = totals.get(reward.id);
+    if (total === undefined) throw tooManyStamps(reward, stamps);
     const required = reward.stampsRequired!;
-    const { current, completedNow } = cardProgress(totals.get(reward.id)!, stamps, required);
+    const { current, completedNow } = cardProgress(total, stamps, required);
     updates.push({ rewardId: reward.id, rewardTitle: reward.title, current, required, completed: completedNow > 0 });
-    for (let i = 0; i < completedNow; i++) {
-      instances.push({
-        id: newId(), merchant_id: command.merchantId, member_id: memberId, reward_id: reward.id, origin: 'stamp_card',
-        code: null, status: 'available', earned_sale_id: saleId, used_transaction_id: null, used_at: null, created_at: now,
-      });
-    }
-  }
-  // In chunks: one multi-row INSERT of every completed card would exceed the bound-parameter limit
-  // (SQLite 32,766, PostgreSQL 65,535) once a sale completes a few thousand cards.
-  for (let i = 0; i < instances.length; i += INSTANCE_CHUNK) {
-    await trx.insertInto('reward_instances').values(instances.slice(i, i + INSTANCE_CHUNK)).execute();
+    if (completedNow === 0) continue;
+    await trx
+      .updateTable('stamp_cards')
+      .set({ cards_completed: sql`cards_completed + ${completedNow}` })
+      .where('member_id', '=', memberId)
+      .where('reward_id', '=', reward.id)
+      .execute();
   }
   return updates;
 }
@@ -101,13 +111,13 @@ async function addStamps(trx: Tx, command: EarnCommand, plan: EarnPlan, saleId: 
 /** Mark this member's unused issued codes that the sale reports as used by this transaction. */
 async function useCodes(trx: Tx, command: EarnCommand, plan: EarnPlan, now: string): Promise<void> {
   // In chunks: a 1 MiB body can report tens of thousands of codes, beyond the bound-parameter limit.
-  for (let i = 0; i < plan.codes.length; i += INSTANCE_CHUNK) {
+  for (let i = 0; i < plan.codes.length; i += CODE_CHUNK) {
     await trx
       .updateTable('reward_instances')
       .set({ status: 'used', used_transaction_id: command.transaction.id, used_at: now })
       .where('merchant_id', '=', command.merchantId)
       .where('member_id', '=', plan.memberId!)
-      .where('code', 'in', plan.codes.slice(i, i + INSTANCE_CHUNK))
+      .where('code', 'in', plan.codes.slice(i, i + CODE_CHUNK))
       .where('status', '=', 'available')
       .execute();
   }
@@ -116,7 +126,7 @@ async function useCodes(trx: Tx, command: EarnCommand, plan: EarnPlan, now: stri
 /**
  * Earn points and stamps for a finalised sale, exactly once per (source, transaction id): the
  * sale row's UNIQUE key decides duplicates, and the sale row, wallet credit, ledger entry, stamp
- * progress, completed-card rewards and code usage commit together in one transaction, or not at
+ * progress, completed-card counts and code usage commit together in one transaction, or not at
  * all once the call's deadline has passed.
  */
 export async function earn(ctx: EngineContext, command: EarnCommand, options: EngineCallOptions = {}): Promise<EarnOutcome> {
@@ -136,7 +146,7 @@ export async function earn(ctx: EngineContext, command: EarnCommand, options: En
     const plan = planEarn(command, merchant, resolution, catalog, ctx.codePrefix());
     if (!(await insertSale(trx, command, plan, saleId, now))) return { ...DUPLICATE, stampsUpdated: [] };
     if (plan.memberId !== null && plan.points > 0) await creditPoints(trx, plan.memberId, plan.points, saleId, now);
-    const stampsUpdated = plan.stamps.length > 0 ? await addStamps(trx, command, plan, saleId, now) : [];
+    const stampsUpdated = plan.stamps.length > 0 ? await addStamps(trx, plan) : [];
     if (plan.codes.length > 0) await useCodes(trx, command, plan, now);
     return { status: 'processed', membershipId: plan.membershipId, pointsEarned: plan.points, stampsUpdated, warning: plan.warning };
   }, options.deadline);

@@ -41,6 +41,18 @@ export async function currentBalance(db: EngineContext['db'] | Tx, memberId: str
   return Number(row.balance);
 }
 
+/** Take one completed, unredeemed card of a stamp reward; false when the member holds none. */
+export async function consumeStampCard(trx: Tx, memberId: string, rewardId: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('stamp_cards')
+    .set({ cards_redeemed: sql`cards_redeemed + 1` })
+    .where('member_id', '=', memberId)
+    .where('reward_id', '=', rewardId)
+    .whereRef('cards_completed', '>', 'cards_redeemed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /**
  * Mark one available instance of the reward used (oldest first). Each attempt is conditional on
  * the instance still being available, so two concurrent redemptions never consume the same one.

@@ -11,11 +11,11 @@
 import { newId } from './new-id.js';
 import { EngineError, type EngineCallOptions, type RedeemCommand, type RedeemResult } from '@loyalty-gateway/core';
 import { evaluateReward, pointsShort } from '../rules/evaluate-reward.js';
-import { isInstanceReward, type RewardRule } from '../rules/reward-rule.js';
+import { isIssuedReward, type RewardRule } from '../rules/reward-rule.js';
 import type { EngineContext } from './context.js';
 import { ensureBefore, transactBefore } from './deadline.js';
 import { loadHoldings } from './member-holdings.js';
-import { consumeInstance, currentBalance, debitWallet, findRedemption, insertRedemption, type RedemptionRow } from './redeem-store.js';
+import { consumeInstance, consumeStampCard, currentBalance, debitWallet, findRedemption, insertRedemption, type RedemptionRow } from './redeem-store.js';
 import { resolveMember, type ResolvedMember } from './resolve-member.js';
 import type { MerchantSettings } from './settings-cache.js';
 
@@ -57,8 +57,9 @@ async function commit(ctx: EngineContext, member: ResolvedMember, reward: Reward
   return transactBefore(ctx.db, deadline, async (trx) => {
     const balanceAfter = cost > 0 ? await debitWallet(trx, member.id, cost) : await currentBalance(trx, member.id);
     if (balanceAfter === null) throw new Refusal('insufficient');
-    const instanceId = reward && isInstanceReward(reward.type) ? await consumeInstance(trx, member.id, reward.id, command.externalTransactionId, now) : null;
-    if (reward && isInstanceReward(reward.type) && instanceId === null) throw new Refusal('unavailable');
+    if (reward?.type === 'STAMP' && !(await consumeStampCard(trx, member.id, reward.id))) throw new Refusal('unavailable');
+    const instanceId = reward && isIssuedReward(reward.type) ? await consumeInstance(trx, member.id, reward.id, command.externalTransactionId, now) : null;
+    if (reward && isIssuedReward(reward.type) && instanceId === null) throw new Refusal('unavailable');
     const rewardKey = reward?.id ?? 'points';
     if (!(await insertRedemption(trx, command, { id, rewardKey, memberId: member.id, pointsDeducted: cost, balanceAfter, instanceId, now }))) {
       throw new Refusal('taken');

@@ -38,20 +38,33 @@ async function restoreInstance(trx: Tx, instanceId: string): Promise<number> {
   return Number(result.numUpdatedRows);
 }
 
+/** Give a redeemed stamp card back (the card the redemption took). */
+async function restoreStampCard(trx: Tx, memberId: string, rewardId: string): Promise<number> {
+  const result = await trx
+    .updateTable('stamp_cards')
+    .set({ cards_redeemed: sql`cards_redeemed - 1` })
+    .where('member_id', '=', memberId)
+    .where('reward_id', '=', rewardId)
+    .where('cards_redeemed', '>', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /**
  * Undo every committed redemption made against the sale: points go back to the wallet (a
- * `recredit` ledger entry each), consumed stamp-card or issued rewards become available again.
+ * `recredit` ledger entry each), consumed stamp cards or issued rewards become available again.
  * Rewards whose codes the sale itself reported as used are restored too. Returns the points
  * re-credited and how many rewards were restored.
  */
 export async function recreditRedemptions(trx: Tx, sale: SaleRef, now: string): Promise<{ points: number; restored: number }> {
   const redemptions = await trx
     .selectFrom('redemptions')
-    .select(['id', 'member_id', 'points_deducted', 'instance_id'])
-    .where('source_vendor', '=', sale.source.vendor)
-    .where('source_store_id', '=', sale.source.storeId)
-    .where('external_transaction_id', '=', sale.transactionId)
-    .where('status', '=', 'committed')
+    .leftJoin('rewards', 'rewards.id', 'redemptions.reward_id')
+    .select(['redemptions.id', 'redemptions.member_id', 'redemptions.points_deducted', 'redemptions.instance_id', 'redemptions.reward_id', 'rewards.type as reward_type'])
+    .where('redemptions.source_vendor', '=', sale.source.vendor)
+    .where('redemptions.source_store_id', '=', sale.source.storeId)
+    .where('redemptions.external_transaction_id', '=', sale.transactionId)
+    .where('redemptions.status', '=', 'committed')
     .execute();
   let points = 0;
   let restored = 0;
@@ -61,6 +74,7 @@ export async function recreditRedemptions(trx: Tx, sale: SaleRef, now: string): 
     const deducted = Number(r.points_deducted);
     if (deducted > 0) await moveWalletPoints(trx, { memberId: r.member_id, points: deducted, kind: 'recredit', refId: r.id, now, lifetime: false });
     if (r.instance_id) restored += await restoreInstance(trx, r.instance_id);
+    else if (r.reward_type === 'STAMP' && r.reward_id) restored += await restoreStampCard(trx, r.member_id, r.reward_id);
     points += deducted;
   }
   if (sale.memberId) restored += await restoreSaleCodes(trx, sale, sale.memberId);

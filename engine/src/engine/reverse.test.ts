@@ -76,9 +76,16 @@ describe.each(testDialects())('reverse on $name', ({ name }) => {
     await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: command.transaction.id, rewardId: IDS.discount, orderValueMinor: 6000 });
     await t.engine.earn(command);
     const statuses = async () => (await t.db.selectFrom('reward_instances').select('status').orderBy('reward_id').execute()).map((r) => r.status);
-    expect(await statuses()).toEqual(['used', 'used', 'used']);
+    const cards = async () => {
+      const card = await t.db.selectFrom('stamp_cards').select(['cards_completed', 'cards_redeemed']).where('reward_id', '=', IDS.stamp).executeTakeFirstOrThrow();
+      return [Number(card.cards_completed), Number(card.cards_redeemed)];
+    };
+    expect(await statuses()).toEqual(['used', 'used']);
+    expect(await cards()).toEqual([1, 1]);
     expect(await refund(command.transaction.id, 'r-1')).toMatchObject({ status: 'REVERSED', pointsReversed: 60, pointsReCredited: 0 });
-    expect(await statuses()).toEqual(['available', 'available', 'available']);
+    expect(await statuses()).toEqual(['available', 'available']);
+    expect(await cards()).toEqual([1, 0]);
+    expect((await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'next-order', rewardId: IDS.stamp })).status).toBe('REDEEMED');
   });
 
   it('re-credits redemptions against an order that never reached the engine (abandoned sale)', async () => {

@@ -21,8 +21,8 @@ describe('evaluateReward', () => {
 
   it('STAMP: card progress until a completed card is held', () => {
     const stamp = { ...base, type: 'STAMP' as const, pointsCost: null, stampsRequired: 5 };
-    expect(evaluateReward(stamp, holdings({ stamps: new Map([['r', 8]]) }), undefined, 'USD').reason).toBe('Stamp card 3 of 5.');
-    expect(evaluateReward(stamp, holdings({ instances: new Map([['r', { available: 1, usedCodes: [] }]]) }), undefined, 'USD').eligible).toBe(true);
+    expect(evaluateReward(stamp, holdings({ stamps: new Map([['r', { total: 8, available: 0 }]]) }), undefined, 'USD').reason).toBe('Stamp card 3 of 5.');
+    expect(evaluateReward(stamp, holdings({ stamps: new Map([['r', { total: 8, available: 1 }]]) }), undefined, 'USD').eligible).toBe(true);
   });
 
   it('DISCOUNT / FREE_ITEM: issued and unused, else which code was used', () => {

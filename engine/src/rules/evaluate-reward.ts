@@ -6,10 +6,10 @@ import type { RewardRule } from './reward-rule.js';
 export interface MemberHoldings {
   balance: number;
   lifetimePoints: number;
-  /** Per reward: available instance count and the codes of used issued instances. */
+  /** Per issued reward (DISCOUNT, FREE_ITEM): available instance count and the codes of used instances. */
   instances: ReadonlyMap<string, { available: number; usedCodes: string[] }>;
-  /** Per STAMP reward: lifetime stamp count. */
-  stamps: ReadonlyMap<string, number>;
+  /** Per STAMP reward: lifetime stamp count and completed cards not yet redeemed. */
+  stamps: ReadonlyMap<string, { total: number; available: number }>;
 }
 
 export type Verdict = { eligible: true; reason: null } | { eligible: false; reason: string; code: ErrorCode };
@@ -31,9 +31,10 @@ function holdingVerdict(reward: RewardRule, h: MemberHoldings): Verdict {
       return no('not_eligible', `Tier reached at ${min} lifetime points; customer has ${h.lifetimePoints} (${min - h.lifetimePoints} short).`);
     }
     case 'STAMP': {
-      if ((h.instances.get(reward.id)?.available ?? 0) > 0) return ok;
+      const card = h.stamps.get(reward.id);
+      if ((card?.available ?? 0) > 0) return ok;
       const required = reward.stampsRequired!;
-      return no('not_eligible', `Stamp card ${(h.stamps.get(reward.id) ?? 0) % required} of ${required}.`);
+      return no('not_eligible', `Stamp card ${(card?.total ?? 0) % required} of ${required}.`);
     }
     case 'DISCOUNT':
     case 'FREE_ITEM': {

@@ -4,7 +4,7 @@ import type { RewardType } from '@loyalty-gateway/core';
  * A configured reward as the rules see it (loaded once per merchant and cached).
  *
  * - STAMP: a stamp card; `stampsRequired` stamps from matching sale lines complete a card, and
- *   every completed card becomes a redeemable reward instance for the member.
+ *   every completed card is one redeemable reward for the member (counted on the card).
  * - POINTS: bought with `pointsCost` points from the wallet.
  * - DISCOUNT: an online reward issued to a member as a code (`issuedCodes`); redeemable once per
  *   issued, unused code; `minSpend` optional.
@@ -27,5 +27,5 @@ export interface RewardRule {
   keywords: readonly string[];
 }
 
-/** Rewards that are consumed as instances held by the member (stamp cards, issued codes). */
-export const isInstanceReward = (type: RewardType): boolean => type === 'STAMP' || type === 'DISCOUNT' || type === 'FREE_ITEM';
+/** Rewards issued to a member as codes, each consumed once (reward_instances rows). */
+export const isIssuedReward = (type: RewardType): boolean => type === 'DISCOUNT' || type === 'FREE_ITEM';

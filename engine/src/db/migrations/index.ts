@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import { init } from './0001-init.js';
+import { stampCardCounts } from './0002-stamp-card-counts.js';
 
 /** The engine's own migration table; the gateway keeps its own (`gw_` prefix) in the same database. */
 export const ENGINE_MIGRATION_TABLE = 'engine_migrations';
@@ -7,4 +8,5 @@ export const ENGINE_MIGRATION_TABLE = 'engine_migrations';
 /** Numbered migrations, applied in name order on SQLite and PostgreSQL alike. */
 export const engineMigrations: Record<string, Migration> = {
   '0001_init': init,
+  '0002_stamp_card_counts': stampCardCounts,
 };
