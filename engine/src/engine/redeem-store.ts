@@ -10,13 +10,15 @@ export type RedemptionRow = {
   points_requested: number | null;
   points_deducted: number;
   balance_after: number;
+  /** committed · reversed (by a refund of the order) */
+  status: string;
 };
 
 /** The redemption already recorded under (source, externalTransactionId, reward key), if any. */
 export async function findRedemption(db: EngineContext['db'] | Tx, command: RedeemCommand, rewardKey: string): Promise<RedemptionRow | undefined> {
   return db
     .selectFrom('redemptions')
-    .select(['id', 'member_id', 'reward_id', 'points_requested', 'points_deducted', 'balance_after'])
+    .select(['id', 'member_id', 'reward_id', 'points_requested', 'points_deducted', 'balance_after', 'status'])
     .where('source_vendor', '=', command.source.vendor)
     .where('source_store_id', '=', command.source.storeId)
     .where('external_transaction_id', '=', command.externalTransactionId)

@@ -37,6 +37,16 @@ describe.each(testDialects())('redeem on $name', ({ name }) => {
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(950);
   });
 
+  it('bug: an identical retry of a redemption reversed by a refund answered ALREADY_PROCESSED with stale figures; now 400 redemption_reversed', async () => {
+    await redeem({ pointsToRedeem: 100 });
+    expect(await t.engine.reverse({ ...SCOPE, transactionId: 'order-1', refundId: 'r-1' })).toMatchObject({ status: 'REVERSED', pointsReCredited: 100 });
+    const error = await redeem({ pointsToRedeem: 100 }).then(() => null, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'redemption_reversed', statusCode: 400 });
+    expect((error as Error).message).toBe('This redemption was refunded (order order-1): do not apply it. Nothing was deducted now; to redeem again, use a new order id.');
+    await expect(redeem({ pointsToRedeem: 999 })).rejects.toMatchObject({ code: 'redemption_reversed' });
+    expect(await balanceOf(t.db, 'MBR-0001')).toBe(1200);
+  });
+
   it('keys idempotency per reward: the same order may redeem points and a reward', async () => {
     await redeem({ pointsToRedeem: 100 });
     expect((await redeem({ rewardId: IDS.points })).status).toBe('REDEEMED');

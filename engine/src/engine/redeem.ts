@@ -5,6 +5,9 @@
  *   with the original figures (walletBalance = balance right after the original) and deducts nothing.
  * - The same key with a different payload (another customer, another pointsToRedeem) is 409
  *   `already_redeemed`. A concurrent identical request waits on the key and then replays.
+ * - Any retry of a redemption that a refund of the order has reversed is 400
+ *   `redemption_reversed`: replaying its figures would make the till apply a discount that no
+ *   longer stands (a 409 would too: the spec says "treat as success").
  * - The wallet debit is one conditional update (balance >= cost): concurrent redemptions can never
  *   overdraw; the loser gets `insufficient_points` with the numbers.
  */
@@ -27,6 +30,9 @@ class Refusal extends Error {
 }
 
 function replay(existing: RedemptionRow, member: ResolvedMember, command: RedeemCommand): RedeemResult {
+  if (existing.status === 'reversed') {
+    throw new EngineError('redemption_reversed', `This redemption was refunded (order ${command.externalTransactionId}): do not apply it. Nothing was deducted now; to redeem again, use a new order id.`);
+  }
   const samePoints = command.pointsToRedeem === undefined || Number(existing.points_requested) === command.pointsToRedeem;
   if (existing.member_id !== member.id || !samePoints) {
     throw new EngineError('already_redeemed', 'Already redeemed against this order with a different request; nothing more was deducted.');

@@ -56,6 +56,17 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
     expect(await gw.balance(MEMBERS.rich.id)).toBe(before - 500);
   });
 
+  it('bug: an identical retry after a refund reversed the redemption replayed ALREADY_PROCESSED with stale figures; now 400 redemption_reversed', async () => {
+    const order = freshId('R');
+    const body = { externalTransactionId: order, pointsToRedeem: 100 };
+    await redeemed(body);
+    expect(expectOk(await gw.post(PATHS.refund, { externalTransactionId: order, refundTransactionId: freshId('RF') }))).toMatchObject({ status: 'REVERSED', pointsReCredited: 100 });
+    const before = await gw.balance(MEMBERS.rich.id);
+    const error = expectError(await redeem(body), 400, 'redemption_reversed');
+    expect(error.message).toBe(`This redemption was refunded (order ${order}): do not apply it. Nothing was deducted now; to redeem again, use a new order id.`);
+    expect(await gw.balance(MEMBERS.rich.id)).toBe(before);
+  });
+
   it('both selectors or neither: 400 selector_required', async () => {
     const both = expectError(await redeem({ rewardId: REWARDS.fiveOff, pointsToRedeem: 10 }), 400, 'selector_required');
     expect(both.message).toBe('Send exactly one of rewardId or pointsToRedeem.');
