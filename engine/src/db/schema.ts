@@ -120,6 +120,8 @@ export interface EngineTables {
     member_id: string;
     reward_id: string | null;
     points_requested: number | null;
+    /** The orderValue the redemption was sent with (minor units), part of what makes a retry identical. */
+    order_value_minor: number | null;
     points_deducted: number;
     balance_after: number;
     instance_id: string | null;

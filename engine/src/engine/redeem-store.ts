@@ -8,6 +8,7 @@ export type RedemptionRow = {
   member_id: string;
   reward_id: string | null;
   points_requested: number | null;
+  order_value_minor: number | null;
   points_deducted: number;
   balance_after: number;
   /** committed · reversed (by a refund of the order) */
@@ -18,7 +19,7 @@ export type RedemptionRow = {
 export async function findRedemption(db: EngineContext['db'] | Tx, command: RedeemCommand, rewardKey: string): Promise<RedemptionRow | undefined> {
   return db
     .selectFrom('redemptions')
-    .select(['id', 'member_id', 'reward_id', 'points_requested', 'points_deducted', 'balance_after', 'status'])
+    .select(['id', 'member_id', 'reward_id', 'points_requested', 'order_value_minor', 'points_deducted', 'balance_after', 'status'])
     .where('source_vendor', '=', command.source.vendor)
     .where('source_store_id', '=', command.source.storeId)
     .where('external_transaction_id', '=', command.externalTransactionId)
@@ -94,7 +95,7 @@ export async function insertRedemption(
       id: row.id, merchant_id: command.merchantId, outlet_id: command.outletId,
       source_vendor: command.source.vendor, source_store_id: command.source.storeId,
       external_transaction_id: command.externalTransactionId, reward_key: row.rewardKey, member_id: row.memberId,
-      reward_id: command.rewardId ?? null, points_requested: command.pointsToRedeem ?? null,
+      reward_id: command.rewardId ?? null, points_requested: command.pointsToRedeem ?? null, order_value_minor: command.orderValueMinor ?? null,
       points_deducted: row.pointsDeducted, balance_after: row.balanceAfter, instance_id: row.instanceId,
       status: 'committed', created_at: row.now,
     })

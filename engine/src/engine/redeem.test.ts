@@ -47,6 +47,16 @@ describe.each(testDialects())('redeem on $name', ({ name }) => {
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1200);
   });
 
+  it('bug: a retry with another orderValue answered ALREADY_PROCESSED although a different payload is 409; orderValue is part of the request', async () => {
+    const first = await redeem({ rewardId: IDS.discount, orderValueMinor: 5000 });
+    expect(first.status).toBe('REDEEMED');
+    expect(await redeem({ rewardId: IDS.discount, orderValueMinor: 5000 })).toEqual({ ...first, status: 'ALREADY_PROCESSED' });
+    await expect(redeem({ rewardId: IDS.discount, orderValueMinor: 100 })).rejects.toMatchObject({ code: 'already_redeemed', statusCode: 409 });
+    await expect(redeem({ rewardId: IDS.discount })).rejects.toMatchObject({ code: 'already_redeemed' });
+    await redeem({ externalTransactionId: 'order-2', pointsToRedeem: 10 });
+    await expect(redeem({ externalTransactionId: 'order-2', pointsToRedeem: 10, orderValueMinor: 2500 })).rejects.toMatchObject({ code: 'already_redeemed' });
+  });
+
   it('keys idempotency per reward: the same order may redeem points and a reward', async () => {
     await redeem({ pointsToRedeem: 100 });
     expect((await redeem({ rewardId: IDS.points })).status).toBe('REDEEMED');

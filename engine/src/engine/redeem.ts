@@ -1,9 +1,10 @@
 /**
  * Redemption at payment. Idempotent per (source, externalTransactionId, reward id or 'points'):
  * the `redemptions` UNIQUE key. Decisions:
- * - An identical retry (same member, same reward or same pointsToRedeem) answers ALREADY_PROCESSED
- *   with the original figures (walletBalance = balance right after the original) and deducts nothing.
- * - The same key with a different payload (another customer, another pointsToRedeem) is 409
+ * - An identical retry (same member, same reward or same pointsToRedeem, same orderValue) answers
+ *   ALREADY_PROCESSED with the original figures (walletBalance = balance right after the original)
+ *   and deducts nothing.
+ * - The same key with a different payload (another customer, pointsToRedeem or orderValue) is 409
  *   `already_redeemed`. A concurrent identical request waits on the key and then replays.
  * - Any retry of a redemption that a refund of the order has reversed is 400
  *   `redemption_reversed`: replaying its figures would make the till apply a discount that no
@@ -34,7 +35,8 @@ function replay(existing: RedemptionRow, member: ResolvedMember, command: Redeem
     throw new EngineError('redemption_reversed', `This redemption was refunded (order ${command.externalTransactionId}): do not apply it. Nothing was deducted now; to redeem again, use a new order id.`);
   }
   const samePoints = command.pointsToRedeem === undefined || Number(existing.points_requested) === command.pointsToRedeem;
-  if (existing.member_id !== member.id || !samePoints) {
+  const sameOrderValue = (existing.order_value_minor === null ? undefined : Number(existing.order_value_minor)) === command.orderValueMinor;
+  if (existing.member_id !== member.id || !samePoints || !sameOrderValue) {
     throw new EngineError('already_redeemed', 'Already redeemed against this order with a different request; nothing more was deducted.');
   }
   return {

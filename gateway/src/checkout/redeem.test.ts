@@ -67,6 +67,16 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
     expect(await gw.balance(MEMBERS.rich.id)).toBe(before);
   });
 
+  it('bug: a retry with another orderValue answered ALREADY_PROCESSED; a different payload is 409 already_redeemed, as documented', async () => {
+    const order = freshId('R');
+    const first = await redeemed({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 25 });
+    expect(await redeemed({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 25 })).toEqual({ ...first, status: 'ALREADY_PROCESSED' });
+    const before = await gw.balance(MEMBERS.rich.id);
+    expectError(await redeem({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 1 }), 409, 'already_redeemed');
+    expectError(await redeem({ externalTransactionId: order, rewardId: REWARDS.minSpend }), 409, 'already_redeemed');
+    expect(await gw.balance(MEMBERS.rich.id)).toBe(before);
+  });
+
   it('both selectors or neither: 400 selector_required', async () => {
     const both = expectError(await redeem({ rewardId: REWARDS.fiveOff, pointsToRedeem: 10 }), 400, 'selector_required');
     expect(both.message).toBe('Send exactly one of rewardId or pointsToRedeem.');

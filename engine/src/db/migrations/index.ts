@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import { init } from './0001-init.js';
 import { stampCardCounts } from './0002-stamp-card-counts.js';
+import { redemptionOrderValue } from './0003-redemption-order-value.js';
 
 /** The engine's own migration table; the gateway keeps its own (`gw_` prefix) in the same database. */
 export const ENGINE_MIGRATION_TABLE = 'engine_migrations';
@@ -9,4 +10,5 @@ export const ENGINE_MIGRATION_TABLE = 'engine_migrations';
 export const engineMigrations: Record<string, Migration> = {
   '0001_init': init,
   '0002_stamp_card_counts': stampCardCounts,
+  '0003_redemption_order_value': redemptionOrderValue,
 };
