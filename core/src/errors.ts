@@ -16,6 +16,7 @@ export const ERRORS = {
   insufficient_points: { status: 400, message: 'The customer does not have enough points.' },
   minimum_spend_not_met: { status: 400, message: 'The order does not reach the minimum spend for this reward.' },
   reward_not_found: { status: 400, message: 'This reward does not exist for this merchant.' },
+  refund_id_reused: { status: 400, message: 'This refund id was already used for another refund; nothing was reversed now. Give every refund its own id.' },
   redemption_reversed: { status: 400, message: 'This redemption was refunded: do not apply it. Nothing was deducted now; to redeem again, use a new order id.' },
   invalid_native_payload: { status: 400, message: 'The vendor payload could not be read.' },
   // 401: authentication (do not retry; check credentials and clock)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANN, IDS, SCOPE, sale } from '../testing/fixture.js';
-import type { ContractContext } from './contract-harness.js';
+import { expectEngineError, type ContractContext } from './contract-harness.js';
 
 export function reverseContract(t: ContractContext): void {
   const refund = (transactionId: string, refundId: string, amountMinor?: number) =>
@@ -11,8 +11,20 @@ export function reverseContract(t: ContractContext): void {
       const command = sale({ totalMinor: 4999 });
       await t.engine.earn(command);
       expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'REVERSED', pointsReversed: 49, pointsReCredited: 0, membershipId: 'MBR-0001' });
-      expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 0, pointsReCredited: 0, membershipId: 'MBR-0001' });
+      expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 49, pointsReCredited: 0, membershipId: 'MBR-0001' });
       expect(await t.balance(ANN)).toBe(1200);
+    });
+
+    it('a refund id reused for another sale or amount: 400 refund_id_reused, nothing reversed', async () => {
+      const command = sale({ totalMinor: 1000 });
+      const other = sale({ totalMinor: 2000 });
+      await t.engine.earn(command);
+      await t.engine.earn(other);
+      await refund(command.transaction.id, 'r-1', 500);
+      await expectEngineError(refund(other.transaction.id, 'r-1'), 'refund_id_reused', 400);
+      await expectEngineError(refund(command.transaction.id, 'r-1', 400), 'refund_id_reused', 400);
+      expect(await refund(command.transaction.id, 'r-1', 500)).toMatchObject({ status: 'ALREADY_PROCESSED', pointsReversed: 5 });
+      expect(await t.balance(ANN)).toBe(1200 + 10 + 20 - 5);
     });
 
     it('reverses partial refunds on the cumulative amount, never more than was earned', async () => {

@@ -14,9 +14,28 @@ describe.each(testDialects())('reverse on $name', ({ name }) => {
     const command = sale({ totalMinor: 4999 });
     await t.engine.earn(command);
     expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'REVERSED', pointsReversed: 49, pointsReCredited: 0, membershipId: 'MBR-0001' });
-    expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 0, pointsReCredited: 0, membershipId: 'MBR-0001' });
+    expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 49, pointsReCredited: 0, membershipId: 'MBR-0001' });
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1200);
     expect(await ledgerSum(t.db, 'MBR-0001')).toBe(1200);
+  });
+
+  it('bug: replays answered 0/0 and a refund id reused for another sale was silently ALREADY_PROCESSED; replays now carry the stored figures, a reuse is 400 refund_id_reused', async () => {
+    const command = sale({ totalMinor: 2000 });
+    await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: command.transaction.id, pointsToRedeem: 150 });
+    await t.engine.earn(command);
+    const first = await refund(command.transaction.id, 'r-1');
+    expect(first).toEqual({ status: 'REVERSED', pointsReversed: 20, pointsReCredited: 150, membershipId: 'MBR-0001' });
+    expect(await refund(command.transaction.id, 'r-1')).toEqual({ ...first, status: 'ALREADY_PROCESSED' });
+    const other = sale({ totalMinor: 3000 });
+    await t.engine.earn(other);
+    const reused = await refund(other.transaction.id, 'r-1').then(() => null, (e: unknown) => e);
+    expect(reused).toMatchObject({ code: 'refund_id_reused', statusCode: 400 });
+    expect((reused as Error).message).toBe(`Refund id r-1 was already used for a refund of order ${command.transaction.id}; nothing was reversed now. Give every refund its own id.`);
+    await expect(refund(command.transaction.id, 'r-1', 500)).rejects.toMatchObject({
+      code: 'refund_id_reused', message: 'Refund id r-1 was already used for a refund of this order with another amount; nothing was reversed now. Give every refund its own id.',
+    });
+    expect(await balanceOf(t.db, 'MBR-0001')).toBe(1200 + 30);
+    expect((await refund(other.transaction.id, 'r-2')).pointsReversed).toBe(30);
   });
 
   it('computes partial refunds on the cumulative amount; the last one reverses the remainder', async () => {

@@ -3,7 +3,8 @@
  *
  * Decisions:
  * - Exactly once per (source vendor, source store, refund id): the `refunds` UNIQUE key; a repeat
- *   answers ALREADY_PROCESSED with 0/0 and changes nothing.
+ *   answers ALREADY_PROCESSED with the figures of the original reversal and changes nothing; the
+ *   id reused for another sale or another amount is 400 refund_id_reused.
  * - Earned points reverse on the CUMULATIVE refunded amount: after this refund the sale has
  *   reversed floor(earned × min(cumulative, total) / total) points in all; this refund reverses
  *   that target minus what earlier refunds reversed. A full refund (no amount) or a cumulative
@@ -23,7 +24,7 @@
  *   earlier refund already completed its reversal.
  */
 import { newId } from './new-id.js';
-import type { EngineCallOptions, RefundResult, ReverseCommand } from '@loyalty-gateway/core';
+import { EngineError, type EngineCallOptions, type RefundResult, type ReverseCommand } from '@loyalty-gateway/core';
 import { sql } from 'kysely';
 import { proportion } from '../rules/earn-rate.js';
 import type { EngineContext, Tx } from './context.js';
@@ -100,13 +101,26 @@ async function claimRefund(trx: Tx, command: ReverseCommand, id: string, now: st
   return row !== undefined;
 }
 
+/**
+ * A refund id already recorded: the same refund again (same sale, same amount) answers
+ * ALREADY_PROCESSED with the figures it moved then (nothing moves now); the id reused for another
+ * sale or amount is refused (400 refund_id_reused): silently answering "done" would hide a refund
+ * that was never applied.
+ */
 async function alreadyProcessed(trx: Tx, command: ReverseCommand): Promise<ReverseResult> {
   const row = await trx
-    .selectFrom('refunds').select('member_id')
+    .selectFrom('refunds').select(['transaction_id', 'amount_minor', 'points_reversed', 'points_recredited', 'member_id'])
     .where('source_vendor', '=', command.source.vendor).where('source_store_id', '=', command.source.storeId)
     .where('refund_id', '=', command.refundId)
-    .executeTakeFirst();
-  return { status: 'ALREADY_PROCESSED', pointsReversed: 0, pointsReCredited: 0, membershipId: await membershipIdOf(trx, row?.member_id ?? null) };
+    .executeTakeFirstOrThrow();
+  const reuse = row.transaction_id !== command.transactionId
+    ? `a refund of order ${row.transaction_id}`
+    : (row.amount_minor === null ? null : Number(row.amount_minor)) !== (command.amountMinor ?? null) ? 'a refund of this order with another amount' : null;
+  if (reuse) throw new EngineError('refund_id_reused', `Refund id ${command.refundId} was already used for ${reuse}; nothing was reversed now. Give every refund its own id.`);
+  return {
+    status: 'ALREADY_PROCESSED', pointsReversed: Number(row.points_reversed), pointsReCredited: Number(row.points_recredited),
+    membershipId: await membershipIdOf(trx, row.member_id),
+  };
 }
 
 /** Reverse a refunded sale in one transaction (never committed past the deadline), exactly once per (source, refund id). */

@@ -37,9 +37,6 @@ export const refundResult = (r: RefundResult): RefundResult => ({
   pointsReCredited: r.pointsReCredited,
 });
 
-/** A refund id this gateway (or the ledger) has already reversed: a success that moved nothing. */
-export const REFUND_ALREADY_PROCESSED: RefundResult = Object.freeze({ status: 'ALREADY_PROCESSED', pointsReversed: 0, pointsReCredited: 0 });
-
 export const catalogSyncResult = (r: CatalogSyncResult): CatalogSyncResult => ({
   status: 'synced',
   itemsReceived: r.itemsReceived,

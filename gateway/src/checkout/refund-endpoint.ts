@@ -5,19 +5,9 @@ import { scopeOf } from '../webhooks/to-engine-command.js';
 import { IDEMPOTENCY_TTL_MS } from '../webhooks/webhook-pipeline.js';
 import type { CheckoutDeps, CheckoutEndpoint } from './checkout-endpoint.js';
 import { refundResultJsonSchema } from './checkout-response-schemas.js';
-import { REFUND_ALREADY_PROCESSED, refundResult } from './checkout-results.js';
+import { refundResult } from './checkout-results.js';
 import { readCheckoutBody } from './read-checkout-body.js';
 import { toMinor } from './to-minor.js';
-
-/** Has this connection's refund id been reversed (by this endpoint or a sale.refunded webhook)? */
-async function seenRefund({ cache, onCacheError }: CheckoutDeps, key: string): Promise<boolean> {
-  try {
-    return (await cache.get(key)) !== null;
-  } catch (error) {
-    onCacheError(error, 'get');
-    return false;
-  }
-}
 
 function rememberRefund({ cache, onCacheError }: CheckoutDeps, key: string): void {
   // Not awaited: the reversal is committed; a lost cache write only costs a ledger lookup later.
@@ -33,9 +23,11 @@ const reverseCommand = (connection: Connection, body: RefundRequest) => ({
 
 /**
  * POST /v1/refund: the direct equivalent of a `sale.refunded` webhook, in ONE idempotency space
- * with it: the same engine call (reverse, refund id = refundTransactionId) and the same 24-hour
- * cache key (refundKey), written only after the engine committed. A repeat is ALREADY_PROCESSED
- * with 0/0, from the cache or, when the cache has forgotten, from the ledger.
+ * with it: the same engine call (reverse, refund id = refundTransactionId), and the same 24-hour
+ * cache key (refundKey) written after the engine committed, so the webhook door dedupes it too.
+ * This endpoint always asks the ledger instead of answering from the cache: only the ledger holds
+ * the original figures a repeat answers with (ALREADY_PROCESSED), and knows whether the id was
+ * reused for another sale or amount (400 refund_id_reused). Refunds are rare; the lookup is cheap.
  */
 export const refundEndpoint: CheckoutEndpoint = {
   feature: 'refund',
@@ -45,13 +37,8 @@ export const refundEndpoint: CheckoutEndpoint = {
     const body = readCheckoutBody(RefundRequest, request.body);
     const connection = request.connection!;
     request.audit = { eventType: 'refund', transactionId: body.externalTransactionId, refundId: body.refundTransactionId };
-    const key = refundKey(connection, body.refundTransactionId);
-    if (await seenRefund(deps, key)) {
-      request.audit.outcome = REFUND_ALREADY_PROCESSED.status;
-      return REFUND_ALREADY_PROCESSED;
-    }
     const result = await deps.engine.reverse(reverseCommand(connection, body));
-    rememberRefund(deps, key);
+    rememberRefund(deps, refundKey(connection, body.refundTransactionId));
     request.audit.outcome = result.status;
     return refundResult(result);
   },

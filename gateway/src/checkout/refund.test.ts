@@ -56,20 +56,24 @@ describe.each(testDialects())('POST /v1/refund ($name)', ({ name }) => {
     expect(await gw.balance(MEMBER)).toBe(start - 100 + 200);
   });
 
-  it('the same refundTransactionId again: ALREADY_PROCESSED 0/0, from the cache and, after a cache loss, from the ledger', async () => {
+  it('bug: a repeat answered 0/0 and a refundTransactionId reused for another sale was silently ALREADY_PROCESSED; now the stored figures, and 400 refund_id_reused', async () => {
     const order = await paidSale(60);
     const refundId = freshId('RF');
-    expect((await refund(order, refundId, 30)).status).toBe('REVERSED');
+    expect(await refund(order, refundId, 30)).toEqual({ status: 'REVERSED', pointsReversed: 30, pointsReCredited: 0 });
     const after = await gw.balance(MEMBER);
-    expect(await refund(order, refundId, 30)).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 0, pointsReCredited: 0 });
+    expect(await refund(order, refundId, 30)).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 30, pointsReCredited: 0 });
     const fresh = await openCheckoutGateway(name, { database: gw.database, masterKey: gw.masterKey }); // empty cache, same ledger
     try {
       const response = await fresh.post(PATHS.refund, { externalTransactionId: order, refundTransactionId: refundId, refundAmount: 30 });
-      expect(expectOk(response)).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 0, pointsReCredited: 0 });
+      expect(expectOk(response)).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 30, pointsReCredited: 0 });
     } finally {
       await fresh.close();
     }
-    expect(await gw.balance(MEMBER)).toBe(after);
+    const other = await paidSale(40);
+    const reused = expectError(await gw.post(PATHS.refund, { externalTransactionId: other, refundTransactionId: refundId }), 400, 'refund_id_reused');
+    expect(reused.message).toBe(`Refund id ${refundId} was already used for a refund of order ${order}; nothing was reversed now. Give every refund its own id.`);
+    expectError(await gw.post(PATHS.refund, { externalTransactionId: order, refundTransactionId: refundId, refundAmount: 10 }), 400, 'refund_id_reused');
+    expect(await gw.balance(MEMBER)).toBe(after + 40);
   });
 
   it('a sale that never reached the service: NOTHING_TO_REVERSE (a success)', async () => {
@@ -93,12 +97,12 @@ describe.each(testDialects())('POST /v1/refund ($name)', ({ name }) => {
     const before = await gw.balance(MEMBER);
     const webhook = await gw.send(refundEvent(order, refundId));
     expect(webhook.json()).toMatchObject({ status: 'processed', membershipId: MEMBER, pointsReversed: 50, pointsReCredited: 100 });
-    expect(await refund(order, refundId)).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 0, pointsReCredited: 0 });
+    expect(await refund(order, refundId)).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 50, pointsReCredited: 100 });
     // and when the gateway cache has forgotten, the ledger still says ALREADY_PROCESSED
     const fresh = await openCheckoutGateway(name, { database: gw.database, masterKey: gw.masterKey });
     try {
       const response = await fresh.post(PATHS.refund, { externalTransactionId: order, refundTransactionId: refundId });
-      expect(expectOk(response)).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 0, pointsReCredited: 0 });
+      expect(expectOk(response)).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 50, pointsReCredited: 100 });
     } finally {
       await fresh.close();
     }
