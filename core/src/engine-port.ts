@@ -24,6 +24,8 @@ export interface LoyaltyEngine {
   redeem(command: RedeemCommand, options?: EngineCallOptions): Promise<RedeemResult>;
   /** Full-snapshot catalog sync for one outlet. */
   catalogSync(command: CatalogSyncCommand, options?: EngineCallOptions): Promise<CatalogSyncResult>;
+  /** Read-only: whether the engine has this merchant, and this outlet of it (checked before a connection is made to them). */
+  findOutlet(query: OutletQuery): Promise<OutletLookup>;
   /** Resolves when the engine can serve requests (readiness); rejects otherwise. */
   ping(): Promise<void>;
   /** Release connections and handles. */
@@ -39,6 +41,17 @@ export interface EngineCallOptions {
    * means "not committed" (up to the residual race described in docs/engine-service.md).
    */
   deadline?: number | undefined;
+}
+
+export interface OutletQuery {
+  merchantId: string;
+  outletId: string;
+}
+
+/** `outlet` is true only when the merchant exists and has that outlet. */
+export interface OutletLookup {
+  merchant: boolean;
+  outlet: boolean;
 }
 
 export interface EngineScope {

@@ -5,6 +5,7 @@ import { useContractEngine, type OpenContractEngine } from './contract-harness.j
 import { deadlineContract } from './deadline-contract.js';
 import { earnContract } from './earn-contract.js';
 import { eligibilityContract } from './eligibility-contract.js';
+import { outletContract } from './outlet-contract.js';
 import { redeemContract } from './redeem-contract.js';
 import { reverseContract } from './reverse-contract.js';
 
@@ -21,6 +22,7 @@ export function describeEngineContract(label: string, open: OpenContractEngine):
     eligibilityContract(context);
     redeemContract(context);
     catalogContract(context);
+    outletContract(context);
     concurrencyContract(context);
     deadlineContract(context);
   });

@@ -1,4 +1,4 @@
-import type { EngineCallOptions, LoyaltyEngine } from '@loyalty-gateway/core';
+import type { EngineCallOptions, LoyaltyEngine, OutletQuery } from '@loyalty-gateway/core';
 import { sql, type Kysely } from 'kysely';
 import { migrate, type SqlDatabase } from '../db/database.js';
 import { ENGINE_MIGRATION_TABLE, engineMigrations } from '../db/migrations/index.js';
@@ -10,6 +10,7 @@ import type { EngineContext } from './context.js';
 import { transactBefore } from './deadline.js';
 import { earn } from './earn.js';
 import { eligibility } from './eligibility.js';
+import { findOutlet } from './find-outlet.js';
 import { redeem } from './redeem.js';
 import { reverse } from './reverse.js';
 import { SettingsCache } from './settings-cache.js';
@@ -59,6 +60,7 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
     eligibility: open((command, options?: EngineCallOptions) => eligibility(ctx, command, options)),
     redeem: open((command, options?: EngineCallOptions) => redeem(ctx, command, options)),
     catalogSync: open((command, options?: EngineCallOptions) => catalogSync(ctx, command, options)),
+    findOutlet: open((query: OutletQuery) => findOutlet(ctx, query)),
     applySeed: open(async (seed: EngineSeedInput) => {
       const effective = (s: EngineSeed) => options.codePrefix ?? s.codePrefix ?? prefix;
       const applied = await applySeed(db, seed, effective, ctx.now());

@@ -1,4 +1,4 @@
-import { CustomerIdentifier, Store, type CatalogSyncCommand, type EarnCommand, type EligibilityCommand, type RedeemCommand, type ReverseCommand } from '@loyalty-gateway/core';
+import { CustomerIdentifier, Store, type CatalogSyncCommand, type OutletQuery, type EarnCommand, type EligibilityCommand, type RedeemCommand, type ReverseCommand } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 /**
@@ -78,6 +78,9 @@ export const CatalogSyncCommandSchema = z.strictObject({
   ),
 });
 
+/** The read-only outlet lookup (`findOutlet`). */
+export const OutletQuerySchema = z.strictObject({ merchantId: text, outletId: text });
+
 // Compile-time check: each schema's output is exactly a port command.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const exact = <T extends true>(): T | undefined => undefined;
@@ -86,3 +89,4 @@ exact<Same<z.infer<typeof ReverseCommandSchema>, ReverseCommand>>();
 exact<Same<z.infer<typeof EligibilityCommandSchema>, EligibilityCommand>>();
 exact<Same<z.infer<typeof RedeemCommandSchema>, RedeemCommand>>();
 exact<Same<z.infer<typeof CatalogSyncCommandSchema>, CatalogSyncCommand>>();
+exact<Same<z.infer<typeof OutletQuerySchema>, OutletQuery>>();

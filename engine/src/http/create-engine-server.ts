@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { hasBearerToken } from './bearer-token.js';
 import { deadlineOf, noteArrival } from './call-deadline.js';
 import {
-  CatalogSyncCommandSchema, EarnCommandSchema, EligibilityCommandSchema, RedeemCommandSchema, ReverseCommandSchema,
+  CatalogSyncCommandSchema, EarnCommandSchema, EligibilityCommandSchema, OutletQuerySchema, RedeemCommandSchema, ReverseCommandSchema,
 } from './command-schemas.js';
 import { errorReplier, parseCommand, type EngineErrorBody } from './reply-error.js';
 
@@ -29,6 +29,7 @@ const COMMANDS = {
   '/v1/eligibility': { schema: EligibilityCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof EligibilityCommandSchema>, o: Options) => e.eligibility(c, o) },
   '/v1/redeem': { schema: RedeemCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof RedeemCommandSchema>, o: Options) => e.redeem(c, o) },
   '/v1/catalog-sync': { schema: CatalogSyncCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof CatalogSyncCommandSchema>, o: Options) => e.catalogSync(c, o) },
+  '/v1/find-outlet': { schema: OutletQuerySchema, run: (e: LoyaltyEngine, c: z.infer<typeof OutletQuerySchema>) => e.findOutlet(c) },
 } as const;
 
 const UNAUTHORIZED: EngineErrorBody = { code: 'unauthorized', message: 'Missing or wrong engine bearer token.' };

@@ -137,6 +137,7 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
     eligibility: call('eligibility'),
     redeem: call('redeem'),
     catalogSync: call('catalogSync'),
+    findOutlet: call('findOutlet'),
     applySeed: call('applySeed'),
     ping: call('ping'),
     async close() {

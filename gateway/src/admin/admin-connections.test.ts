@@ -80,6 +80,16 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
     expect((await t.admin('POST', '/admin/connections', { vendor: 'shopify', storeId: 'new-shop.myshopify.com', merchantId: 'm-bean', outletId: 'o-uptown' })).statusCode).toBe(201);
   });
 
+  it('bug: refuses a connection to a merchant or outlet the loyalty engine does not have (every event would be a 500)', async () => {
+    const noMerchant = await t.admin('POST', '/admin/connections', { ...newConnection, merchantId: 'no-such-merchant', outletId: 'no-such-outlet' });
+    expect(noMerchant.statusCode).toBe(422);
+    expect(noMerchant.json()).toMatchObject({ code: 'validation_failed', fields: [{ path: 'merchantId', message: 'the loyalty engine has no merchant "no-such-merchant"' }] });
+    const noOutlet = await t.admin('POST', '/admin/connections', { ...newConnection, outletId: 'no-such-outlet' });
+    expect(noOutlet.json()).toMatchObject({ statusCode: 422, fields: [{ path: 'outletId', message: 'merchant "m-bean" has no outlet "no-such-outlet" in the loyalty engine' }] });
+    expect(await t.store.find('clover', newConnection.storeId)).toBeNull();
+    expect((await t.admin('POST', '/admin/connections', newConnection)).statusCode).toBe(201);
+  });
+
   it('bug: refuses a Shopify connection whose store id is not a myshopify.com domain', async () => {
     const refused = await t.admin('POST', '/admin/connections', { vendor: 'shopify', storeId: 'evil.example/x?', merchantId: 'm-bean', outletId: 'o-uptown', credentials: { accessToken: 'shpat_x' } });
     expect(refused.statusCode).toBe(422);

@@ -1,4 +1,4 @@
-import type { AnyAdapter } from '@loyalty-gateway/core';
+import type { AnyAdapter, LoyaltyEngine } from '@loyalty-gateway/core';
 import type { CatalogRunner } from '../scheduler/index.js';
 import type { CatalogRunStore, GatewayStore, VendorNoteStore } from '../stores/index.js';
 
@@ -7,6 +7,8 @@ export interface AdminOptions {
   /** GATEWAY_ADMIN_TOKEN. Undefined: /admin is off (every route answers 404 not_found). */
   token: string | undefined;
   store: GatewayStore;
+  /** The loyalty engine: a connection is made only to a merchant and outlet it has (read-only findOutlet). */
+  engine: Pick<LoyaltyEngine, 'findOutlet'>;
   notes: VendorNoteStore;
   runs: CatalogRunStore;
   /** Starts manual catalog pulls (the same runner the scheduler uses). */
@@ -21,6 +23,7 @@ export interface AdminOptions {
 
 export interface AdminDeps {
   store: GatewayStore;
+  engine: Pick<LoyaltyEngine, 'findOutlet'>;
   notes: VendorNoteStore;
   runs: CatalogRunStore;
   runner: CatalogRunner;

@@ -36,6 +36,16 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
     throw new GatewayError('validation_failed', { message: `The store id does not fit the ${adapter.display.name} adapter: storeId ${problem}.`, fields: [{ path: 'storeId', message: problem }] });
   }
 
+  /** The engine must have the merchant and its outlet: every event of a connection to nowhere would be a 500. */
+  async function checkOutlet(merchantId: string, outletId: string): Promise<void> {
+    const found = await deps.engine.findOutlet({ merchantId, outletId });
+    if (found.outlet) return;
+    const field = found.merchant
+      ? { path: 'outletId', message: `merchant "${merchantId}" has no outlet "${outletId}" in the loyalty engine` }
+      : { path: 'merchantId', message: `the loyalty engine has no merchant "${merchantId}"` };
+    throw new GatewayError('validation_failed', { message: `The connection names what the loyalty engine does not have: ${field.path} ${field.message}.`, fields: [field] });
+  }
+
   async function requireConnection(id: string) {
     const connection = await deps.store.getConnection(id);
     if (!connection) throw new GatewayError('connection_not_found');
@@ -54,6 +64,7 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
     // answer every event 500 (and the vendor retries forever).
     checkCredentials(body.vendor, body.credentials ?? {}, 'credentials');
     checkStoreId(body.vendor, body.storeId);
+    await checkOutlet(body.merchantId, body.outletId);
     const issued = await storeCall(() => deps.store.createConnection(body));
     request.log.info({ connectionId: issued.connection.id, vendor: body.vendor }, 'connection created');
     return reply.code(201).send({ connection: issued.connection, secret: issued.secret, notice: SHOWN_ONCE });

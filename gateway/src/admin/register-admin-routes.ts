@@ -17,6 +17,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
   const adapters = options.adapters ?? registeredAdapters;
   const deps: AdminDeps = {
     store: options.store,
+    engine: options.engine,
     notes: options.notes,
     runs: options.runs,
     runner: options.runner,

@@ -43,7 +43,7 @@ export async function startOperatorSide(options: {
   await reportUnusableSettings(store, adapters, { tlsListener }, log);
   return {
     appOptions: {
-      admin: { token: config.GATEWAY_ADMIN_TOKEN, store, notes: options.notes, runs, runner, adapters, tlsListener },
+      admin: { token: config.GATEWAY_ADMIN_TOKEN, store, engine: options.engine, notes: options.notes, runs, runner, adapters, tlsListener },
       directory: { store, adapters, publicUrl: config.GATEWAY_PUBLIC_URL, environment: config.GATEWAY_ENV },
     },
     runner,

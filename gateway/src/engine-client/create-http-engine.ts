@@ -76,6 +76,7 @@ export function createHttpEngine(input: HttpEngineOptions): HttpEngine {
     redeem: (command, call) => once('/v1/redeem', command, call),
     catalogSync: (command, call) => once('/v1/catalog-sync', command, call),
     eligibility: (command, call) => retried('POST', '/v1/eligibility', command, call),
+    findOutlet: (query) => retried('POST', '/v1/find-outlet', query),
     ping: async () => {
       await retried('GET', '/v1/ping');
     },

@@ -67,7 +67,7 @@ export async function openOperatorApp(
   const token = 'token' in options ? options.token : ADMIN_TOKEN;
   const app = await buildApp({
     engine, connections: store, idempotency: createMemoryIdempotencyCache(), rateLimit: { max: 100_000 }, loggerInstance: logger,
-    admin: { token, store, notes, runs, runner, adapters, tlsListener: options.tlsListener },
+    admin: { token, store, engine, notes, runs, runner, adapters, tlsListener: options.tlsListener },
     directory: { store, adapters, publicUrl: options.publicUrl, environment: options.environment },
   });
   return {
