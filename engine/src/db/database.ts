@@ -109,12 +109,27 @@ export async function migrate(
     // PostgreSQL database (environments, tests) it would find the other's and skip creating ours.
     ...(await postgresSchemaOf(db)),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
+  for (let attempt = 1; ; attempt += 1) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
+    if (attempt < MIGRATE_ATTEMPTS && isSchemaDroppedMeanwhile(error)) {
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt));
+      continue;
+    }
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`migration ${failed?.migrationName ?? '?'} (${tableName}) failed: ${String(error)}`, { cause: error });
   }
 }
+
+const MIGRATE_ATTEMPTS = 10;
+
+/**
+ * Kysely's migrator looks for its tables with a catalog query over every schema of the database
+ * that calls has_schema_privilege(name) per schema: a schema dropped by another session while
+ * that query runs fails it with 3F000 (invalid_schema_name). Nothing was migrated then; retrying
+ * is safe (migrations are idempotent and locked).
+ */
+const isSchemaDroppedMeanwhile = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === '3F000';
 
 /** `{ migrationTableSchema }` for the connection's current PostgreSQL schema; nothing on SQLite. */
 async function postgresSchemaOf(db: Kysely<any>): Promise<{ migrationTableSchema?: string }> {
