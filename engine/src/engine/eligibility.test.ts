@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EligibilityResult } from '@loyalty-gateway/core';
 import { testDialects } from '../db/testing.js';
-import { ANN, BOB, IDS, SCOPE, line, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
+import { ANN, BOB, IDS, SCOPE, balanceOf, line, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
 
 describe.each(testDialects())('eligibility on $name', ({ name }) => {
   let t: TestEngine;
@@ -53,5 +53,27 @@ describe.each(testDialects())('eligibility on $name', ({ name }) => {
     const ledger = await t.db.selectFrom('ledger_entries').select('id').execute();
     const sales = await t.db.selectFrom('sales').select('id').execute();
     expect([ledger.length, sales.length]).toEqual([1, 0]);
+  });
+
+  it('bug: cashier messages said "Needs 1 points"; counts are pluralised properly', async () => {
+    const error = await t.engine.redeem({ ...SCOPE, customer: BOB, externalTransactionId: 'o-1', pointsToRedeem: 1 }).then(() => null, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'insufficient_points', message: 'Needs 1 point; customer has 0 (1 short).' });
+  });
+
+  it('bug: after a refund took back points already spent, eligibility showed walletBalance -500 and "customer has -500"; now 0 spendable and the debt explained', async () => {
+    const big = sale({ customer: BOB, totalMinor: 50_000 });
+    await t.engine.earn(big);
+    await t.engine.redeem({ ...SCOPE, customer: BOB, externalTransactionId: 'later-order', pointsToRedeem: 500 });
+    await t.engine.reverse({ ...SCOPE, transactionId: big.transaction.id, refundId: 'r-1' });
+    const result = await check(BOB);
+    expect(result).toMatchObject({ membershipId: 'MBR-0002', walletBalance: 0 });
+    expect(result.warning).toBe('This customer owes 500 points: a refund took back points already spent. Nothing can be redeemed with points until they are earned back.');
+    expect(byId(result)[IDS.points]!.reason).toBe('Needs 500 points; customer has none to spend (owes 500 points after a refund) (1000 short).');
+    const error = await t.engine.redeem({ ...SCOPE, customer: BOB, externalTransactionId: 'o-2', pointsToRedeem: 1 }).then(() => null, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'insufficient_points', message: 'Needs 1 point; customer has none to spend (owes 500 points after a refund) (501 short).' });
+    await t.engine.earn(sale({ customer: BOB, totalMinor: 100, items: [line('Coffee', 5)] })); // 1 point: still owes 499
+    const stamp = await t.engine.redeem({ ...SCOPE, customer: BOB, externalTransactionId: 'o-3', rewardId: IDS.stamp });
+    expect(stamp).toMatchObject({ status: 'REDEEMED', pointsDeducted: 0, walletBalance: 0 });
+    expect(await balanceOf(t.db, 'MBR-0002')).toBe(-499); // the ledger stays true
   });
 });

@@ -1,6 +1,7 @@
 import { fromMinorUnits, type EligibilityCommand, type EligibilityResult, type EligibleReward, type EngineCallOptions } from '@loyalty-gateway/core';
 import { evaluateReward, type MemberHoldings } from '../rules/evaluate-reward.js';
 import type { RewardRule } from '../rules/reward-rule.js';
+import { debtWarning, spendablePoints } from '../rules/spendable.js';
 import type { EngineContext } from './context.js';
 import { ensureBefore } from './deadline.js';
 import { loadHoldings } from './member-holdings.js';
@@ -30,9 +31,9 @@ export async function eligibility(ctx: EngineContext, command: EligibilityComman
   const holdings = await loadHoldings(ctx.db, resolution.member);
   return {
     membershipId: resolution.member.membershipId,
-    walletBalance: resolution.member.balance,
+    walletBalance: spendablePoints(resolution.member.balance),
     redemptionRate: merchant.redemptionRate,
     eligibleRewards: merchant.rewards.map((r) => describe(r, holdings, command.orderValueMinor, merchant.currency)),
-    warning: null,
+    warning: debtWarning(resolution.member.balance),
   };
 }

@@ -95,7 +95,7 @@ export async function insertRedemption(
       id: row.id, merchant_id: command.merchantId, outlet_id: command.outletId,
       source_vendor: command.source.vendor, source_store_id: command.source.storeId,
       external_transaction_id: command.externalTransactionId, reward_key: row.rewardKey, member_id: row.memberId,
-      reward_id: command.rewardId ?? null, points_requested: command.pointsToRedeem ?? null, order_value_minor: command.orderValueMinor ?? null,
+      reward_id: row.rewardKey === 'points' ? null : row.rewardKey, points_requested: command.pointsToRedeem ?? null, order_value_minor: command.orderValueMinor ?? null,
       points_deducted: row.pointsDeducted, balance_after: row.balanceAfter, instance_id: row.instanceId,
       status: 'committed', created_at: row.now,
     })

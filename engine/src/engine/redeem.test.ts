@@ -57,6 +57,14 @@ describe.each(testDialects())('redeem on $name', ({ name }) => {
     await expect(redeem({ externalTransactionId: 'order-2', pointsToRedeem: 10, orderValueMinor: 2500 })).rejects.toMatchObject({ code: 'already_redeemed' });
   });
 
+  it('bug: an upper-case UUID of an existing reward was reward_not_found (UUIDs are case-insensitive)', async () => {
+    const upper = await redeem({ rewardId: IDS.points.toUpperCase() });
+    expect(upper).toMatchObject({ status: 'REDEEMED', rewardId: IDS.points, pointsDeducted: 500 });
+    expect(await redeem({ rewardId: IDS.points })).toEqual({ ...upper, status: 'ALREADY_PROCESSED' });
+    await expect(redeem({ rewardId: IDS.unknown.toUpperCase() })).rejects.toMatchObject({ code: 'reward_not_found' });
+    expect(await balanceOf(t.db, 'MBR-0001')).toBe(700);
+  });
+
   it('keys idempotency per reward: the same order may redeem points and a reward', async () => {
     await redeem({ pointsToRedeem: 100 });
     expect((await redeem({ rewardId: IDS.points })).status).toBe('REDEEMED');

@@ -16,6 +16,7 @@ import { newId } from './new-id.js';
 import { EngineError, type EngineCallOptions, type RedeemCommand, type RedeemResult } from '@loyalty-gateway/core';
 import { evaluateReward, pointsShort } from '../rules/evaluate-reward.js';
 import { isIssuedReward, type RewardRule } from '../rules/reward-rule.js';
+import { spendablePoints } from '../rules/spendable.js';
 import type { EngineContext } from './context.js';
 import { ensureBefore, transactBefore } from './deadline.js';
 import { loadHoldings } from './member-holdings.js';
@@ -41,7 +42,7 @@ function replay(existing: RedemptionRow, member: ResolvedMember, command: Redeem
   }
   return {
     status: 'ALREADY_PROCESSED', membershipId: member.membershipId, redemptionId: existing.id, rewardId: existing.reward_id,
-    pointsDeducted: Number(existing.points_deducted), walletBalance: Number(existing.balance_after),
+    pointsDeducted: Number(existing.points_deducted), walletBalance: spendablePoints(Number(existing.balance_after)),
   };
 }
 
@@ -72,7 +73,7 @@ async function commit(ctx: EngineContext, member: ResolvedMember, reward: Reward
     if (!(await insertRedemption(trx, command, { id, rewardKey, memberId: member.id, pointsDeducted: cost, balanceAfter, instanceId, now }))) {
       throw new Refusal('taken');
     }
-    return { status: 'REDEEMED', membershipId: member.membershipId, redemptionId: id, rewardId: reward?.id ?? null, pointsDeducted: cost, walletBalance: balanceAfter };
+    return { status: 'REDEEMED', membershipId: member.membershipId, redemptionId: id, rewardId: reward?.id ?? null, pointsDeducted: cost, walletBalance: spendablePoints(balanceAfter) };
   });
 }
 
@@ -93,11 +94,11 @@ export async function redeem(ctx: EngineContext, command: RedeemCommand, options
   if ((command.rewardId === undefined) === (command.pointsToRedeem === undefined)) throw new EngineError('selector_required');
   ensureBefore(options.deadline, 'start');
   const merchant = await ctx.cache.requireMerchant(command.merchantId);
-  const reward = command.rewardId === undefined ? null : merchant.rewardsById.get(command.rewardId) ?? null;
+  const reward = command.rewardId === undefined ? null : merchant.rewardsById.get(command.rewardId.toLowerCase()) ?? null;
   const resolution = await resolveMember(ctx.db, merchant, command.customer);
   if (!resolution.member) throw new EngineError('member_not_found');
   const member = resolution.member;
-  const existing = await findRedemption(ctx.db, command, command.rewardId ?? 'points');
+  const existing = await findRedemption(ctx.db, command, reward?.id ?? command.rewardId?.toLowerCase() ?? 'points');
   if (existing) return replay(existing, member, command);
   if (command.rewardId !== undefined && !reward) throw new EngineError('reward_not_found');
   await precheck(ctx, merchant, member, reward, command);

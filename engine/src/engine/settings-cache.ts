@@ -14,6 +14,7 @@ export interface MerchantSettings {
   redemptionRate: number;
   /** In configuration order. */
   rewards: RewardRule[];
+  /** Keyed by the lower-cased id: reward ids are UUIDs, which are case-insensitive. */
   rewardsById: ReadonlyMap<string, RewardRule>;
 }
 
@@ -46,7 +47,7 @@ async function loadMerchant(db: Kysely<EngineTables>, merchantId: string): Promi
     earnRate: parseRate(row.earn_rate),
     redemptionRate: Number(row.redemption_rate),
     rewards,
-    rewardsById: new Map(rewards.map((r) => [r.id, r])),
+    rewardsById: new Map(rewards.map((r) => [r.id.toLowerCase(), r])),
   };
 }
 

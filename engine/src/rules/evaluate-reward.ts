@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@loyalty-gateway/core';
-import { formatMoney } from './format-money.js';
+import { formatMoney, formatPoints } from './format-money.js';
 import type { RewardRule } from './reward-rule.js';
+import { balanceText } from './spendable.js';
 
 /** What the member holds that bears on rewards: wallet, lifetime points, reward instances, stamp counts. */
 export interface MemberHoldings {
@@ -17,9 +18,9 @@ export type Verdict = { eligible: true; reason: null } | { eligible: false; reas
 const ok: Verdict = { eligible: true, reason: null };
 const no = (code: ErrorCode, reason: string): Verdict => ({ eligible: false, reason, code });
 
-/** Needs N points; customer has M (K short). */
+/** "Needs 500 points; customer has 320 (180 short)." (a negative balance is explained, not shown). */
 export const pointsShort = (needed: number, balance: number): string =>
-  `Needs ${needed} points; customer has ${balance} (${needed - balance} short).`;
+  `Needs ${formatPoints(needed)}; customer has ${balanceText(balance)} (${needed - balance} short).`;
 
 function holdingVerdict(reward: RewardRule, h: MemberHoldings): Verdict {
   switch (reward.type) {
@@ -28,7 +29,7 @@ function holdingVerdict(reward: RewardRule, h: MemberHoldings): Verdict {
     case 'TIER': {
       const min = reward.minPoints ?? 0;
       if (h.lifetimePoints >= min) return ok;
-      return no('not_eligible', `Tier reached at ${min} lifetime points; customer has ${h.lifetimePoints} (${min - h.lifetimePoints} short).`);
+      return no('not_eligible', `Tier reached at ${min} lifetime point${min === 1 ? '' : 's'}; customer has ${h.lifetimePoints} (${min - h.lifetimePoints} short).`);
     }
     case 'STAMP': {
       const card = h.stamps.get(reward.id);

@@ -3,7 +3,7 @@ import { testDialects } from '@loyalty-gateway/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { sale } from '../testing/test-seed.js';
-import { MEMBERS, PATHS, REWARDS, byMembership, expectError, expectOk, fieldPaths, openCheckoutGateway } from './testing/checkout-kit.js';
+import { MEMBERS, PATHS, REWARDS, byMembership, expectError, expectOk, fieldPaths, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
 
 describe.each(testDialects())('POST /v1/redemption/eligibility ($name)', ({ name }) => {
   let gw: GatewayFixture;
@@ -51,6 +51,19 @@ describe.each(testDialects())('POST /v1/redemption/eligibility ($name)', ({ name
     const noValue = await check({ customer: byMembership(MEMBERS.rich.id) });
     expect(rewardOf(noValue, REWARDS.minSpend).eligible).toBe(false);
     expect(rewardOf(noValue, REWARDS.minSpend).reason).toMatch(/minimum spend of \$20\.00/);
+  });
+
+  it('bug: after a refund took back points already spent, walletBalance was negative and the reason read "customer has -500"', async () => {
+    const big = freshId('S');
+    expect((await gw.send(sale({ id: big, total: 500, customer: byMembership('MBR-0002') }))).json()).toMatchObject({ pointsEarned: 500 });
+    expectOk(await gw.post(PATHS.redeem, { customer: byMembership('MBR-0002'), externalTransactionId: freshId('R'), pointsToRedeem: 500 }));
+    expect(expectOk(await gw.post(PATHS.refund, { externalTransactionId: big, refundTransactionId: freshId('RF') }))).toMatchObject({ pointsReversed: 500 });
+    const result = await check({ customer: byMembership('MBR-0002') });
+    expect(result).toMatchObject({ membershipId: 'MBR-0002', walletBalance: 0 });
+    expect(result.warning).toMatch(/^This customer owes 500 points: a refund took back points already spent\./);
+    expect(rewardOf(result, REWARDS.fiveOff).reason).toBe('Needs 500 points; customer has none to spend (owes 500 points after a refund) (1000 short).');
+    const error = expectError(await gw.post(PATHS.redeem, { customer: byMembership('MBR-0002'), externalTransactionId: freshId('R'), pointsToRedeem: 1 }), 400, 'insufficient_points');
+    expect(error.message).toBe('Needs 1 point; customer has none to spend (owes 500 points after a refund) (501 short).');
   });
 
   it('not a member: 200, empty membershipId, a warning, nothing to redeem', async () => {

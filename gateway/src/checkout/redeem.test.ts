@@ -77,6 +77,13 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
     expect(await gw.balance(MEMBERS.rich.id)).toBe(before);
   });
 
+  it('bug: an upper-case UUID of an existing reward answered 400 reward_not_found; UUIDs are case-insensitive', async () => {
+    const order = freshId('R');
+    const upper = await redeemed({ externalTransactionId: order, rewardId: REWARDS.fiveOff.toUpperCase() });
+    expect(upper).toMatchObject({ status: 'REDEEMED', rewardId: REWARDS.fiveOff, pointsDeducted: 500 });
+    expect(await redeemed({ externalTransactionId: order, rewardId: REWARDS.fiveOff })).toEqual({ ...upper, status: 'ALREADY_PROCESSED' });
+  });
+
   it('both selectors or neither: 400 selector_required', async () => {
     const both = expectError(await redeem({ rewardId: REWARDS.fiveOff, pointsToRedeem: 10 }), 400, 'selector_required');
     expect(both.message).toBe('Send exactly one of rewardId or pointsToRedeem.');
