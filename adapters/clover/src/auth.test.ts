@@ -18,6 +18,14 @@ describe('Clover auth: static X-Clover-Auth, constant time, rotation list', () =
     expect(kit.authenticate(kit.unsigned(body, { 'X-Clover-Auth': 'older-auth-code' }))).toMatchObject({ ok: false, reason: 'bad_signature' });
   });
 
+  it('the door answers a wrong or missing X-Clover-Auth 401; the unsigned verificationCode 200 (declared unsigned)', async () => {
+    const kit = adapterKit(adapter, { settings, credentials: { accessToken: 't' } });
+    const body = fixtureText('webhook-notification.json');
+    expect(await kit.post(kit.unsigned(body, { 'X-Clover-Auth': 'older-auth-code' }))).toMatchObject({ statusCode: 401, code: 'bad_signature' });
+    expect(await kit.post(kit.unsigned(body))).toMatchObject({ statusCode: 401, code: 'bad_signature' });
+    expect(await kit.post(kit.unsigned(fixtureText('webhook-verification.json')))).toMatchObject({ statusCode: 200, body: { status: 'handshake' } });
+  });
+
   it('declares the static-header scheme with the secret in provider settings', () => {
     expect(adapter.defaultAuth).toEqual({ kind: 'static-header', header: 'x-clover-auth', prefix: '', secret: { from: 'settings', key: 'authCode' } });
   });

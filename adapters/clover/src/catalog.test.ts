@@ -1,12 +1,11 @@
-import { adapterKit } from '@loyalty-gateway/core/testing';
+import { adapterKit, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offsetOf } from './catalog.js';
 import { adapter } from './index.js';
-import { fixture } from './testing/fixture.js';
-import { startRecordedServer, type RecordedServer } from './testing/recorded-server.js';
+import { fixture, startCloverApi } from './testing/fixture.js';
 
 const ITEMS = '/v3/merchants/XYZVJT2ZRRRSC/items';
-let server: RecordedServer;
+let server: RecordedVendorServer;
 
 /** Page 1 is full (100 items): the 6 recorded items, then copies of the first with their own ids. */
 function fullFirstPage(): { elements: Array<Record<string, unknown>> } {
@@ -16,7 +15,7 @@ function fullFirstPage(): { elements: Array<Record<string, unknown>> } {
 }
 
 beforeAll(async () => {
-  server = await startRecordedServer();
+  server = await startCloverApi();
   server.route(`${ITEMS}?offset=0`, { status: 200, body: fullFirstPage() });
   server.route(`${ITEMS}?offset=100`, { status: 200, body: fixture('items-page-2.json') });
   server.script(`${ITEMS}?offset=0`, { status: 429, headers: { 'retry-after': '1' }, body: { message: 'Too Many Requests' } });
@@ -49,7 +48,7 @@ describe('Clover catalog pull', () => {
   });
 
   it('asked each page with limit, offset, categories and the bearer token (twice each: one retry)', () => {
-    const seen = server.requests.filter((r) => r.path === ITEMS);
+    const seen = server.seen.filter((r) => r.path === ITEMS);
     expect(seen.map((r) => r.query.get('offset'))).toEqual(['0', '0', '100', '100']);
     for (const r of seen) {
       expect(r.query.get('limit')).toBe('100');

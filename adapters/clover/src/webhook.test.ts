@@ -1,15 +1,14 @@
-import { adapterKit } from '@loyalty-gateway/core/testing';
+import { adapterKit, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapter } from './index.js';
-import { fixture, fixtureText } from './testing/fixture.js';
-import { startRecordedServer, type RecordedServer } from './testing/recorded-server.js';
+import { fixture, fixtureText, startCloverApi } from './testing/fixture.js';
 
 const XYZ = '/v3/merchants/XYZVJT2ZRRRSC';
 const MNO = '/v3/merchants/MNOVJT2ZRRRSC';
-let server: RecordedServer;
+let server: RecordedVendorServer;
 
 beforeAll(async () => {
-  server = await startRecordedServer();
+  server = await startCloverApi();
   server.route(`${XYZ}/orders/GHIVJT2ABCRSC`, { status: 200, body: fixture('order-paid.json') });
   server.route(`${XYZ}/customers/CUSTVJT2ABCRS`, { status: 200, body: fixture('customer.json') });
   server.route(`${XYZ}/orders/ABCVJTABCRRSC`, { status: 200, body: fixture('order-refunded.json') });
@@ -83,8 +82,8 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
   });
 
   it('bug: fetched with the bearer token and at most three expansions per call (Clover\'s limit), retrying once each', () => {
-    const paid = server.requests.filter((r) => r.path === `${XYZ}/orders/GHIVJT2ABCRSC`);
-    const refunded = server.requests.filter((r) => r.path === `${XYZ}/orders/ABCVJTABCRRSC`);
+    const paid = server.seen.filter((r) => r.path === `${XYZ}/orders/GHIVJT2ABCRSC`);
+    const refunded = server.seen.filter((r) => r.path === `${XYZ}/orders/ABCVJTABCRRSC`);
     expect(paid).toHaveLength(3); // two calls, one retried through the scripted 429
     expect(refunded).toHaveLength(3); // two calls, one retried through the scripted 503
     for (const r of [...paid, ...refunded]) {
@@ -92,10 +91,10 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
       expect(r.query.get('expand')!.split(',').length).toBeLessThanOrEqual(3);
     }
     expect(new Set(paid.map((r) => r.query.get('expand')))).toEqual(new Set(['lineItems,customers,discounts', 'payments,refunds']));
-    const customer = server.requests.filter((r) => r.path === `${XYZ}/customers/CUSTVJT2ABCRS`);
+    const customer = server.seen.filter((r) => r.path === `${XYZ}/customers/CUSTVJT2ABCRS`);
     expect(customer.map((r) => r.query.get('expand'))).toEqual(['emailAddresses,phoneNumbers']);
     // Nothing is fetched for DELETEs and non-order objects.
-    expect(server.requests.some((r) => r.path.includes('DELVJT2ABCRSC') || r.path.includes('PAYVJT2ABCRSC'))).toBe(false);
+    expect(server.seen.some((r) => r.path.includes('DELVJT2ABCRSC') || r.path.includes('PAYVJT2ABCRSC'))).toBe(false);
   });
 
   it('gives the same eventIds when Clover retries the same notification', async () => {

@@ -19,9 +19,11 @@ describe('shopify auth (HMAC-SHA256, base64, raw body, app secret from settings)
     expect(kit.authenticate(request)).toEqual({ ok: true });
   });
 
-  it('refuses a signature made with another secret', () => {
+  it('refuses a signature made with another secret: the door answers 401 bad_signature', async () => {
     const request = kit.unsigned(body, { ...topic, 'X-Shopify-Hmac-Sha256': shopifySignature('shpss_attacker', body) });
     expect(kit.authenticate(request)).toMatchObject({ ok: false, reason: 'bad_signature' });
+    expect(await kit.post(request)).toMatchObject({ statusCode: 401, code: 'bad_signature' });
+    expect(await kit.post(kit.unsigned('garbage{', topic))).toMatchObject({ statusCode: 401 }); // nothing is read before auth
   });
 
   it('refuses a body changed after signing (re-serialised JSON)', () => {

@@ -3,8 +3,9 @@ import { adapterKit } from '@loyalty-gateway/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
 import { adapter } from './index.js';
-import { loadFixture } from './load-fixture.js';
-import { startRecordedShopify, type RecordedShopify } from './test-server.js';
+import { loadFixture, startRecordedShopify } from './load-fixture.js';
+
+type RecordedShopify = Awaited<ReturnType<typeof startRecordedShopify>>;
 
 const SHOP = 'bean-there.myshopify.com';
 const TOKEN = 'shpat_fake_access_token';
@@ -19,7 +20,7 @@ afterEach(async () => {
 
 const kitFor = (recorded: RecordedShopify, credentials: Record<string, string> = { accessToken: TOKEN }, waits?: number[]) =>
   adapterKit(adapter, {
-    settings: { appSecret: 'shpss_x', apiBaseUrl: recorded.baseUrl },
+    settings: { appSecret: 'shpss_x', apiBaseUrl: recorded.apiBaseUrl },
     credentials,
     // The real client (real fetch, real sockets); only its sleep is recorded so the test can see
     // that Retry-After was honoured without waiting for it.
@@ -47,17 +48,18 @@ describe('shopify catalog pull (Admin GraphQL, cursor paging) against a real HTT
       { externalId: 'gid://shopify/ProductVariant/39072856', name: 'IPod Nano - 8GB - Green', sku: 'IPOD2008GREEN', category: 'Cult Products', price: 199, isActive: false },
     ]);
     expect(checkpoints).toEqual([PAGE_1_CURSOR, null]);
-    expect(server.seen.map((r) => [r.method, r.path, r.accessToken])).toEqual(
+    expect(server.seen.map((r) => [r.method, r.path, r.headers['x-shopify-access-token']])).toEqual(
       Array.from({ length: 5 }, () => ['POST', '/admin/api/2025-07/graphql.json', TOKEN]),
     );
-    expect(server.seen.map((r) => r.body.variables)).toEqual([
+    const bodies = server.seen.map((r) => JSON.parse(r.body) as { query: string; variables: unknown });
+    expect(bodies.map((b) => b.variables)).toEqual([
       { first: 250, cursor: null },
       { first: 250, cursor: null },
       { first: 250, cursor: PAGE_1_CURSOR },
       { first: 250, cursor: PAGE_1_CURSOR },
       { first: 250, cursor: PAGE_1_CURSOR },
     ]);
-    expect(server.seen[0]?.body.query).toMatch(/productVariants\(first: \$first, after: \$cursor\)/);
+    expect(bodies[0]?.query).toMatch(/productVariants\(first: \$first, after: \$cursor\)/);
   });
 
   it('one pull call returns one page and the checkpoint to resume from', async () => {

@@ -1,6 +1,17 @@
 import { readFileSync } from 'node:fs';
+import { startRecordedVendorServer, type RecordedReply } from '@loyalty-gateway/core/testing';
 
 /** A recorded fixture's exact bytes (what Shopify would have sent or answered). */
 export function loadFixture(name: string): string {
   return readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+}
+
+/**
+ * core's recorded vendor server playing a shop's Admin API: every request takes the next scripted
+ * answer, whatever its path; once the script is spent it answers 500. `baseUrl` includes the API path.
+ */
+export async function startRecordedShopify(script: RecordedReply[], apiVersion = '2025-07') {
+  const server = await startRecordedVendorServer({ key: () => 'admin-api', notFound: { status: 500, body: '{"errors":"script exhausted"}' } });
+  server.script('admin-api', ...script);
+  return { ...server, apiBaseUrl: `${server.baseUrl}/admin/api/${apiVersion}` };
 }

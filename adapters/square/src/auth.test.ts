@@ -40,6 +40,13 @@ describe('Square signature (HMAC-SHA256, base64, notification URL + raw body)', 
     expect(kit.authenticate(kit.unsigned(pretty, { [HEADER]: SDK_SIGNATURE }))).toMatchObject({ ok: false, reason: 'bad_signature' });
   });
 
+  it('the door answers a bad signature 401, and a forged test notification too (it is signed)', async () => {
+    const kit = kitFor(SDK_KEY);
+    expect(await kit.post(kitFor('MCmhFRxGX82xMwg5FsaoQA').signed(body))).toMatchObject({ statusCode: 401, code: 'bad_signature' });
+    expect(await kit.post(kit.unsigned(body))).toMatchObject({ statusCode: 401 });
+    expect(await kit.post(kit.signed(body))).toMatchObject({ statusCode: 200, handshake: { value: 'ac3ac95b-f97d-458c-a6e6-18981597e05f' } });
+  });
+
   it('refuses a request carrying only the legacy SHA-1 x-square-signature', () => {
     const kit = kitFor(SDK_KEY);
     expect(kit.authenticate(kit.unsigned(body, { 'x-square-signature': '1z2n3DEJJiUPKcPzQo1ftvbxGdw=' }))).toMatchObject({

@@ -1,11 +1,10 @@
 import { createHttpClient, VendorApiError } from '@loyalty-gateway/core';
-import { adapterKit } from '@loyalty-gateway/core/testing';
+import { adapterKit, type RecordedReply, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pullCatalog } from './catalog.js';
 import { adapter } from './index.js';
-import { fixtureJson } from './load-fixture.js';
+import { fixtureJson, startSquareApi } from './load-fixture.js';
 import type { SquareContext } from './square-api.js';
-import { startSquareServer, type Reply, type SquareTestServer } from './square-test-server.js';
 
 const CURSOR = 'CAASHgoTNTEzNDY0NTE3OjMwOTE4MzUyMBIHEAEgATisAg';
 const FIRST = '/v2/catalog/list?types=ITEM';
@@ -13,7 +12,7 @@ const SECOND = `/v2/catalog/list?types=ITEM&cursor=${CURSOR}`;
 const page1 = fixtureJson('catalog-list-page-1.json');
 const page2 = fixtureJson('catalog-list-page-2.json');
 
-let server: SquareTestServer | undefined;
+let server: RecordedVendorServer | undefined;
 /** Waits asked of the (real) client's sleep: Retry-After honoured without slowing the suite. */
 let waits: number[] = [];
 afterEach(async () => {
@@ -21,13 +20,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function kitWith(routes: Record<string, Reply[]>) {
-  server = await startSquareServer(routes);
+async function kitWith(routes: Record<string, RecordedReply[]>) {
+  server = await startSquareApi(routes);
   waits = [];
   const http = createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, sleep: async (ms) => void waits.push(ms) });
   return adapterKit(adapter, {
     http,
-    settings: { signatureKey: 'k', notificationUrl: 'https://loyalty.example.com/webhooks/square', apiBaseUrl: `${server.url}/` },
+    settings: { signatureKey: 'k', notificationUrl: 'https://loyalty.example.com/webhooks/square', apiBaseUrl: `${server.baseUrl}/` },
     credentials: { accessToken: 'EAAA-fake-token' },
   });
 }

@@ -1,9 +1,8 @@
 import { createHttpClient, VendorApiError } from '@loyalty-gateway/core';
-import { adapterKit } from '@loyalty-gateway/core/testing';
+import { adapterKit, type RecordedReply, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adapter } from './index.js';
-import { fixtureBytes, fixtureJson } from './load-fixture.js';
-import { startSquareServer, type Reply, type SquareTestServer } from './square-test-server.js';
+import { fixtureBytes, fixtureJson, startSquareApi } from './load-fixture.js';
 
 const NOTIFICATION_URL = 'https://loyalty.example.com/webhooks/square';
 const ORDER_PATH = '/v2/orders/03O3USaPaAaFnI6kkwB1JxGgBsUZY';
@@ -13,19 +12,19 @@ const order = fixtureJson('order-retrieve.json');
 const customer = fixtureJson('customer-retrieve.json');
 const paymentBody = fixtureBytes('payment-updated-completed.json');
 
-let server: SquareTestServer | undefined;
+let server: RecordedVendorServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
 
-async function kitWith(routes: Record<string, Reply[]>) {
-  server = await startSquareServer(routes);
+async function kitWith(routes: Record<string, RecordedReply[]>) {
+  server = await startSquareApi(routes);
   // core's real client; only its sleep is recorded, so the Retry-After wait is asserted without waiting.
   const waits: number[] = [];
   const http = createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, sleep: async (ms) => void waits.push(ms) });
   const kit = adapterKit(adapter, {
-    settings: { signatureKey: 'sq-signature-key', notificationUrl: NOTIFICATION_URL, apiBaseUrl: server.url, squareVersion: '2025-01-23' },
+    settings: { signatureKey: 'sq-signature-key', notificationUrl: NOTIFICATION_URL, apiBaseUrl: server.baseUrl, squareVersion: '2025-01-23' },
     credentials: { accessToken: 'EAAA-fake-token' },
     url: NOTIFICATION_URL,
     http,

@@ -29,6 +29,8 @@ export interface RecordedVendorServerOptions {
   key?: (request: { method: string; url: URL }) => string;
   /** The answer for a key with no route (the vendor's own 404 page). */
   notFound?: RecordedReply;
+  /** Routes to start with: one reply, or replies served in order with the last one repeating. */
+  routes?: Record<string, RecordedReply | RecordedReply[]>;
 }
 
 export interface RecordedVendorServer {
@@ -84,6 +86,12 @@ export async function startRecordedVendorServer(options: RecordedVendorServerOpt
       timers.add(timer);
     });
   });
+  for (const [key, replies] of Object.entries(options.routes ?? {})) {
+    const list = Array.isArray(replies) ? replies : [replies];
+    const last = list.at(-1);
+    if (last) routes.set(key, last);
+    if (list.length > 1) queues.set(key, list.slice(0, -1));
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
 import { MEMBERS, SQUARE_LOCATION, SQUARE_NOTIFICATION_URL, SQUARE_SIGNATURE_KEY, featuredSeedDocument } from '../testing/featured-seed.js';
 import { adapterFixture, adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
-import { startRecordedVendorServer, type RecordedVendorServer } from '../testing/recorded-vendor-server.js';
+import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 
 const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 const ORDER_ID = '03O3USaPaAaFnI6kkwB1JxGgBsUZY';

@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestPki } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../start-gateway.js';
 import { CLOVER_MERCHANT, MEMBERS, featuredSeedDocument } from '../testing/featured-seed.js';
 import { httpsPost } from '../testing/https-post.js';
 import { adapterFixtureJson } from '../testing/native-fixtures.js';
-import { startRecordedVendorServer, type RecordedVendorServer } from '../testing/recorded-vendor-server.js';
+import { createTestPki, startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-tls-'));
 const serverPki = createTestPki('Gateway Server CA');
