@@ -62,7 +62,7 @@ describe('the request log', () => {
     await gw.post(PATHS.refund, { externalTransactionId: order, refundTransactionId: `${order}-r` }, headers('log-4'));
     await gw.post(PATHS.catalog, { store: { id: 'store-001' }, items: [] }, headers('log-5'));
     const line = (id: string) => log.lines.find((l) => l.msg === 'request completed' && l.reqId === id);
-    expect(line('log-1')).toMatchObject({ statusCode: 200, vendor: 'acme-pos', eventType: 'eligibility', outcome: 'eligible:1/3' });
+    expect(line('log-1')).toMatchObject({ statusCode: 200, vendor: 'acme-pos', eventType: 'eligibility', outcome: 'eligible:2/6' });
     expect(line('log-2')).toMatchObject({ statusCode: 200, eventType: 'redeem', transactionId: order, outcome: 'REDEEMED' });
     expect(line('log-3')).toMatchObject({ statusCode: 400, eventType: 'redeem', outcome: 'insufficient_points' });
     expect(line('log-4')).toMatchObject({ eventType: 'refund', transactionId: order, refundId: `${order}-r`, outcome: 'REVERSED' });

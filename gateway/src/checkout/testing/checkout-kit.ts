@@ -4,12 +4,18 @@ import { expect } from 'vitest';
 import { openGateway, type GatewayFixture } from '../../testing/gateway-fixture.js';
 import { testSeedDocument } from '../../testing/test-seed.js';
 
-/** Rewards of the test seed, plus one with a minimum spend. */
+/** Rewards of the test seed, plus one with a minimum spend and one of each issued / tier type. */
 export const REWARDS = {
   stamp: '6f1c2a7e-0b7d-4c1a-9a3e-000000000001',
   fiveOff: '6f1c2a7e-0b7d-4c1a-9a3e-000000000002',
   minSpend: '6f1c2a7e-0b7d-4c1a-9a3e-000000000003',
+  discount: '6f1c2a7e-0b7d-4c1a-9a3e-000000000004',
+  freeItem: '6f1c2a7e-0b7d-4c1a-9a3e-000000000005',
+  tier: '6f1c2a7e-0b7d-4c1a-9a3e-000000000006',
 } as const;
+
+/** Codes issued to MEMBERS.perks: two DISCOUNT codes and one FREE_ITEM code. */
+export const CODES = { discount: 'LOYAL-C-DISC1', discountSpare: 'LOYAL-C-DISC2', freeItem: 'LOYAL-C-MUF1' } as const;
 
 /** Members of the checkout seed and their opening balances (redemptionRate 100, earnRate 1). */
 export const MEMBERS = {
@@ -17,6 +23,8 @@ export const MEMBERS = {
   poor: { id: 'MBR-C-POOR', points: 100 },
   refund: { id: 'MBR-C-REF', points: 2000 },
   concurrent: { id: 'MBR-C-CONC', points: 1000 },
+  /** Holds the issued codes; 4000 opening points reach the Gold tier (3000). */
+  perks: { id: 'MBR-C-PERK', points: 4000 },
 } as const;
 
 export const PATHS = {
@@ -38,6 +46,14 @@ export function checkoutSeedDocument() {
       rewards: [
         ...merchant.rewards,
         { id: REWARDS.minSpend, type: 'POINTS', title: '$2 off orders over $20', pointsCost: 200, discountValue: 2, minSpend: 20 },
+        { id: REWARDS.discount, type: 'DISCOUNT', title: '$10 off over $30', discountValue: 10, minSpend: 30 },
+        { id: REWARDS.freeItem, type: 'FREE_ITEM', title: 'Free muffin', match: { skus: ['BAK-MUFFIN'] } },
+        { id: REWARDS.tier, type: 'TIER', title: 'Gold: $2 off', minPoints: 3000, discountValue: 2 },
+      ],
+      issuedCodes: [
+        { code: CODES.discount, rewardId: REWARDS.discount, membershipId: MEMBERS.perks.id },
+        { code: CODES.discountSpare, rewardId: REWARDS.discount, membershipId: MEMBERS.perks.id },
+        { code: CODES.freeItem, rewardId: REWARDS.freeItem, membershipId: MEMBERS.perks.id },
       ],
     }],
   };
