@@ -60,6 +60,19 @@ describe('environment gating of the coming endpoints', () => {
     });
   });
 
+  it('bug: in production a disabled endpoint revealed itself to other methods (GET: 405 with Allow: POST); every method now gets 404 endpoint_not_enabled', async () => {
+    await withGateway('production', ['eligibility'], async (gw) => {
+      for (const method of ['GET', 'PUT', 'DELETE', 'PATCH'] as const) {
+        const response = await gw.app.inject({ method, url: PATHS.refund });
+        expectError(response, 404, 'endpoint_not_enabled');
+        expect(response.headers.allow).toBeUndefined();
+      }
+      const enabled = await gw.app.inject({ method: 'GET', url: PATHS.eligibility });
+      expectError(enabled, 405, 'method_not_allowed');
+      expect(enabled.headers.allow).toBe('POST');
+    });
+  });
+
   it('production with GATEWAY_FEATURES=eligibility,refund: exactly those two on', async () => {
     const config = loadConfig({ GATEWAY_ENV: 'production', GATEWAY_FEATURES: ' eligibility, refund ', GATEWAY_ADMIN_TOKEN: 'a'.repeat(32) });
     expect(config.GATEWAY_FEATURES).toEqual(['eligibility', 'refund']);

@@ -21,13 +21,15 @@ const notEnabled: onRequestHookHandler = (_request, _reply, done) => done(new Ga
 
 /**
  * The four checkout endpoints. An enabled one is a v1-authenticated route; a disabled one
- * (production without it in GATEWAY_FEATURES) is registered without authentication and answers
- * 404 endpoint_not_enabled from its first hook, so it never reveals whether credentials are good.
+ * (production without it in GATEWAY_FEATURES) is registered for every method without
+ * authentication and answers 404 endpoint_not_enabled from its first hook, so it reveals neither
+ * whether credentials are good nor which method it would take.
  */
 export function registerCheckoutRoutes(app: FastifyInstance, options: CheckoutRoutesOptions): void {
   for (const endpoint of CHECKOUT_ENDPOINTS) {
     if (!isFeatureEnabled(options.environment, options.features, endpoint.feature)) {
-      app.post(endpoint.path, { config: { auth: 'none' }, onRequest: notEnabled }, async () => {
+      // Every method: a 405 naming POST would reveal the endpoint exists.
+      app.all(endpoint.path, { config: { auth: 'none' }, onRequest: notEnabled }, async () => {
         throw new GatewayError('endpoint_not_enabled');
       });
       continue;
