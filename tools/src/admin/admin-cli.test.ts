@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { startGateway, type RunningGateway } from '@loyalty-gateway/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from './run-admin-command.js';
@@ -13,16 +12,18 @@ import { runAdminCommand } from './run-admin-command.js';
 const TOKEN = 'adm_cli_test_token_0123456789abcdef';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-admin-cli-'));
 let gateway: RunningGateway;
-let clover: Server;
+let clover: RecordedVendorServer;
 let cloverUrl = '';
+const cloverFixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../../adapters/clover/src/fixtures/${name}`, import.meta.url), 'utf8'));
+const NATIVE_STORE = 'CLINATIVE0001';
 
-/** Clover's items API, one short page of three (a real socket, recorded shape). */
-function startClover(): Promise<string> {
-  clover = createServer((_req, res) => {
-    const elements = [1, 2, 3].map((n) => ({ id: `CLI-ITEM-${n}`, name: `Item ${n}`, price: 250 * n, hidden: false }));
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ elements }));
-  });
-  return new Promise((resolve) => clover.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(clover.address() as AddressInfo).port}`)));
+/** Clover's API on core's recorded server: one short items page of three, and a paid order for the native-webhook test. */
+async function startClover(): Promise<string> {
+  clover = await startRecordedVendorServer({ key: ({ url }) => (url.pathname.endsWith('/items') ? 'items' : url.pathname) });
+  clover.route('items', { body: { elements: [1, 2, 3].map((n) => ({ id: `CLI-ITEM-${n}`, name: `Item ${n}`, price: 250 * n, hidden: false })) } });
+  clover.route(`/v3/merchants/${NATIVE_STORE}/orders/GHIVJT2ABCRSC`, { body: cloverFixture('order-paid.json') });
+  clover.route(`/v3/merchants/${NATIVE_STORE}/customers/CUSTVJT2ABCRS`, { body: cloverFixture('customer.json') });
+  return clover.baseUrl;
 }
 
 function seed(cloverUrl: string) {
@@ -33,7 +34,8 @@ function seed(cloverUrl: string) {
     ],
     merchants: [{
       id: 'm-cli', name: 'CLI Coffee', currency: 'USD', defaultCountryCode: '1', earnRate: 1, redemptionRate: 100,
-      outlets: [{ id: 'o-main', name: 'Main' }], connections: [], members: [], rewards: [], issuedCodes: [],
+      outlets: [{ id: 'o-main', name: 'Main' }], connections: [], rewards: [], issuedCodes: [],
+      members: [{ membershipId: 'MBR-CLI', email: 'jane.doe@example.com', points: 0 }],
     }],
   };
 }
@@ -58,7 +60,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await gateway?.close();
-  await new Promise((resolve) => clover.close(resolve));
+  await clover?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -111,6 +113,30 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     expect(pulled.json).toMatchObject({ run: { status: 'succeeded', pages: 1, items: 3, created: 3, trigger: 'manual' } });
     const runs = await cli('catalog', 'runs', '--connection', id);
     expect(runs.json?.runs[0]).toMatchObject({ id: pulled.json?.run.id, status: 'succeeded' });
+  });
+
+  it('promotion through the CLI takes effect at once: the native Clover webhook answers 404, then earns once, then 404 again', async () => {
+    const settings = path.join(dir, 'native-settings.json');
+    writeFileSync(settings, JSON.stringify({ authCode: 'native-auth-code', apiBaseUrl: cloverUrl }));
+    expect((await cli('vendors', 'settings', 'clover', '--file', settings)).code).toBe(0);
+    const credentials = path.join(dir, 'native-credentials.json');
+    writeFileSync(credentials, JSON.stringify({ accessToken: 'native-token' }));
+    expect((await cli('connections', 'create', '--vendor', 'clover', '--store', NATIVE_STORE, '--merchant', 'm-cli', '--outlet', 'o-main', '--credentials-file', credentials)).code).toBe(0);
+    expect((await cli('vendors', 'demote', 'clover')).code).toBe(0);
+    const body = JSON.stringify({ appId: 'CLIAPP', merchants: { [NATIVE_STORE]: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1_700_000_000_000 }] } });
+    const post = () => fetch(`${gateway.address}/webhooks/clover`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-clover-auth': 'native-auth-code' } });
+
+    expect((await post()).status).toBe(404);
+    expect((await cli('vendors', 'promote', 'clover')).json).toMatchObject({ vendor: { slug: 'clover', tier: 'featured' } });
+    const first = await post();
+    expect(first.status).toBe(200);
+    const [result] = ((await first.json()) as { results: Array<Record<string, unknown>> }).results;
+    expect(result).toMatchObject({ storeId: NATIVE_STORE, transactionId: 'GHIVJT2ABCRSC', status: 'processed', membershipId: 'MBR-CLI' });
+    expect(result!.pointsEarned).toBeGreaterThan(0);
+    expect(((await (await post()).json()) as { results: Array<{ status: string }> }).results[0]?.status).toBe('duplicate');
+    expect((await cli('vendors', 'demote', 'clover')).code).toBe(0);
+    expect((await post()).status).toBe(404);
+    expect((await cli('vendors', 'promote', 'clover')).code).toBe(0); // as the other tests expect it
   });
 
   it('usage errors exit 2; a wrong token exits 1 with the Error body message', async () => {

@@ -42,7 +42,7 @@ export function operatorSeed(settings: { cloverApiBaseUrl?: string } = {}) {
   return doc;
 }
 
-/** A real app (SQLite in memory or a PostgreSQL schema) with /admin and /directory mounted. */
+/** A real app (SQLite in memory or a PostgreSQL schema) with /admin, /directory and the featured doors mounted. */
 export async function openOperatorApp(
   options: {
     dialect?: 'sqlite' | 'postgres'; token?: string | undefined; adapters?: readonly AnyAdapter[]; publicUrl?: string; seedDocument?: unknown;
@@ -69,6 +69,8 @@ export async function openOperatorApp(
     engine, connections: store, idempotency: createMemoryIdempotencyCache(), rateLimit: { max: 100_000 }, loggerInstance: logger,
     admin: { token, store, engine, notes, runs, runner, adapters, tlsListener: options.tlsListener },
     directory: { store, adapters, publicUrl: options.publicUrl, environment: options.environment },
+    // The featured doors too, so a promotion through /admin can be followed by a native POST.
+    featured: { store, notes, adapters, publicUrl: options.publicUrl },
   });
   return {
     app, store, notes, runs, runner, engine, database, logs,
