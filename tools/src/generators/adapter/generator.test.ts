@@ -1,10 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Tree } from '@nx/devkit';
 import { createTreeWithEmptyWorkspace } from '@nx/devkit/testing';
-import { adapterKit } from '@loyalty-gateway/core/testing';
-import type { AnyAdapter } from '@loyalty-gateway/core';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { adapterGenerator } from './generator.js';
 import { ADAPTER_LIST } from './register-adapter.js';
@@ -28,7 +28,8 @@ describe('adapter generator', () => {
   it('scaffolds the same-shaped adapter folder', async () => {
     await adapterGenerator(tree, { slug: 'acme-pos' });
     for (const file of ['package.json', 'vitest.config.ts', 'README.md', 'src/index.ts', 'src/native.ts', 'src/map.ts', 'src/auth.ts',
-      'src/catalog.ts', 'src/fixtures/order-paid.json', 'src/fixtures/SOURCES.md', 'src/webhook.test.ts']) {
+      'src/catalog.ts', 'src/fixtures/order-paid.json', 'src/fixtures/products-page-1.json', 'src/fixtures/products-page-2.json',
+      'src/fixtures/SOURCES.md', 'src/map.test.ts', 'src/auth.test.ts', 'src/webhook.test.ts', 'src/catalog.test.ts']) {
       expect(tree.exists(`adapters/acme-pos/${file}`), file).toBe(true);
     }
     expect(JSON.parse(tree.read('adapters/acme-pos/package.json', 'utf-8')!).name).toBe('@loyalty-gateway/adapter-acme-pos');
@@ -36,6 +37,7 @@ describe('adapter generator', () => {
     expect(index).toContain("slug: 'acme-pos'");
     expect(index).toContain("name: 'Acme Pos'");
     expect(index).not.toContain('<%');
+    expect(index).toContain('response: { accepted:');
   });
 
   it('registers the adapter in the typed list and as a gateway dependency', async () => {
@@ -62,7 +64,7 @@ describe('adapter generator', () => {
     const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../.generated-test');
     afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-    it('maps its signed fixture to a valid canonical envelope', async () => {
+    it('passes its own map, auth, webhook and catalog tests (written out from the virtual tree and run by vitest)', async () => {
       await adapterGenerator(tree, { slug: 'acme-pos' });
       const files = tree.listChanges().filter((c) => c.path.startsWith('adapters/acme-pos/') && c.content);
       for (const change of files) {
@@ -70,13 +72,14 @@ describe('adapter generator', () => {
         mkdirSync(path.dirname(out), { recursive: true });
         writeFileSync(out, change.content!);
       }
-      const { adapter } = (await import(path.join(root, 'adapters/acme-pos/src/index.ts'))) as { adapter: AnyAdapter };
-      const kit = adapterKit(adapter, { settings: { webhookSecret: 's', apiBaseUrl: 'http://127.0.0.1:1' }, credentials: { accessToken: 't' } });
-      const request = kit.signed(tree.read('adapters/acme-pos/src/fixtures/order-paid.json')!);
-      expect(kit.authenticate(request)).toEqual({ ok: true });
-      const { envelopes } = await kit.envelopes(request);
-      expect(envelopes).toHaveLength(1);
-      expect(envelopes[0]).toMatchObject({ eventType: 'sale.completed', transaction: { id: '1001', total: 12.5 } });
-    });
+      // The scaffold's vitest.config.ts re-exports the workspace's shared config two levels up.
+      writeFileSync(path.join(root, 'vitest.shared.ts'), "export { default } from '../../vitest.shared.js';\n");
+      const vitest = path.join(path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
+      const run = spawnSync(process.execPath, [vitest, 'run', '--root', path.join(root, 'adapters/acme-pos')], { encoding: 'utf8', timeout: 90_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+      const output = `${run.stdout}\n${run.stderr}`;
+      expect(run.status, output).toBe(0);
+      expect(output).toMatch(/Test Files\s+4 passed/);
+      for (const file of ['map.test.ts', 'auth.test.ts', 'webhook.test.ts', 'catalog.test.ts']) expect(output).toContain(file);
+    }, 120_000);
   });
 });
