@@ -112,7 +112,7 @@ export async function migrate(
   for (let attempt = 1; ; attempt += 1) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
-    if (attempt < MIGRATE_ATTEMPTS && isSchemaDroppedMeanwhile(error)) {
+    if (attempt < MIGRATE_ATTEMPTS && results === undefined && isDroppedMeanwhile(error)) {
       await new Promise((resolve) => setTimeout(resolve, 10 * attempt));
       continue;
     }
@@ -125,11 +125,12 @@ const MIGRATE_ATTEMPTS = 10;
 
 /**
  * Kysely's migrator looks for its tables with a catalog query over every schema of the database
- * that calls has_schema_privilege(name) per schema: a schema dropped by another session while
- * that query runs fails it with 3F000 (invalid_schema_name). Nothing was migrated then; retrying
- * is safe (migrations are idempotent and locked).
+ * that calls has_schema_privilege(schema) and pg_get_serial_sequence(schema.table) by name: a
+ * schema or table dropped by another session while that query runs fails it with 3F000
+ * (invalid_schema_name) or 42P01 (undefined_table). That happens before any migration runs (no
+ * results), so retrying is safe; a migration that itself fails is never retried.
  */
-const isSchemaDroppedMeanwhile = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === '3F000';
+const isDroppedMeanwhile = (error: unknown): boolean => ['3F000', '42P01'].includes(String((error as { code?: unknown } | null)?.code));
 
 /** `{ migrationTableSchema }` for the connection's current PostgreSQL schema; nothing on SQLite. */
 async function postgresSchemaOf(db: Kysely<any>): Promise<{ migrationTableSchema?: string }> {
