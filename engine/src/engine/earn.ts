@@ -68,42 +68,40 @@ async function creditPoints(trx: Tx, memberId: string, points: number, saleId: s
   await INSERT_LEDGER(trx, { id: newId(), memberId, points, saleId, now });
 }
 
-/** Add stamps to every affected card in one upsert, refused (no row back) past MAX_STAMPS. */
-async function upsertCards(trx: Tx, memberId: string, plan: EarnPlan): Promise<Map<string, number>> {
-  const rows = await trx
+/**
+ * One card's stamps and the cards they complete, in one statement compiled once: the completed
+ * count is floor(after / required) − floor(before / required), integer division in SQL (as
+ * cardProgress computes it). Refused (no row back) when the card would pass MAX_STAMPS.
+ */
+const ADD_STAMPS = preparedQuery((db, v: { memberId: string; rewardId: string; stamps: number; completedIfNew: number; required: number }) => {
+  const required = sql`cast(${v.required} as integer)`;
+  return db
     .insertInto('stamp_cards')
-    .values(plan.stamps.map(({ reward, stamps }) => ({ member_id: memberId, reward_id: reward.id, stamps_total: stamps, cards_completed: 0, cards_redeemed: 0 })))
+    .values({ member_id: v.memberId, reward_id: v.rewardId, stamps_total: v.stamps, cards_completed: v.completedIfNew, cards_redeemed: 0 })
     .onConflict((oc) => oc
       .columns(['member_id', 'reward_id'])
-      .doUpdateSet({ stamps_total: sql`stamp_cards.stamps_total + excluded.stamps_total` })
+      .doUpdateSet({
+        stamps_total: sql`stamp_cards.stamps_total + excluded.stamps_total`,
+        cards_completed: sql`stamp_cards.cards_completed + (stamp_cards.stamps_total + excluded.stamps_total) / ${required} - stamp_cards.stamps_total / ${required}`,
+      })
       .where(sql<boolean>`stamp_cards.stamps_total <= ${MAX_STAMPS} - excluded.stamps_total`))
-    .returning(['reward_id', 'stamps_total'])
-    .execute();
-  return new Map(rows.map((r) => [r.reward_id, Number(r.stamps_total)]));
-}
+    .returning('stamps_total');
+});
 
 /**
  * Add stamps and count the cards they complete: work independent of the quantities (a completed
- * card is a count on stamp_cards, not a row). Throws 422 (rolling the sale back) when a card would
- * pass MAX_STAMPS.
+ * card is a count on stamp_cards, not a row), one statement per affected card. Throws 422
+ * (rolling the sale back) when a card would pass MAX_STAMPS.
  */
 async function addStamps(trx: Tx, plan: EarnPlan): Promise<StampUpdate[]> {
   const memberId = plan.memberId!;
-  const totals = await upsertCards(trx, memberId, plan);
   const updates: StampUpdate[] = [];
   for (const { reward, stamps } of plan.stamps) {
-    const total = totals.get(reward.id);
-    if (total === undefined) throw tooManyStamps(reward, stamps);
     const required = reward.stampsRequired!;
-    const { current, completedNow } = cardProgress(total, stamps, required);
+    const { rows } = await ADD_STAMPS(trx, { memberId, rewardId: reward.id, stamps, completedIfNew: Math.floor(stamps / required), required });
+    if (rows.length === 0) throw tooManyStamps(reward, stamps);
+    const { current, completedNow } = cardProgress(Number(rows[0]!.stamps_total), stamps, required);
     updates.push({ rewardId: reward.id, rewardTitle: reward.title, current, required, completed: completedNow > 0 });
-    if (completedNow === 0) continue;
-    await trx
-      .updateTable('stamp_cards')
-      .set({ cards_completed: sql`cards_completed + ${completedNow}` })
-      .where('member_id', '=', memberId)
-      .where('reward_id', '=', reward.id)
-      .execute();
   }
   return updates;
 }
