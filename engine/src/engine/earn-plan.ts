@@ -40,10 +40,13 @@ export function planEarn(
   if (!member) {
     return { memberId: null, membershipId: '', points: 0, stamps: [], codes: [], warning: `${resolution.reason} The sale was recorded; no points or stamps were awarded.` };
   }
-  const base = { memberId: member.id, membershipId: member.membershipId, codes: prefixedCodes(command, prefix) };
+  // Plain literals, not `{ ...base, … }`: every member's earn builds one, and a spread followed by
+  // more properties is an order of magnitude slower in V8.
+  const codes = prefixedCodes(command, prefix);
   const tx = command.transaction;
   if (tx.currency !== merchant.currency) {
-    return { ...base, points: 0, stamps: [], warning: `No points or stamps earned: the sale is in ${tx.currency} but this merchant earns on ${merchant.currency} sales.` };
+    const warning = `No points or stamps earned: the sale is in ${tx.currency} but this merchant earns on ${merchant.currency} sales.`;
+    return { memberId: member.id, membershipId: member.membershipId, codes, points: 0, stamps: [], warning };
   }
   const points = pointsFor(tx.totalMinor, merchant.earnRate);
   const stamps = stampsForSale(tx.items, merchant.rewards, catalog);
@@ -51,7 +54,7 @@ export function planEarn(
   const warning = points === 0 && stamps.length === 0
     ? `No points earned: the total ${formatMoney(tx.totalMinor, tx.currency)} is below one point at this merchant's earn rate, and no item matched a stamp card.`
     : null;
-  return { ...base, points, stamps, warning };
+  return { memberId: member.id, membershipId: member.membershipId, codes, points, stamps, warning };
 }
 
 /** True when the sale needs the outlet's catalog to match stamp rules. */

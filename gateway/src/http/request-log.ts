@@ -27,7 +27,10 @@ export class RequestLogController extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const connection = request.connection;
     const audit = request.audit;
+    const log = this.lineLogger;
     const line = {
+      // The request's own logger binds reqId; the line logger does not (undefined is not written).
+      reqId: log ? request.id : undefined,
       method: request.method,
       url: request.url,
       statusCode: reply.statusCode,
@@ -42,12 +45,9 @@ export class RequestLogController extends LogController {
       refundId: audit?.refundId,
       outcome: audit?.outcome,
     };
-    if (error) return reply.log.error({ ...line, err: error }, 'request errored');
-    const log = this.lineLogger;
-    const probe = request.routeOptions?.config?.probe === true;
-    if (!log) return probe ? reply.log.debug(line, 'request completed') : reply.log.info(line, 'request completed');
-    const withId = { reqId: request.id, ...line };
-    if (probe) log.debug(withId, 'request completed');
-    else log.info(withId, 'request completed');
+    if (error) return reply.log.error({ ...line, reqId: undefined, err: error }, 'request errored');
+    const target = log ?? reply.log;
+    if (request.routeOptions?.config?.probe === true) target.debug(line, 'request completed');
+    else target.info(line, 'request completed');
   }
 }
