@@ -24,7 +24,10 @@ export interface EmbeddedEngine extends LoyaltyEngine {
 export interface EmbeddedEngineOptions {
   /** Opened and owned by the caller: the engine runs its migrations on it but never closes it. */
   database: SqlDatabase<any>;
-  /** Reward-code prefix; wins over a seed's `codePrefix` (which is persisted and used otherwise). */
+  /**
+   * Reward-code prefix to use when none is established yet. Once one is (by a seed or earlier
+   * codes), a seed declaring another is refused (see seed/code-prefix.ts).
+   */
   codePrefix?: string;
   clock?: () => Date;
 }
