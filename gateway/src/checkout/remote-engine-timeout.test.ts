@@ -52,8 +52,11 @@ describe.each(testDialects())('a remote engine that times out, through the gatew
 
   it('bug: the earn webhook answered 503 "not recorded" and the engine recorded the sale; now it is not, and the retry earns', async () => {
     const before = await balance('MBR-0001');
-    const event = sale({ total: 30 });
-    slow.set('stamp_cards', SLOW_MS, 1); // the sale's latte line stamps a card inside the earn's transaction
+    const base = sale({ total: 30 });
+    // A code with the reward prefix: its usage update runs inside the earn's transaction, and is
+    // built per call, so SlowStatements can slow it (statements compiled once never pass through it).
+    const event = { ...base, transaction: { ...base.transaction, discountCodes: [{ code: 'LOYAL-NOT-ISSUED' }] } };
+    slow.set('reward_instances', SLOW_MS, 1);
     const error = expectError(await gw.send(event), 503, 'engine_unavailable_retry');
     expect(error.message).toMatch(/may not have been recorded/);
     await engineSettles();
