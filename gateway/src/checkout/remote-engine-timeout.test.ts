@@ -3,11 +3,10 @@ import { ERRORS } from '@loyalty-gateway/core';
 import { testDialects } from '@loyalty-gateway/engine';
 import { SlowStatements } from '@loyalty-gateway/engine/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseSeed } from '../boot/seed-schema.js';
-import { openEngineService, type EngineServiceHarness } from '../engine-client/testing/engine-service-harness.js';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { sale } from '../testing/test-seed.js';
-import { MEMBERS, PATHS, byMembership, checkoutSeedDocument, expectError, expectOk, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
+import { MEMBERS, PATHS, byMembership, expectError, expectOk, freshId } from './testing/checkout-kit.js';
+import { openRemoteCheckoutGateway } from './testing/remote-checkout-gateway.js';
 
 /** The client gives up after TIMEOUT_MS; the slowed statement holds the engine's transaction for SLOW_MS. */
 const TIMEOUT_MS = 400;
@@ -15,19 +14,13 @@ const SLOW_MS = 700;
 
 describe.each(testDialects())('a remote engine that times out, through the gateway ($name)', ({ name }) => {
   const slow = new SlowStatements();
-  let service: EngineServiceHarness;
+  let remote: Awaited<ReturnType<typeof openRemoteCheckoutGateway>>;
   let gw: GatewayFixture;
   beforeAll(async () => {
-    service = await openEngineService(name, { timeoutMs: TIMEOUT_MS, retryDelaysMs: [0, 0], breaker: { failureThreshold: 100 } }, undefined, slow);
-    const parsed = parseSeed(checkoutSeedDocument());
-    if (!('seed' in parsed)) throw new Error('seed invalid');
-    await service.embedded.applySeed(parsed.seed.engine);
-    gw = await openCheckoutGateway(name, { appEngine: service.client });
+    remote = await openRemoteCheckoutGateway(name, { timeoutMs: TIMEOUT_MS, retryDelaysMs: [0, 0], breaker: { failureThreshold: 100 } }, slow);
+    gw = remote.gw;
   });
-  afterAll(async () => {
-    await gw.close();
-    await service.close();
-  });
+  afterAll(() => remote.close());
   beforeEach(() => slow.clear());
 
   /** The balance as the till sees it, through the gateway and the engine service. */

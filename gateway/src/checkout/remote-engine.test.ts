@@ -1,12 +1,12 @@
 import { testDialects } from '@loyalty-gateway/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSeed } from '../boot/seed-schema.js';
 import { createHttpEngine, type HttpEngine } from '../engine-client/index.js';
-import { openEngineService, type EngineServiceHarness } from '../engine-client/testing/engine-service-harness.js';
+import type { EngineServiceHarness } from '../engine-client/testing/engine-service-harness.js';
 import { closedPortUrl } from '../engine-client/testing/scripted-server.js';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { sale } from '../testing/test-seed.js';
-import { MEMBERS, PATHS, REWARDS, byMembership, checkoutSeedDocument, expectError, expectOk, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
+import { MEMBERS, PATHS, REWARDS, byMembership, expectError, expectOk, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
+import { openRemoteCheckoutGateway } from './testing/remote-checkout-gateway.js';
 
 /** One valid request per endpoint (fresh ids each time). */
 const requests = () => [
@@ -30,19 +30,14 @@ async function expectEngineUnavailable(gw: GatewayFixture): Promise<void> {
 }
 
 describe.each(testDialects())('checkout through the HTTP engine and the engine service ($name)', ({ name }) => {
+  let remote: Awaited<ReturnType<typeof openRemoteCheckoutGateway>>;
   let service: EngineServiceHarness;
   let gw: GatewayFixture;
   beforeAll(async () => {
-    service = await openEngineService(name, { retryDelaysMs: [0, 0], breaker: { failureThreshold: 100 } });
-    const parsed = parseSeed(checkoutSeedDocument());
-    if (!('seed' in parsed)) throw new Error('seed invalid');
-    await service.embedded.applySeed(parsed.seed.engine);
-    gw = await openCheckoutGateway(name, { appEngine: service.client });
+    remote = await openRemoteCheckoutGateway(name, { retryDelaysMs: [0, 0], breaker: { failureThreshold: 100 } });
+    ({ service, gw } = remote);
   });
-  afterAll(async () => {
-    await gw.close();
-    await service.close();
-  });
+  afterAll(() => remote.close());
 
   it('every endpoint answers through the remote engine; engine refusals render as themselves', async () => {
     expect(expectOk(await gw.post(PATHS.eligibility, { customer: byMembership(MEMBERS.rich.id) }))).toMatchObject({
