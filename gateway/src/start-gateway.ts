@@ -71,6 +71,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
       ? null
       : await createWorkerEngine({
         database: databases.engine,
+        onWorkerStart: (threadId) => log.info({ threadId }, 'loyalty engine thread started'),
         onWorkerExit: (detail) => log.error({ detail }, 'the loyalty engine thread stopped; calls in flight answered as unavailable, the next call starts a new one'),
       });
     const engine: LoyaltyEngine =

@@ -17,12 +17,16 @@ describe('the embedded engine on a worker thread', () => {
   let engine: EmbeddedEngine;
   let dispose: () => Promise<void>;
   const exits: string[] = [];
+  const starts: number[] = [];
 
   beforeEach(async () => {
     const db = await testDatabaseOptions('sqlite');
     dispose = db.dispose;
     exits.length = 0;
-    engine = await createWorkerEngine({ database: db.options, entry: CRASHING, onWorkerExit: (detail) => exits.push(detail) });
+    starts.length = 0;
+    engine = await createWorkerEngine({
+      database: db.options, entry: CRASHING, onWorkerExit: (detail) => exits.push(detail), onWorkerStart: (id) => starts.push(id),
+    });
     await engine.applySeed(testSeed());
   });
   afterEach(async () => {
@@ -59,6 +63,22 @@ describe('the embedded engine on a worker thread', () => {
     expect(await balance()).toBe(before + 10);
   });
 
+  it('bug: calls waiting when a worker crashed each started a worker of their own (all but one leaked); one restart serves them all', async () => {
+    await engine.earn(sale('CRASH-2')).catch(() => undefined);
+    const after = await Promise.all(Array.from({ length: 5 }, (_, i) => engine.earn(sale(`T-after-${i}`))));
+    expect(after.map((r) => r.status)).toEqual(Array(5).fill('processed'));
+    expect(starts).toHaveLength(2); // the first worker and one restart
+    expect(new Set(starts).size).toBe(2);
+  });
+
+  it('bug: close() with calls in flight left them pending forever; they finish, then the engine closes', async () => {
+    const calls = Array.from({ length: 10 }, (_, i) => engine.earn(sale(`T-closing-${i}`)));
+    await engine.close();
+    const settled = await Promise.race([Promise.allSettled(calls), new Promise<'pending'>((r) => setTimeout(() => r('pending'), 5_000))]);
+    expect(settled).not.toBe('pending');
+    expect((settled as PromiseSettledResult<{ status: string }>[]).map((s) => s.status === 'fulfilled' && s.value.status)).toEqual(Array(10).fill('processed'));
+  });
+
   it('refuses calls once closed', async () => {
     await engine.close();
     await expect(engine.ping()).rejects.toThrow('closed');
@@ -66,7 +86,7 @@ describe('the embedded engine on a worker thread', () => {
 });
 
 describe('a worker engine that cannot open its database', () => {
-  it('fails to start with the database error, leaving no thread behind', async () => {
+  it('fails to start, with the database error', async () => {
     const started = createWorkerEngine({ database: { sqliteFile: '/nonexistent-dir/sub/engine.sqlite' } });
     await expect(started).rejects.toThrow(/unable to open|directory does not exist|SQLITE_CANTOPEN/i);
   });

@@ -16,6 +16,8 @@ export interface WorkerEngineOptions {
   /** Opened by the worker itself (a SQLite file or a PostgreSQL URL; ':memory:' would be private to it). */
   database: DatabaseOptions;
   codePrefix?: string | undefined;
+  /** Told each time a worker thread has started and opened the engine (the first, and any restart). */
+  onWorkerStart?: ((threadId: number) => void) | undefined;
   /** Told when the worker thread stops unexpectedly (the next call starts a new one). */
   onWorkerExit?: ((detail: string) => void) | undefined;
   /** The worker's entry module; tests wrap the real one (engine-worker-boot.mjs) to crash it. */
@@ -82,13 +84,22 @@ class EngineThread {
     });
   }
 
-  /** Ask the worker to close the engine and database, then end the thread. */
+  get threadId(): number {
+    return this.worker.threadId;
+  }
+
+  /**
+   * Ask the worker to close the engine and database (it first lets the calls in flight finish),
+   * then end the thread. A call still unanswered after that is failed, never left pending.
+   */
   async close(): Promise<void> {
     if (this.stopped === null) {
       await this.call('close', undefined).catch(() => undefined);
       this.stopped = 'closed';
     }
     await this.worker.terminate();
+    for (const call of this.pending.values()) call.reject(workerStopped('the engine was closed'));
+    this.pending.clear();
   }
 
   private stop(detail: string, onStop: (detail: string) => void): void {
@@ -115,20 +126,32 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
     if (!closed) options.onWorkerExit?.(detail);
   };
   let closed = false;
-  let thread: Promise<EngineThread> = EngineThread.start(entry, data, onStop);
+  const start = () =>
+    EngineThread.start(entry, data, onStop).then((started) => {
+      options.onWorkerStart?.(started.threadId);
+      return started;
+    });
+  let thread: Promise<EngineThread> = start();
   await thread;
 
   const current = async (): Promise<EngineThread> => {
-    const running = await thread.catch(() => null);
+    const seen = thread;
+    const running = await seen.catch(() => null);
     if (running?.alive) return running;
-    thread = EngineThread.start(entry, data, onStop);
+    // Only the first caller to find this thread dead starts the next one; the others wait for it.
+    if (thread === seen) thread = start();
     return thread.catch((error: unknown) => {
       throw workerStopped(`a new worker could not start: ${(error as Error).message}`);
     });
   };
-  const call = <R>(method: WorkerMethod) => async (argument?: unknown, options?: EngineCallOptions): Promise<R> => {
-    if (closed) throw new Error('the loyalty engine is closed');
-    return (await current()).call(method, argument, options) as Promise<R>;
+  // Calls issued and not yet answered: close() lets them finish first.
+  const issued = new Set<Promise<unknown>>();
+  const call = <R>(method: WorkerMethod) => (argument?: unknown, options?: EngineCallOptions): Promise<R> => {
+    if (closed) return Promise.reject(new Error('the loyalty engine is closed'));
+    const answer = current().then((running) => running.call(method, argument, options) as Promise<R>);
+    issued.add(answer);
+    void answer.catch(() => undefined).finally(() => issued.delete(answer));
+    return answer;
   };
 
   return {
@@ -143,6 +166,7 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
     async close() {
       if (closed) return;
       closed = true;
+      await Promise.allSettled([...issued]);
       const running = await thread.catch(() => null);
       await running?.close();
     },

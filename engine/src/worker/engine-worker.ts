@@ -43,11 +43,19 @@ async function answer(opened: Awaited<ReturnType<typeof open>>, message: CallMes
 
 try {
   const opened = await open();
+  const inFlight = new Set<Promise<unknown>>();
   port.on('message', (message: CallMessage) => {
-    void answer(opened, message).then((reply) => {
-      port.postMessage(reply);
-      if (message.method === 'close') port.close();
-    });
+    if (message.method === 'close') {
+      // Let the calls in flight finish and answer before the engine and database close under them.
+      void Promise.allSettled([...inFlight]).then(() => answer(opened, message)).then((reply) => {
+        port.postMessage(reply);
+        port.close();
+      });
+      return;
+    }
+    const answered = answer(opened, message).then((reply) => port.postMessage(reply));
+    inFlight.add(answered);
+    void answered.finally(() => inFlight.delete(answered));
   });
   port.postMessage({ started: true } satisfies StartMessage);
 } catch (error) {
