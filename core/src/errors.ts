@@ -78,8 +78,9 @@ export class GatewayError extends Error {
 
 /** A business refusal or fault reported by the loyalty engine (same table, same rendering). */
 export class EngineError extends GatewayError {
-  constructor(code: ErrorCode, message?: string) {
-    super(code, message === undefined ? {} : { message });
+  /** `fields` where the refusal names request fields (a catalog snapshot's duplicate ids...). */
+  constructor(code: ErrorCode, message?: string, fields?: FieldError[]) {
+    super(code, { ...(message === undefined ? {} : { message }), ...(fields ? { fields } : {}) });
     this.name = 'EngineError';
   }
 }

@@ -44,7 +44,7 @@ export function useContractEngine(open: OpenContractEngine): ContractContext {
 /**
  * Awaits a call expected to fail with an EngineError of this code and HTTP status. `coded`
  * accepts any GatewayError: the embedded catalog sync refuses duplicate ids with a plain
- * GatewayError carrying `fields` (EngineError cannot carry fields yet; see docs/engine-service.md).
+ * GatewayError carrying `fields`.
  */
 export async function expectEngineError(call: Promise<unknown>, code: string, status: number, kind: 'engine' | 'coded' = 'engine'): Promise<EngineError> {
   const error = await call.then(

@@ -44,10 +44,7 @@ export function fromWireError(wire: WireError): Error {
     // The engine's own unavailability (a call past its deadline, rolled back) stays that class.
     if (wire.code === 'engine_unavailable') return new EngineUnavailableError(wire.message);
     if (wire.kind === 'coded') return new GatewayError(wire.code, { message: wire.message, ...(wire.fields ? { fields: wire.fields } : {}) });
-    const error = new EngineError(wire.code, wire.message);
-    // EngineError takes no `fields`; GatewayError declares them, so carry them over as they came.
-    if (wire.fields) Object.assign(error, { fields: wire.fields });
-    return error;
+    return new EngineError(wire.code, wire.message, wire.fields);
   }
   if (wire.kind !== 'unexpected') return new EngineError('internal_error', wire.message);
   const error = new Error(wire.message);

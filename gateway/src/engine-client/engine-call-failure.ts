@@ -48,8 +48,5 @@ export function errorFromAnswer(label: string, status: number, body: unknown): E
   if (code === undefined || !isErrorCode(code)) {
     return new EngineError('internal_error', `The loyalty engine refused the request (${label}: ${status} ${code ?? 'without a code'}${message ? `: ${message}` : ''}).`);
   }
-  const error = new EngineError(code, message);
-  // EngineError takes no `fields`; GatewayError declares them, so carry them over as they came.
-  if (isFieldList(wire.fields)) Object.assign(error, { fields: wire.fields });
-  return error;
+  return new EngineError(code, message, isFieldList(wire.fields) ? wire.fields : undefined);
 }
