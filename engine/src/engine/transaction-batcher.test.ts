@@ -53,6 +53,25 @@ describe('group commit on sqlite', () => {
     expect(keys).toEqual(['unit-a', 'unit-c']);
   });
 
+  it('bug: a released unit waited for the rest of its batch and committed past its deadline; the batch now commits before it', async () => {
+    const batcher = new TransactionBatcher(t.db);
+    const put = (key: string, pause = 0) => async (trx: Tx) => {
+      await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
+      if (pause > 0) await sleep(pause);
+      return Date.now();
+    };
+    const deadline = Date.now() + 150;
+    let answeredAt = 0;
+    const quick = batcher.run(put('early-quick'), deadline).then((value) => { answeredAt = Date.now(); return value; });
+    const slow = [1, 2, 3].map((i) => batcher.run(put(`early-slow-${i}`, 100)));
+    const results = await Promise.allSettled([quick, ...slow]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    // Answered after its commit, before its deadline (the old code ran three 100 ms units first).
+    expect(answeredAt).toBeLessThan(deadline);
+    const keys = (await t.db.selectFrom('engine_settings').select('key').where('key', 'like', 'early-%').orderBy('key').execute()).map((r) => r.key);
+    expect(keys).toEqual(['early-quick', 'early-slow-1', 'early-slow-2', 'early-slow-3']);
+  });
+
   it('a lone unit past its deadline is rolled back too (its own transaction)', async () => {
     const batcher = new TransactionBatcher(t.db);
     const late = batcher.run(async (trx) => {

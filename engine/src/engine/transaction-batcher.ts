@@ -24,8 +24,10 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  *
  * Deadlines: a unit whose deadline passed while it waited is not run; a unit whose deadline passes
  * while it runs is rolled back to its savepoint alone (checked right before its RELEASE). Both
- * callers get DeadlinePassed. A released unit commits with the batch a few ms later: that window
- * is part of the residual race the HTTP client's safety margin covers (docs/engine-service.md).
+ * callers get DeadlinePassed. A released unit waits only for the commit: before each next unit
+ * runs, a batch holding a released unit whose deadline is closer than the longest unit so far
+ * (plus COMMIT_GUARD_MS) commits at once, and the units not yet run go to the next batch. What remains is the commit itself, part
+ * of the residual race the HTTP client's safety margin covers (docs/engine-service.md).
  */
 export class TransactionBatcher {
   private queue: Job[] = [];
@@ -59,19 +61,33 @@ export class TransactionBatcher {
     const outcomes: Outcome[] = [];
     try {
       await this.db.transaction().execute(async (trx) => {
-        for (const job of batch) outcomes.push(await runInSavepoint(trx, job));
+        let commitBy = Number.POSITIVE_INFINITY; // the earliest deadline of a released unit
+        let longest = 0; // the longest unit so far: what running one more may take
+        for (const job of batch) {
+          const started = Date.now();
+          if (started + longest >= commitBy - COMMIT_GUARD_MS) break;
+          const outcome = await runInSavepoint(trx, job);
+          outcomes.push(outcome);
+          longest = Math.max(longest, Date.now() - started);
+          if (outcome.ok && job.deadline !== undefined) commitBy = Math.min(commitBy, job.deadline);
+        }
       });
     } catch (error) {
-      for (const job of batch) job.reject(error);
+      for (const job of batch.slice(0, outcomes.length)) job.reject(error);
+      this.queue.unshift(...batch.slice(outcomes.length));
       return;
     }
-    batch.forEach((job, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) job.resolve(outcome.value);
-      else job.reject(outcome.error);
+    outcomes.forEach((outcome, i) => {
+      if (outcome.ok) batch[i]!.resolve(outcome.value);
+      else batch[i]!.reject(outcome.error);
     });
+    // Units not run because a released unit's deadline was near: first in the next batch.
+    this.queue.unshift(...batch.slice(outcomes.length));
   }
 }
+
+/** Time kept for the COMMIT itself when a released unit's deadline is near. */
+const COMMIT_GUARD_MS = 5;
 
 // Compiled once: these run three times per batched event, on the hot path.
 const SAVEPOINT = CompiledQuery.raw('savepoint unit');
