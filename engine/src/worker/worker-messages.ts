@@ -2,8 +2,7 @@ import { EngineError, EngineUnavailableError, GatewayError, isErrorCode, type En
 import type { DatabaseOptions } from '../db/database.js';
 
 /** The engine operations a worker serves: the port's, plus seeding (not part of the port). */
-export const WORKER_METHODS = ['earn', 'reverse', 'eligibility', 'redeem', 'catalogSync', 'findOutlet', 'ping', 'applySeed', 'close'] as const;
-export type WorkerMethod = (typeof WORKER_METHODS)[number];
+export type WorkerMethod = 'earn' | 'reverse' | 'eligibility' | 'redeem' | 'catalogSync' | 'findOutlet' | 'ping' | 'applySeed' | 'close';
 
 /** What the worker is started with (structured-cloned into it). */
 export interface EngineWorkerData {
