@@ -121,6 +121,130 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
     }
   });
 
+  /** Store `value` as the engine's reward-code prefix, as an earlier release could leave it. */
+  const storePrefix = async (db: TestEngine['db'], value: string) => {
+    await db.insertInto('engine_settings').values({ key: 'code_prefix', value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+  };
+  const codeStatus = async (db: TestEngine['db'], code: string) =>
+    (await db.selectFrom('reward_instances').select('status').where('code', '=', code).executeTakeFirstOrThrow()).status;
+
+  it.each([['with LOYAL- codes issued', true], ['with no codes at all', false]])(
+    'bug: a data dir of the previous release (code_prefix DEMO stored by the old demo, %s) refused a seed of LOYAL- codes, claiming DEMO- codes that do not exist; it applies and LOYAL- codes match',
+    async (_, withCodes) => {
+      const old = await openSeededEngine(name, withCodes ? testSeed() : null);
+      try {
+        await storePrefix(old.db, 'DEMO'); // what the old demo wrote on each start
+        const booted = await createEmbeddedEngine({ database: old.database });
+        await booted.applySeed(testSeed());
+        expect(await old.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow()).toEqual({ value: 'LOYAL' });
+        // the demo (no prefix, no codes) keeps it, and a restart with the same file changes nothing
+        const demo = testSeed();
+        delete demo.codePrefix;
+        demo.merchants = [{ ...newMerchant(demo, 'm-demo', 'X-1'), issuedCodes: [] }];
+        await booted.applySeed(demo);
+        const counts = async () => Promise.all((['reward_instances', 'members', 'ledger_entries'] as const).map(async (table) =>
+          Number((await old.db.selectFrom(table).select(old.db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)));
+        const before = await counts();
+        const restarted = await createEmbeddedEngine({ database: old.database });
+        await restarted.applySeed(testSeed());
+        expect(await counts()).toEqual(before);
+        // codes match on the engine that applied it and on a restarted one
+        await booted.earn(sale({ customer: ANN, discountCodes: [{ code: 'loyal-7qx2' }] }));
+        await restarted.earn(sale({ customer: ANN, discountCodes: [{ code: 'LOYAL-MUF1' }] }));
+        expect([await codeStatus(old.db, 'LOYAL-7QX2'), await codeStatus(old.db, 'LOYAL-MUF1')]).toEqual(['used', 'used']);
+      } finally {
+        await old.close();
+      }
+    },
+  );
+
+  it('bug: a first seed that only named a prefix (no codes issued) locked it forever; a later seed with another prefix and its codes applies', async () => {
+    const fresh = await openSeededEngine(name, null);
+    try {
+      const named = testSeed();
+      named.codePrefix = 'SHOP';
+      named.merchants[0]!.issuedCodes = [];
+      await fresh.engine.applySeed(named);
+      expect(await fresh.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow()).toEqual({ value: 'SHOP' });
+      await fresh.engine.applySeed(testSeed()); // LOYAL, with LOYAL- codes
+      expect(await fresh.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow()).toEqual({ value: 'LOYAL' });
+      await fresh.engine.earn(sale({ customer: ANN, discountCodes: [{ code: 'LOYAL-7QX2' }] }));
+      expect(await codeStatus(fresh.db, 'LOYAL-7QX2')).toBe('used');
+      // now LOYAL- codes exist: SHOP is refused from here on
+      await expect(fresh.engine.applySeed(named)).rejects.toMatchObject({ fields: [{ path: 'codePrefix', message: expect.stringContaining('"LOYAL"') }] });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('a stored prefix that issued codes carry (compared case-insensitively, as on sales) is still refused, naming those codes, before anything is written', async () => {
+    const other = await openSeededEngine(name, null);
+    try {
+      const shop = testSeed();
+      shop.codePrefix = 'SHOP';
+      shop.merchants[0]!.issuedCodes = [{ code: 'shop-1', rewardId: IDS.discount, membershipId: 'MBR-0001' }];
+      await other.engine.applySeed(shop);
+      await storePrefix(other.db, 'Shop'); // another spelling of the same prefix
+      const booted = await createEmbeddedEngine({ database: other.database });
+      const loyal = testSeed();
+      loyal.merchants[0]!.id = 'm-loyal';
+      const error = await booted.applySeed(loyal).then(() => null, (e: unknown) => e);
+      expect(error).toMatchObject({
+        code: 'validation_failed',
+        fields: [{
+          path: 'codePrefix',
+          message: 'codePrefix "LOYAL" conflicts with the reward-code prefix "Shop" this loyalty engine already uses: ' +
+            '1 issued code carries it (e.g. "SHOP-1") and would stop matching. ' +
+            'Set "codePrefix": "Shop" and issue "Shop-" codes, or start on an empty database.',
+        }],
+      });
+      expect(await other.db.selectFrom('merchants').select('id').where('id', '=', 'm-loyal').executeTakeFirst()).toBeUndefined();
+      expect(await other.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow()).toEqual({ value: 'Shop' });
+      await booted.earn(sale({ customer: ANN, discountCodes: [{ code: 'SHOP-1' }] }));
+      expect(await codeStatus(other.db, 'SHOP-1')).toBe('used');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('two seeds for different prefixes applied at the same moment on a replaceable prefix: one applies, the other is refused, every issued code matches', async () => {
+    const fresh = await openSeededEngine(name, null);
+    try {
+      await storePrefix(fresh.db, 'DEMO');
+      const shop = testSeed();
+      shop.codePrefix = 'SHOP';
+      shop.merchants = [newMerchant(shop, 'm-shop', 'SHOP-1')];
+      const engines = await Promise.all([0, 1].map(() => createEmbeddedEngine({ database: fresh.database })));
+      const results = await Promise.allSettled([engines[0]!.applySeed(testSeed()), engines[1]!.applySeed(shop)]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const prefix = (await fresh.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow()).value;
+      expect(prefix).toBe(results[0]!.status === 'fulfilled' ? 'LOYAL' : 'SHOP');
+      const codes = (await fresh.db.selectFrom('reward_instances').select('code').where('origin', '=', 'issued_code').execute()).map((r) => r.code);
+      expect(codes.length).toBeGreaterThan(0);
+      expect(codes.filter((code) => !code!.startsWith(`${prefix}-`))).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('an engine whose codePrefix option pins another prefix refuses the seed, without claiming codes that do not exist', async () => {
+    const fresh = await openSeededEngine(name, null);
+    try {
+      const pinned = await createEmbeddedEngine({ database: fresh.database, codePrefix: 'ACME' });
+      await expect(pinned.applySeed(testSeed())).rejects.toMatchObject({
+        fields: [{
+          path: 'codePrefix',
+          message: 'codePrefix "LOYAL" conflicts with the reward-code prefix "ACME" this loyalty engine is configured with (its codePrefix option): ' +
+            '"LOYAL-" codes would never match on sales. Set "codePrefix": "ACME" and issue "ACME-" codes.',
+        }],
+      });
+      expect(await fresh.db.selectFrom('merchants').select('id').execute()).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('persists the seed\'s code prefix for later engine instances', async () => {
     const fresh = await openSeededEngine(name, null);
     try {

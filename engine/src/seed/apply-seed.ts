@@ -84,11 +84,12 @@ async function seedMerchant(trx: Tx, merchant: MerchantSeed, now: string): Promi
  * is changed (merchants, outlets, rewards, members and issued codes are insert-if-absent; a
  * member's opening points are credited only when the member is created).
  *
- * The reward-code prefix is established once (see code-prefix.ts): a seed standing for another
- * prefix than the engine's is refused before anything is written. `prefixFor(seed)` is the prefix
- * the engine uses with that seed applied (an engine option wins over the seed's); for the seed
- * without a prefix of its own, the engine's current one. The seed is returned with `codePrefix`
- * set to the engine's established prefix when it stood for one, unset otherwise.
+ * The reward-code prefix is checked first (see code-prefix.ts): while issued codes carry the
+ * engine's prefix, a seed standing for another is refused before anything is written; otherwise
+ * the seed's prefix is stored. `prefixFor(seed)` is the prefix the engine uses with that seed
+ * applied (an engine option wins over the seed's); for the seed without a prefix of its own, the
+ * engine's current one. The seed is returned with `codePrefix` set to the prefix in effect after
+ * it when it stood for one, unset otherwise.
  */
 export async function applySeed(db: Tx, input: unknown, prefixFor: (seed: EngineSeed) => string, now: string): Promise<EngineSeed> {
   const seed = parseOrThrow(EngineSeed, input);

@@ -64,4 +64,29 @@ describe('development: the demo sandbox beside GATEWAY_SEED_FILE', () => {
       }
     },
   );
+
+  it('bug: a data dir of the previous release (its demo stored code prefix DEMO, no DEMO- code issued) refused a seed file of LOYAL- codes; two starts, codes usable', async () => {
+    const dataDir = path.join(dir, 'data-previous-release');
+    const seedFile = path.join(dir, 'seed-previous-release.json');
+    writeFileSync(seedFile, JSON.stringify(seedWithCodes('LOYAL')));
+    await (await startGateway({ ...base, GATEWAY_DATA_DIR: dataDir })).close(); // the demo alone
+    const database = createDatabase<any>({ sqliteFile: path.join(dataDir, 'engine.sqlite') });
+    try {
+      await database.db.insertInto('engine_settings').values({ key: 'code_prefix', value: 'DEMO' })
+        .onConflict((oc: any) => oc.column('key').doUpdateSet({ value: 'DEMO' })).execute(); // what the old demo wrote on each start
+    } finally {
+      await database.close();
+    }
+    const env = { ...base, GATEWAY_DATA_DIR: dataDir, GATEWAY_SEED_FILE: seedFile };
+    for (const code of ['LOYAL-DEV1', 'LOYAL-DEV2']) {
+      const gw = await startGateway(env);
+      try {
+        const withCode = { ...sale(), transaction: { ...sale().transaction, discountCodes: [{ code, amount: 10 }] } };
+        expect(await post(gw.address, withCode, { vendor: VENDOR, storeId: STORE, secret: SECRET })).toMatchObject({ status: 200, body: { status: 'processed' } });
+      } finally {
+        await gw.close();
+      }
+      expect((await codeStatuses(dataDir))[code]).toBe('used');
+    }
+  });
 });

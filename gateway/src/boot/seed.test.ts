@@ -114,9 +114,12 @@ describe('a seed file is checked before anything is written', () => {
     expect(await contents(dataDir)).toEqual({ vendors: [], merchants: [] });
   });
 
-  it('a seed whose codePrefix conflicts with the established one stops start-up naming the file; nothing of it is written', async () => {
+  it('a seed whose codePrefix conflicts with the established one (issued codes carry it) stops start-up naming the file; nothing of it is written', async () => {
     const dataDir = path.join(dir, 'conflict');
-    const gw = await startGateway(env(dataDir, file(testSeedDocument())));
+    const first: any = testSeedDocument();
+    first.merchants[0].rewards.push({ id: '6f1c2a7e-0b7d-4c1a-9a3e-000000000003', type: 'DISCOUNT', title: '$10 off', discountValue: 10 });
+    first.merchants[0].issuedCodes = [{ code: 'LOYAL-7QX2', rewardId: '6f1c2a7e-0b7d-4c1a-9a3e-000000000003', membershipId: 'MBR-0001' }];
+    const gw = await startGateway(env(dataDir, file(first)));
     await gw.close();
     const before = await contents(dataDir);
     const doc: any = testSeedDocument();
@@ -128,7 +131,7 @@ describe('a seed file is checked before anything is written', () => {
     const at = file(doc);
     const error = await startGateway(env(dataDir, at)).then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(SeedError);
-    expect((error as Error).message).toMatch(new RegExp(`^Seed file ${at} cannot be applied:\\n  codePrefix: codePrefix "SHOP" conflicts with the reward-code prefix "LOYAL"`));
+    expect((error as Error).message).toMatch(new RegExp(`^Seed file ${at} cannot be applied:\\n  codePrefix: codePrefix "SHOP" conflicts with the reward-code prefix "LOYAL" this loyalty engine already uses: 1 issued code carries it \\(e\\.g\\. "LOYAL-7QX2"\\)`));
     expect(await contents(dataDir)).toEqual(before);
     expect(before.vendors).not.toContain('new-pos');
   });
