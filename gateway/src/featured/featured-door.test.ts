@@ -59,7 +59,7 @@ describe('the featured door, per-connection secrets and batches', () => {
     expect((await postErp(empty, null)).json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });
     const ping = await postErp(Buffer.from('{"ping":"pong-42"}'), null);
     expect(ping.json()).toEqual({ status: 'handshake', note: 'ERP connectivity ping' });
-    expect((await gw.notes.listVendorNotes('erp-test'))[0]).toMatchObject({ value: 'pong-42', note: 'ERP connectivity ping' });
+    expect((await gw.notes.listVendorNotes('erp-test'))[0]).toMatchObject({ value: 'pong-42', note: 'ERP connectivity ping (unsigned, from 127.0.0.1)' });
   });
 
   it('a mapping bug is a 500, never dropped; the batch\'s good unit still counts and dedupes on redelivery', async () => {

@@ -3,36 +3,39 @@ import { RotatingTtlMap } from '../stores/rotating-ttl-map.js';
 export interface HandshakeLimits {
   /** Unsigned setup calls recorded per vendor and client address per window. */
   perAddress: number;
-  /** Unsigned setup calls recorded per vendor per window, whatever the address. */
-  perVendor: number;
   windowMs: number;
 }
 
 /** A vendor's setup call happens a few times in its life; these leave room for retries and nothing more. */
-export const HANDSHAKE_LIMITS: Readonly<HandshakeLimits> = Object.freeze({ perAddress: 5, perVendor: 20, windowMs: 10 * 60_000 });
+export const HANDSHAKE_LIMITS: Readonly<HandshakeLimits> = Object.freeze({ perAddress: 5, windowMs: 10 * 60_000 });
 
 export interface HandshakeLimiter {
-  /** Count one unsigned setup call; null when it may be recorded, else the seconds until the window ends. */
+  /** Count one unsigned setup call from `address` (see senderAddress); null when it may be recorded, else the seconds until the window ends. */
   take(vendor: string, address: string): number | null;
 }
 
+/** The TCP peer as the operator reads it: an IPv4 peer on a dual-stack socket without its `::ffff:` prefix. */
+export const senderAddress = (remoteAddress: string): string => remoteAddress.replace(/^::ffff:/, '');
+
 /**
  * Unsigned handshakes are the one thing anyone can make the gateway write (a vendor note for the
- * operator), so they are counted per process in fixed windows, per (vendor, address) and per
- * vendor; over either limit the call is refused 429 with Retry-After and nothing is written. The
- * note store's own cap bounds what several processes could write together.
+ * operator), so they are counted per process in fixed windows per (vendor, address); over the
+ * limit the call is refused 429 with Retry-After and nothing is written. There is deliberately no
+ * count per vendor: the sender is anonymous, so a vendor-wide count is one a forger could keep
+ * spent (two calls a minute from rotating addresses) and the vendor's genuine call would be
+ * refused for as long as they kept on. What senders from many addresses can write together is
+ * bounded by the note store instead: the same value only refreshes its note, and each vendor
+ * keeps its newest 50 notes, each naming its sender's address.
  */
 export function createHandshakeLimiter(limits: HandshakeLimits = HANDSHAKE_LIMITS, now: () => number = Date.now): HandshakeLimiter {
   const windows = new RotatingTtlMap<{ count: number; endsAt: number }>({ maxEntries: 20_000, now, rotateEveryMs: limits.windowMs });
-  const current = (key: string, at: number) => windows.get(key) ?? { count: 0, endsAt: at + limits.windowMs };
   return {
     take(vendor, address) {
       const at = now();
-      const keys = [[`v\u0000${vendor}`, limits.perVendor], [`a\u0000${vendor}\u0000${address.replace(/^::ffff:/, '')}`, limits.perAddress]] as const;
-      const counted = keys.map(([key, limit]) => ({ key, limit, window: current(key, at) }));
-      const full = counted.find((c) => c.window.count >= c.limit);
-      if (full) return Math.max(1, Math.ceil((full.window.endsAt - at) / 1000));
-      for (const { key, window } of counted) windows.set(key, { count: window.count + 1, endsAt: window.endsAt }, window.endsAt - at);
+      const key = `${vendor}\u0000${senderAddress(address)}`;
+      const window = windows.get(key) ?? { count: 0, endsAt: at + limits.windowMs };
+      if (window.count >= limits.perAddress) return Math.max(1, Math.ceil((window.endsAt - at) / 1000));
+      windows.set(key, { count: window.count + 1, endsAt: window.endsAt }, window.endsAt - at);
       return null;
     },
   };
