@@ -25,8 +25,8 @@ export interface EmbeddedEngineOptions {
   /** Opened and owned by the caller: the engine runs its migrations on it but never closes it. */
   database: SqlDatabase<any>;
   /**
-   * Reward-code prefix to use when none is established yet. Once one is (by a seed or earlier
-   * codes), a seed declaring another is refused (see seed/code-prefix.ts).
+   * Reward-code prefix this engine uses, over the stored one (tests and tools; the gateway leaves
+   * it unset and uses what seeds established). A seed declaring another is refused.
    */
   codePrefix?: string;
   clock?: () => Date;
