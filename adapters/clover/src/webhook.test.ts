@@ -1,5 +1,6 @@
 import { adapterKit, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_EXPANSIONS_PER_CALL } from './fetch-order.js';
 import { adapter } from './index.js';
 import { fixture, fixtureText, startCloverApi } from './testing/fixture.js';
 
@@ -88,7 +89,7 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
     expect(refunded).toHaveLength(3); // two calls, one retried through the scripted 503
     for (const r of [...paid, ...refunded]) {
       expect(r.headers.authorization).toBe('Bearer fake-oauth-access-token');
-      expect(r.query.get('expand')!.split(',').length).toBeLessThanOrEqual(3);
+      expect(r.query.get('expand')!.split(',').length).toBeLessThanOrEqual(MAX_EXPANSIONS_PER_CALL);
     }
     expect(new Set(paid.map((r) => r.query.get('expand')))).toEqual(new Set(['lineItems,customers,discounts', 'payments,refunds']));
     const customer = server.seen.filter((r) => r.path === `${XYZ}/customers/CUSTVJT2ABCRS`);
