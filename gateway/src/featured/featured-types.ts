@@ -1,4 +1,4 @@
-import type { AcceptedOutcome, AnyAdapter, Connection, Handshake, HttpClient, NativeRequest } from '@loyalty-gateway/core';
+import type { AcceptedOutcome, AnyAdapter, Connection, HttpClient, NativeRequest } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayStore, VendorNoteStore } from '../stores/index.js';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
@@ -46,9 +46,6 @@ export type { FeaturedResult, SkippedUnit } from '@loyalty-gateway/core';
 
 /** The default 200 bodies of `POST /webhooks/{slug}` (an adapter may declare another answer). */
 export type FeaturedResponse = { status: 'handshake'; note: string } | AcceptedOutcome;
-
-/** What the door recognised before mapping anything: a setup call, with how it arrived. */
-export type RecognisedHandshake = Handshake & { signed: boolean; remoteAddress: string };
 
 export interface ResolvedUnit {
   storeId: string;
