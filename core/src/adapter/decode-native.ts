@@ -27,8 +27,9 @@ function decode(adapter: AnyAdapter, raw: Buffer): unknown {
 /**
  * Decode and parse a vendor payload with the adapter's loose native schema. Anything it cannot
  * read is 400 `invalid_native_payload` (with `fields` when the schema says where): the vendor
- * sent something its adapter does not know, and retrying will not change that. Called only once
- * the request is authenticated (or to recognise an unsigned handshake, quietly: see tryDecodeNative).
+ * sent something its adapter does not know, and retrying will not change that. Its verdict is
+ * revealed only once the request is authenticated (see tryDecodeNative for the reading done earlier
+ * to recognise an unsigned handshake).
  */
 export function decodeNative(adapter: AnyAdapter, raw: Buffer): unknown {
   const value = decode(adapter, raw);
@@ -42,11 +43,14 @@ export function decodeNative(adapter: AnyAdapter, raw: Buffer): unknown {
   });
 }
 
-/** The payload if it decodes and parses, else undefined: nothing about why is revealed (before authentication). */
-export function tryDecodeNative(adapter: AnyAdapter, raw: Buffer): { native: unknown } | undefined {
+/** decodeNative's verdict as a value: the payload, or what it threw (kept to be thrown only once the caller is authenticated). */
+export type NativeDecoding = { ok: true; native: unknown } | { ok: false; error: unknown };
+
+/** Decode and parse without throwing: the caller decides when (and whether) the failure is revealed. */
+export function tryDecodeNative(adapter: AnyAdapter, raw: Buffer): NativeDecoding {
   try {
-    return { native: decodeNative(adapter, raw) };
-  } catch {
-    return undefined;
+    return { ok: true, native: decodeNative(adapter, raw) };
+  } catch (error) {
+    return { ok: false, error };
   }
 }

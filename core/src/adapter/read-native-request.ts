@@ -2,7 +2,7 @@ import { checkTimestamp } from '../signing.js';
 import { AuthRefusal } from './auth/auth-refusal.js';
 import { authenticate } from './auth/authenticate.js';
 import type { AuthCheck, AuthScheme } from './auth/scheme.js';
-import { decodeNative, tryDecodeNative } from './decode-native.js';
+import { tryDecodeNative, type NativeDecoding } from './decode-native.js';
 import { GatewayError } from '../errors.js';
 import { isUnreadableUnit, type AnyAdapter, type UnreadableUnit, type WebhookUnit } from './define-adapter.js';
 import type { NativeRequest } from './native-request.js';
@@ -39,42 +39,38 @@ function perConnectionPrecheck(scheme: AuthScheme, request: NativeRequest, now: 
 }
 
 /** A handshake the adapter declares unsigned, recognised from the payload alone; nothing else is learned or revealed. */
-function unsignedHandshake(adapter: AnyAdapter, request: NativeRequest): Handshake | null {
-  if (adapter.handshake?.auth !== 'unsigned') return null;
-  const decoded = tryDecodeNative(adapter, request.rawBody);
-  return decoded ? adapter.handshake.detect(decoded.native, request) : null;
+function unsignedHandshake(adapter: AnyAdapter, decoding: NativeDecoding, request: NativeRequest): Handshake | null {
+  return decoding.ok && adapter.handshake?.auth === 'unsigned' ? adapter.handshake.detect(decoding.native, request) : null;
 }
 
-/** The payload, read once the request is authenticated (or, per-connection, pre-checked). */
-function readPayload(adapter: AnyAdapter, auth: RequestAuth, request: NativeRequest): unknown {
-  if (auth.secrets !== 'per-connection') return decodeNative(adapter, request.rawBody);
-  try {
-    return decodeNative(adapter, request.rawBody);
-  } catch (error) {
-    // Unverified: the store whose secret would verify it cannot be read, so this is no 400 with details.
-    throw new AuthRefusal('bad_signature', `the payload names no store whose secret could verify it (${(error as Error).message})`);
-  }
+/** The payload, revealed once the request is authenticated (or, per-connection, pre-checked): its value, or what is wrong with it. */
+function payloadOf(auth: RequestAuth, decoding: NativeDecoding): unknown {
+  if (decoding.ok) return decoding.native;
+  if (auth.secrets !== 'per-connection') throw decoding.error;
+  // Unverified: the store whose secret would verify it cannot be read, so this is no 400 with details.
+  throw new AuthRefusal('bad_signature', `the payload names no store whose secret could verify it (${(decoding.error as Error).message})`);
 }
 
 /**
  * The front half of a featured door, shared by the gateway and the adapter test kit, in this order:
  * 1. an **unsigned** handshake the adapter declares (Clover's verificationCode, sent before any
  *    secret exists) is recognised from the payload alone; a payload that does not read is simply
- *    not one;
+ *    not one. That reading is kept (its value or its error), so the payload is decoded once;
  * 2. authentication over the raw bytes (settings secrets or mTLS; a per-connection scheme gets its
  *    pre-check) → 401 AuthRefusal;
- * 3. decode and the native schema → 400 invalid_native_payload with fields;
+ * 3. decode and the native schema (or the reading of step 1) → 400 invalid_native_payload with fields;
  * 4. a **signed** handshake (Square's test notification);
  * 5. the units (stores) the request concerns; parts of a batch the adapter cannot read are set
  *    aside as `unreadable` (400 only when nothing else is left).
  * Per-connection signatures are then verified per unit by the caller.
  */
 export function readNativeRequest(adapter: AnyAdapter, auth: RequestAuth, request: NativeRequest, now: Date): NativeReading {
-  const early = unsignedHandshake(adapter, request);
-  if (early) return { kind: 'handshake', handshake: early, signed: false };
+  const early = adapter.handshake?.auth === 'unsigned' ? tryDecodeNative(adapter, request.rawBody) : undefined;
+  const handshake = early ? unsignedHandshake(adapter, early, request) : null;
+  if (handshake) return { kind: 'handshake', handshake, signed: false };
   if (auth.secrets === 'per-connection') refuse(perConnectionPrecheck(auth.scheme, request, now));
   else refuse(authenticate(auth.scheme, auth.secrets === 'none' ? [] : auth.secrets, request, now));
-  const native = readPayload(adapter, auth, request);
+  const native = payloadOf(auth, early ?? tryDecodeNative(adapter, request.rawBody));
   const late = adapter.handshake?.auth === 'signed' ? adapter.handshake.detect(native, request) : null;
   if (late) return { kind: 'handshake', handshake: late, signed: true };
   return { kind: 'units', native, ...splitUnits(adapter, adapter.units(native, request)) };
