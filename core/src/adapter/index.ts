@@ -12,4 +12,5 @@ export * from './define-adapter.js';
 export * from './vendor-answer.js';
 export * from './decode-native.js';
 export * from './read-native-request.js';
+export * from './resolve-units.js';
 export * from './settings-secret-key.js';

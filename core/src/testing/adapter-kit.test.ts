@@ -57,3 +57,29 @@ describe('adapterKit.post: the door\'s answers as HTTP statuses', () => {
     expect(await custom.post(custom.unsigned('{"store":"s","challenge":"c-1"}'))).toMatchObject({ statusCode: 200, contentType: 'application/json', body: { challenge: 'c-1' } });
   });
 });
+
+describe('adapterKit.post runs the door\'s own per-connection resolution', () => {
+  const perConnection = defineAdapter({
+    ...acme(),
+    slug: 'acme-ts',
+    auth: { kind: 'hmac', header: 'x-acme-signature', encoding: 'hex', signed: 'timestamp+body', timestampHeader: 'x-acme-ts', secret: { from: 'connection' } },
+  });
+  const T0 = Date.parse('2026-01-05T10:00:00Z');
+
+  it('bug: a request is judged at one instant: a timestamp the pre-check found fresh is not found stale by the per-store check (the kit said bad_signature, the door stale_timestamp)', async () => {
+    // A clock that moves 400 s each time it is read (the window is 300 s): the kit read it once per step.
+    let reads = 0;
+    const kit = adapterKit(perConnection, { settings: { secret: 'unused' }, connectionSecret: 'conn-secret', now: () => new Date(T0 + 400_000 * reads++) });
+    const request = kit.signed(sale, { 'x-acme-ts': String(T0 / 1000) });
+    const response = await kit.post(request);
+    expect(response).toMatchObject({ statusCode: 200, body: { status: 'accepted', results: [{ storeId: 's-1' }], skipped: [] } });
+  });
+
+  it('a wrong connection secret is 401 bad_signature; a stale timestamp is 401 stale_timestamp', async () => {
+    const now = () => new Date(T0);
+    const kit = adapterKit(perConnection, { settings: { secret: 'unused' }, connectionSecret: 'conn-secret', now });
+    const wrong = adapterKit(perConnection, { settings: { secret: 'unused' }, connectionSecret: 'another-secret', now });
+    expect(await kit.post(wrong.signed(sale))).toMatchObject({ statusCode: 401, code: 'bad_signature', message: 'The vendor signature or token does not match the request.' });
+    expect(await kit.post(kit.signed(sale, { 'x-acme-ts': String(T0 / 1000 - 301) }))).toMatchObject({ statusCode: 401, code: 'stale_timestamp' });
+  });
+});

@@ -1,10 +1,9 @@
 import { GatewayError } from '../errors.js';
-import { AuthRefusal } from '../adapter/auth/auth-refusal.js';
-import { authenticate } from '../adapter/auth/authenticate.js';
-import type { AnyAdapter, MapResult, WebhookUnit } from '../adapter/define-adapter.js';
+import type { AnyAdapter, MapResult } from '../adapter/define-adapter.js';
 import type { NativeRequest } from '../adapter/native-request.js';
 import { readNativeRequest, type RequestAuth } from '../adapter/read-native-request.js';
-import { answerContentType, vendorAnswer, type AcceptedOutcome, type FeaturedResult, type Handshake, type SkippedUnit } from '../adapter/vendor-answer.js';
+import { noStoreOutcome, resolveUnits } from '../adapter/resolve-units.js';
+import { answerContentType, vendorAnswer, type FeaturedResult, type Handshake } from '../adapter/vendor-answer.js';
 import { Envelope } from '../schemas/envelope.js';
 
 /** What the featured door would answer, without the gateway: status, code, content type, body. */
@@ -31,18 +30,6 @@ export interface KitDoorDeps {
 
 const failure = (error: GatewayError): KitResponse => ({ statusCode: error.statusCode, code: error.code, message: error.message, handshake: null, envelopes: [] });
 
-/** Per-connection schemes: every store of the request is checked with the kit's one connection secret. */
-function perConnection(deps: KitDoorDeps, units: WebhookUnit<unknown>[], request: NativeRequest) {
-  const skipped: SkippedUnit[] = [];
-  const kept = units.filter((u) => {
-    if (deps.auth.secrets !== 'per-connection') return true;
-    const check = authenticate(deps.auth.scheme, deps.connectionSecret ? [deps.connectionSecret] : [], request, deps.now());
-    if (!check.ok) skipped.push({ storeId: u.storeId, reason: check.reason === 'stale_timestamp' ? 'stale_timestamp' : 'bad_signature' });
-    return check.ok;
-  });
-  if (kept.length === 0 && units.length > 0) throw new AuthRefusal('bad_signature', 'no store verified');
-  return { kept, skipped };
-}
 
 function answered(deps: KitDoorDeps, outcome: Parameters<typeof vendorAnswer>[1], request: NativeRequest, envelopes: Envelope[]): KitResponse {
   const answer = vendorAnswer(deps.adapter.response, outcome, request);
@@ -59,20 +46,23 @@ function answered(deps: KitDoorDeps, outcome: Parameters<typeof vendorAnswer>[1]
 }
 
 /**
- * The featured door's steps that belong to the adapter, in the gateway's order (core's
- * readNativeRequest, per-connection checks, map, strict envelope validation, the declared answer),
- * with every envelope treated as `processed` by an engine that earns nothing. Coded failures come
- * back as their HTTP status and code, as the gateway would send them.
+ * The featured door's steps that belong to the adapter, run by the gateway's own code in its order
+ * (core's readNativeRequest and resolveUnits, at one instant; map; strict envelope validation; the
+ * declared answer). Every store of the request is the kit's one active connection, holding
+ * `connectionSecret`; every envelope is treated as `processed` by an engine that earns nothing.
+ * Coded failures come back as their HTTP status and code, as the gateway would send them.
  */
 export async function kitPost(deps: KitDoorDeps, request: NativeRequest): Promise<KitResponse> {
   try {
-    const reading = readNativeRequest(deps.adapter, deps.auth, request, deps.now());
+    const now = deps.now();
+    const reading = readNativeRequest(deps.adapter, deps.auth, request, now);
     if (reading.kind === 'handshake') return answered(deps, { kind: 'handshake', handshake: reading.handshake }, request, []);
-    const { kept, skipped } = perConnection(deps, reading.units, request);
-    skipped.unshift(...reading.unreadable.map((u): SkippedUnit => ({ storeId: u.storeId, reason: 'unreadable', detail: u.unreadable })));
+    if (reading.units.length === 0) return answered(deps, { kind: 'accepted', outcome: noStoreOutcome() }, request, []);
+    const connection = { active: true, secrets: deps.connectionSecret ? [deps.connectionSecret] : [] };
+    const { resolved, skipped } = await resolveUnits({ adapter: deps.adapter, auth: deps.auth, request, now, find: () => Promise.resolve(connection) }, reading);
     const envelopes: Envelope[] = [];
     const notes: string[] = [];
-    for (const { storeId, unit } of kept) {
+    for (const { storeId, unit } of resolved) {
       const mapped = await deps.map(unit, storeId, request);
       envelopes.push(...mapped.envelopes.map((e) => Envelope.parse(e)));
       if (mapped.note) notes.push(mapped.note);
@@ -82,8 +72,7 @@ export async function kitPost(deps: KitDoorDeps, request: NativeRequest): Promis
       ...(e.eventType === 'sale.refunded' ? { refundId: e.refund.id } : {}),
       status: 'processed', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null,
     }));
-    const outcome: AcceptedOutcome = reading.units.length + reading.unreadable.length === 0 ? { status: 'accepted', results: [], skipped: [], notes: ['The request concerns no store: nothing to do.'] } : { status: 'accepted', results, skipped, notes };
-    return answered(deps, { kind: 'accepted', outcome }, request, envelopes);
+    return answered(deps, { kind: 'accepted', outcome: { status: 'accepted', results, skipped, notes } }, request, envelopes);
   } catch (error) {
     if (error instanceof GatewayError) return failure(error);
     throw error;

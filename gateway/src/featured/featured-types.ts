@@ -1,4 +1,4 @@
-import type { AcceptedOutcome, AnyAdapter, Connection, HttpClient, NativeRequest } from '@loyalty-gateway/core';
+import type { AcceptedOutcome, AnyAdapter, Connection, ResolvedUnit as CoreResolvedUnit, HttpClient, NativeRequest } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayStore, VendorNoteStore } from '../stores/index.js';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
@@ -47,11 +47,8 @@ export type { FeaturedResult, SkippedUnit } from '@loyalty-gateway/core';
 /** The default 200 bodies of `POST /webhooks/{slug}` (an adapter may declare another answer). */
 export type FeaturedResponse = { status: 'handshake'; note: string } | AcceptedOutcome;
 
-export interface ResolvedUnit {
-  storeId: string;
-  unit: unknown;
-  connection: Connection;
-}
+/** A unit whose store resolved to an active connection (core's resolveUnits, shared with the adapter test kit). */
+export type ResolvedUnit = CoreResolvedUnit<Connection>;
 
 export type RequestLogger = FastifyBaseLogger;
 

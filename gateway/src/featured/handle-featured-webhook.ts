@@ -1,5 +1,5 @@
 import {
-  AuthRefusal, GatewayError, readNativeRequest, type AcceptedOutcome, type NativeReading, type NativeRequest, type SkippedUnit,
+  AuthRefusal, GatewayError, noStoreOutcome, readNativeRequest, resolveUnits, type AcceptedOutcome, type NativeReading, type NativeRequest,
 } from '@loyalty-gateway/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Vendor } from '../stores/index.js';
@@ -9,19 +9,17 @@ import { nativeRequestOf, signedUrlOf } from './native-request-of.js';
 import { processUnits } from './process-units.js';
 import { parseProviderSettings, type ProviderConfig, type ProviderSettingsResult } from './provider-settings.js';
 import { recordHandshake } from './record-handshake.js';
-import { resolveUnits } from './resolve-units.js';
 import { sendVendorAnswer } from './send-vendor-answer.js';
 
 type FeaturedHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
-
-const NO_STORE: AcceptedOutcome = { status: 'accepted', results: [], skipped: [], notes: ['The request concerns no store: nothing to do.'] };
 
 /**
  * `POST /webhooks/{slug}` for one adapter. Per request: the vendor must be featured right now
  * (promotion needs no restart); provider settings → scheme; then core's readNativeRequest
  * (an unsigned handshake the adapter declares; authentication over the raw bytes; decode + native
- * schema; a signed handshake; units); units → connections (per-connection auth); map → canonical
- * envelopes → the shared webhook pipeline; the answer the adapter declares (default JSON).
+ * schema; a signed handshake; units); core's resolveUnits (units → connections, per-connection
+ * auth), both at one instant and shared with the adapter test kit; map → canonical envelopes →
+ * the shared webhook pipeline; the answer the adapter declares (default JSON).
  */
 export function featuredHandler(deps: DoorDeps): FeaturedHandler {
   const { adapter } = deps;
@@ -36,9 +34,9 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
     throw new GatewayError('internal_error', { message: 'The gateway is misconfigured for this vendor. Retry with backoff.' });
   }
 
-  function read(provider: ProviderConfig, native: NativeRequest, log: RequestLogger): NativeReading {
+  function read(provider: ProviderConfig, native: NativeRequest, now: Date, log: RequestLogger): NativeReading {
     try {
-      return readNativeRequest(adapter, provider, native, new Date(deps.clock()));
+      return readNativeRequest(adapter, provider, native, now);
     } catch (error) {
       if (error instanceof AuthRefusal) {
         log.warn({ vendor: adapter.slug, scheme: provider.scheme.kind, reason: error.reason, detail: error.detail }, 'featured webhook refused');
@@ -47,15 +45,13 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
     }
   }
 
-  async function accept(request: FastifyRequest, scope: RequestScope, reading: Extract<NativeReading, { kind: 'units' }>): Promise<AcceptedOutcome> {
-    const { units, unreadable } = reading;
-    if (units.length === 0) {
+  async function accept(request: FastifyRequest, scope: RequestScope, now: Date, reading: Extract<NativeReading, { kind: 'units' }>): Promise<AcceptedOutcome> {
+    if (reading.units.length === 0) {
       request.audit = { outcome: 'no-store' };
-      return NO_STORE;
+      return noStoreOutcome();
     }
-    for (const u of unreadable) scope.log.warn({ vendor: adapter.slug, store: u.storeId, detail: u.unreadable }, 'featured webhook: a unit the adapter cannot read was skipped; the rest is processed');
-    const { resolved, skipped: notResolved } = await resolveUnits(deps, scope, units);
-    const skipped = [...unreadable.map((u): SkippedUnit => ({ storeId: u.storeId, reason: 'unreadable', detail: u.unreadable })), ...notResolved];
+    const find = (storeId: string) => deps.store.find(adapter.slug, storeId);
+    const { resolved, skipped } = await resolveUnits({ adapter, auth: scope.provider, request: scope.native, now, find, log: scope.log }, reading);
     request.connection = resolved[0]?.connection ?? null;
     // When a unit failed, the first failure is the answer (the vendor redelivers the request).
     const { outcomes, failure } = await processUnits(deps, scope, resolved);
@@ -71,7 +67,8 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
     if (!vendor || vendor.tier !== 'featured') throw new GatewayError('vendor_not_featured');
     const provider = providerOf(vendor, log);
     const native = nativeRequestOf(request, signedUrlOf(request, provider.notificationUrl, deps.publicUrl));
-    const reading = read(provider, native, log);
+    const now = new Date(deps.clock());
+    const reading = read(provider, native, now, log);
 
     if (reading.kind === 'handshake') {
       const { handshake, signed } = reading;
@@ -80,7 +77,7 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
       return sendVendorAnswer(reply, deps, { kind: 'handshake', handshake }, native, log);
     }
     const scope: RequestScope = { provider, native, http: deps.fetchClient(), log };
-    const outcome = await accept(request, scope, reading);
+    const outcome = await accept(request, scope, now, reading);
     return sendVendorAnswer(reply, deps, { kind: 'accepted', outcome }, native, log);
   };
 }
