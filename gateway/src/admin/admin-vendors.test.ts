@@ -65,6 +65,13 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     expect((await t.app.inject({ method: 'GET', url: '/directory/square' })).statusCode).toBe(404);
   });
 
+  it('bug: a refused promotion writes nothing (it used to create the vendor row first)', async () => {
+    expect(await t.store.getVendor('square')).toBeFalsy();
+    expect((await t.admin('POST', '/admin/vendors/square/promote')).json()).toMatchObject({ statusCode: 422, code: 'invalid_settings' });
+    expect(await t.store.getVendor('square')).toBeFalsy();
+    expect((await t.admin('GET', '/admin/vendors')).json().vendors.map((v: { slug: string }) => v.slug)).not.toContain('square');
+  });
+
   it('a registered adapter whose vendor row is missing: settings create it (generic), then it can be promoted', async () => {
     expect((await t.admin('POST', '/admin/vendors/square/promote')).json()).toMatchObject({ statusCode: 422, code: 'invalid_settings' });
     const settings = await t.admin('PUT', '/admin/vendors/square/settings', { signatureKey: 'sq-key', notificationUrl: 'https://gw.example.com/webhooks/square' });
@@ -127,6 +134,21 @@ describe('admin API on a gateway without an HTTPS listener', () => {
       expect(direct.json()).toMatchObject({ code: 'invalid_settings', fields: [{ path: 'auth.mode', message: expect.stringContaining('GATEWAY_TLS_PORT') }] });
       const proxy = await t.admin('PUT', '/admin/vendors/clover/settings', { authCode: 'c', auth: { kind: 'mtls', mode: 'proxy', caPem: pki.caPem, trustedProxies: ['10.0.0.5'] } });
       expect(proxy.statusCode).toBe(200);
+    } finally {
+      await t.close();
+      pki.dispose();
+    }
+  });
+
+  it('bug: refuses to promote a vendor whose stored settings are mTLS direct (seeded, or written on a gateway that had the listener)', async () => {
+    const pki = createTestPki('Provider CA');
+    const t = await openOperatorApp({ tlsListener: false });
+    try {
+      await t.store.setVendorSettings('clover', { authCode: 'c', auth: { kind: 'mtls', mode: 'direct', caPem: pki.caPem } });
+      const refused = await t.admin('POST', '/admin/vendors/clover/promote');
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json()).toMatchObject({ code: 'invalid_settings', fields: [{ path: 'auth.mode', message: expect.stringContaining('GATEWAY_TLS_PORT') }] });
+      expect((await t.store.getVendor('clover'))?.tier).toBe('generic');
     } finally {
       await t.close();
       pki.dispose();

@@ -1,6 +1,6 @@
 import { GatewayError, type AnyAdapter } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
-import { parseProviderSettings } from '../featured/index.js';
+import { parseProviderSettings, type ProviderSettingsContext } from '../featured/index.js';
 import type { Vendor } from '../stores/index.js';
 import { EmptyBody, SecretObject } from './admin-schemas.js';
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
@@ -11,12 +11,13 @@ import { storeCall } from './store-error.js';
 const summaryOf = (v: Vendor) => ({ slug: v.slug, name: v.name, tier: v.tier, hasSettings: v.settings !== null });
 
 /**
- * Promotion needs provider settings the adapter accepts: a featured door without them could only
- * answer 500 to every delivery (and the vendor would retry forever). 422 invalid_settings naming
- * what is missing, and how to set it.
+ * Promotion needs provider settings the adapter accepts on this gateway (the same check, with the
+ * same context, as `PUT …/settings`: mTLS `direct` needs an HTTPS listener): a featured door
+ * without them could only answer 500 or 401 to every delivery (and the vendor would retry
+ * forever). 422 invalid_settings naming what is missing, and how to set it.
  */
-function requireUsableSettings(adapter: AnyAdapter, settings: Record<string, unknown> | null): void {
-  const checked = parseProviderSettings(adapter, settings ?? {});
+function requireUsableSettings(adapter: AnyAdapter, settings: Record<string, unknown> | null, context: ProviderSettingsContext): void {
+  const checked = parseProviderSettings(adapter, settings ?? {}, context);
   if (checked.ok) return;
   const problems = checked.fields.map((f) => `${f.path} ${f.message}`).join('; ');
   throw new GatewayError('invalid_settings', {
@@ -41,9 +42,12 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
     readOptionalBody(EmptyBody, request.body);
     const adapter = deps.adapterOf(slug);
     if (!adapter) throw new GatewayError('adapter_not_registered', { message: `This gateway has no featured adapter for "${slug}", so it cannot be promoted; its vendors keep using /webhooks/generic.` });
-    // A registered adapter whose vendor was never seeded is created from the adapter's display name.
-    await deps.store.ensureVendor({ slug, name: adapter.display.name, tier: 'generic' });
-    requireUsableSettings(adapter, (await deps.store.getVendor(slug))?.settings ?? null);
+    // Checked before anything is written: a refused promotion leaves no trace.
+    const existing = await deps.store.getVendor(slug);
+    requireUsableSettings(adapter, existing?.settings ?? null, { tlsListener: deps.tlsListener });
+    // A registered adapter whose vendor was never seeded is created from the adapter's display name
+    // (possible only for an adapter whose settings schema accepts none).
+    if (!existing) await deps.store.ensureVendor({ slug, name: adapter.display.name, tier: 'generic' });
     const vendor = await storeCall(() => deps.store.setVendorTier(slug, 'featured'));
     request.log.info({ vendor: slug }, 'vendor promoted to featured');
     return { vendor: vendorView(summaryOf(vendor), adapter) };
