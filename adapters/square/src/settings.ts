@@ -9,9 +9,11 @@ const SecretList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)
 
 /**
  * Provider-level settings (one Square application / webhook subscription for every merchant).
- * Strict, like every adapter's settings: a typo (`apiBaseURL`) is refused by name instead of being
- * ignored while the default silently applies. An operator's auth override keeps its own secret key
- * here; the gateway takes that key (and `auth`) out before this schema sees the rest.
+ * Strict, like every adapter's settings: a typo (`apiBaseURL`) is refused by name when settings are
+ * written, instead of being ignored while the default silently applies. Settings already stored
+ * with a key this schema does not know are read by the gateway with that key left out and logged.
+ * An operator's auth override keeps its own secret key here; the gateway takes that key (and
+ * `auth`) out before this schema sees the rest.
  */
 export const SquareSettings = z
   .strictObject({

@@ -102,6 +102,16 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     expect(t.logs.join('\n')).not.toContain('new-auth-code-value');
   });
 
+  it('bug: stored settings with a key this build does not know do not block promotion (ignored), while PUT still refuses unknown keys by name', async () => {
+    await t.store.ensureVendor({ slug: 'square', name: 'Square', tier: 'generic' });
+    const settings = { signatureKey: 'sq-key', notificationUrl: 'https://gw.example.com/webhooks/square' };
+    await t.store.setVendorSettings('square', { ...settings, legacyOption: true });
+    expect((await t.admin('POST', '/admin/vendors/square/promote')).json()).toMatchObject({ vendor: { slug: 'square', tier: 'featured' } });
+    const typo = await t.admin('PUT', '/admin/vendors/square/settings', { ...settings, apiBaseURL: 'https://connect.squareupsandbox.com' });
+    expect(typo.statusCode).toBe(422);
+    expect(typo.json()).toMatchObject({ code: 'invalid_settings', fields: [{ path: 'apiBaseURL', message: 'unknown field' }] });
+  });
+
   it('bug: refuses settings whose auth scheme could never verify, naming the field', async () => {
     const relay = { kind: 'hmac', header: 'X-Relay-Signature', secret: { from: 'settings', key: 'relayKeyy' } };
     const typo = await t.admin('PUT', '/admin/vendors/clover/settings', { authCode: 'c', relayKey: 'k', auth: relay });

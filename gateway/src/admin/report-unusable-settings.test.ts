@@ -22,4 +22,21 @@ describe('reportUnusableSettings (start-up)', () => {
       await t.close();
     }
   });
+
+  it('bug: stored settings with keys this build does not know are usable: logged at warn naming the keys, not reported unusable', async () => {
+    const t = await openOperatorApp();
+    try {
+      await t.store.setVendorSettings('clover', { authCode: 'c', pollIntervalSeconds: 30 });
+      await t.store.setVendorTier('clover', 'featured');
+      const lines: Array<{ level: string; object: Record<string, unknown>; message: string }> = [];
+      const log = {
+        error: (object: Record<string, unknown>, message: string) => void lines.push({ level: 'error', object, message }),
+        warn: (object: Record<string, unknown>, message: string) => void lines.push({ level: 'warn', object, message }),
+      };
+      expect(await reportUnusableSettings(t.store, adapters, { tlsListener: false }, log as never)).toEqual([]);
+      expect(lines).toEqual([{ level: 'warn', object: { vendor: 'clover', ignoredKeys: ['pollIntervalSeconds'] }, message: expect.stringContaining('ignored') }]);
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { GatewayError, type AnyAdapter } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
-import { parseProviderSettings, type ProviderSettingsContext } from '../featured/index.js';
+import { IGNORED_SETTINGS_KEYS, parseProviderSettings, type ProviderSettingsContext } from '../featured/index.js';
 import type { Vendor } from '../stores/index.js';
 import { EmptyBody, SecretObject } from './admin-schemas.js';
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
@@ -14,11 +14,12 @@ const summaryOf = (v: Vendor) => ({ slug: v.slug, name: v.name, tier: v.tier, ha
  * Promotion needs provider settings the adapter accepts on this gateway (the same check, with the
  * same context, as `PUT …/settings`: mTLS `direct` needs an HTTPS listener): a featured door
  * without them could only answer 500 or 401 to every delivery (and the vendor would retry
- * forever). 422 invalid_settings naming what is missing, and how to set it.
+ * forever). 422 invalid_settings naming what is missing, and how to set it. Stored keys the
+ * adapter does not know are ignored, as the door ignores them, and returned to be logged.
  */
-function requireUsableSettings(adapter: AnyAdapter, settings: Record<string, unknown> | null, context: ProviderSettingsContext): void {
+function requireUsableSettings(adapter: AnyAdapter, settings: Record<string, unknown> | null, context: ProviderSettingsContext): string[] {
   const checked = parseProviderSettings(adapter, settings ?? {}, context);
-  if (checked.ok) return;
+  if (checked.ok) return checked.ignoredKeys;
   const problems = checked.fields.map((f) => `${f.path} ${f.message}`).join('; ');
   throw new GatewayError('invalid_settings', {
     message: `${adapter.display.name} cannot be promoted until its provider settings fit its adapter (${settings ? problems : 'none are set'}): PUT /admin/vendors/${adapter.slug}/settings first.`,
@@ -44,7 +45,8 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
     if (!adapter) throw new GatewayError('adapter_not_registered', { message: `This gateway has no featured adapter for "${slug}", so it cannot be promoted; its vendors keep using /webhooks/generic.` });
     // Checked before anything is written: a refused promotion leaves no trace.
     const existing = await deps.store.getVendor(slug);
-    requireUsableSettings(adapter, existing?.settings ?? null, { tlsListener: deps.tlsListener });
+    const ignoredKeys = requireUsableSettings(adapter, existing?.settings ?? null, { tlsListener: deps.tlsListener });
+    if (ignoredKeys.length > 0) request.log.warn({ vendor: slug, ignoredKeys }, IGNORED_SETTINGS_KEYS);
     // A registered adapter whose vendor was never seeded is created from the adapter's display name
     // (possible only for an adapter whose settings schema accepts none).
     if (!existing) await deps.store.ensureVendor({ slug, name: adapter.display.name, tier: 'generic' });
@@ -69,7 +71,7 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
       if (!(await deps.store.getVendor(slug))) throw new GatewayError('vendor_not_found');
       throw new GatewayError('adapter_not_registered', { message: `"${slug}" has no featured adapter: provider settings have nothing to configure.` });
     }
-    const checked = parseProviderSettings(adapter, settings, { tlsListener: deps.tlsListener });
+    const checked = parseProviderSettings(adapter, settings, { tlsListener: deps.tlsListener, unknownKeys: 'refuse' });
     if (!checked.ok) {
       throw new GatewayError('invalid_settings', {
         message: `The ${adapter.display.name} settings do not fit its adapter: ${checked.fields.map((f) => `${f.path} ${f.message}`).join('; ')}.`,

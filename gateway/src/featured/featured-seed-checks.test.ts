@@ -28,6 +28,12 @@ describe('the seed\'s featured checks', () => {
     expect(issuesOf(doc)).toEqual([{ path: 'merchants[0].connections[0].storeId', message: expect.stringContaining('myshopify.com domain') }]);
   });
 
+  it('refuses a provider settings key the adapter does not know, by name (the seed is written now; only stored settings ignore one)', () => {
+    const doc = featuredSeedDocument();
+    doc.vendors[1]!.settings = { ...doc.vendors[1]!.settings, apiBaseURL: 'https://connect.squareupsandbox.com' } as never;
+    expect(issuesOf(doc)).toEqual([{ path: 'vendors[1].settings.apiBaseURL', message: 'unknown field' }]);
+  });
+
   it('checks them whatever the vendor\'s tier: a later promotion must not find them missing', () => {
     const doc = featuredSeedDocument({ tiers: { clover: 'generic' } });
     const { credentials: _dropped, ...clover } = doc.merchants[0]!.connections[2]!;

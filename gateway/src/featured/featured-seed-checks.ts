@@ -62,7 +62,8 @@ export function featuredSeedIssues(
       perConnection.set(vendor.slug, vendor.tier !== 'featured' || adapter.defaultAuth.kind !== 'mtls' && adapter.defaultAuth.secret.from === 'connection');
       return;
     }
-    const parsed = parseProviderSettings(adapter, vendor.settings);
+    // The operator's own file, as written now: a key the adapter does not know is refused by name.
+    const parsed = parseProviderSettings(adapter, vendor.settings, { unknownKeys: 'refuse' });
     if (!parsed.ok) {
       perConnection.set(vendor.slug, false); // reported above; no second issue per connection
       for (const field of parsed.fields) issues.push({ path: under(`${at}.settings`, field.path), message: field.message });

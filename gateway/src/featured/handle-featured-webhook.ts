@@ -7,7 +7,7 @@ import { featuredAudit } from './featured-audit.js';
 import type { DoorDeps, RequestLogger, RequestScope } from './featured-types.js';
 import { nativeRequestOf, signedUrlOf } from './native-request-of.js';
 import { processUnits } from './process-units.js';
-import { parseProviderSettings, type ProviderConfig, type ProviderSettingsResult } from './provider-settings.js';
+import { IGNORED_SETTINGS_KEYS, parseProviderSettings, type ProviderConfig, type ProviderSettingsResult } from './provider-settings.js';
 import { recordHandshake } from './record-handshake.js';
 import { sendVendorAnswer } from './send-vendor-answer.js';
 
@@ -28,7 +28,11 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
 
   function providerOf(vendor: Vendor, log: RequestLogger): ProviderConfig {
     let result = parsedSettings.get(vendor);
-    if (!result) parsedSettings.set(vendor, (result = parseProviderSettings(adapter, vendor.settings ?? {})));
+    if (!result) {
+      parsedSettings.set(vendor, (result = parseProviderSettings(adapter, vendor.settings ?? {})));
+      // Once per settings version and process: keys an older build accepted do not stop the door.
+      if (result.ok && result.ignoredKeys.length > 0) log.warn({ vendor: adapter.slug, ignoredKeys: result.ignoredKeys }, IGNORED_SETTINGS_KEYS);
+    }
     if (result.ok) return result.config;
     log.error({ vendor: adapter.slug, fields: result.fields }, 'provider settings invalid');
     throw new GatewayError('internal_error', { message: 'The gateway is misconfigured for this vendor. Retry with backoff.' });

@@ -1,3 +1,3 @@
 export { registerFeaturedDoors, type RegisterFeaturedDoorsOptions } from './register-featured-doors.js';
-export { parseProviderSettings, type ProviderConfig, type ProviderSettingsContext, type ProviderSettingsResult } from './provider-settings.js';
+export { IGNORED_SETTINGS_KEYS, parseProviderSettings, type ProviderConfig, type ProviderSettingsContext, type ProviderSettingsResult } from './provider-settings.js';
 export type { FeaturedDoorOptions, FeaturedResponse, FeaturedResult, FeaturedStore, HandshakeNotes, SkippedUnit } from './featured-types.js';

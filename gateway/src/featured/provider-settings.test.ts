@@ -30,14 +30,27 @@ describe('parseProviderSettings', () => {
 
   it('reports where settings are wrong: the override, or the adapter\'s own keys', () => {
     expect(parseProviderSettings(clover, { authCode: 'x', auth: { kind: 'carrier-pigeon' } })).toMatchObject({ ok: false, fields: [{ path: 'auth.kind' }] });
-    expect(parseProviderSettings(clover, { authCode: 'x', colour: 'red' })).toEqual({ ok: false, fields: [{ path: 'colour', message: 'unknown field' }] });
+    expect(parseProviderSettings(clover, { authCode: 'x', colour: 'red' }, { unknownKeys: 'refuse' })).toEqual({ ok: false, fields: [{ path: 'colour', message: 'unknown field' }] });
     expect(parseProviderSettings(square, { signatureKey: 'k' })).toMatchObject({ ok: false, fields: [{ path: 'notificationUrl' }] });
+  });
+
+  it('bug: stored settings with a key this build does not know still work: the key is ignored and named (they answered 500 after an upgrade)', () => {
+    const stored = { signatureKey: 'k', notificationUrl: 'https://gw.example.com/webhooks/square', apiBaseURL: 'https://connect.squareupsandbox.com', legacy: 1 };
+    const parsed = parseProviderSettings(square, stored);
+    expect(parsed).toMatchObject({ ok: true, ignoredKeys: ['apiBaseURL', 'legacy'], config: { secrets: ['k'], settings: { apiBaseUrl: 'https://connect.squareup.com' } } });
+    if (parsed.ok) expect(Object.keys(parsed.config.settings).sort()).toEqual(['apiBaseUrl', 'notificationUrl', 'signatureKey', 'squareVersion']);
+    // What the operator writes is still refused by name; known keys are checked either way.
+    expect(parseProviderSettings(square, stored, { unknownKeys: 'refuse' })).toEqual({
+      ok: false, fields: [{ path: 'apiBaseURL', message: 'unknown field' }, { path: 'legacy', message: 'unknown field' }],
+    });
+    expect(parseProviderSettings(square, { ...stored, notificationUrl: 'not a url' })).toMatchObject({ ok: false, fields: [{ path: 'notificationUrl' }] });
+    expect(parseProviderSettings(square, { signatureKey: 'k', notificationUrl: 'https://gw.example.com/webhooks/square' })).toMatchObject({ ok: true, ignoredKeys: [] });
   });
 
   describe('bug: overrides that can never verify are refused, naming the field', () => {
     it('a secret key that is not in the settings (or is empty)', () => {
       const relay = { kind: 'hmac', header: 'X-Relay-Signature', secret: { from: 'settings', key: 'relayKeyy' } };
-      expect(parseProviderSettings(clover, { authCode: 'x', relayKey: 'k', auth: relay })).toMatchObject({
+      expect(parseProviderSettings(clover, { authCode: 'x', relayKey: 'k', auth: relay }, { unknownKeys: 'refuse' })).toMatchObject({
         ok: false, fields: [{ path: 'relayKey', message: 'unknown field' }, { path: 'relayKeyy', message: expect.stringContaining('is required by the auth scheme') }],
       });
       expect(parseProviderSettings(clover, { authCode: 'x', relayKeyy: '', auth: relay })).toMatchObject({ ok: false, fields: [{ path: 'relayKeyy' }] });

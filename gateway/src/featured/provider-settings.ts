@@ -13,7 +13,11 @@ export interface ProviderConfig {
   notificationUrl: string | undefined;
 }
 
-export type ProviderSettingsResult = { ok: true; config: ProviderConfig } | { ok: false; fields: FieldError[] };
+/** The warning logged (with `vendor` and `ignoredKeys`) wherever stored settings are read with keys left out. */
+export const IGNORED_SETTINGS_KEYS = 'stored provider settings have keys this adapter does not know: they are ignored (PUT /admin/vendors/:slug/settings to remove them)';
+
+/** `ignoredKeys`: top-level keys the adapter's schema does not know, left out (with `unknownKeys: 'ignore'`), for the caller to log. */
+export type ProviderSettingsResult = { ok: true; config: ProviderConfig; ignoredKeys: string[] } | { ok: false; fields: FieldError[] };
 
 /** Zod issues → field errors under `prefix`, unknown keys named one by one. */
 export const issuesAt = (prefix: PropertyKey[], error: z.ZodError): FieldError[] =>
@@ -26,10 +30,18 @@ export const issuesAt = (prefix: PropertyKey[], error: z.ZodError): FieldError[]
 const settingsKeyOf = (scheme: AuthScheme): string | undefined =>
   scheme.kind !== 'mtls' && scheme.secret.from === 'settings' ? scheme.secret.key : undefined;
 
-/** Where the gateway can check a scheme against its own configuration (admin writes, start-up). */
+/** Where the gateway can check settings against its own configuration and their origin (admin writes, start-up). */
 export interface ProviderSettingsContext {
   /** Whether this gateway runs its own HTTPS listener (GATEWAY_TLS_PORT): mTLS `direct` needs it. */
   tlsListener?: boolean | undefined;
+  /**
+   * Top-level keys the adapter's schema does not know. `refuse` ("unknown field", by name) for
+   * what an operator writes now (PUT settings, the seed file): a typo such as `apiBaseURL` must not
+   * leave the default silently in place. `ignore` (the default) for settings already stored: a
+   * newer build may no longer know a key an older one accepted, and refusing would make the
+   * vendor's door answer 500 to every delivery; the keys are returned in `ignoredKeys` to be logged.
+   */
+  unknownKeys?: 'refuse' | 'ignore' | undefined;
 }
 
 const isSecretValue = (value: unknown): boolean =>
@@ -51,9 +63,10 @@ function schemeProblems(scheme: AuthScheme, raw: Record<string, unknown>, contex
  * Raw provider settings (as stored, decrypted) → what the featured door needs. The door owns two
  * keys the adapter's schema never sees: `auth` (an operator's scheme override, core `AuthScheme`)
  * and the override's own secret key when it differs from the adapter's default one (so a strict
- * adapter schema does not refuse it). Everything else is validated by the adapter's schema, and a
- * scheme that could never verify (its secret missing or empty; mTLS `direct` where `context` says
- * there is no HTTPS listener) is refused naming the field.
+ * adapter schema does not refuse it). Everything else is validated by the adapter's schema (keys it
+ * does not know refused or ignored as `context.unknownKeys` says), and a scheme that could never
+ * verify (its secret missing or empty; mTLS `direct` where `context` says there is no HTTPS
+ * listener) is refused naming the field.
  */
 export function parseProviderSettings(adapter: AnyAdapter, raw: Record<string, unknown>, context: ProviderSettingsContext = {}): ProviderSettingsResult {
   const { auth, ...rest } = raw;
@@ -65,7 +78,7 @@ export function parseProviderSettings(adapter: AnyAdapter, raw: Record<string, u
     const overrideKey = settingsKeyOf(scheme);
     if (overrideKey !== undefined && overrideKey !== settingsKeyOf(adapter.defaultAuth)) delete rest[overrideKey];
   }
-  const settings = adapter.settings.safeParse(rest);
+  const { settings, ignoredKeys } = parseAdapterSettings(adapter, rest, context.unknownKeys ?? 'ignore');
   const fields = [...(settings.success ? [] : issuesAt([], settings.error)), ...schemeProblems(scheme, raw, context)];
   if (!settings.success || fields.length > 0) return { ok: false, fields: dedupe(fields) };
   const notificationUrl = typeof raw.notificationUrl === 'string' ? raw.notificationUrl : undefined;
@@ -77,7 +90,18 @@ export function parseProviderSettings(adapter: AnyAdapter, raw: Record<string, u
       secrets: secretsFromSettings(scheme, raw),
       notificationUrl,
     },
+    ignoredKeys,
   };
+}
+
+/** The adapter's schema over the settings; with `ignore`, top-level keys it refuses as unknown are left out and it parses the rest. */
+function parseAdapterSettings(adapter: AnyAdapter, rest: Record<string, unknown>, unknownKeys: 'refuse' | 'ignore') {
+  const parsed = adapter.settings.safeParse(rest);
+  if (parsed.success || unknownKeys === 'refuse') return { settings: parsed, ignoredKeys: [] };
+  const ignoredKeys = parsed.error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' && issue.path.length === 0 ? issue.keys : []));
+  if (ignoredKeys.length === 0) return { settings: parsed, ignoredKeys };
+  const known = Object.fromEntries(Object.entries(rest).filter(([key]) => !ignoredKeys.includes(key)));
+  return { settings: adapter.settings.safeParse(known), ignoredKeys };
 }
 
 /** One entry per path (the adapter's schema and the scheme check may both name a missing secret). */

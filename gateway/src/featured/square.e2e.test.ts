@@ -91,4 +91,17 @@ describe.each(dialects)('Square end to end through /webhooks/square (%s)', (dial
     expect(result).toMatchObject({ transactionId: 'ORDER-2', status: 'processed' });
     expect(await gw.balance(member)).toBe(before + result.pointsEarned);
   });
+
+  it('bug: stored settings with a key this build does not know (left by an older build) still serve: the key is ignored, not a 500', async () => {
+    const current = (await gw.store.getVendor('square'))!.settings!;
+    await gw.store.setVendorSettings('square', { ...current, legacyOption: 'from an older build' });
+    try {
+      api.route('/v2/orders/ORDER-3', { body: { order: { ...order.order, id: 'ORDER-3' } } });
+      const response = await post(variant([ORDER_ID, 'ORDER-3'], ['6a8f5f28-54a1', 'cccccccc-54a1']));
+      expect(response.statusCode).toBe(200);
+      expect(response.json().results[0]).toMatchObject({ transactionId: 'ORDER-3', status: 'processed' });
+    } finally {
+      await gw.store.setVendorSettings('square', current);
+    }
+  });
 });
