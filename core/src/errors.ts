@@ -1,6 +1,16 @@
 import type { FieldError } from './schemas/error.js';
 
 /**
+ * One entry of the table. `headers` are sent with every answer of that code (a GatewayError may
+ * add or override some): the retry hint of the earn webhook's engine outage.
+ */
+export interface ErrorEntry {
+  readonly status: number;
+  readonly message: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
  * The one table of coded errors. Every failure the gateway or the engine reports is one of these:
  * an HTTP status, a stable machine-readable `code` and a default message written for whoever
  * reads it (on redeem, the cashier, who sees it verbatim). docs/errors.md is checked against it.
@@ -9,6 +19,8 @@ export const ERRORS = {
   // 400: the request itself is wrong
   malformed_json: { status: 400, message: 'The request body is not valid JSON.' },
   malformed_body: { status: 400, message: 'The request body must be a JSON object.' },
+  // 400, not 415: the spec's only status for a malformed body is 400.
+  unsupported_media_type: { status: 400, message: 'Send the body as application/json.' },
   missing_field: { status: 400, message: 'A required field is missing.' },
   store_mismatch: { status: 400, message: 'store.id in the body does not equal the X-Service-Store header.' },
   selector_required: { status: 400, message: 'Send exactly one of rewardId or pointsToRedeem.' },
@@ -31,7 +43,7 @@ export const ERRORS = {
   vendor_not_featured: { status: 404, message: 'This vendor has no featured endpoint; use /webhooks/generic.' },
   vendor_not_found: { status: 404, message: 'No vendor with this slug.' },
   connection_not_found: { status: 404, message: 'No connection with this id.' },
-  // 405 / 409 / 413 / 415 / 422 / 429
+  // 405 / 409 / 413 / 422 / 429
   method_not_allowed: { status: 405, message: 'This method is not allowed on this endpoint.' },
   already_redeemed: { status: 409, message: 'Already redeemed against this order.' },
   redemption_in_progress: { status: 409, message: 'This redemption is already being processed.' },
@@ -40,17 +52,21 @@ export const ERRORS = {
   adapter_not_registered: { status: 409, message: 'This gateway has no featured adapter for this vendor, so it cannot be promoted.' },
   catalog_not_available: { status: 409, message: 'This connection cannot be pulled now: the vendor must be featured, its adapter must declare a catalog pull, and the connection must be active.' },
   payload_too_large: { status: 413, message: 'The request body exceeds the 1 MiB limit.' },
-  unsupported_media_type: { status: 415, message: 'Send the body as application/json.' },
   validation_failed: { status: 422, message: 'The request failed validation.' },
   invalid_settings: { status: 422, message: 'The provider settings do not match what this adapter needs.' },
   rate_limited: { status: 429, message: 'Too many requests for this connection. Retry after the Retry-After delay.' },
   // 5xx
   internal_error: { status: 500, message: 'Something went wrong in the gateway. Retry with backoff.' },
+  // 500, not 503: the spec lists 500 (retry with backoff) for the earn webhook; Retry-After is the schedule's first step.
+  engine_unavailable_retry: {
+    status: 500,
+    message: 'The loyalty engine is unreachable or did not answer in time; the event may not have been recorded. Retry with backoff: a repeat of an event that was recorded answers duplicate.',
+    headers: { 'retry-after': '1' },
+  },
   engine_unavailable: { status: 502, message: 'The loyalty engine is temporarily unreachable. Retry once, then complete the sale without loyalty.' },
-  engine_unavailable_retry: { status: 503, message: 'The loyalty engine is unreachable or did not answer in time; the event may not have been recorded. Retry with backoff: a repeat of an event that was recorded answers duplicate.' },
   not_ready: { status: 503, message: 'The gateway is not ready.' },
   vendor_api_unavailable: { status: 503, message: 'The vendor API could not be reached to complete this event; it was not recorded. Retry later.' },
-} as const satisfies Record<string, { status: number; message: string }>;
+} as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;
 
@@ -67,12 +83,13 @@ export class GatewayError extends Error {
     code: ErrorCode,
     options: { message?: string; fields?: FieldError[]; headers?: Record<string, string>; cause?: unknown } = {},
   ) {
-    super(options.message ?? ERRORS[code].message, { cause: options.cause });
+    const entry: ErrorEntry = ERRORS[code];
+    super(options.message ?? entry.message, { cause: options.cause });
     this.name = 'GatewayError';
     this.code = code;
-    this.statusCode = ERRORS[code].status;
+    this.statusCode = entry.status;
     this.fields = options.fields;
-    this.headers = options.headers;
+    this.headers = entry.headers || options.headers ? { ...entry.headers, ...options.headers } : undefined;
   }
 }
 

@@ -50,7 +50,7 @@ describe.each(testDialects())('a remote engine that times out, through the gatew
     // built per call, so SlowStatements can slow it (statements compiled once never pass through it).
     const event = { ...base, transaction: { ...base.transaction, discountCodes: [{ code: 'LOYAL-NOT-ISSUED' }] } };
     slow.set('reward_instances', SLOW_MS, 1);
-    const error = expectError(await gw.send(event), 503, 'engine_unavailable_retry');
+    const error = expectError(await gw.send(event), 500, 'engine_unavailable_retry');
     expect(error.message).toMatch(/may not have been recorded/);
     await engineSettles();
     slow.clear();

@@ -1,4 +1,4 @@
-import { ERRORS, GatewayError, MAX_FIELD_ERRORS, type ErrorBody, type ErrorCode, type FieldError } from '@loyalty-gateway/core';
+import { ERRORS, GatewayError, MAX_FIELD_ERRORS, type ErrorBody, type ErrorCode, type ErrorEntry, type FieldError } from '@loyalty-gateway/core';
 
 /** Fastify's own errors, by their code, to ours. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -54,10 +54,10 @@ export function renderError(error: unknown, requestId: string): RenderedError {
     (typeof e?.code === 'string' ? FASTIFY_CODES[e.code] : undefined) ??
     (typeof e?.statusCode === 'number' ? BY_STATUS[e.statusCode] : undefined);
   const code: ErrorCode = mapped ?? 'internal_error';
-  const entry = ERRORS[code];
+  const entry: ErrorEntry = ERRORS[code];
   return {
     body: { statusCode: entry.status, message: entry.message, code, requestId },
-    headers: undefined,
+    headers: entry.headers ? { ...entry.headers } : undefined,
     fault: code === 'internal_error',
   };
 }

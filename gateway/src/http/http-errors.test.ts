@@ -44,11 +44,13 @@ describe('Fastify-level failures rendered as the Error body', () => {
     expect(body.fields).toEqual([{ path: 'pad', message: 'unknown field' }]);
   });
 
-  it('content type other than application/json → 415 unsupported_media_type', async () => {
-    expectError(await gw.send(sale(), { contentType: 'text/plain' }), 415, 'unsupported_media_type');
-    expectError(await gw.send(sale(), { contentType: 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
+  it('content type other than application/json → 400 unsupported_media_type (the spec\'s status for a malformed body), nothing earned', async () => {
+    const before = await gw.balance('MBR-0001');
+    expectError(await gw.send(sale(), { contentType: 'text/plain' }), 400, 'unsupported_media_type');
+    expectError(await gw.send(sale(), { contentType: 'application/x-www-form-urlencoded' }), 400, 'unsupported_media_type');
+    expectError(await gw.send(sale(), { contentType: null }), 400, 'unsupported_media_type');
+    expect(await gw.balance('MBR-0001')).toBe(before);
     expect((await gw.send(sale(), { contentType: 'application/json; charset=utf-8' })).statusCode).toBe(200);
-    expectError(await gw.send(sale(), { contentType: null }), 415, 'unsupported_media_type');
   });
 
   it('a URL Fastify cannot decode is rendered too', async () => {

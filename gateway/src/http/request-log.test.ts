@@ -74,7 +74,7 @@ describe('engine failures', () => {
     expect(JSON.stringify(failure)).toContain('SQLITE_CORRUPT');
   });
 
-  it('engine unavailable → 503 engine_unavailable_retry on the webhook, nothing cached', async () => {
+  it('engine unavailable → 500 engine_unavailable_retry with Retry-After on the webhook (the spec\'s retry status), nothing cached', async () => {
     let down = true;
     const gw = await openGateway({
       wrapEngine: (engine) => ({
@@ -88,8 +88,9 @@ describe('engine failures', () => {
     opened.push(gw);
     const s = sale();
     const response = await gw.send(s);
-    expect(response.statusCode).toBe(503);
-    expect(response.json()).toMatchObject({ statusCode: 503, code: 'engine_unavailable_retry' });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toMatchObject({ statusCode: 500, code: 'engine_unavailable_retry', requestId: response.headers['x-request-id'] });
+    expect(response.headers['retry-after']).toBe('1');
     down = false;
     expect((await gw.send(s)).json().status).toBe('processed');
   });
