@@ -1,6 +1,7 @@
 import { VendorApiError } from '@loyalty-gateway/core';
 import { bearer, merchantUrl, type CloverContext } from './config.js';
 import { needsContactLookup } from './map-customer.js';
+import { SALE_STATES } from './map.js';
 import { CloverCustomer, CloverOrder } from './native.js';
 
 /** Clover: "Limit expansions to a maximum of three fields per API call" (docs.clover.com/dev/docs/expanding-fields). */
@@ -48,5 +49,6 @@ export async function fetchOrder(ctx: CloverContext, merchantId: string, orderId
   if (main === null || money === null) return null;
   const { payments, refunds } = CloverOrder.parse(money);
   const order: CloverOrder = { ...CloverOrder.parse(main), payments, refunds };
-  return order.paymentState === 'PAID' ? withCustomerContacts(ctx, merchantId, order) : order;
+  // A refunded order carries its sale too (map.ts): its customer is needed to earn it when it was missed.
+  return SALE_STATES.has(order.paymentState ?? '') ? withCustomerContacts(ctx, merchantId, order) : order;
 }

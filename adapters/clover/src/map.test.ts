@@ -20,12 +20,40 @@ describe('toEnvelopes: paymentState decides', () => {
     expect(sale?.eventType === 'sale.completed' && sale.transaction.customer).toBeUndefined();
   });
 
-  it('maps REFUNDED like PARTIALLY_REFUNDED: one sale.refunded per usable refund', () => {
+  it('maps REFUNDED like PARTIALLY_REFUNDED: the sale, then one sale.refunded per usable refund', () => {
     const { envelopes } = toEnvelopes({ ...refunded(), paymentState: 'REFUNDED' }, unit);
-    expect(envelopes.map((e) => (e.eventType === 'sale.refunded' ? [e.eventId, e.refund] : null))).toEqual([
-      ['XYZVJT2ZRRRSC:O:GHIVJT2ABCRSC:1537970958000:RF1VJT2ABCRSC', { id: 'RF1VJT2ABCRSC', amount: 6.5 }],
-      ['XYZVJT2ZRRRSC:O:GHIVJT2ABCRSC:1537970958000:RF3VJT2ABCRSC', { id: 'RF3VJT2ABCRSC', amount: 3.25 }],
+    expect(envelopes.map((e) => [e.eventType, e.eventId, e.eventType === 'sale.refunded' ? e.refund : null])).toEqual([
+      ['sale.completed', 'XYZVJT2ZRRRSC:O:GHIVJT2ABCRSC:1537970958000', null],
+      ['sale.refunded', 'XYZVJT2ZRRRSC:O:GHIVJT2ABCRSC:1537970958000:RF1VJT2ABCRSC', { id: 'RF1VJT2ABCRSC', amount: 6.5 }],
+      ['sale.refunded', 'XYZVJT2ZRRRSC:O:GHIVJT2ABCRSC:1537970958000:RF3VJT2ABCRSC', { id: 'RF3VJT2ABCRSC', amount: 3.25 }],
     ]);
+  });
+
+  it('bug: a refunded order whose sale notification was missed earns first: its sale.completed, keyed on the order id, precedes the refunds', () => {
+    // Clover's first delivery of this order came after a partial refund (or the PAID one was lost).
+    const { envelopes, note } = toEnvelopes(refunded(), unit);
+    expect(note).toBeUndefined();
+    const parsed = envelopes.map((e) => Envelope.parse(e));
+    expect(parsed.map((e) => e.eventType)).toEqual(['sale.completed', 'sale.refunded', 'sale.refunded']);
+    // The same transaction id as the PAID notification's sale, so the ledger dedupes it when it was earned.
+    expect(parsed.every((e) => e.transaction.id === 'ABCVJTABCRRSC')).toBe(true);
+    const [sale] = parsed;
+    expect(sale).toMatchObject({
+      eventType: 'sale.completed',
+      occurredAt: '2018-09-05T12:21:40.000Z', // the successful payment, not the refund
+      transaction: { id: 'ABCVJTABCRRSC', total: 21.5, currency: 'USD', channel: 'pos' },
+    });
+    // The refunded line is still part of the sale: the refund reverses points, not the sale's lines.
+    expect(sale?.eventType === 'sale.completed' && sale.transaction.items.map((i) => i.name)).toEqual(['Caesar Salad', 'Test_Item']);
+    // The same mapping as a PAID order of the same content: earning late earns the same.
+    expect(toEnvelopes({ ...refunded(), paymentState: 'PAID' }, unit).envelopes).toEqual([envelopes[0]]);
+  });
+
+  it('a refunded order with a total not > 0 still reverses its refunds, with the sale\'s note', () => {
+    expect(toEnvelopes({ ...refunded(), total: 0 }, unit)).toEqual({
+      envelopes: [expect.objectContaining({ eventType: 'sale.refunded' }), expect.objectContaining({ eventType: 'sale.refunded' })],
+      note: 'order ABCVJTABCRRSC is PARTIALLY_REFUNDED but its total is not > 0: nothing to earn',
+    });
   });
 
   it.each([

@@ -40,7 +40,7 @@ function saleTime(order: CloverOrder, unit: CloverUnit): string {
 
 export function toSaleEnvelope(order: CloverOrder, unit: CloverUnit): MapResult {
   const total = positiveAmount(order.total);
-  if (total === null) return skip(`order ${order.id} is PAID but its total is not > 0: nothing to earn`);
+  if (total === null) return skip(`order ${order.id} is ${order.paymentState ?? 'PAID'} but its total is not > 0: nothing to earn`);
   const customer = toCustomer(order.customers?.elements?.[0]);
   const discountCodes = toDiscountCodes(order);
   const envelope: Envelope = {
@@ -77,16 +77,34 @@ function toRefundEnvelope(order: CloverOrder, refund: CloverRefund & { id: strin
  * refund.id). Left out: voided refunds, and refunds without an id or a positive amount (an
  * amount-less refund would read as "full refund", which Clover did not say).
  */
-export function toRefundEnvelopes(order: CloverOrder, unit: CloverUnit): MapResult {
+function usableRefunds(order: CloverOrder, unit: CloverUnit): Envelope[] {
   const envelopes: Envelope[] = [];
   for (const refund of order.refunds?.elements ?? []) {
     const amount = positiveAmount(refund.amount);
     if (refund.voided === true || !refund.id || amount === null) continue;
     envelopes.push(toRefundEnvelope(order, { ...refund, id: refund.id }, amount, unit));
   }
-  if (envelopes.length === 0) return skip(`order ${order.id} is ${order.paymentState} but lists no usable refund`);
-  return { envelopes };
+  return envelopes;
 }
+
+/**
+ * A refunded order: its `sale.completed` first, then one `sale.refunded` per usable refund, in
+ * that order. The sale may never have reached the gateway while the order was PAID (the fetch-back
+ * failed and Clover gave up, the gateway was down, or Clover's first delivery came after a partial
+ * refund): without it the sale never earns and every refund answers NOTHING_TO_REVERSE. When it did
+ * arrive, the ledger answers this copy `duplicate` (keyed on the order id, like every sale of it).
+ * A refund state with no usable refund maps to nothing: earning on an order Clover calls refunded,
+ * with no refund to reverse it, would award points for money handed back.
+ */
+export function toRefundEnvelopes(order: CloverOrder, unit: CloverUnit): MapResult {
+  const refunds = usableRefunds(order, unit);
+  if (refunds.length === 0) return skip(`order ${order.id} is ${order.paymentState} but lists no usable refund`);
+  const sale = toSaleEnvelope(order, unit);
+  return { envelopes: [...sale.envelopes, ...refunds], ...(sale.note === undefined ? {} : { note: sale.note }) };
+}
+
+/** The payment states whose orders carry a sale: PAID, and the refunded ones (their sale comes first). */
+export const SALE_STATES: ReadonlySet<string> = new Set(['PAID', 'REFUNDED', 'PARTIALLY_REFUNDED']);
 
 /** A fetched order → envelopes, decided by `paymentState`. */
 export function toEnvelopes(order: CloverOrder, unit: CloverUnit): MapResult {

@@ -50,6 +50,24 @@ const sale = {
   },
 };
 
+/** The refunded order's sale (a walk-in: the order names no customer), keyed on its order id. */
+const refundedSale = {
+  eventId: 'XYZVJT2ZRRRSC:O:ABCVJTABCRRSC:1536156558000',
+  eventType: 'sale.completed',
+  occurredAt: '2018-09-05T12:21:40.000Z',
+  store: { id: 'XYZVJT2ZRRRSC' },
+  transaction: {
+    id: 'ABCVJTABCRRSC',
+    total: 21.5,
+    currency: 'USD',
+    channel: 'pos',
+    items: [
+      { id: '9J1F7WW503CZW', name: 'Caesar Salad', quantity: 1, unitPrice: 12 },
+      { id: 'ZKSKN4F9B7Q94', name: 'Test_Item', quantity: 1, unitPrice: 8 },
+    ],
+  },
+};
+
 const refund = (id: string, amount: number, occurredAt: string) => ({
   eventId: `XYZVJT2ZRRRSC:O:ABCVJTABCRRSC:1536156558000:${id}`,
   eventType: 'sale.refunded',
@@ -70,6 +88,8 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
     expect(out.stores).toEqual(['XYZVJT2ZRRRSC', 'XYZVJT2ZRRRSC', ...Array(5).fill('MNOVJT2ZRRRSC')]);
     expect(out.envelopes).toEqual([
       sale,
+      // The refunded order's sale comes first (its PAID notification may have been missed).
+      refundedSale,
       refund('RF1VJT2ABCRSC', 6.5, '2018-09-05T14:08:20.000Z'),
       refund('RF3VJT2ABCRSC', 3.25, '2018-09-05T14:09:10.000Z'),
     ]);

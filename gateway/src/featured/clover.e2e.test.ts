@@ -39,10 +39,12 @@ describe.each(dialects)('Clover end to end through /webhooks/clover (%s)', (dial
     const first = await post(body);
     expect(first.statusCode).toBe(200);
     const answer = first.json();
-    expect(answer.results.map((r: { eventType: string; status: string }) => [r.eventType, r.status])).toEqual([
-      ['sale.completed', 'processed'],
-      ['sale.refunded', 'processed'],
-      ['sale.refunded', 'processed'],
+    expect(answer.results.map((r: { eventType: string; transactionId: string; status: string }) => [r.eventType, r.transactionId, r.status])).toEqual([
+      ['sale.completed', 'GHIVJT2ABCRSC', 'processed'],
+      // The partially refunded order's sale first (a walk-in: nothing to earn), then its two refunds.
+      ['sale.completed', 'ABCVJTABCRRSC', 'processed'],
+      ['sale.refunded', 'ABCVJTABCRRSC', 'processed'],
+      ['sale.refunded', 'ABCVJTABCRRSC', 'processed'],
     ]);
     expect(answer.results[0]).toMatchObject({ storeId: CLOVER_MERCHANT, transactionId: 'GHIVJT2ABCRSC', membershipId: member });
     expect(answer.skipped).toEqual(Array(5).fill({ storeId: 'MNOVJT2ZRRRSC', reason: 'unknown_connection' }));
@@ -52,7 +54,7 @@ describe.each(dialects)('Clover end to end through /webhooks/clover (%s)', (dial
 
     const again = await post(body);
     expect(again.statusCode).toBe(200);
-    expect(again.json().results.map((r: { status: string }) => r.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
+    expect(again.json().results.map((r: { status: string }) => r.status)).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate']);
     expect(await gw.balance(member)).toBe(earned);
   });
 
@@ -73,6 +75,47 @@ describe.each(dialects)('Clover end to end through /webhooks/clover (%s)', (dial
     expect(answer.skipped).toEqual([{ storeId: 'MNOVJT2ZRRRSC', reason: 'unreadable', detail: expect.stringMatching(/^update 0: ts /) }]);
     expect(await gw.balance(member)).toBe(before + answer.results[0].pointsEarned);
     expect((await post(body)).json().results[0]).toMatchObject({ status: 'duplicate' });
+  });
+
+  /** Order `id` as Clover answers it once partially refunded: the paid fixture (Jane's 38.34) with a 10.00 refund. */
+  const refundedOrder = (id: string) => ({
+    ...paidOrder,
+    id,
+    paymentState: 'PARTIALLY_REFUNDED',
+    refunds: { elements: [{ id: `RF-${id}`, amount: 1000, createdTime: 1_537_980_000_000, payment: { id: 'KJ8ZB8RSHYG58' }, voided: false }] },
+  });
+  const notify = (orderId: string, ts: number) => batch({ [CLOVER_MERCHANT]: [{ objectId: `O:${orderId}`, type: 'UPDATE', ts }] });
+  type Result = { eventType: string; status: string; pointsEarned: number; pointsReversed?: number };
+
+  it('bug: a refunded order whose sale was never delivered earns, then reverses (was NOTHING_TO_REVERSE and no points)', async () => {
+    const before = await gw.balance(member);
+    api.route(`${XYZ}/orders/MISVJT2ABCRSC`, { body: refundedOrder('MISVJT2ABCRSC') });
+    const response = await post(notify('MISVJT2ABCRSC', 1_537_980_001_000));
+    expect(response.statusCode).toBe(200);
+    const [sale, refund] = response.json().results as Result[];
+    expect(response.json().results).toHaveLength(2);
+    // Jane is found through the customer lookup (the order's customer comes without contacts).
+    expect(sale).toMatchObject({ eventType: 'sale.completed', status: 'processed', membershipId: member, pointsEarned: 38 });
+    // 10.00 of 38.34 refunded: floor(38 × 10 / 38.34) = 9 points back.
+    expect(refund).toMatchObject({ eventType: 'sale.refunded', status: 'processed', refundId: 'RF-MISVJT2ABCRSC', pointsReversed: 9 });
+    expect(await gw.balance(member)).toBe(before + 38 - 9);
+  });
+
+  it('a refunded order whose sale was delivered while PAID: the sale is a duplicate, the refund reverses', async () => {
+    const before = await gw.balance(member);
+    const path = `${XYZ}/orders/DLVVJT2ABCRSC`;
+    api.route(path, { body: { ...paidOrder, id: 'DLVVJT2ABCRSC' } });
+    const paid = await post(notify('DLVVJT2ABCRSC', 1_537_970_990_000));
+    expect(paid.json().results).toEqual([expect.objectContaining({ eventType: 'sale.completed', status: 'processed', pointsEarned: 38 })]);
+
+    api.route(path, { body: refundedOrder('DLVVJT2ABCRSC') });
+    const refunded = await post(notify('DLVVJT2ABCRSC', 1_537_980_001_000));
+    expect(refunded.statusCode).toBe(200);
+    expect((refunded.json().results as Result[]).map((r) => [r.eventType, r.status, r.pointsEarned, r.pointsReversed])).toEqual([
+      ['sale.completed', 'duplicate', 0, undefined],
+      ['sale.refunded', 'processed', 0, 9],
+    ]);
+    expect(await gw.balance(member)).toBe(before + 38 - 9);
   });
 
   it('a wrong or missing X-Clover-Auth is 401 bad_signature', async () => {

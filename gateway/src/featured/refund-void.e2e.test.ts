@@ -96,14 +96,15 @@ describe.each(dialects)('refunds and voids through /webhooks/{slug}: reversed on
     api.route(orderPath, { body: { ...paid, paymentState: 'PARTIALLY_REFUNDED', refunds } });
     const reversed = results(await notify('UPDATE', 1_700_000_100_000));
     expect(reversed.map((r) => [r.eventType, r.refundId, r.status])).toEqual([
+      ['sale.completed', undefined, 'duplicate'], // the refunded order's sale comes first: already earned
       ['sale.refunded', 'RF1VJT2ABCRSC', 'processed'],
       ['sale.refunded', 'RF3VJT2ABCRSC', 'processed'],
     ]);
     const total = reversed.reduce((sum, r) => sum + (r.pointsReversed ?? 0), 0);
     expect(total).toBeGreaterThan(0);
-    expect(results(await notify('UPDATE', 1_700_000_100_000)).map((r) => r.status)).toEqual(['duplicate', 'duplicate']);
-    // A later notification about the same order re-sends both refunds: still reversed once.
-    expect(results(await notify('UPDATE', 1_700_000_200_000)).map((r) => r.status)).toEqual(['duplicate', 'duplicate']);
+    expect(results(await notify('UPDATE', 1_700_000_100_000)).map((r) => r.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
+    // A later notification about the same order re-sends the sale and both refunds: still earned and reversed once.
+    expect(results(await notify('UPDATE', 1_700_000_200_000)).map((r) => r.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
     expect((await notify('DELETE', 1_700_000_300_000)).json()).toMatchObject({ results: [], notes: [expect.stringContaining('deleted')] });
     expect(await gw.balance(member)).toBe(afterSale - total);
   });
