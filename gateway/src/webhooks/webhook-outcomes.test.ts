@@ -126,6 +126,17 @@ describe('sale.refunded', () => {
 });
 
 describe('eventId collapses the vendor retries', () => {
+  it('a retried sale with the same eventId but a new transaction id is a duplicate, nothing earned', async () => {
+    const first = sale({ total: 15 });
+    const before = await gw.balance('MBR-0001');
+    expect((await ok(first)).pointsEarned).toBe(15);
+    const retried = sale({ total: 15 });
+    expect(retried.transaction.id).not.toBe(first.transaction.id);
+    const again = await ok({ ...retried, eventId: first.eventId });
+    expect(again).toEqual({ status: 'duplicate', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null });
+    expect(await gw.balance('MBR-0001')).toBe(before + 15);
+  });
+
   it('a retried refund with the same eventId but a new refund id is a duplicate', async () => {
     const s = sale({ total: 30 });
     await ok(s);
