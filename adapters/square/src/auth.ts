@@ -40,7 +40,7 @@ export function locationOf(event: SquareEvent): string | null {
 /**
  * One unit per notification, routed to the connection whose store id is the Square location id.
  * An event that names no location (merchant-wide objects such as customers) concerns no store:
- * no unit, nothing to do (see the README for the SDK gap this leaves).
+ * no unit, nothing to do (README, "Events without a location (the SDK gap)").
  */
 export function squareUnits(event: SquareEvent): WebhookUnit<SquareEvent>[] {
   const location = locationOf(event);
