@@ -32,10 +32,27 @@ describe('GATEWAY_RATE_LIMIT per connection', () => {
     expect429(await gw.send('not json'));
     // another connection has its own budget
     expect((await gw.send(sale({ store: ODD_STORE }), { store: ODD_STORE, secret: OTHER_SECRET })).statusCode).toBe(200);
-    // unauthenticated requests are refused by auth, never by the limiter, and do not count
+    // once the budget is spent, an unauthenticated request is still refused by auth, not by the limiter
     expect((await gw.send(sale(), { signature: null })).statusCode).toBe(401);
     // health is never limited
     for (let i = 0; i < 5; i += 1) expect((await gw.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+  });
+
+  it('unauthenticated requests do not count: several refused first, then the whole budget is still there', async () => {
+    const gw = await gateway({ rateLimit: { max: 3 } });
+    // every kind of auth failure, aimed at the connection's own vendor and store, more than the budget
+    const refused = [
+      await gw.send(sale(), { signature: null }),
+      await gw.send(sale(), { signature: 'v1=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' }),
+      await gw.send(sale(), { secret: 'whsec_not_the_secret_0123456789' }),
+      await gw.send(sale(), { timestamp: Math.floor(Date.now() / 1000) - 3_600 }),
+      await gw.send(sale(), { timestamp: null }),
+    ];
+    expect(refused.map((r) => [r.statusCode, r.json().code])).toEqual([
+      [401, 'bad_signature'], [401, 'bad_signature'], [401, 'bad_signature'], [401, 'stale_timestamp'], [401, 'stale_timestamp'],
+    ]);
+    for (let i = 0; i < 3; i += 1) expect((await gw.send(sale())).statusCode).toBe(200);
+    expect429(await gw.send(sale()));
   });
 
   it('the window resets', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { testDialects } from '@loyalty-gateway/engine';
 import { describe, expect, it } from 'vitest';
 import { createIdempotencyCache } from '../stores/index.js';
+import { countingEngine, type EngineCallCounts } from '../testing/counting-engine.js';
 import { headersFor, openGateway } from '../testing/gateway-fixture.js';
 import { sale } from '../testing/test-seed.js';
 
@@ -12,7 +13,16 @@ describe.each(testDialects())('20 concurrent copies of one sale over real HTTP (
       name === 'postgres' && process.env.REDIS_URL
         ? createIdempotencyCache({ redisUrl: process.env.REDIS_URL, keyPrefix: `lg-test:${randomUUID()}:` })
         : undefined;
-    const gw = await openGateway({ dialect: name, ...(redisCache ? { idempotency: redisCache } : {}) });
+    let calls: EngineCallCounts | undefined;
+    const gw = await openGateway({
+      dialect: name,
+      ...(redisCache ? { idempotency: redisCache } : {}),
+      wrapEngine: (engine) => {
+        const counted = countingEngine(engine);
+        calls = counted.calls;
+        return counted.engine;
+      },
+    });
     try {
       const address = await gw.app.listen({ host: '127.0.0.1', port: 0 });
       const before = await gw.balance('MBR-0001');
@@ -32,8 +42,12 @@ describe.each(testDialects())('20 concurrent copies of one sale over real HTTP (
       expect(responses.reduce((sum, r) => sum + r.body.pointsEarned, 0)).toBe(25);
       expect(await gw.balance('MBR-0001')).toBe(before + 25);
       // the cache now answers the retry without the engine
+      const earnCalls = calls!.earn;
+      expect(earnCalls).toBeGreaterThanOrEqual(1);
+      expect(earnCalls).toBeLessThanOrEqual(20);
       const retry = await fetch(`${address}/webhooks/generic`, { method: 'POST', headers: headersFor(body), body });
       expect(((await retry.json()) as { status: string }).status).toBe('duplicate');
+      expect(calls!.earn).toBe(earnCalls);
     } finally {
       await gw.close();
       await redisCache?.close();
