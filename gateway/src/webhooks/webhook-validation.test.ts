@@ -164,6 +164,15 @@ describe('422: validation_failed with fields', () => {
     expect(paths(error)).toEqual(['store.id']);
   });
 
+  it('max length of refund.id: 255 ok, 256 → 422 naming refund.id', async () => {
+    const withId = (id: string) => ({ ...refund('T-never-sent', id), eventId: `EV-${id.length}-${Date.now()}` });
+    const ok = await gw.send(withId(String(Date.now()).padStart(255, 'r')));
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ status: 'processed', pointsReversed: 0 });
+    const error = await expectRejected(withId('r'.repeat(256)), 422, 'validation_failed');
+    expect(paths(error)).toEqual(['refund.id']);
+  });
+
   it('refund amount with 3 decimals → 422', async () => {
     const error = await expectRejected(refund('T-y', 'R-y', 1.005), 422, 'validation_failed');
     expect(paths(error)).toEqual(['refund.amount']);
