@@ -8,10 +8,14 @@ import {
   type WebhookResult,
 } from '@loyalty-gateway/core';
 import { eventKey, refundKey, saleKey } from './idempotency-keys.js';
+import { refundFingerprint } from './refund-fingerprint.js';
 import { toEarnCommand, toReverseCommand } from './to-engine-command.js';
 import { DUPLICATE_REFUND, DUPLICATE_SALE, IGNORED_VOID, earnResult, reverseResult } from './webhook-results.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The cache value of a key that only records "seen" (sales, eventIds). */
+const SEEN = '1';
 
 export interface WebhookPipelineOptions {
   engine: LoyaltyEngine;
@@ -25,7 +29,9 @@ export type WebhookPipeline = (connection: Connection, envelope: Envelope) => Pr
 /**
  * A validated envelope from an authenticated connection → WebhookResult. Idempotency: the
  * 24-hour cache is read first (a hit answers `duplicate` without touching the engine) and written
- * only after the engine committed, so the ledger, never the cache, decides what counts.
+ * only after the engine committed, so the ledger, never the cache, decides what counts. A refund
+ * id's entry holds its refund's fingerprint: only an identical retry is answered from the cache,
+ * so a reused id gets the ledger's answer whether or not the cache still holds it.
  */
 export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookPipeline {
   const { engine, cache, onCacheError } = options;
@@ -41,9 +47,18 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
     return a !== null || b !== null;
   }
 
-  function remember(first: string, second: string): void {
+  /**
+   * A refund already answered: its id is cached with this very fingerprint, or the id is new
+   * to the cache and the eventId was seen (a vendor retry that regenerated its refund id).
+   */
+  async function refundSeen(byRefund: string, fingerprint: string, byEvent: string): Promise<boolean> {
+    const [refund, event] = await Promise.all([read(byRefund), read(byEvent)]);
+    return refund === null ? event !== null : refund === fingerprint;
+  }
+
+  function remember(key: string, value: string): void {
     // Not awaited: the event is committed; a lost cache write only costs a ledger lookup later.
-    for (const key of [first, second]) cache.set(key, '1', IDEMPOTENCY_TTL_MS).catch((error: unknown) => onCacheError(error, 'set'));
+    cache.set(key, value, IDEMPOTENCY_TTL_MS).catch((error: unknown) => onCacheError(error, 'set'));
   }
 
   async function call<T>(operation: () => Promise<T>): Promise<T> {
@@ -65,14 +80,19 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
         const bySale = saleKey(connection, envelope.transaction.id);
         if (await seen(bySale, byEvent)) return DUPLICATE_SALE;
         const outcome = await call(() => engine.earn(toEarnCommand(connection, envelope)));
-        remember(bySale, byEvent);
+        remember(bySale, SEEN);
+        remember(byEvent, SEEN);
         return earnResult(outcome);
       }
       case 'sale.refunded': {
-        const byRefund = refundKey(connection, envelope.refund.id);
-        if (await seen(byRefund, byEvent)) return DUPLICATE_REFUND;
-        const result = await call(() => engine.reverse(toReverseCommand(connection, envelope)));
-        remember(byRefund, byEvent);
+        const command = toReverseCommand(connection, envelope);
+        const byRefund = refundKey(connection, command.refundId);
+        const fingerprint = refundFingerprint(command);
+        if (await refundSeen(byRefund, fingerprint, byEvent)) return DUPLICATE_REFUND;
+        // A refund_id_reused refusal throws here: nothing is cached, the original fingerprint stays.
+        const result = await call(() => engine.reverse(command));
+        remember(byRefund, fingerprint);
+        remember(byEvent, SEEN);
         return reverseResult(result);
       }
     }
