@@ -9,8 +9,10 @@ import { registerDirectory, type DirectoryOptions } from './directory/index.js';
 import { registerFeaturedDoors, type FeaturedDoorOptions } from './featured/index.js';
 import { registerCheckoutRoutes, type CheckoutFeature, type GatewayEnvironment } from './checkout/index.js';
 import { registerHealth } from './health-route.js';
+import { BODY_LIMIT } from './http/body-limit.js';
 import { errorHandlingPlugin } from './http/error-handling.js';
 import { rateLimitOptions } from './http/rate-limit-options.js';
+import { registerOpenApi } from './openapi/openapi-route.js';
 import { registerReadiness, type ReadinessCheck } from './readiness-route.js';
 import { RequestLogController } from './http/request-log.js';
 import { requestId } from './http/request-id.js';
@@ -18,8 +20,7 @@ import { sendError } from './http/send-error.js';
 import { registerGenericWebhook } from './webhooks/generic-webhook-route.js';
 import { createWebhookPipeline } from './webhooks/webhook-pipeline.js';
 
-/** 1 MiB: the largest request body accepted (413 payload_too_large above it). */
-export const BODY_LIMIT = 1_048_576;
+export { BODY_LIMIT };
 
 export interface AppOptions {
   engine: LoyaltyEngine;
@@ -78,6 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, rateLimitOptions({ ...options.rateLimit, redis: options.redis }));
 
   registerHealth(app);
+  registerOpenApi(app);
   const pipeline = createWebhookPipeline({
     engine: options.engine,
     cache: options.idempotency,
