@@ -33,9 +33,29 @@ describe('loadMasterKey', () => {
     }
   });
 
-  it('refuses to start in production without a key', async () => {
-    await expect(loadMasterKey({ value: undefined, dataDir, environment: 'production', warn })).rejects.toThrow(/GATEWAY_MASTER_KEY is required in production/);
-    await expect(loadMasterKey({ value: '  ', dataDir, environment: 'production', warn })).rejects.toThrow(/GATEWAY_MASTER_KEY/);
+  it.each(['production', 'beta'] as const)('refuses to start in %s without a key, naming the variable, and writes no key file', async (environment) => {
+    await expect(loadMasterKey({ value: undefined, dataDir, environment, warn })).rejects.toThrow(`GATEWAY_MASTER_KEY is required in ${environment}`);
+    await expect(loadMasterKey({ value: '  ', dataDir, environment, warn })).rejects.toThrow(/GATEWAY_MASTER_KEY/);
+    await expect(stat(join(dataDir, MASTER_KEY_FILE))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(warnings).toEqual([]);
+  });
+
+  it('beta with a key file an older release generated: refused too, the message saying how to keep that key', async () => {
+    const file = join(dataDir, MASTER_KEY_FILE);
+    const generated = randomBytes(32);
+    await writeFile(file, generated, { mode: 0o600 });
+    const refusal = loadMasterKey({ value: undefined, dataDir, environment: 'beta', warn });
+    await expect(refusal).rejects.toThrow(/GATEWAY_MASTER_KEY is required in beta/);
+    await expect(refusal).rejects.toThrow(`set GATEWAY_MASTER_KEY to it (base64 -w0 ${file})`);
+    // what the message tells the operator to do works: that key, configured, is the key
+    expect((await loadMasterKey({ value: generated.toString('base64'), dataDir, environment: 'beta', warn })).equals(generated)).toBe(true);
+  });
+
+  it.each(['development', 'uat'] as const)('%s without a key: a generated development key', async (environment) => {
+    const loaded = await loadMasterKey({ value: undefined, dataDir, environment, warn });
+    expect(loaded).toHaveLength(32);
+    expect((await readFile(join(dataDir, MASTER_KEY_FILE))).equals(loaded)).toBe(true);
+    expect(warnings).toHaveLength(1);
   });
 
   it('generates a 0600 development key once, warns, and reads the same key on the next start', async () => {
@@ -45,7 +65,7 @@ describe('loadMasterKey', () => {
     expect((await readFile(file)).equals(first)).toBe(true);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(warnings[0]).toMatch(/generated a development key/);
-    expect(warnings[0]).toMatch(/must not be used in production/);
+    expect(warnings[0]).toMatch(/must not be used in beta or production/);
 
     const second = await loadMasterKey({ value: undefined, dataDir: join(dataDir, 'nested'), environment: 'uat', warn });
     expect(second.equals(first)).toBe(true);
@@ -54,7 +74,7 @@ describe('loadMasterKey', () => {
 
   it('two processes starting at once end up with one key', async () => {
     const keys = await Promise.all(
-      Array.from({ length: 5 }, () => loadMasterKey({ value: undefined, dataDir, environment: 'beta', warn })),
+      Array.from({ length: 5 }, () => loadMasterKey({ value: undefined, dataDir, environment: 'uat', warn })),
     );
     for (const k of keys) expect(k.equals(keys[0]!)).toBe(true);
   });
