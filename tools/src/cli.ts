@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { signedHeaders } from '@loyalty-gateway/core';
 import { ADMIN_USAGE } from './admin/admin-usage.js';
+import { formatCertification, runCertification } from './certify/run-certification.js';
 import { runAdminCommand } from './admin/run-admin-command.js';
 import { sampleSale } from './sample-sale.js';
 import { sendSigned } from './send-signed.js';
@@ -16,6 +17,9 @@ Commands
                POST the file's exact bytes, signed, to URL+path
   sign         --vendor SLUG --store ID --secret S --file body.json
                print the four X-Service-* headers for the file's bytes (as curl -H flags)
+  certify      --url URL --vendor SLUG --store ID --secret S [--customer type:value]
+               run the generic tier's certification checks against a gateway (UAT): signing,
+               clock, idempotency, refunds, validation; exit 0 when every check passes
   admin        operator commands against the gateway's /admin API (see below)
 
 ${ADMIN_USAGE}`;
@@ -69,6 +73,12 @@ async function run(argv: string[]): Promise<number> {
       console.log(`HTTP ${result.status} (request ${result.requestId ?? '-'})`);
       console.log(JSON.stringify(result.body, null, 2));
       return result.status === 200 ? 0 : 1;
+    }
+    case 'certify': {
+      const [url, vendor, store, secret] = required(flags, 'url', 'vendor', 'store', 'secret');
+      const results = await runCertification({ url: url!, vendor: vendor!, store: store!, secret: secret!, customer: parseCustomer(flags.customer) });
+      console.log(formatCertification(results));
+      return results.every((r) => r.ok) ? 0 : 1;
     }
     case 'sign': {
       const [vendor, store, secret, file] = required(flags, 'vendor', 'store', 'secret', 'file');

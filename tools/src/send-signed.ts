@@ -7,6 +7,8 @@ export interface SendSignedOptions {
   secret: string;
   body: Buffer | string;
   requestId?: string | undefined;
+  /** Unix seconds to sign with instead of now (the certification's stale-timestamp check). */
+  nowSeconds?: number | undefined;
 }
 
 export interface SendSignedResult {
@@ -23,7 +25,7 @@ export async function sendSigned(options: SendSignedOptions): Promise<SendSigned
     headers: {
       'content-type': 'application/json',
       ...(options.requestId ? { 'x-request-id': options.requestId } : {}),
-      ...signedHeaders({ vendor: options.vendor, store: options.store, secret: options.secret, body }),
+      ...signedHeaders({ vendor: options.vendor, store: options.store, secret: options.secret, body, nowSeconds: options.nowSeconds }),
     },
     body,
   });

@@ -70,7 +70,7 @@ export type ComponentName = keyof typeof NAMED;
  * Money is checked in code (core/src/money.ts: exact on the literal, which JSON Schema's
  * `multipleOf` on binary doubles is not), so its keywords are added here for readers and tools.
  */
-const MONEY_KEYWORDS = new Map<z.ZodType, Record<string, unknown>>([
+const MONEY_KEYWORDS = new Map<unknown, Record<string, unknown>>([
   [PositiveMoney, { exclusiveMinimum: 0, maximum: MAX_MONEY, multipleOf: 0.01, description: 'Money: greater than 0, at most 2 decimal places.' }],
   [NonNegativeMoney, { minimum: 0, maximum: MAX_MONEY, multipleOf: 0.01, description: 'Money: at least 0, at most 2 decimal places.' }],
 ]);
@@ -87,7 +87,7 @@ export function componentSchemas(): Record<ComponentName, Record<string, unknown
     io: 'input',
     uri: (id) => `#/components/schemas/${id}`,
     override: (ctx) => {
-      const keywords = MONEY_KEYWORDS.get(ctx.zodSchema as z.ZodType);
+      const keywords = MONEY_KEYWORDS.get(ctx.zodSchema);
       if (keywords) Object.assign(ctx.jsonSchema, keywords);
     },
   });

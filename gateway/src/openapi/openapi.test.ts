@@ -11,8 +11,8 @@ import { refund, sale } from '../testing/test-seed.js';
 import { openApiDocument } from './openapi-document.js';
 import { OPENAPI_FILE, renderOpenApi } from './render-openapi.js';
 
-type Doc = ReturnType<typeof openApiDocument> & { paths: Record<string, Record<string, { responses: Record<string, unknown>; operationId: string }>> };
-const doc = openApiDocument() as Doc;
+type Doc = { components: unknown; paths: Record<string, Record<string, { responses: Record<string, unknown>; operationId: string }>> };
+const doc = openApiDocument() as unknown as Doc;
 
 describe('the OpenAPI document', () => {
   it('is committed as built (run `npm run openapi` after changing a schema, the error table or an endpoint)', () => {
@@ -44,7 +44,7 @@ describe('the OpenAPI document', () => {
 describe('the document\'s schemas agree with the validation', () => {
   const ajv = new Ajv2020({ strict: false, allErrors: true, multipleOfPrecision: 9 });
   addFormats.default(ajv);
-  ajv.addSchema({ $id: 'doc', components: (doc as { components: unknown }).components });
+  ajv.addSchema({ $id: 'doc', components: doc.components });
   const validator = (name: string) => ajv.getSchema(`doc#/components/schemas/${name}`)!;
 
   const agree = (name: string, schema: z.ZodType, input: unknown) => {
