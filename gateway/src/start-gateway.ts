@@ -110,8 +110,12 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     if (config.GATEWAY_TLS_PORT !== undefined) {
       const tls = await startTlsListener({
         appOptions, store, host: config.HOST, port: config.GATEWAY_TLS_PORT, certFile: config.GATEWAY_TLS_CERT_FILE!, keyFile: config.GATEWAY_TLS_KEY_FILE!, log,
+        changes: operator.vendorChanges,
       });
-      closers.push(() => tls.app.close());
+      closers.push(() => {
+        tls.clientCas.stop();
+        return tls.app.close();
+      });
       tlsPort = tls.port;
     }
     const address = localUrl(config.HOST, port);

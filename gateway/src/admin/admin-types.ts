@@ -19,6 +19,11 @@ export interface AdminOptions {
   clock?: (() => Date) | undefined;
   /** Whether this gateway runs its HTTPS listener (GATEWAY_TLS_PORT): mTLS `direct` settings need it. Unknown: not checked. */
   tlsListener?: boolean | undefined;
+  /**
+   * Called after a vendor's settings or tier were written, so what derives from them in this process
+   * (catalog schedules, the HTTPS listener's client CAs) follows before the answer is sent.
+   */
+  onVendorChanged?: (() => Promise<void>) | undefined;
 }
 
 export interface AdminDeps {
@@ -31,6 +36,7 @@ export interface AdminDeps {
   adapterOf(slug: string): AnyAdapter | undefined;
   now(): Date;
   tlsListener: boolean | undefined;
+  vendorChanged(): Promise<void>;
 }
 
 /** Every admin route: bearer-token auth instead of v1 headers, and no per-connection rate limit. */

@@ -26,8 +26,8 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     expect(response.statusCode).toBe(200);
     const { vendors } = response.json() as { vendors: Array<Record<string, unknown>> };
     expect(vendors.map((v) => v.slug)).toEqual(['acme-pos', 'clover', 'other-pos', 'shopify']);
-    expect(vendors.find((v) => v.slug === 'clover')).toEqual({ slug: 'clover', name: 'Clover', tier: 'generic', featuredAdapter: true, hasSettings: true, catalogSchedule: '20 3 * * *' });
-    expect(vendors.find((v) => v.slug === 'acme-pos')).toMatchObject({ tier: 'generic', featuredAdapter: false, hasSettings: false, catalogSchedule: null });
+    expect(vendors.find((v) => v.slug === 'clover')).toEqual({ slug: 'clover', name: 'Clover', tier: 'generic', featuredAdapter: true, hasSettings: true, catalogSchedule: '20 3 * * *', catalogScheduleSource: 'adapter' });
+    expect(vendors.find((v) => v.slug === 'acme-pos')).toMatchObject({ tier: 'generic', featuredAdapter: false, hasSettings: false, catalogSchedule: null, catalogScheduleSource: null });
     expect(response.body).not.toContain('clover-auth-code-secret');
   });
 

@@ -25,6 +25,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     adapterOf: (slug) => adapters.find((a) => a.slug === slug),
     now: options.clock ?? (() => new Date()),
     tlsListener: options.tlsListener,
+    vendorChanged: async () => options.onVendorChanged?.(),
   };
   void app.register(
     async (scope) => {

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { adapters as registeredAdapters } from '../adapters.js';
 import type { GatewayConfig } from '../config.js';
 import type { DirectoryOptions } from '../directory/index.js';
+import { watchVendorChanges, type VendorChanges } from '../featured/index.js';
 import { createCatalogRunner, startCatalogScheduler, type CatalogRunner, type CatalogScheduler } from '../scheduler/index.js';
 import { createCatalogRunStore, type GatewayStore, type VendorNoteStore } from '../stores/index.js';
 import type { AdminOptions } from './admin-types.js';
@@ -14,13 +15,16 @@ export interface OperatorSide {
   appOptions: { admin: AdminOptions; directory: DirectoryOptions };
   runner: CatalogRunner;
   scheduler: CatalogScheduler | null;
+  /** Provider settings changes (admin writes here at once, other processes' by polling): for the HTTPS listener's client CAs. */
+  vendorChanges: VendorChanges;
   /** Stop the schedules and wait for running pulls (before the engine and databases close). */
   close(): Promise<void>;
 }
 
 /**
  * The operator side of a gateway process: catalog runs and their runner, the node-cron schedules
- * when GATEWAY_SCHEDULER=on, and the options of /admin and /directory. Every process may run the
+ * when GATEWAY_SCHEDULER=on (following each vendor's `catalogSchedule` setting as it changes), the
+ * feed of provider settings changes, and the options of /admin and /directory. Every process may run the
  * schedules: the run rows decide which one pulls each connection for a tick.
  */
 export async function startOperatorSide(options: {
@@ -36,19 +40,27 @@ export async function startOperatorSide(options: {
   const adapters = options.adapters ?? registeredAdapters;
   const runs = await createCatalogRunStore({ database: options.database });
   const runner = createCatalogRunner({ store, runs, engine: options.engine, adapters, logger: log });
-  const scheduler = config.GATEWAY_SCHEDULER === 'on' ? startCatalogScheduler({ runner, adapters, logger: log }) : null;
+  const vendorChanges = watchVendorChanges({ store, log });
+  // Polled only where something follows provider settings: the schedules, the HTTPS listener's client CAs.
+  if (config.GATEWAY_SCHEDULER === 'on' || config.GATEWAY_TLS_PORT !== undefined) await vendorChanges.start();
+  const scheduler = config.GATEWAY_SCHEDULER === 'on' ? await startCatalogScheduler({ runner, adapters, logger: log, store, changes: vendorChanges }) : null;
   if (!scheduler) log.info('catalog scheduler off (GATEWAY_SCHEDULER=off); pulls run only when triggered through /admin');
   if (!config.GATEWAY_ADMIN_TOKEN) log.warn('admin API disabled: GATEWAY_ADMIN_TOKEN is not set, every /admin route answers 404');
   const tlsListener = config.GATEWAY_TLS_PORT !== undefined;
   await reportUnusableSettings(store, adapters, { tlsListener }, log);
   return {
     appOptions: {
-      admin: { token: config.GATEWAY_ADMIN_TOKEN, store, engine: options.engine, notes: options.notes, runs, runner, adapters, tlsListener },
+      admin: {
+        token: config.GATEWAY_ADMIN_TOKEN, store, engine: options.engine, notes: options.notes, runs, runner, adapters, tlsListener,
+        onVendorChanged: () => vendorChanges.changed(),
+      },
       directory: { store, adapters, publicUrl: config.GATEWAY_PUBLIC_URL, environment: config.GATEWAY_ENV },
     },
     runner,
     scheduler,
+    vendorChanges,
     async close() {
+      vendorChanges.stop();
       if (scheduler) await scheduler.stop();
       else await runner.stop();
     },

@@ -35,7 +35,10 @@ function requireUsableSettings(adapter: AnyAdapter, settings: Record<string, unk
 export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): void {
   scope.get('/vendors', ADMIN_ROUTE, async () => {
     const vendors = await deps.store.listVendors();
-    return { vendors: vendors.map((v) => vendorView(v, deps.adapterOf(v.slug))) };
+    // Settings are decrypted only where they can hold a schedule override (an adapter with a catalog pull).
+    const settingsOf = async (v: (typeof vendors)[number]) =>
+      v.hasSettings && deps.adapterOf(v.slug)?.catalog ? (await deps.store.getVendor(v.slug))?.settings : null;
+    return { vendors: await Promise.all(vendors.map(async (v) => vendorView(v, deps.adapterOf(v.slug), await settingsOf(v)))) };
   });
 
   scope.post('/vendors/:slug/promote', ADMIN_ROUTE, async (request) => {
@@ -51,16 +54,18 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
     // (possible only for an adapter whose settings schema accepts none).
     if (!existing) await deps.store.ensureVendor({ slug, name: adapter.display.name, tier: 'generic' });
     const vendor = await storeCall(() => deps.store.setVendorTier(slug, 'featured'));
+    await deps.vendorChanged();
     request.log.info({ vendor: slug }, 'vendor promoted to featured');
-    return { vendor: vendorView(summaryOf(vendor), adapter) };
+    return { vendor: vendorView(summaryOf(vendor), adapter, vendor.settings) };
   });
 
   scope.post('/vendors/:slug/demote', ADMIN_ROUTE, async (request) => {
     const slug = slugParam(request.params);
     readOptionalBody(EmptyBody, request.body);
     const vendor = await storeCall(() => deps.store.setVendorTier(slug, 'generic'));
+    await deps.vendorChanged();
     request.log.info({ vendor: slug }, 'vendor demoted to generic');
-    return { vendor: vendorView(summaryOf(vendor), deps.adapterOf(slug)) };
+    return { vendor: vendorView(summaryOf(vendor), deps.adapterOf(slug), vendor.settings) };
   });
 
   scope.put('/vendors/:slug/settings', ADMIN_ROUTE, async (request) => {
@@ -82,8 +87,10 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
     // adapter's vendor row is created (generic) if it was never seeded: settings come before promotion.
     await deps.store.ensureVendor({ slug, name: adapter.display.name, tier: 'generic' });
     const vendor = await storeCall(() => deps.store.setVendorSettings(slug, settings));
+    // This process's schedules and HTTPS client CAs follow before the answer; other processes within ~10 s.
+    await deps.vendorChanged();
     request.log.info({ vendor: slug, keys: Object.keys(settings) }, 'provider settings replaced');
-    return { vendor: vendorView(summaryOf(vendor), adapter) };
+    return { vendor: vendorView(summaryOf(vendor), adapter, vendor.settings) };
   });
 
   scope.get('/vendors/:slug/notes', ADMIN_ROUTE, async (request) => {

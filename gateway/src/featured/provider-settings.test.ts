@@ -28,6 +28,14 @@ describe('parseProviderSettings', () => {
     expect(mtls).toMatchObject({ ok: true, config: { secrets: 'none' } });
   });
 
+  it('reads `catalogSchedule` itself (node-cron validated, trimmed); the adapter\'s strict schema never sees it', () => {
+    const sq = parseProviderSettings(square, { signatureKey: 'k', notificationUrl: 'https://gw.example.com/webhooks/square', catalogSchedule: ' 0 4 * * 1 ' }, { unknownKeys: 'refuse' });
+    expect(sq).toMatchObject({ ok: true, config: { catalogSchedule: '0 4 * * 1' } });
+    expect(sq.ok && sq.config.settings).not.toHaveProperty('catalogSchedule');
+    expect(parseProviderSettings(clover, { authCode: 'x' })).toMatchObject({ ok: true, config: { catalogSchedule: undefined } });
+    expect(parseProviderSettings(clover, { authCode: 'x', catalogSchedule: 'at 3am' })).toMatchObject({ ok: false, fields: [{ path: 'catalogSchedule' }] });
+  });
+
   it('reports where settings are wrong: the override, or the adapter\'s own keys', () => {
     expect(parseProviderSettings(clover, { authCode: 'x', auth: { kind: 'carrier-pigeon' } })).toMatchObject({ ok: false, fields: [{ path: 'auth.kind' }] });
     expect(parseProviderSettings(clover, { authCode: 'x', colour: 'red' }, { unknownKeys: 'refuse' })).toEqual({ ok: false, fields: [{ path: 'colour', message: 'unknown field' }] });

@@ -1,4 +1,5 @@
 import { AuthScheme, formatPath, secretsFromSettings, type AnyAdapter, type FieldError } from '@loyalty-gateway/core';
+import cron from 'node-cron';
 import type { z } from 'zod';
 
 /** A featured vendor's provider settings, read once per settings version. */
@@ -11,6 +12,8 @@ export interface ProviderConfig {
   secrets: string[] | 'per-connection' | 'none';
   /** Square's `notificationUrl` (or any adapter's): the URL a `url+body` HMAC covers. */
   notificationUrl: string | undefined;
+  /** The operator's `catalogSchedule` (node-cron), replacing the adapter's default schedule; undefined: the default. */
+  catalogSchedule: string | undefined;
 }
 
 /** The warning logged (with `vendor` and `ignoredKeys`) wherever stored settings are read with keys left out. */
@@ -60,16 +63,30 @@ function schemeProblems(scheme: AuthScheme, raw: Record<string, unknown>, contex
 }
 
 /**
- * Raw provider settings (as stored, decrypted) → what the featured door needs. The door owns two
- * keys the adapter's schema never sees: `auth` (an operator's scheme override, core `AuthScheme`)
- * and the override's own secret key when it differs from the adapter's default one (so a strict
- * adapter schema does not refuse it). Everything else is validated by the adapter's schema (keys it
+ * The operator's `catalogSchedule`: a node-cron expression (five fields, or six with seconds),
+ * only for an adapter that declares a catalog pull.
+ */
+function scheduleProblems(adapter: AnyAdapter, schedule: unknown): FieldError[] {
+  if (schedule === undefined) return [];
+  if (!adapter.catalog) return [{ path: 'catalogSchedule', message: `${adapter.display.name}'s adapter has no catalog pull to schedule` }];
+  if (typeof schedule !== 'string' || !cron.validate(schedule.trim())) {
+    return [{ path: 'catalogSchedule', message: 'must be a cron expression node-cron accepts, e.g. "20 3 * * *" (minute hour day month weekday, the gateway\'s local time)' }];
+  }
+  return [];
+}
+
+/**
+ * Raw provider settings (as stored, decrypted) → what the featured door needs. The gateway owns
+ * three keys the adapter's schema never sees: `auth` (an operator's scheme override, core
+ * `AuthScheme`), the override's own secret key when it differs from the adapter's default one (so
+ * a strict adapter schema does not refuse it), and `catalogSchedule` (the scheduler's override of
+ * the adapter's default cron schedule). Everything else is validated by the adapter's schema (keys it
  * does not know refused or ignored as `context.unknownKeys` says), and a scheme that could never
  * verify (its secret missing or empty; mTLS `direct` where `context` says there is no HTTPS
  * listener) is refused naming the field.
  */
 export function parseProviderSettings(adapter: AnyAdapter, raw: Record<string, unknown>, context: ProviderSettingsContext = {}): ProviderSettingsResult {
-  const { auth, ...rest } = raw;
+  const { auth, catalogSchedule, ...rest } = raw;
   let scheme = adapter.defaultAuth;
   if (auth !== undefined) {
     const parsed = AuthScheme.safeParse(auth);
@@ -79,7 +96,7 @@ export function parseProviderSettings(adapter: AnyAdapter, raw: Record<string, u
     if (overrideKey !== undefined && overrideKey !== settingsKeyOf(adapter.defaultAuth)) delete rest[overrideKey];
   }
   const { settings, ignoredKeys } = parseAdapterSettings(adapter, rest, context.unknownKeys ?? 'ignore');
-  const fields = [...(settings.success ? [] : issuesAt([], settings.error)), ...schemeProblems(scheme, raw, context)];
+  const fields = [...(settings.success ? [] : issuesAt([], settings.error)), ...schemeProblems(scheme, raw, context), ...scheduleProblems(adapter, catalogSchedule)];
   if (!settings.success || fields.length > 0) return { ok: false, fields: dedupe(fields) };
   const notificationUrl = typeof raw.notificationUrl === 'string' ? raw.notificationUrl : undefined;
   return {
@@ -89,6 +106,7 @@ export function parseProviderSettings(adapter: AnyAdapter, raw: Record<string, u
       scheme,
       secrets: secretsFromSettings(scheme, raw),
       notificationUrl,
+      catalogSchedule: typeof catalogSchedule === 'string' ? catalogSchedule.trim() : undefined,
     },
     ignoredKeys,
   };

@@ -4,9 +4,10 @@ import type { GatewayStore } from '../stores/index.js';
 
 /**
  * The CA PEMs of every provider whose effective scheme is mTLS `direct`, read from the vendor
- * registry at start-up. They only feed the listener's acceptable-CA hint and `authorized` flag:
- * the door verifies each request against the provider's CA as configured at that moment, so a
- * provider configured later works without a restart (its CA joins the hint list on the next one).
+ * registry at start-up and again whenever provider settings change (keep-client-cas-current.ts).
+ * They feed the listener's acceptable-CA list and `authorized` flag only: the door verifies each
+ * request against the provider's CA as configured at that moment. Sorted, so the same set of CAs
+ * is always the same list.
  */
 export async function providerCaBundle(store: Pick<GatewayStore, 'listVendors' | 'getVendor'>, adapters: readonly AnyAdapter[]): Promise<string[]> {
   const pems = new Set<string>();
@@ -17,5 +18,5 @@ export async function providerCaBundle(store: Pick<GatewayStore, 'listVendors' |
     const parsed = parseProviderSettings(adapter, vendor?.settings ?? {});
     if (parsed.ok && parsed.config.scheme.kind === 'mtls' && parsed.config.scheme.mode === 'direct') pems.add(parsed.config.scheme.caPem);
   }
-  return [...pems];
+  return [...pems].sort();
 }

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { createServer } from 'node:https';
+import type { SecureContextOptions } from 'node:tls';
 import type { FastifyServerFactory } from 'fastify';
 
 export interface TlsListenerMaterial {
@@ -18,15 +19,16 @@ export interface TlsListenerMaterial {
  * spec's 401 Error body rather than a TLS alert it cannot read.
  */
 export function tlsServerFactory(material: TlsListenerMaterial): FastifyServerFactory {
-  return (handler) =>
-    createServer(
-      {
-        cert: material.cert,
-        key: material.key,
-        ...(material.ca.length > 0 ? { ca: material.ca } : {}),
-        requestCert: true,
-        rejectUnauthorized: false,
-      },
-      handler,
-    ) as unknown as Server;
+  return (handler) => createServer({ ...secureContextOptions(material), requestCert: true, rejectUnauthorized: false }, handler) as unknown as Server;
 }
+
+/**
+ * The listener's secure context: its own certificate and key, and the providers' CAs (omitted when
+ * there are none: Node then advertises no CA names). Also what `server.setSecureContext` is given
+ * when a provider's CA changes (keep-client-cas-current.ts).
+ */
+export const secureContextOptions = (material: TlsListenerMaterial): SecureContextOptions => ({
+  cert: material.cert,
+  key: material.key,
+  ...(material.ca.length > 0 ? { ca: material.ca } : {}),
+});

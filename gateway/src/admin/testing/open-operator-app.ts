@@ -50,6 +50,8 @@ export async function openOperatorApp(
     tlsListener?: boolean;
     /** GATEWAY_ENV as the directory sees it (development when absent). */
     environment?: string;
+    /** What the admin API calls after writing a vendor (the process's settings-change feed). */
+    onVendorChanged?: () => Promise<void>;
   } = {},
 ): Promise<OperatorApp> {
   const database = await openTestDatabase<any>(options.dialect ?? 'sqlite');
@@ -67,7 +69,7 @@ export async function openOperatorApp(
   const token = 'token' in options ? options.token : ADMIN_TOKEN;
   const app = await buildApp({
     engine, connections: store, idempotency: createMemoryIdempotencyCache(), rateLimit: { max: 100_000 }, loggerInstance: logger,
-    admin: { token, store, engine, notes, runs, runner, adapters, tlsListener: options.tlsListener },
+    admin: { token, store, engine, notes, runs, runner, adapters, tlsListener: options.tlsListener, onVendorChanged: options.onVendorChanged },
     directory: { store, adapters, publicUrl: options.publicUrl, environment: options.environment },
     // The featured doors too, so a promotion through /admin can be followed by a native POST.
     featured: { store, notes, adapters, publicUrl: options.publicUrl },
