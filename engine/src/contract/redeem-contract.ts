@@ -25,10 +25,14 @@ export function redeemContract(t: ContractContext): void {
       expect(await t.balance(ANN)).toBe(850);
     });
 
-    it('409 already_redeemed: the same order and reward with a different request', async () => {
+    it('409 already_redeemed: the same order and reward with a different request; the message says what stands', async () => {
       await redeem({ pointsToRedeem: 250 });
-      await expectEngineError(redeem({ pointsToRedeem: 300 }), 'already_redeemed', 409);
-      expect(await t.balance(ANN)).toBe(950);
+      const points = await expectEngineError(redeem({ pointsToRedeem: 300 }), 'already_redeemed', 409);
+      expect(points.message).toBe('Already redeemed against this order with a different request: 250 points ($2.50) were deducted then. Apply only that; nothing more was deducted.');
+      await redeem({ rewardId: IDS.points });
+      const reward = await expectEngineError(redeem({ customer: BOB, rewardId: IDS.points }), 'already_redeemed', 409);
+      expect(reward.message).toBe('Already redeemed against this order for another customer: "$5 off" was redeemed then (500 points). Apply only that; nothing more was deducted.');
+      expect(await t.balance(ANN)).toBe(450);
     });
 
     it('400 insufficient_points with the numbers for the cashier', async () => {

@@ -5,13 +5,16 @@
  *   ALREADY_PROCESSED with the original figures (walletBalance = balance right after the original)
  *   and deducts nothing.
  * - The same key with a different payload (another customer, pointsToRedeem or orderValue) is 409
- *   `already_redeemed`. A concurrent identical request waits on the key and then replays.
+ *   `already_redeemed`, its message naming what stands (the points first deducted and their
+ *   worth, or the reward's title): the till treats the 409 as success and applies only that. A
+ *   concurrent identical request waits on the key and then replays.
  * - Any retry of a redemption that a refund of the order has reversed is 400
  *   `redemption_reversed`: replaying its figures would make the till apply a discount that no
  *   longer stands (a 409 would too: the spec says "treat as success").
  * - The wallet debit is one conditional update (balance >= cost): concurrent redemptions can never
  *   overdraw; the loser gets `insufficient_points` with the numbers.
  */
+import { alreadyRedeemedMessage } from './already-redeemed-message.js';
 import { newId } from './new-id.js';
 import { EngineError, type EngineCallOptions, type RedeemCommand, type RedeemResult } from '@loyalty-gateway/core';
 import { evaluateReward, pointsShort } from '../rules/evaluate-reward.js';
@@ -31,14 +34,14 @@ class Refusal extends Error {
   }
 }
 
-function replay(existing: RedemptionRow, member: ResolvedMember, command: RedeemCommand): RedeemResult {
+function replay(existing: RedemptionRow, member: ResolvedMember, command: RedeemCommand, merchant: MerchantSettings): RedeemResult {
   if (existing.status === 'reversed') {
     throw new EngineError('redemption_reversed', `This redemption was refunded (order ${command.externalTransactionId}): do not apply it. Nothing was deducted now; to redeem again, use a new order id.`);
   }
   const samePoints = command.pointsToRedeem === undefined || Number(existing.points_requested) === command.pointsToRedeem;
   const sameOrderValue = (existing.order_value_minor === null ? undefined : Number(existing.order_value_minor)) === command.orderValueMinor;
   if (existing.member_id !== member.id || !samePoints || !sameOrderValue) {
-    throw new EngineError('already_redeemed', 'Already redeemed against this order with a different request; nothing more was deducted.');
+    throw new EngineError('already_redeemed', alreadyRedeemedMessage(existing, merchant, existing.member_id === member.id));
   }
   return {
     status: 'ALREADY_PROCESSED', membershipId: member.membershipId, redemptionId: existing.id, rewardId: existing.reward_id,
@@ -80,7 +83,7 @@ async function commit(ctx: EngineContext, member: ResolvedMember, reward: Reward
 /** After a rolled-back attempt: replay a redemption that won the key, else explain the refusal. */
 async function explainRefusal(ctx: EngineContext, refusal: Refusal, merchant: MerchantSettings, member: ResolvedMember, reward: RewardRule | null, command: RedeemCommand): Promise<RedeemResult> {
   const existing = await findRedemption(ctx.db, command, reward?.id ?? 'points');
-  if (existing) return replay(existing, member, command);
+  if (existing) return replay(existing, member, command, merchant);
   const balance = await currentBalance(ctx.db, member.id);
   if (refusal.kind === 'insufficient') {
     throw new EngineError('insufficient_points', pointsShort(reward?.pointsCost ?? command.pointsToRedeem!, balance));
@@ -99,7 +102,7 @@ export async function redeem(ctx: EngineContext, command: RedeemCommand, options
   if (!resolution.member) throw new EngineError('member_not_found');
   const member = resolution.member;
   const existing = await findRedemption(ctx.db, command, reward?.id ?? command.rewardId?.toLowerCase() ?? 'points');
-  if (existing) return replay(existing, member, command);
+  if (existing) return replay(existing, member, command, merchant);
   if (command.rewardId !== undefined && !reward) throw new EngineError('reward_not_found');
   await precheck(ctx, merchant, member, reward, command);
   try {

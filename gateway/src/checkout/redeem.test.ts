@@ -56,6 +56,20 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
     expect(await gw.balance(MEMBERS.rich.id)).toBe(before - 500);
   });
 
+  it('bug: a 409 already_redeemed carried no figures (a till retrying 200 points after a committed 100 could not know 100 stand); its message now says what stands', async () => {
+    const order = freshId('R');
+    await redeemed({ externalTransactionId: order, pointsToRedeem: 100 });
+    const before = await gw.balance(MEMBERS.rich.id);
+    const conflict = await redeem({ externalTransactionId: order, pointsToRedeem: 200 });
+    const points = expectError(conflict, 409, 'already_redeemed');
+    expect(points.message).toBe('Already redeemed against this order with a different request: 100 points ($1.00) were deducted then. Apply only that; nothing more was deducted.');
+    expect(Object.keys(conflict.json()).sort()).toEqual(['code', 'message', 'requestId', 'statusCode']); // the Error shape, no extra field
+    await redeemed({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 25 });
+    const reward = expectError(await redeem({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 30 }), 409, 'already_redeemed');
+    expect(reward.message).toBe('Already redeemed against this order with a different request: "$2 off orders over $20" was redeemed then (200 points). Apply only that; nothing more was deducted.');
+    expect(await gw.balance(MEMBERS.rich.id)).toBe(before - 200);
+  });
+
   it('bug: an identical retry after a refund reversed the redemption replayed ALREADY_PROCESSED with stale figures; now 400 redemption_reversed', async () => {
     const order = freshId('R');
     const body = { externalTransactionId: order, pointsToRedeem: 100 };

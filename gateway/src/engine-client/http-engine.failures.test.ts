@@ -159,7 +159,7 @@ describe('HTTP engine failures (real sockets)', () => {
       await harness.client.redeem({ ...redeem, pointsToRedeem: 100 });
       const conflict = (await failure(harness.client.redeem({ ...redeem, pointsToRedeem: 200 }))).error;
       expect(conflict).toBeInstanceOf(EngineError);
-      expect(conflict).toMatchObject({ code: 'already_redeemed', statusCode: 409, message: 'Already redeemed against this order with a different request; nothing more was deducted.' });
+      expect(conflict).toMatchObject({ code: 'already_redeemed', statusCode: 409, message: 'Already redeemed against this order with a different request: 100 points ($1.00) were deducted then. Apply only that; nothing more was deducted.' });
       const short = (await failure(harness.client.redeem({ ...redeem, externalTransactionId: 'order-2', pointsToRedeem: 5000 }))).error;
       expect(short).toMatchObject({ name: 'EngineError', code: 'insufficient_points', statusCode: 400, message: 'Needs 5000 points; customer has 1100 (3900 short).' });
       expect(harness.client.circuitState()).toBe('closed');
