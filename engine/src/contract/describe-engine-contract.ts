@@ -7,6 +7,7 @@ import { earnContract } from './earn-contract.js';
 import { eligibilityContract } from './eligibility-contract.js';
 import { outletContract } from './outlet-contract.js';
 import { redeemContract } from './redeem-contract.js';
+import { refundBeforeSaleContract } from './refund-before-sale-contract.js';
 import { reverseContract } from './reverse-contract.js';
 
 /**
@@ -19,6 +20,7 @@ export function describeEngineContract(label: string, open: OpenContractEngine):
     const context = useContractEngine(open);
     earnContract(context);
     reverseContract(context);
+    refundBeforeSaleContract(context);
     eligibilityContract(context);
     redeemContract(context);
     catalogContract(context);

@@ -27,6 +27,37 @@ export function reverseContract(t: ContractContext): void {
       expect(await t.balance(ANN)).toBe(1200 + 10 + 20 - 5);
     });
 
+    it('bug: a full refund retried with its amount spelled out was refund_id_reused; an omitted amount now counts as the sale total, both ways', async () => {
+      const omittedFirst = sale({ totalMinor: 6000 });
+      const explicitFirst = sale({ totalMinor: 6000 });
+      await t.engine.earn(omittedFirst);
+      await t.engine.earn(explicitFirst);
+      const full = { status: 'REVERSED', pointsReversed: 60, pointsReCredited: 0, membershipId: 'MBR-0001' };
+      expect(await refund(omittedFirst.transaction.id, 'r-1')).toEqual(full);
+      expect(await refund(omittedFirst.transaction.id, 'r-1', 6000)).toEqual({ ...full, status: 'ALREADY_PROCESSED' });
+      expect(await refund(explicitFirst.transaction.id, 'r-2', 6000)).toEqual(full);
+      expect(await refund(explicitFirst.transaction.id, 'r-2')).toEqual({ ...full, status: 'ALREADY_PROCESSED' });
+      // An amount above the total refunds the total: the same full refund.
+      expect(await refund(explicitFirst.transaction.id, 'r-2', 6500)).toMatchObject({ status: 'ALREADY_PROCESSED' });
+      // A really different amount is still another refund.
+      const other = await expectEngineError(refund(omittedFirst.transaction.id, 'r-1', 5999), 'refund_id_reused', 400);
+      expect(other.message).toContain('a refund of this order with another amount');
+      await expectEngineError(refund(explicitFirst.transaction.id, 'r-2', 3000), 'refund_id_reused', 400);
+      expect(await t.balance(ANN)).toBe(1200);
+    });
+
+    it('before its sale arrives an omitted amount cannot be matched with a number; once the sale is known it can', async () => {
+      const command = sale({ totalMinor: 6000 });
+      await refund(command.transaction.id, 'r-1');
+      const early = await expectEngineError(refund(command.transaction.id, 'r-1', 6000), 'refund_id_reused', 400);
+      expect(early.message).toBe(
+        'Refund id r-1 was already used for a full refund (no amount) of this order, which has not reached the service yet, so a refund of 60.00 cannot be matched with it (retry it as first sent); nothing was reversed now. Give every refund its own id.',
+      );
+      await t.engine.earn(command);
+      expect(await refund(command.transaction.id, 'r-1', 6000)).toMatchObject({ status: 'ALREADY_PROCESSED' });
+      expect(await t.balance(ANN)).toBe(1200);
+    });
+
     it('reverses partial refunds on the cumulative amount, never more than was earned', async () => {
       const command = sale({ totalMinor: 1000 });
       await t.engine.earn(command);

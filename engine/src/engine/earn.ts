@@ -5,7 +5,9 @@ import { preparedQuery } from '../db/prepared-query.js';
 import { cardProgress } from '../rules/stamps.js';
 import type { EngineContext, Tx } from './context.js';
 import { needsCatalog, planEarn, type EarnPlan } from './earn-plan.js';
+import { applyEarlierRefunds } from './earlier-refunds.js';
 import { resolveMember } from './resolve-member.js';
+import { lockSale } from './sale-lock.js';
 import { MAX_STAMPS, tooManyStamps } from './stamp-limit.js';
 
 const EMPTY_CATALOG = new Map<string, string | null>();
@@ -125,7 +127,9 @@ async function useCodes(trx: Tx, command: EarnCommand, plan: EarnPlan, now: stri
  * Earn points and stamps for a finalised sale, exactly once per (source, transaction id): the
  * sale row's UNIQUE key decides duplicates, and the sale row, wallet credit, ledger entry, stamp
  * progress, completed-card counts and code usage commit together in one transaction, or not at
- * all once the call's deadline has passed.
+ * all once the call's deadline has passed. Refunds of the sale recorded before it arrived are
+ * applied in that same transaction; `pointsEarned` is then what the sale leaves in the wallet
+ * (earned minus reversed) and `warning` says what those refunds took back.
  */
 export async function earn(ctx: EngineContext, command: EarnCommand, options: EngineCallOptions = {}): Promise<EarnOutcome> {
   const merchant = await ctx.cache.requireMerchant(command.merchantId);
@@ -142,10 +146,14 @@ export async function earn(ctx: EngineContext, command: EarnCommand, options: En
     // ~70 µs a lookup outside under load, a few µs inside).
     const resolution = await resolveMember(trx, merchant, command.transaction.customer);
     const plan = planEarn(command, merchant, resolution, catalog, ctx.codePrefix());
+    await lockSale(ctx, trx, command.source, command.transaction.id);
     if (!(await insertSale(trx, command, plan, saleId, now))) return { ...DUPLICATE, stampsUpdated: [] };
     if (plan.memberId !== null && plan.points > 0) await creditPoints(trx, plan.memberId, plan.points, saleId, now);
     const stampsUpdated = plan.stamps.length > 0 ? await addStamps(trx, plan) : [];
     if (plan.codes.length > 0) await useCodes(trx, command, plan, now);
-    return { status: 'processed', membershipId: plan.membershipId, pointsEarned: plan.points, stampsUpdated, warning: plan.warning };
+    // Refunds that arrived before the sale: applied now, in this transaction (never double-earn).
+    const earlier = await applyEarlierRefunds(trx, { command, saleId, memberId: plan.memberId, earned: plan.points, now });
+    const pointsEarned = plan.points - (earlier?.reversed ?? 0);
+    return { status: 'processed', membershipId: plan.membershipId, pointsEarned, stampsUpdated, warning: earlier?.warning ?? plan.warning };
   }, options.deadline);
 }

@@ -4,7 +4,9 @@
  * Decisions:
  * - Exactly once per (source vendor, source store, refund id): the `refunds` UNIQUE key; a repeat
  *   answers ALREADY_PROCESSED with the figures of the original reversal and changes nothing; the
- *   id reused for another sale or another amount is 400 refund_id_reused.
+ *   id reused for another sale or another amount is 400 refund_id_reused. Amounts are compared as
+ *   what they refund: an omitted amount is the sale's total (so is an amount above it), so a full
+ *   refund retried with its amount spelled out, or the other way round, is the same refund.
  * - Earned points reverse on the CUMULATIVE refunded amount: after this refund the sale has
  *   reversed floor(earned × min(cumulative, total) / total) points in all; this refund reverses
  *   that target minus what earlier refunds reversed. A full refund (no amount) or a cumulative
@@ -21,15 +23,17 @@
  * - Stamps earned by a refunded sale are not taken back (cards completed may already be used).
  * - NOTHING_TO_REVERSE (a success, still recorded so the refund id dedupes): the sale is unknown
  *   and had no redemptions, or it earned nothing and nothing was re-credited or restored, or an
- *   earlier refund already completed its reversal.
+ *   earlier refund already completed its reversal. A refund recorded before its sale is applied
+ *   when the sale arrives (earlier-refunds.ts); `lockSale` keeps the two from missing each other.
  */
 import { newId } from './new-id.js';
-import { EngineError, type EngineCallOptions, type RefundResult, type ReverseCommand } from '@loyalty-gateway/core';
+import { EngineError, fromMinorUnits, type EngineCallOptions, type RefundResult, type ReverseCommand } from '@loyalty-gateway/core';
 import { sql } from 'kysely';
 import { proportion } from '../rules/earn-rate.js';
 import type { EngineContext, Tx } from './context.js';
 import { transactBefore } from './deadline.js';
 import { moveWalletPoints, recreditRedemptions, type SaleRef } from './reverse-recredit.js';
+import { lockSale } from './sale-lock.js';
 
 export type ReverseResult = RefundResult & { membershipId: string };
 
@@ -101,11 +105,43 @@ async function claimRefund(trx: Tx, command: ReverseCommand, id: string, now: st
   return row !== undefined;
 }
 
+/** The sale's total when the sale is known: what an omitted refund amount stands for. */
+async function saleTotal(trx: Tx, command: ReverseCommand): Promise<number | null> {
+  const sale = await trx
+    .selectFrom('sales').select('total_minor')
+    .where('source_vendor', '=', command.source.vendor).where('source_store_id', '=', command.source.storeId)
+    .where('transaction_id', '=', command.transactionId)
+    .executeTakeFirst();
+  return sale ? Number(sale.total_minor) : null;
+}
+
+const spelled = (minor: number | null) => (minor === null ? 'a full refund (no amount)' : `a refund of ${fromMinorUnits(minor).toFixed(2)}`);
+
 /**
- * A refund id already recorded: the same refund again (same sale, same amount) answers
- * ALREADY_PROCESSED with the figures it moved then (nothing moves now); the id reused for another
- * sale or amount is refused (400 refund_id_reused): silently answering "done" would hide a refund
- * that was never applied.
+ * Why a repeat of this refund id is not the refund first recorded under it, or null when it is.
+ * Amounts count as what they refund: omitted = the sale's total, and an amount above the total
+ * refunds the total. While the sale is unknown an omitted amount cannot be matched with a number.
+ */
+async function reuseOf(trx: Tx, command: ReverseCommand, row: { transaction_id: string; amount_minor: number | null }): Promise<string | null> {
+  if (row.transaction_id !== command.transactionId) return `a refund of order ${row.transaction_id}`;
+  const recorded = row.amount_minor === null ? null : Number(row.amount_minor);
+  const asked = command.amountMinor ?? null;
+  if (recorded === asked) return null;
+  const total = await saleTotal(trx, command);
+  if (total === null) {
+    return recorded === null || asked === null
+      ? `${spelled(recorded)} of this order, which has not reached the service yet, so ${spelled(asked)} cannot be matched with it (retry it as first sent)`
+      : 'a refund of this order with another amount';
+  }
+  const counted = (minor: number | null) => Math.min(minor ?? total, total);
+  return counted(recorded) === counted(asked) ? null : 'a refund of this order with another amount';
+}
+
+/**
+ * A refund id already recorded: the same refund again (same sale, same amount once normalised)
+ * answers ALREADY_PROCESSED with the figures it moved then (nothing moves now); the id reused for
+ * another sale or amount is refused (400 refund_id_reused): silently answering "done" would hide
+ * a refund that was never applied.
  */
 async function alreadyProcessed(trx: Tx, command: ReverseCommand): Promise<ReverseResult> {
   const row = await trx
@@ -113,9 +149,7 @@ async function alreadyProcessed(trx: Tx, command: ReverseCommand): Promise<Rever
     .where('source_vendor', '=', command.source.vendor).where('source_store_id', '=', command.source.storeId)
     .where('refund_id', '=', command.refundId)
     .executeTakeFirstOrThrow();
-  const reuse = row.transaction_id !== command.transactionId
-    ? `a refund of order ${row.transaction_id}`
-    : (row.amount_minor === null ? null : Number(row.amount_minor)) !== (command.amountMinor ?? null) ? 'a refund of this order with another amount' : null;
+  const reuse = await reuseOf(trx, command, row);
   if (reuse) throw new EngineError('refund_id_reused', `Refund id ${command.refundId} was already used for ${reuse}; nothing was reversed now. Give every refund its own id.`);
   return {
     status: 'ALREADY_PROCESSED', pointsReversed: Number(row.points_reversed), pointsReCredited: Number(row.points_recredited),
@@ -128,6 +162,7 @@ export async function reverse(ctx: EngineContext, command: ReverseCommand, optio
   const now = ctx.now();
   const refundRowId = newId();
   return transactBefore(ctx.db, options.deadline, async (trx) => {
+    await lockSale(ctx, trx, command.source, command.transactionId);
     if (!(await claimRefund(trx, command, refundRowId, now))) return alreadyProcessed(trx, command);
     const outcome = (await reverseKnownSale(trx, command, refundRowId, now)) ?? (await reverseUnknownSale(trx, command, now));
     await trx

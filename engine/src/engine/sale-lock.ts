@@ -1,0 +1,20 @@
+import { sql } from 'kysely';
+import type { EngineContext, Tx } from './context.js';
+
+/** Advisory-lock class of a sale's key ('sale'); the catalog sync uses its own class. */
+const SALE_LOCK_CLASS = 0x73616c65;
+
+/**
+ * Serialise the earn of a sale with the refunds of that sale, whichever arrives first. A refund
+ * may reach the engine before its sale (events arrive late): the earn then applies the refunds
+ * already recorded (earlier-refunds.ts), and a refund finding the sale reverses it. On PostgreSQL
+ * (READ COMMITTED) a refund and its sale committing at the same moment would each miss the other
+ * (neither sees the other's uncommitted row), so both first take a transaction-scoped advisory
+ * lock on (vendor, store, transaction id): the second one's next statement sees the first one's
+ * commit. SQLite already serialises every writer on its one connection.
+ */
+export async function lockSale(ctx: Pick<EngineContext, 'dialect'>, trx: Tx, source: { vendor: string; storeId: string }, transactionId: string): Promise<void> {
+  if (ctx.dialect !== 'postgres') return;
+  const key = JSON.stringify([source.vendor, source.storeId, transactionId]);
+  await sql`select pg_advisory_xact_lock(${SALE_LOCK_CLASS}, hashtext(${key}))`.execute(trx);
+}
