@@ -31,6 +31,7 @@ export const ERRORS = {
   refund_id_reused: { status: 400, message: 'This refund id was already used for another refund; nothing was reversed now. Give every refund its own id.' },
   redemption_reversed: { status: 400, message: 'This redemption was refunded: do not apply it. Nothing was deducted now; to redeem again, use a new order id.' },
   invalid_native_payload: { status: 400, message: 'The vendor payload could not be read.' },
+  catalog_pulled: { status: 400, message: 'This vendor is featured: the operator pulls its catalog on a schedule, so a pushed catalog is not accepted.' },
   // 401: authentication (do not retry; check credentials and clock)
   bad_signature: { status: 401, message: 'The X-Service-Signature header is missing or does not match the request.' },
   stale_timestamp: { status: 401, message: 'X-Service-Timestamp is missing or more than 300 seconds from server time.' },
