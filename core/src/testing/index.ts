@@ -1,6 +1,6 @@
 export { adapterKit, type KitOptions } from './adapter-kit.js';
 export type { KitResponse } from './kit-door.js';
-export { createTestPki, type TestPki } from './test-certificates.js';
+export { createTestPki, type TestIssuer, type TestPki } from './test-certificates.js';
 export {
   startRecordedVendorServer,
   type RecordedReply,
