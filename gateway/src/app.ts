@@ -7,7 +7,7 @@ import { registerAdminRoutes, type AdminOptions } from './admin/index.js';
 import { v1AuthPlugin } from './auth/v1-auth-plugin.js';
 import { registerDirectory, type DirectoryOptions } from './directory/index.js';
 import { registerFeaturedDoors, type FeaturedDoorOptions } from './featured/index.js';
-import { registerCheckoutRoutes, type CheckoutFeature, type GatewayEnvironment } from './checkout/index.js';
+import { catalogPullerOf, registerCheckoutRoutes, type CheckoutFeature, type GatewayEnvironment } from './checkout/index.js';
 import { registerHealth } from './health-route.js';
 import { BODY_LIMIT } from './http/body-limit.js';
 import { errorHandlingPlugin } from './http/error-handling.js';
@@ -93,6 +93,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onCacheError: (error, operation) => app.log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
     environment: options.environment ?? 'development',
     features: options.features ?? [],
+    // Catalog pushes of featured vendors whose catalog the operator pulls are refused (needs the vendor registry).
+    catalogPullerOf: options.featured ? catalogPullerOf(options.featured.store, options.featured.adapters) : undefined,
   });
   if (options.admin) registerAdminRoutes(app, options.admin);
   if (options.directory) registerDirectory(app, options.directory);

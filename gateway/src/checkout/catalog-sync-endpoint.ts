@@ -9,18 +9,26 @@ import { toMinor } from './to-minor.js';
 
 /**
  * POST /v1/catalog/sync: a full snapshot of one outlet's catalog. `store.id` must equal the
- * X-Service-Store header (400 store_mismatch), as on the webhook.
+ * X-Service-Store header (400 store_mismatch), as on the webhook. Generic vendors only, as the
+ * spec says: a featured vendor whose catalog the operator pulls gets 400 catalog_pulled (a push
+ * and the scheduled pull would each write a full snapshot and deactivate the other's items).
  */
 export const catalogSyncEndpoint: CheckoutEndpoint = {
   feature: 'catalog-sync',
   path: '/v1/catalog/sync',
   responseSchema: catalogSyncResultJsonSchema,
-  handler: ({ engine }) => async (request) => {
+  handler: (deps) => async (request) => {
     const body = readCheckoutBody(CatalogSyncRequest, request.body);
     const connection = request.connection!;
     request.audit = { eventType: 'catalog-sync' };
     if (body.store.id !== connection.storeId) throw new GatewayError('store_mismatch');
-    const result = await engine.catalogSync({
+    const puller = await deps.catalogPullerOf?.(connection.vendor);
+    if (puller) {
+      throw new GatewayError('catalog_pulled', {
+        message: `${puller.display.name} is a featured vendor: the operator pulls its catalog on a schedule, so a pushed catalog is not accepted. Nothing was changed.`,
+      });
+    }
+    const result = await deps.engine.catalogSync({
       ...scopeOf(connection),
       items: body.items.map((item) => ({
         externalId: item.externalId,

@@ -1,5 +1,6 @@
 import type { IdempotencyCache, LoyaltyEngine } from '@loyalty-gateway/core';
 import type { FastifyRequest } from 'fastify';
+import type { CatalogPullerOf } from './catalog-puller-of.js';
 import type { CheckoutFeature } from './checkout-features.js';
 
 /** What the checkout handlers need: the engine port and the 24-hour idempotency cache. */
@@ -8,6 +9,8 @@ export interface CheckoutDeps {
   cache: IdempotencyCache;
   /** A cache failure is reported and treated as a miss: the ledger still decides. */
   onCacheError: (error: unknown, operation: 'get' | 'set') => void;
+  /** Who pulls a vendor's catalog (catalog sync refuses pushes of those); every push is accepted when absent. */
+  catalogPullerOf?: CatalogPullerOf | undefined;
 }
 
 /**

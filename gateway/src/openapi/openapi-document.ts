@@ -60,8 +60,8 @@ const OPERATIONS: readonly Operation[] = [
   {
     method: 'post', path: '/v1/catalog/sync', operationId: 'postCatalogSync', signed: true, coming: true,
     summary: 'Push the full item catalog of one store (full snapshot)',
-    description: 'Items absent from the snapshot become inactive, never deleted. `store.id` must equal the X-Service-Store header.',
-    request: 'CatalogSyncRequest', response: 'CatalogSyncResult', errors: [...COMING_ERRORS, 'store_mismatch'],
+    description: 'Items absent from the snapshot become inactive, never deleted. `store.id` must equal the X-Service-Store header. Generic vendors only: a featured vendor whose catalog the operator pulls is refused (`catalog_pulled`).',
+    request: 'CatalogSyncRequest', response: 'CatalogSyncResult', errors: [...COMING_ERRORS, 'store_mismatch', 'catalog_pulled'],
   },
   {
     method: 'post', path: '/webhooks/{slug}', operationId: 'postFeaturedWebhook', signed: false,
