@@ -29,6 +29,18 @@ describe.each(testDialects())('a remote engine that times out, through the gatew
   /** Let the engine finish (and roll back) the work the client gave up on. */
   const engineSettles = () => sleep(SLOW_MS - TIMEOUT_MS + 300);
 
+  it('eligibility past the deadline: 502 engine_unavailable at the deadline (read-only, but never retried after a timeout), then served again', async () => {
+    const body = { customer: byMembership(MEMBERS.rich.id), orderValue: 12.5 };
+    slow.set('stamp_cards', SLOW_MS, 1); // the member's holdings, read by every eligibility
+    const started = performance.now();
+    const error = expectError(await gw.post(PATHS.eligibility, body), 502, 'engine_unavailable');
+    expect(performance.now() - started).toBeLessThan(SLOW_MS);
+    expect(error.message).toBe(ERRORS.engine_unavailable.message);
+    await engineSettles();
+    slow.clear();
+    expect(expectOk(await gw.post(PATHS.eligibility, body))).toMatchObject({ membershipId: MEMBERS.rich.id });
+  });
+
   it('bug: redeem timed out with 502 but the engine committed afterwards; now nothing is deducted and the identical retry is REDEEMED', async () => {
     const before = await balance(MEMBERS.rich.id);
     const body = { customer: byMembership(MEMBERS.rich.id), externalTransactionId: freshId('TO'), pointsToRedeem: 70 };

@@ -4,7 +4,7 @@ import { createHttpEngine, type HttpEngine } from '../engine-client/index.js';
 import type { EngineServiceHarness } from '../engine-client/testing/engine-service-harness.js';
 import { closedPortUrl } from '../engine-client/testing/scripted-server.js';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
-import { sale } from '../testing/test-seed.js';
+import { refund as refundEvent, sale } from '../testing/test-seed.js';
 import { MEMBERS, PATHS, REWARDS, byMembership, expectError, expectOk, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
 import { openRemoteCheckoutGateway } from './testing/remote-checkout-gateway.js';
 
@@ -23,6 +23,10 @@ async function expectEngineUnavailable(gw: GatewayFixture): Promise<void> {
   }
   // the earn webhook answers 5xx so the vendor retries; liveness never touches the engine
   expectError(await gw.send(sale()), 500, 'engine_unavailable_retry');
+  // a sale.refunded event too: 5xx, so the vendor retries the refund (not a 502, which tells tills to give up)
+  const refunded = await gw.send(refundEvent(freshId('X'), freshId('XR')));
+  expect(refunded.statusCode, refunded.body).toBeGreaterThanOrEqual(500);
+  expect(refunded.json()).toMatchObject({ statusCode: refunded.statusCode, code: 'engine_unavailable_retry', requestId: refunded.headers['x-request-id'] });
   expect((await gw.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
   const ready = expectError(await gw.app.inject({ method: 'GET', url: '/ready' }), 503, 'not_ready');
   expect(ready.message).toMatch(/engine/);

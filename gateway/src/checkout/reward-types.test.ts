@@ -46,6 +46,8 @@ describe.each(testDialects())('stamp cards, issued codes and tiers through the c
     expect(rewardOf(offered, REWARDS.freeItem)).toMatchObject({ type: 'FREE_ITEM', pointsCost: null, eligible: true });
     const short = expectError(await redeem(member, REWARDS.discount, { orderValue: 20 }), 400, 'minimum_spend_not_met');
     expect(short.message).toBe('Spend $10.00 more to use this reward (minimum $30.00).');
+    const unknownSpend = expectError(await redeem(member, REWARDS.discount), 400, 'minimum_spend_not_met');
+    expect(unknownSpend.message).toBe('Order value needed to check the minimum spend of $30.00.');
     const order = freshId('O');
     expect(await redeemed(member, REWARDS.discount, { externalTransactionId: order, orderValue: 40 })).toMatchObject({ status: 'REDEEMED', pointsDeducted: 0 });
     expect(await redeemed(member, REWARDS.freeItem, { externalTransactionId: order })).toMatchObject({ status: 'REDEEMED', pointsDeducted: 0 });
