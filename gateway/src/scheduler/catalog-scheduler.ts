@@ -97,8 +97,9 @@ export async function startCatalogScheduler(options: CatalogSchedulerOptions): P
   }
 
   const reschedule = () => (queue = queue.then(apply, apply));
-  await reschedule();
+  // Subscribed first: a change seen while the first schedules are read runs them again.
   const unsubscribe = options.changes?.subscribe(reschedule);
+  await reschedule();
   options.logger.info({ jobs: [...tasks.values()].map((t) => t.job) }, 'catalog scheduler started');
   return {
     get jobs() {
