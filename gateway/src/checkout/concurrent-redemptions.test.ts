@@ -1,20 +1,9 @@
 import { testDialects } from '@loyalty-gateway/engine';
 import { describe, expect, it } from 'vitest';
-import { headersFor } from '../testing/gateway-fixture.js';
 import { MEMBERS, PATHS, REWARDS, byMembership, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
+import { postConcurrently } from './testing/post-concurrently.js';
 
-type Answer = { status: number; body: { status?: string; code?: string; pointsDeducted?: number; walletBalance?: number } };
-
-async function postAll(address: string, bodies: string[]): Promise<Answer[]> {
-  return Promise.all(
-    bodies.map((body) =>
-      fetch(`${address}${PATHS.redeem}`, { method: 'POST', headers: headersFor(body), body }).then(async (r) => ({
-        status: r.status,
-        body: (await r.json()) as Answer['body'],
-      })),
-    ),
-  );
-}
+const postAll = (address: string, bodies: string[]) => postConcurrently(address, PATHS.redeem, bodies);
 
 describe.each(testDialects())('concurrent redemptions over real HTTP ($name)', ({ name }) => {
   it('ten redemptions that together exceed the balance: exactly the ones that fit succeed, the balance is exact, never negative', async () => {
