@@ -1,6 +1,7 @@
 import { RefundRequest, type Connection } from '@loyalty-gateway/core';
 import '../http/fastify-types.js';
 import { refundKey } from '../webhooks/idempotency-keys.js';
+import { refundFingerprint } from '../webhooks/refund-fingerprint.js';
 import { scopeOf } from '../webhooks/to-engine-command.js';
 import { IDEMPOTENCY_TTL_MS } from '../webhooks/webhook-pipeline.js';
 import type { CheckoutDeps, CheckoutEndpoint } from './checkout-endpoint.js';
@@ -9,9 +10,10 @@ import { refundResult } from './checkout-results.js';
 import { readCheckoutBody } from './read-checkout-body.js';
 import { toMinor } from './to-minor.js';
 
-function rememberRefund({ cache, onCacheError }: CheckoutDeps, key: string): void {
+/** The webhook's cache value (refundFingerprint), so a webhook retry of this refund is answered from the cache too. */
+function rememberRefund({ cache, onCacheError }: CheckoutDeps, key: string, fingerprint: string): void {
   // Not awaited: the reversal is committed; a lost cache write only costs a ledger lookup later.
-  cache.set(key, '1', IDEMPOTENCY_TTL_MS).catch((error: unknown) => onCacheError(error, 'set'));
+  cache.set(key, fingerprint, IDEMPOTENCY_TTL_MS).catch((error: unknown) => onCacheError(error, 'set'));
 }
 
 const reverseCommand = (connection: Connection, body: RefundRequest) => ({
@@ -37,8 +39,9 @@ export const refundEndpoint: CheckoutEndpoint = {
     const body = readCheckoutBody(RefundRequest, request.body);
     const connection = request.connection!;
     request.audit = { eventType: 'refund', transactionId: body.externalTransactionId, refundId: body.refundTransactionId };
-    const result = await deps.engine.reverse(reverseCommand(connection, body));
-    rememberRefund(deps, refundKey(connection, body.refundTransactionId));
+    const command = reverseCommand(connection, body);
+    const result = await deps.engine.reverse(command);
+    rememberRefund(deps, refundKey(connection, body.refundTransactionId), refundFingerprint(command));
     request.audit.outcome = result.status;
     return refundResult(result);
   },

@@ -93,14 +93,17 @@ describe.each(backends)('a refund id reused for another order gets the same answ
     expect((await gw.send({ ...refund(s1, refundId, 5), eventId: unique('EV') })).json().status).toBe('duplicate');
   });
 
-  it('used by /v1/refund for S-1, reused by sale.refunded for S-2: 400 from both caches; the identical webhook is duplicate', async () => {
+  it('used by /v1/refund for S-1, reused by sale.refunded for S-2: 400 from both caches; the identical webhook is duplicate, from the cache', async () => {
     const [s1, s2] = await twoSales();
     const refundId = unique('RFD');
     const direct = await gw.post('/v1/refund', { externalTransactionId: s1, refundTransactionId: refundId });
     expect(direct.json()).toMatchObject({ status: 'REVERSED', pointsReversed: 20 });
 
     await expectReused(gw, refund(s2, refundId), s1);
+    // /v1/refund cached the webhook's fingerprint: the identical webhook is answered without the engine.
+    const reversals = calls.reverse;
     expect((await gw.send(refund(s1, refundId))).json()).toMatchObject({ status: 'duplicate', pointsReversed: 0 });
+    expect(calls.reverse).toBe(reversals);
 
     const fresh = await restarted();
     try {
