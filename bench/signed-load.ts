@@ -3,7 +3,6 @@ import autocannon, { type Result } from 'autocannon';
 
 export const SECRET = 'whsec_bench_secret_value_0123456789';
 export const STORE = 'bench-store-1';
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
 let counter = 0;
 export function signedSale(): { body: string; headers: Record<string, string> } {
@@ -21,7 +20,7 @@ export function signedSale(): { body: string; headers: Record<string, string> } 
   return { body, headers: { 'content-type': 'application/json', ...signedHeaders({ vendor: 'bench-pos', store: STORE, secret: SECRET, body }) } };
 }
 
-export async function load(port: number, seconds: number): Promise<Result> {
+export async function load(port: number, seconds: number, connections = 32): Promise<Result> {
   return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
