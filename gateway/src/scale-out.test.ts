@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDatabase, createEmbeddedEngine } from '@loyalty-gateway/engine';
-import pg from 'pg';
+import { createDatabase, createEmbeddedEngine, postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/engine';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { headersFor } from './testing/gateway-fixture.js';
 import { spawnGateway, stopGateway, type SpawnedGateway } from './testing/spawn-gateway.js';
@@ -19,7 +18,7 @@ const REDIS_URL = process.env.REDIS_URL;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-scale-'));
 const schemas: string[] = [];
 let schema = '';
-const schemaUrl = () => `${DATABASE_URL}${DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+const schemaUrl = () => postgresUrlWithSchema(DATABASE_URL!, schema);
 
 /** Each test gets its own PostgreSQL schema: fresh connection ids, so fresh rate-limit counters. */
 async function freshSchema() {
@@ -54,15 +53,7 @@ async function balance(): Promise<number> {
   }
 }
 
-async function withSchema(statement: string) {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+const withSchema = (statement: string) => runPostgresStatement(DATABASE_URL!, statement);
 
 describe.skipIf(!DATABASE_URL || !REDIS_URL)('two gateway processes on one PostgreSQL and one Redis', () => {
   beforeAll(async () => {

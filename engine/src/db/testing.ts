@@ -46,14 +46,21 @@ export async function testDatabaseOptions(dialect: 'sqlite' | 'postgres'): Promi
   await ensureSchema({ postgresUrl: url, postgresSchema: schema });
   return {
     options: { postgresUrl: url, postgresSchema: schema, poolSize: 20 },
-    async dispose() {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`drop schema if exists "${schema}" cascade`);
-      } finally {
-        await client.end();
-      }
-    },
+    dispose: () => runPostgresStatement(url, `drop schema if exists "${schema}" cascade`),
   };
 }
+
+/** One statement on its own short-lived connection (creating and dropping test schemas). */
+export async function runPostgresStatement(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A DATABASE_URL whose connections use `schema` (for a gateway process started with it). */
+export const postgresUrlWithSchema = (url: string, schema: string): string =>
+  `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;

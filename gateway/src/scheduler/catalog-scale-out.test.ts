@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDatabase } from '@loyalty-gateway/engine';
-import pg from 'pg';
+import { createDatabase, postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogRunStore } from '../stores/index.js';
 import { spawnGateway, stopGateway, type SpawnedGateway } from '../testing/spawn-gateway.js';
@@ -19,17 +18,9 @@ import { startCloverItemsServer, type CloverItemsServer } from './testing/clover
 const DATABASE_URL = process.env.DATABASE_URL;
 let dir = '';
 const schema = `catscale_${randomBytes(5).toString('hex')}`;
-const schemaUrl = () => `${DATABASE_URL}${DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+const schemaUrl = () => postgresUrlWithSchema(DATABASE_URL!, schema);
 
-async function sql(statement: string) {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+const sql = (statement: string) => runPostgresStatement(DATABASE_URL!, statement);
 
 const env = (name: string) => ({
   ...process.env,

@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHttpClient, type AnyAdapter, type HttpClient } from '@loyalty-gateway/core';
-import { createDatabase, createEmbeddedEngine, ensureSchema, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
-import pg from 'pg';
+import { createDatabase, createEmbeddedEngine, ensureSchema, runPostgresStatement, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
 import { pino } from 'pino';
 import { adapters } from '../../adapters.js';
 import { parseSeed } from '../../boot/seed-schema.js';
@@ -49,9 +48,7 @@ export async function sharedDatabase(dialect: 'sqlite' | 'postgres') {
     open: () => handles[handles.push(createDatabase<any>({ postgresUrl: url, postgresSchema: schema, poolSize: 5 })) - 1]!,
     async close() {
       for (const h of handles) await h.close();
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`).finally(() => client.end());
+      await runPostgresStatement(url, `drop schema if exists "${schema}" cascade`);
     },
   };
 }
