@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sendSigned } from '../send-signed.js';
 import type { SampleSaleOptions } from '../sample-sale.js';
 import { CERTIFICATION_CHECKS, type CertificationCheck, type CertificationClient } from './certification-checks.js';
@@ -22,13 +23,16 @@ export interface CheckResult {
 /** Runs every check in order against a live gateway; a check that throws (network) fails with the reason. */
 export async function runCertification(options: CertificationOptions): Promise<CheckResult[]> {
   const base = options.url.replace(/\/$/, '');
+  // One id per run, numbered per request: what to grep the gateway's logs for.
+  const runId = randomBytes(4).toString('hex');
+  let sent = 0;
   const client: CertificationClient = {
     storeId: options.store,
     customer: options.customer,
     send: (body, extra = {}) =>
       sendSigned({
         url: `${base}/webhooks/generic`, vendor: options.vendor, store: options.store, secret: extra.secret ?? options.secret,
-        body: extra.raw ?? JSON.stringify(body), nowSeconds: extra.nowSeconds, requestId: `certify-${Date.now()}`,
+        body: extra.raw ?? JSON.stringify(body), nowSeconds: extra.nowSeconds, requestId: `certify-${runId}-${(sent += 1)}`,
       }),
     get: async (path) => {
       const response = await fetch(`${base}${path}`);
