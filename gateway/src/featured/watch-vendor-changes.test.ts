@@ -85,4 +85,24 @@ describe.each(dialects)('watchVendorChanges: settings written by another process
     await new Promise((r) => setTimeout(r, 100));
     expect(lists).toBe(after);
   });
+
+  it('bug: a registry slower than the interval never has two polls in flight (they stacked up, and a stale one could undo a newer one)', async () => {
+    let inFlight = 0;
+    let most = 0;
+    let lists = 0;
+    const slow = {
+      listVendors: async () => {
+        lists += 1;
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise((r) => setTimeout(r, 150));
+        inFlight -= 1;
+        return reader.listVendors();
+      },
+    };
+    changes = watchVendorChanges({ store: slow, log: quietLogger(), intervalMs: 20 });
+    await changes.start();
+    await vi.waitFor(() => expect(lists).toBeGreaterThanOrEqual(4), { timeout: 3_000, interval: 20 });
+    expect(most).toBe(1);
+  });
 });

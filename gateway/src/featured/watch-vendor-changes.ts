@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayStore } from '../stores/index.js';
+import { DEFAULT_CACHE_TTL_MS } from '../stores/sql-gateway-store.js';
 
-/** The store's vendor cache lifetime (sql-gateway-store): a `getVendor` may be this stale in another process. */
-export const VENDOR_CACHE_TTL_MS = 5_000;
+/** The store's vendor cache lifetime: a `getVendor` may be this stale in another process. */
+export const VENDOR_CACHE_TTL_MS = DEFAULT_CACHE_TTL_MS;
 
 export interface VendorChangesOptions {
   store: Pick<GatewayStore, 'listVendors'>;
@@ -55,6 +56,7 @@ export function watchVendorChanges(options: VendorChangesOptions): VendorChanges
   let running: Promise<void> = Promise.resolve();
   let pending = 0;
   let poller: NodeJS.Timeout | undefined;
+  let started = false;
   let stopped = false;
 
   function notify(): Promise<void> {
@@ -96,12 +98,19 @@ export function watchVendorChanges(options: VendorChangesOptions): VendorChanges
     }
   }
 
+  /** The next poll is armed only when this one has finished: a slow registry never stacks polls. */
+  function arm(): void {
+    if (stopped) return;
+    poller = setTimeout(() => void poll().finally(arm), intervalMs);
+    poller.unref();
+  }
+
   return {
     async start() {
-      if (poller || stopped) return;
-      poller = setInterval(() => void poll(), intervalMs);
-      poller.unref();
+      if (started || stopped) return;
+      started = true;
       await poll();
+      arm();
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -114,7 +123,7 @@ export function watchVendorChanges(options: VendorChangesOptions): VendorChanges
     },
     stop() {
       stopped = true;
-      if (poller) clearInterval(poller);
+      if (poller) clearTimeout(poller);
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       listeners.clear();

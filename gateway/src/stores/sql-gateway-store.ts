@@ -23,7 +23,8 @@ export interface GatewayStoreOptions {
   clock?: () => Date;
 }
 
-const DEFAULT_CACHE_TTL_MS = 5_000;
+/** How long a process serves connections and vendors from memory: another process's write is seen within this. */
+export const DEFAULT_CACHE_TTL_MS = 5_000;
 const MISS_TTL_MS = 1_000;
 const DEFAULT_CACHE_MAX_ENTRIES = 100_000;
 
