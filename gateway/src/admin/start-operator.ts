@@ -41,13 +41,25 @@ export async function startOperatorSide(options: {
   const runs = await createCatalogRunStore({ database: options.database });
   const runner = createCatalogRunner({ store, runs, engine: options.engine, adapters, logger: log });
   const vendorChanges = watchVendorChanges({ store, log });
-  // Polled only where something follows provider settings: the schedules, the HTTPS listener's client CAs.
-  if (config.GATEWAY_SCHEDULER === 'on' || config.GATEWAY_TLS_PORT !== undefined) await vendorChanges.start();
-  const scheduler = config.GATEWAY_SCHEDULER === 'on' ? await startCatalogScheduler({ runner, adapters, logger: log, store, changes: vendorChanges }) : null;
-  if (!scheduler) log.info('catalog scheduler off (GATEWAY_SCHEDULER=off); pulls run only when triggered through /admin');
-  if (!config.GATEWAY_ADMIN_TOKEN) log.warn('admin API disabled: GATEWAY_ADMIN_TOKEN is not set, every /admin route answers 404');
+  let scheduler: CatalogScheduler | null = null;
+  const stop = async () => {
+    vendorChanges.stop();
+    if (scheduler) await scheduler.stop();
+    else await runner.stop();
+  };
   const tlsListener = config.GATEWAY_TLS_PORT !== undefined;
-  await reportUnusableSettings(store, adapters, { tlsListener }, log);
+  try {
+    // Polled only where something follows provider settings: the schedules, the HTTPS listener's client CAs.
+    if (config.GATEWAY_SCHEDULER === 'on' || tlsListener) await vendorChanges.start();
+    scheduler = config.GATEWAY_SCHEDULER === 'on' ? await startCatalogScheduler({ runner, adapters, logger: log, store, changes: vendorChanges }) : null;
+    if (!scheduler) log.info('catalog scheduler off (GATEWAY_SCHEDULER=off); pulls run only when triggered through /admin');
+    if (!config.GATEWAY_ADMIN_TOKEN) log.warn('admin API disabled: GATEWAY_ADMIN_TOKEN is not set, every /admin route answers 404');
+    await reportUnusableSettings(store, adapters, { tlsListener }, log);
+  } catch (error) {
+    // Start-up failed after polling or cron jobs began: nothing may keep running against a store the caller closes.
+    await stop();
+    throw error;
+  }
   return {
     appOptions: {
       admin: {
@@ -59,10 +71,6 @@ export async function startOperatorSide(options: {
     runner,
     scheduler,
     vendorChanges,
-    async close() {
-      vendorChanges.stop();
-      if (scheduler) await scheduler.stop();
-      else await runner.stop();
-    },
+    close: stop,
   };
 }
