@@ -24,6 +24,8 @@ export interface AdminOptions {
    * (catalog schedules, the HTTPS listener's client CAs) follows before the answer is sent.
    */
   onVendorChanged?: (() => Promise<void>) | undefined;
+  /** The longest an admin write waits for `onVendorChanged` before answering (VENDOR_CHANGE_WAIT_MS). */
+  vendorChangeWaitMs?: number | undefined;
 }
 
 export interface AdminDeps {

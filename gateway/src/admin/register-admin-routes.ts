@@ -5,6 +5,7 @@ import type { AdminDeps, AdminOptions } from './admin-types.js';
 import { registerCatalogRunRoutes } from './catalog-run-routes.js';
 import { registerConnectionRoutes } from './connection-routes.js';
 import { registerVendorRoutes } from './vendor-routes.js';
+import { followVendorChange } from './follow-vendor-change.js';
 
 /**
  * The operator's API under /admin, in its own scope: bearer-token auth on every route (v1 auth and
@@ -25,7 +26,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     adapterOf: (slug) => adapters.find((a) => a.slug === slug),
     now: options.clock ?? (() => new Date()),
     tlsListener: options.tlsListener,
-    vendorChanged: async () => options.onVendorChanged?.(),
+    vendorChanged: () => followVendorChange(options.onVendorChanged, app.log, options.vendorChangeWaitMs),
   };
   void app.register(
     async (scope) => {
