@@ -1,6 +1,6 @@
 import { newId } from './new-id.js';
 import { GatewayError, type CatalogSyncCommand, type CatalogSyncResult, type EngineCallOptions } from '@loyalty-gateway/core';
-import { sql } from 'kysely';
+import { advisoryXactLock } from './advisory-lock.js';
 import type { EngineContext, Tx } from './context.js';
 import { transactBefore } from './deadline.js';
 
@@ -64,11 +64,8 @@ const CATALOG_LOCK_CLASS = 0x63617431; // 'cat1'
  * PostgreSQL (READ COMMITTED) a transaction-scoped advisory lock on the outlet is taken first, so
  * the read sees the previous sync's commit; SQLite already serialises every writer.
  */
-async function lockOutlet(ctx: EngineContext, trx: Tx, command: CatalogSyncCommand): Promise<void> {
-  if (ctx.dialect !== 'postgres') return;
-  const key = JSON.stringify([command.merchantId, command.outletId]);
-  await sql`select pg_advisory_xact_lock(${CATALOG_LOCK_CLASS}, hashtext(${key}))`.execute(trx);
-}
+const lockOutlet = (ctx: EngineContext, trx: Tx, command: CatalogSyncCommand): Promise<void> =>
+  advisoryXactLock(ctx, trx, CATALOG_LOCK_CLASS, [command.merchantId, command.outletId]);
 
 /**
  * Full-snapshot catalog sync for one outlet, in one transaction (one at a time per outlet): new externalIds are created,

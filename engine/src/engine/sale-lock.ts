@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { advisoryXactLock } from './advisory-lock.js';
 import type { EngineContext, Tx } from './context.js';
 
 /** Advisory-lock class of a sale's key ('sale'); the catalog sync uses its own class. */
@@ -13,8 +13,5 @@ const SALE_LOCK_CLASS = 0x73616c65;
  * lock on (vendor, store, transaction id): the second one's next statement sees the first one's
  * commit. SQLite already serialises every writer on its one connection.
  */
-export async function lockSale(ctx: Pick<EngineContext, 'dialect'>, trx: Tx, source: { vendor: string; storeId: string }, transactionId: string): Promise<void> {
-  if (ctx.dialect !== 'postgres') return;
-  const key = JSON.stringify([source.vendor, source.storeId, transactionId]);
-  await sql`select pg_advisory_xact_lock(${SALE_LOCK_CLASS}, hashtext(${key}))`.execute(trx);
-}
+export const lockSale = (ctx: Pick<EngineContext, 'dialect'>, trx: Tx, source: { vendor: string; storeId: string }, transactionId: string): Promise<void> =>
+  advisoryXactLock(ctx, trx, SALE_LOCK_CLASS, [source.vendor, source.storeId, transactionId]);

@@ -1,7 +1,7 @@
 import { ErrorBody } from '@loyalty-gateway/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { EngineTables } from '@loyalty-gateway/engine';
+import { balanceOf, ledgerSum, type EngineTables } from '@loyalty-gateway/engine';
 import type { Kysely } from 'kysely';
 import { openGateway, type GatewayFixture } from '../../testing/gateway-fixture.js';
 import { testSeedDocument } from '../../testing/test-seed.js';
@@ -70,11 +70,7 @@ export type CheckoutGatewayOptions = Parameters<typeof openGateway>[0];
  */
 export async function rawWallet(gw: GatewayFixture, membershipId: string): Promise<{ balance: number; ledgerSum: number }> {
   const db = gw.database.db as Kysely<EngineTables>;
-  const wallet = await db.selectFrom('wallets').innerJoin('members', 'members.id', 'wallets.member_id')
-    .select('wallets.balance').where('members.membership_id', '=', membershipId).executeTakeFirstOrThrow();
-  const entries = await db.selectFrom('ledger_entries').innerJoin('members', 'members.id', 'ledger_entries.member_id')
-    .select((eb) => eb.fn.sum<string | number>('ledger_entries.points').as('total')).where('members.membership_id', '=', membershipId).executeTakeFirstOrThrow();
-  return { balance: Number(wallet.balance), ledgerSum: Number(entries.total ?? 0) };
+  return { balance: await balanceOf(db, membershipId), ledgerSum: await ledgerSum(db, membershipId) };
 }
 
 /** A real gateway (SQLite or PostgreSQL) on the checkout seed. */
