@@ -47,7 +47,7 @@ describe.each(testDialects())('bug: a full refund retried with its amount spelle
     expect((await gw.send(refundEvent(viaWebhook, r1))).json()).toMatchObject({ status: 'processed', pointsReversed: 60 });
     expect(await refunded(viaWebhook, r1, 60)).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 60, pointsReCredited: 0 });
     expect(await refunded(viaEndpoint, r2, 60)).toMatchObject({ status: 'REVERSED', pointsReversed: 60 });
-    // The webhook's own cache would answer duplicate at once: a gateway that has forgotten (same ledger) asks the engine.
+    // A gateway that has forgotten (empty cache, same ledger) asks the engine, which matches the full refund spelled either way.
     const fresh = await openCheckoutGateway(name, { database: gw.database, masterKey: gw.masterKey });
     try {
       expect((await fresh.send(refundEvent(viaEndpoint, r2))).json()).toMatchObject({ status: 'duplicate', pointsReversed: 0 });
