@@ -16,28 +16,13 @@ export interface EngineCallCounts {
  */
 export function countingEngine<E extends LoyaltyEngine>(engine: E): { engine: E; calls: EngineCallCounts } {
   const calls: EngineCallCounts = { earn: 0, reverse: 0, eligibility: 0, redeem: 0, catalogSync: 0 };
-  const counted: E = {
-    ...engine,
-    earn: (command, options) => {
-      calls.earn += 1;
-      return engine.earn(command, options);
-    },
-    reverse: (command, options) => {
-      calls.reverse += 1;
-      return engine.reverse(command, options);
-    },
-    eligibility: (command, options) => {
-      calls.eligibility += 1;
-      return engine.eligibility(command, options);
-    },
-    redeem: (command, options) => {
-      calls.redeem += 1;
-      return engine.redeem(command, options);
-    },
-    catalogSync: (command, options) => {
-      calls.catalogSync += 1;
-      return engine.catalogSync(command, options);
-    },
-  };
+  const counted: E = { ...engine };
+  for (const method of Object.keys(calls) as Array<keyof EngineCallCounts>) {
+    const call = engine[method] as (command: unknown, options?: unknown) => Promise<unknown>;
+    (counted as Record<keyof EngineCallCounts, unknown>)[method] = (command: unknown, options?: unknown) => {
+      calls[method] += 1;
+      return call.call(engine, command, options);
+    };
+  }
   return { engine: counted, calls };
 }
