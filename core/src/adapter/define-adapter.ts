@@ -54,6 +54,29 @@ export interface CatalogPage {
   checkpoint: string | null;
 }
 
+/** The time window a reconciliation pull covers: orders and refunds changed in [since, until). */
+export interface ReconcileWindow {
+  since: Date;
+  until: Date;
+}
+
+/**
+ * One page of a reconciliation pull: the orders and refunds the vendor's API lists as changed in
+ * the window, each already mapped by the adapter's OWN mapping (the functions its webhook `map`
+ * uses), so an envelope carries exactly the `transaction.id` / `refund.id` the webhook would have
+ * sent: a sale the webhook already delivered is then a `duplicate` in the ledger, one it missed is
+ * earned now. Orders that are not final (open, unpaid) map to no envelope, as on the webhook.
+ */
+export interface ReconcilePage {
+  envelopes: Envelope[];
+  /** Orders on this page that could not be read or mapped: counted as failed on the run, with why. */
+  failures?: Array<{ id: string; reason: string }>;
+  /** How many vendor orders/refunds this page looked at (found), mapped or not. Default: envelopes + failures. */
+  examined?: number;
+  /** Where the next page starts (cursor, page number, offset); null on the last page. */
+  cursor: string | null;
+}
+
 /** A step of the guided setup page. `{{webhookUrl}}` and `{{storeIdLabel}}` are filled in. */
 export interface SetupStep {
   title: string;
@@ -120,6 +143,21 @@ export interface AdapterSpec<
     /** node-cron expression, e.g. '15 3 * * *'. */
     schedule: string;
     pull(ctx: AdapterContext<z.infer<SettingsSchema>, z.infer<CredentialsSchema>>, checkpoint: string | null): Promise<CatalogPage>;
+  };
+  /**
+   * Order reconciliation: a scheduled pull of the orders and refunds changed since the
+   * connection's last checkpoint, so a webhook the vendor never delivered (Clover does not
+   * guarantee delivery, WooCommerce does not retry) still earns. The gateway keeps the checkpoint,
+   * the cross-process lock and the run records; the adapter lists and maps one page at a time.
+   */
+  reconcile?: {
+    /** node-cron expression, e.g. '*\/15 * * * *'. */
+    schedule: string;
+    pull(
+      ctx: AdapterContext<z.infer<SettingsSchema>, z.infer<CredentialsSchema>>,
+      window: ReconcileWindow,
+      cursor: string | null,
+    ): Promise<ReconcilePage>;
   };
 }
 

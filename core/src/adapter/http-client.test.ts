@@ -22,6 +22,15 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe('createHttpClient', () => {
+  it('request() answers the status, the headers and the parsed body (paging headers such as X-WP-TotalPages)', async () => {
+    scripts['/paged'] = [{ status: 200, body: [{ id: 1 }], headers: { 'x-wp-totalpages': '3', link: '<https://x/next>; rel="next"' } }];
+    const answer = await createHttpClient().request<Array<{ id: number }>>(`${base}/paged`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('X-WP-TotalPages')).toBe('3');
+    expect(answer.headers.get('link')).toContain('rel="next"');
+    expect(answer.body).toEqual([{ id: 1 }]);
+  });
+
   it('retries 429 honouring Retry-After, then succeeds', async () => {
     scripts['/rate'] = [{ status: 429, headers: { 'retry-after': '2' } }, { status: 200, body: { ok: 1 } }];
     const waits: number[] = [];

@@ -28,9 +28,18 @@ export interface HttpRequestOptions {
   body?: unknown;
 }
 
+/** A successful (2xx) answer: its status, its headers (e.g. `X-WP-TotalPages`, `Link`) and its parsed JSON body. */
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
 export interface HttpClient {
   /** JSON request; throws VendorApiError on a non-2xx answer once retries are spent. */
   json<T = unknown>(url: string, options?: HttpRequestOptions): Promise<T>;
+  /** Like `json`, with the answer's status and headers (paging headers, rate-limit headers). */
+  request<T = unknown>(url: string, options?: HttpRequestOptions): Promise<HttpResponse<T>>;
 }
 
 export interface HttpClientOptions {
@@ -70,7 +79,7 @@ function withQuery(url: string, query: HttpRequestOptions['query']): string {
   return u.toString();
 }
 
-async function attempt(url: string, options: HttpRequestOptions, timeoutMs: number): Promise<unknown> {
+async function attempt(url: string, options: HttpRequestOptions, timeoutMs: number): Promise<HttpResponse> {
   let response: Response;
   let text: string;
   try {
@@ -88,7 +97,7 @@ async function attempt(url: string, options: HttpRequestOptions, timeoutMs: numb
     throw new VendorApiError(response.status, url, `HTTP ${response.status} from ${new URL(url).host}`, parseRetryAfter(response.headers.get('retry-after')));
   }
   try {
-    return text === '' ? null : JSON.parse(text);
+    return { status: response.status, headers: response.headers, body: text === '' ? null : JSON.parse(text) };
   } catch {
     throw new VendorApiError(response.status, url, `invalid JSON from ${new URL(url).host}`);
   }
@@ -112,20 +121,25 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     return wait > maxDelayMs || wait >= remaining() ? null : wait;
   }
 
-  return {
-    async json<T>(url: string, request: HttpRequestOptions = {}): Promise<T> {
-      const target = withQuery(url, request.query);
-      for (let n = 1; ; n += 1) {
-        const budget = Math.min(timeoutMs, remaining());
-        if (budget <= 0) throw deadlinePassed(target);
-        try {
-          return (await attempt(target, request, budget)) as T;
-        } catch (error) {
-          const wait = waitBefore(error, n);
-          if (wait === null) throw error;
-          await sleep(wait);
-        }
+  async function request<T>(url: string, options: HttpRequestOptions = {}): Promise<HttpResponse<T>> {
+    const target = withQuery(url, options.query);
+    for (let n = 1; ; n += 1) {
+      const budget = Math.min(timeoutMs, remaining());
+      if (budget <= 0) throw deadlinePassed(target);
+      try {
+        return (await attempt(target, options, budget)) as HttpResponse<T>;
+      } catch (error) {
+        const wait = waitBefore(error, n);
+        if (wait === null) throw error;
+        await sleep(wait);
       }
+    }
+  }
+
+  return {
+    request,
+    async json<T>(url: string, options: HttpRequestOptions = {}): Promise<T> {
+      return (await request<T>(url, options)).body;
     },
   };
 }
