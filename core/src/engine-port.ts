@@ -106,6 +106,11 @@ export interface ReverseCommand extends EngineScope {
   refundId: string;
   /** Omitted for a full refund. */
   amountMinor?: number | undefined;
+  /**
+   * The currency `amountMinor` is in (the webhook's `transaction.currency`); omitted: the sale's
+   * (POST /v1/refund). An amount in another currency than the sale's is refused, never compared.
+   */
+  currency?: string | undefined;
   occurredAt?: string | undefined;
 }
 

@@ -29,6 +29,7 @@ export const ERRORS = {
   minimum_spend_not_met: { status: 400, message: 'The order does not reach the minimum spend for this reward.' },
   reward_not_found: { status: 400, message: 'This reward does not exist for this merchant.' },
   refund_id_reused: { status: 400, message: 'This refund id was already used for another refund; nothing was reversed now. Give every refund its own id.' },
+  currency_mismatch: { status: 400, message: 'This refund is in another currency than the sale it refunds; nothing was reversed. Send the refund amount in the sale\'s currency.' },
   redemption_reversed: { status: 400, message: 'This redemption was refunded: do not apply it. Nothing was deducted now; to redeem again, use a new order id.' },
   invalid_native_payload: { status: 400, message: 'The vendor payload could not be read.' },
   catalog_pulled: { status: 400, message: 'This vendor is featured: the operator pulls its catalog on a schedule, so a pushed catalog is not accepted.' },

@@ -8,6 +8,7 @@ import { eligibilityContract } from './eligibility-contract.js';
 import { outletContract } from './outlet-contract.js';
 import { redeemContract } from './redeem-contract.js';
 import { refundBeforeSaleContract } from './refund-before-sale-contract.js';
+import { refundCurrencyContract } from './refund-currency-contract.js';
 import { reverseContract } from './reverse-contract.js';
 
 /**
@@ -21,6 +22,7 @@ export function describeEngineContract(label: string, open: OpenContractEngine):
     earnContract(context);
     reverseContract(context);
     refundBeforeSaleContract(context);
+    refundCurrencyContract(context);
     eligibilityContract(context);
     redeemContract(context);
     catalogContract(context);

@@ -1,4 +1,4 @@
-import type { EarnCommand } from '@loyalty-gateway/core';
+import { fromMinorUnits, type EarnCommand } from '@loyalty-gateway/core';
 import { preparedQuery } from '../db/prepared-query.js';
 import { proportion } from '../rules/earn-rate.js';
 import { formatPoints } from '../rules/format-money.js';
@@ -33,6 +33,8 @@ export interface NewSale {
   memberId: string | null;
   /** Points this sale earned (before any refund). */
   earned: number;
+  /** The merchant's currency: the one a refund's amount was checked against before its sale arrived. */
+  merchantCurrency: string;
   now: string;
 }
 
@@ -40,6 +42,14 @@ export interface NewSale {
 function refundNames(ids: string[]): string {
   const shown = ids.slice(0, 3).join(', ');
   return ids.length === 1 ? `refund ${shown}` : `refunds ${shown}${ids.length > 3 ? ` and ${ids.length - 3} more` : ''}`;
+}
+
+/** "refund r-1 of 40.00 USD was not applied: …" for refunds whose amount is in another currency than the sale. */
+function notAppliedWarning(skipped: Array<{ refund_id: string; amount_minor: number | null }>, merchantCurrency: string, saleCurrency: string): string | null {
+  if (skipped.length === 0) return null;
+  const names = skipped.slice(0, 3).map((r) => `refund ${r.refund_id} of ${fromMinorUnits(Number(r.amount_minor)).toFixed(2)} ${merchantCurrency}`);
+  const more = skipped.length > 3 ? ` and ${skipped.length - 3} more` : '';
+  return `${names.join(', ')}${more} ${skipped.length === 1 ? 'was' : 'were'} not applied: the sale is in ${saleCurrency}, and amounts in different currencies are not compared.`;
 }
 
 function warningFor(ids: string[], complete: boolean, earned: number, reversed: number, recredited: number): string | null {
@@ -63,8 +73,13 @@ function warningFor(ids: string[], complete: boolean, earned: number, reversed: 
 export async function applyEarlierRefunds(trx: Tx, sale: NewSale): Promise<EarlierRefunds | null> {
   const { command, earned } = sale;
   const key = { vendor: command.source.vendor, storeId: command.source.storeId, transactionId: command.transaction.id };
-  const { rows } = await REFUNDS_OF_SALE(trx, key);
-  if (rows.length === 0) return null;
+  const { rows: recorded } = await REFUNDS_OF_SALE(trx, key);
+  if (recorded.length === 0) return null;
+  // Their amounts were checked against the merchant's currency: a sale in another currency cannot
+  // compare them with its total. Full refunds (no amount) compare nothing and still apply.
+  const comparable = command.transaction.currency === sale.merchantCurrency;
+  const rows = comparable ? recorded : recorded.filter((r) => r.amount_minor === null);
+  const skipped = notAppliedWarning(comparable ? [] : recorded.filter((r) => r.amount_minor !== null), sale.merchantCurrency, command.transaction.currency);
   const total = command.transaction.totalMinor;
   let cumulative = 0;
   let target = 0;
@@ -83,5 +98,6 @@ export async function applyEarlierRefunds(trx: Tx, sale: NewSale): Promise<Earli
   const complete = cumulative >= total;
   const ref = { merchantId: command.merchantId, source: command.source, transactionId: command.transaction.id, memberId: sale.memberId };
   const { points } = complete ? await recreditRedemptions(trx, ref, sale.now) : { points: 0 };
-  return { reversed: target, recredited: points, warning: warningFor(rows.map((r) => r.refund_id), complete, earned, target, points) };
+  const applied = warningFor(rows.map((r) => r.refund_id), complete, earned, target, points);
+  return { reversed: target, recredited: points, warning: [applied, skipped].filter((w) => w !== null).join(' ') || null };
 }

@@ -123,6 +123,12 @@ async function useCodes(trx: Tx, command: EarnCommand, plan: EarnPlan, now: stri
   }
 }
 
+/** The earlier refunds' warning and the sale's own (e.g. earned nothing: another currency), in that order. */
+function joinWarnings(earlier: string | null, own: string | null): string | null {
+  if (earlier === null) return own;
+  return own === null || earlier.includes(own) ? earlier : `${own} ${earlier}`;
+}
+
 /**
  * Earn points and stamps for a finalised sale, exactly once per (source, transaction id): the
  * sale row's UNIQUE key decides duplicates, and the sale row, wallet credit, ledger entry, stamp
@@ -152,8 +158,8 @@ export async function earn(ctx: EngineContext, command: EarnCommand, options: En
     const stampsUpdated = plan.stamps.length > 0 ? await addStamps(trx, plan) : [];
     if (plan.codes.length > 0) await useCodes(trx, command, plan, now);
     // Refunds that arrived before the sale: applied now, in this transaction (never double-earn).
-    const earlier = await applyEarlierRefunds(trx, { command, saleId, memberId: plan.memberId, earned: plan.points, now });
+    const earlier = await applyEarlierRefunds(trx, { command, saleId, memberId: plan.memberId, earned: plan.points, merchantCurrency: merchant.currency, now });
     const pointsEarned = plan.points - (earlier?.reversed ?? 0);
-    return { status: 'processed', membershipId: plan.membershipId, pointsEarned, stampsUpdated, warning: earlier?.warning ?? plan.warning };
+    return { status: 'processed', membershipId: plan.membershipId, pointsEarned, stampsUpdated, warning: joinWarnings(earlier?.warning ?? null, plan.warning) };
   }, options.deadline);
 }

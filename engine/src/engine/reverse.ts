@@ -157,12 +157,39 @@ async function alreadyProcessed(trx: Tx, command: ReverseCommand): Promise<Rever
   };
 }
 
+/**
+ * Why this refund's amount cannot be compared with its sale, or null when it can: an amount in
+ * another currency than the sale's (before the sale arrives: the merchant's) is never read as if
+ * it were the same number. No amount (a full refund) or no currency (POST /v1/refund: the sale's)
+ * compares nothing.
+ */
+async function currencyMismatch(trx: Tx, command: ReverseCommand, merchantCurrency: string | null): Promise<string | null> {
+  if (merchantCurrency === null || command.amountMinor === undefined || command.currency === undefined) return null;
+  const sale = await trx
+    .selectFrom('sales').select('currency')
+    .where('source_vendor', '=', command.source.vendor).where('source_store_id', '=', command.source.storeId)
+    .where('transaction_id', '=', command.transactionId)
+    .executeTakeFirst();
+  const expected = sale?.currency ?? merchantCurrency;
+  if (command.currency === expected) return null;
+  const against = sale
+    ? `the sale it refunds was in ${expected}`
+    : `this merchant's sales are in ${expected} and the sale it refunds has not reached the service yet`;
+  return `This refund is in ${command.currency} but ${against}: amounts in different currencies are not compared, so nothing was reversed. Send the refund amount in ${expected} (the same refund id may be used).`;
+}
+
 /** Reverse a refunded sale in one transaction (never committed past the deadline), exactly once per (source, refund id). */
 export async function reverse(ctx: EngineContext, command: ReverseCommand, options: EngineCallOptions = {}): Promise<ReverseResult> {
   const now = ctx.now();
   const refundRowId = newId();
+  // Before the transaction: a settings-cache miss reads through the connection the transaction holds on SQLite.
+  const merchantCurrency = command.amountMinor !== undefined && command.currency !== undefined
+    ? (await ctx.cache.requireMerchant(command.merchantId)).currency
+    : null;
   return transactBefore(ctx.db, options.deadline, async (trx) => {
     await lockSale(ctx, trx, command.source, command.transactionId);
+    const mismatch = await currencyMismatch(trx, command, merchantCurrency);
+    if (mismatch) throw new EngineError('currency_mismatch', mismatch);
     if (!(await claimRefund(trx, command, refundRowId, now))) return alreadyProcessed(trx, command);
     const outcome = (await reverseKnownSale(trx, command, refundRowId, now)) ?? (await reverseUnknownSale(trx, command, now));
     await trx

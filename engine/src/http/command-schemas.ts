@@ -46,6 +46,7 @@ export const ReverseCommandSchema = z.strictObject({
   transactionId: text,
   refundId: text,
   amountMinor: int.optional(),
+  currency: z.string().min(1).max(10).optional(),
   occurredAt: z.string().optional(),
 });
 

@@ -33,7 +33,7 @@ const OPERATIONS: readonly Operation[] = [
       '(`processed`, `duplicate`, `ignored`: stop retrying); an `eventType` the gateway does not know is 200 `ignored`. ' +
       'Retry a 500 with the backoff 1 s, 5 s, 30 s, 2 min, 10 min, 1 h, then dead-letter.',
     request: 'Envelope', response: 'WebhookResult',
-    errors: [...AUTH_ERRORS, ...BODY_ERRORS, 'store_mismatch', 'refund_id_reused', 'engine_unavailable_retry'],
+    errors: [...AUTH_ERRORS, ...BODY_ERRORS, 'store_mismatch', 'refund_id_reused', 'currency_mismatch', 'engine_unavailable_retry'],
   },
   {
     method: 'post', path: '/v1/redemption/eligibility', operationId: 'postEligibility', signed: true, coming: true,

@@ -60,6 +60,7 @@ export function toReverseCommand(connection: Connection, envelope: SaleRefundedE
     transactionId: envelope.transaction.id,
     refundId: envelope.refund.id,
     amountMinor: envelope.refund.amount === undefined ? undefined : minor(envelope.refund.amount),
+    currency: envelope.transaction.currency,
     occurredAt: envelope.occurredAt,
   };
 }
