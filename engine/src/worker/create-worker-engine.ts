@@ -24,7 +24,13 @@ export interface WorkerEngineOptions {
   entry?: URL | undefined;
 }
 
-const BOOT = new URL('./engine-worker-boot.mjs', import.meta.url);
+/**
+ * From source (tsx), a boot module registers tsx in the new thread before loading the worker; in
+ * the production build (tools/build/bundle.mjs) the worker is its own bundle beside this one.
+ */
+const BOOT = import.meta.url.endsWith('.ts')
+  ? new URL('./engine-worker-boot.mjs', import.meta.url)
+  : new URL('./engine-worker.js', import.meta.url);
 
 interface Pending {
   resolve(value: unknown): void;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exited } from '../testing/spawn-gateway.js';
+import { exited, gatewayCommand } from '../testing/spawn-gateway.js';
 import { DEMO_CREDENTIALS_FILE, type DemoCredentials } from './demo.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -18,7 +18,7 @@ function startDevGateway(dataDir: string) {
     ...process.env, PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'development', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'info',
     GATEWAY_SEED_FILE: '', DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', GATEWAY_MASTER_KEY: '',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, gatewayCommand(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise<{ child: typeof child; lines: Array<{ msg: string; level: number }> }>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`no send command printed:\n${out}`)), 30_000);
@@ -51,13 +51,14 @@ describe('development start-up log', () => {
       expect(credentials.secret).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/);
       const send = lines.find((l) => l.msg.startsWith('Send a signed sample sale: '))!.msg.slice('Send a signed sample sale: '.length);
       expect(send).toBe(
-        `npx tsx tools/src/cli.ts send-sample --url ${url} --vendor demo-pos --store demo-store-001 --secret ${credentials.secret} --customer membershipId:MBR-DEMO-0001`,
+        `npm run cli -- send-sample --url ${url} --vendor demo-pos --store demo-store-001 --secret ${credentials.secret} --customer membershipId:MBR-DEMO-0001`,
       );
-      // Run it as printed (from the repository root, as the README says).
+      // Run it as printed (from the repository root, as the README says); npm prints its own header first.
       const [command, ...args] = send.split(' ');
       const result = await promisify(execFile)(command!, args, { cwd: root, env: process.env });
-      expect(result.stdout).toMatch(/^HTTP 200 /);
-      expect(JSON.parse(result.stdout.slice(result.stdout.indexOf('{')))).toMatchObject({ status: 'processed', membershipId: 'MBR-DEMO-0001' });
+      const answer = result.stdout.slice(result.stdout.indexOf('HTTP '));
+      expect(answer).toMatch(/^HTTP 200 /);
+      expect(JSON.parse(answer.slice(answer.indexOf('{')))).toMatchObject({ status: 'processed', membershipId: 'MBR-DEMO-0001' });
     } finally {
       child.kill('SIGTERM');
       await exited(child);

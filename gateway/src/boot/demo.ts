@@ -85,6 +85,6 @@ export async function ensureDemo(dataDir: string, firstStart: boolean, targets: 
 export function demoBanner(credentials: DemoCredentials, baseUrl: string): string[] {
   return [
     `Demo sandbox: vendor ${credentials.vendor}, store ${credentials.storeId}, secret ${credentials.secret} (also in ${DEMO_CREDENTIALS_FILE} in the data dir)`,
-    `Send a signed sample sale: npx tsx tools/src/cli.ts send-sample --url ${baseUrl} --vendor ${credentials.vendor} --store ${credentials.storeId} --secret ${credentials.secret} --customer ${credentials.customer}`,
+    `Send a signed sample sale: npm run cli -- send-sample --url ${baseUrl} --vendor ${credentials.vendor} --store ${credentials.storeId} --secret ${credentials.secret} --customer ${credentials.customer}`,
   ];
 }

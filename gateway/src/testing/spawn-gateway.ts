@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,10 +10,24 @@ export interface SpawnedGateway {
   url: string;
 }
 
-/** `npm start` as a child process with the given environment; resolves with its base URL once it listens. */
+/**
+ * How a gateway process is started: `npm start`'s TypeScript entry through tsx, or, when
+ * GATEWAY_TEST_COMPILED=1 (CI sets it after `npm run build`), the production build with plain
+ * node (`npm run start:prod`), so the black-box suites also run against the compiled gateway.
+ */
+export function gatewayCommand(): string[] {
+  if (process.env.GATEWAY_TEST_COMPILED === '1') {
+    const main = path.join(root, 'gateway/dist/main.js');
+    if (!existsSync(main)) throw new Error('GATEWAY_TEST_COMPILED=1 but gateway/dist/main.js is missing: run `npm run build` first');
+    return ['--enable-source-maps', main];
+  }
+  return ['--import', 'tsx', 'gateway/src/main.ts'];
+}
+
+/** The gateway as a child process with the given environment; resolves with its base URL once it listens. */
 export function spawnGateway(env: Record<string, string | undefined>): Promise<SpawnedGateway> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, gatewayCommand(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 30_000);
     const onData = (chunk: Buffer) => {
