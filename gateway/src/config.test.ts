@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 describe('loadConfig', () => {
   it('defaults', () => {
     expect(loadConfig({})).toEqual({
-      PORT: 3000, HOST: '127.0.0.1', GATEWAY_ENV: 'development', GATEWAY_DATA_DIR: './.data', GATEWAY_RATE_LIMIT: 600, LOG_LEVEL: 'info',
+      PORT: 3000, HOST: '127.0.0.1', GATEWAY_ENV: 'development', GATEWAY_DATA_DIR: './.data', GATEWAY_RATE_LIMIT: 600, GATEWAY_IDEMPOTENCY_CACHE_MB: 32, LOG_LEVEL: 'info',
       LOYALTY_ENGINE_TIMEOUT_MS: 2000, GATEWAY_FEATURES: [], GATEWAY_SCHEDULER: 'on',
     });
   });
@@ -18,8 +18,11 @@ describe('loadConfig', () => {
     const config = loadConfig({
       PORT: '8080', GATEWAY_ENV: 'beta', GATEWAY_DATA_DIR: '/var/lib/lg', GATEWAY_SEED_FILE: 'seed.json', GATEWAY_MASTER_KEY: 'k',
       DATABASE_URL: 'postgres://u@db:5432/lg', REDIS_URL: 'redis://cache:6379', GATEWAY_RATE_LIMIT: '1200', LOG_LEVEL: 'debug',
+      GATEWAY_IDEMPOTENCY_CACHE_MB: '64',
     });
-    expect(config).toMatchObject({ PORT: 8080, GATEWAY_ENV: 'beta', DATABASE_URL: 'postgres://u@db:5432/lg', REDIS_URL: 'redis://cache:6379', GATEWAY_RATE_LIMIT: 1200 });
+    expect(config).toMatchObject({
+      PORT: 8080, GATEWAY_ENV: 'beta', DATABASE_URL: 'postgres://u@db:5432/lg', REDIS_URL: 'redis://cache:6379', GATEWAY_RATE_LIMIT: 1200, GATEWAY_IDEMPOTENCY_CACHE_MB: 64,
+    });
   });
 
   it('empty strings are unset', () => {
@@ -45,6 +48,9 @@ describe('loadConfig', () => {
     ['GATEWAY_ADMIN_TOKEN', 'short'],
     ['GATEWAY_SCHEDULER', 'maybe'],
     ['GATEWAY_TLS_PORT', '8443'],
+    ['GATEWAY_IDEMPOTENCY_CACHE_MB', '0'],
+    ['GATEWAY_IDEMPOTENCY_CACHE_MB', '1.5'],
+    ['GATEWAY_IDEMPOTENCY_CACHE_MB', 'big'],
   ])('%s=%s stops start-up with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));

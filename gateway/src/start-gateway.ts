@@ -80,6 +80,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     closers.push(() => engine.close());
     const idempotency = createIdempotencyCache({
       redisUrl: config.REDIS_URL,
+      maxBytes: config.GATEWAY_IDEMPOTENCY_CACHE_MB * 1024 * 1024,
       onError: (error, operation) => log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
     });
     closers.push(() => idempotency.close());

@@ -48,3 +48,29 @@ describe('RotatingTtlMap', () => {
     expect(map.get('y')).toBeUndefined();
   });
 });
+
+describe('RotatingTtlMap bounded by bytes', () => {
+  const weigh = (key: string, value: string) => key.length + value.length;
+
+  it('never holds more than maxBytes of weighed entries, and its count is exact through overwrite, read, delete and rotation', () => {
+    const map = new RotatingTtlMap<string>({ maxEntries: 1_000_000, maxBytes: 1_000, weigh, now: () => 0 });
+    const truth = new Map<string, string>();
+    for (let i = 0; i < 5_000; i += 1) {
+      const key = `key-${i % 700}`;
+      const value = 'v'.repeat(1 + (i % 13));
+      map.set(key, value, 1_000);
+      truth.set(key, value);
+      if (i % 7 === 0) map.get(`key-${(i * 31) % 700}`);
+      if (i % 11 === 0) map.delete(`key-${(i * 17) % 700}`);
+      expect(map.bytes).toBeLessThanOrEqual(1_000 + 30);
+    }
+    // The count equals the weight of what is really held.
+    let held = 0;
+    for (const [key, value] of truth) if (map.get(key) === value) held += weigh(key, value);
+    expect(map.bytes).toBe(held);
+  });
+
+  it('refuses a byte bound without a way to weigh entries', () => {
+    expect(() => new RotatingTtlMap<string>({ maxEntries: 10, maxBytes: 100 })).toThrow(RangeError);
+  });
+});

@@ -7,9 +7,16 @@
  * A hit in the old generation is copied into the young one, so entries in use survive rotation;
  * an entry may be dropped before its expiry when the map is full, which a cache can afford.
  */
-export interface RotatingTtlMapOptions {
+export interface RotatingTtlMapOptions<V = unknown> {
   /** Upper bound on entries held (both generations together). */
   maxEntries: number;
+  /**
+   * Also an upper bound on the estimated bytes held (both generations together), each entry
+   * weighed by `weigh`; a generation rotates when it holds half of either bound.
+   */
+  maxBytes?: number;
+  /** The estimated bytes of one entry; required with `maxBytes`. */
+  weigh?: (key: string, value: V) => number;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
   /**
@@ -27,14 +34,21 @@ interface Slot<V> {
 export class RotatingTtlMap<V> {
   private young = new Map<string, Slot<V>>();
   private old = new Map<string, Slot<V>>();
+  private youngBytes = 0;
+  private oldBytes = 0;
   private readonly generationSize: number;
+  private readonly generationBytes: number;
+  private readonly weigh: (key: string, value: V) => number;
   private readonly now: () => number;
   private readonly rotateEveryMs: number;
   private rotatedAt: number;
 
-  constructor(options: RotatingTtlMapOptions) {
+  constructor(options: RotatingTtlMapOptions<V>) {
     if (!Number.isInteger(options.maxEntries) || options.maxEntries < 2) throw new RangeError('maxEntries must be an integer ≥ 2');
+    if (options.maxBytes !== undefined && (!(options.maxBytes > 0) || !options.weigh)) throw new RangeError('maxBytes must be positive and comes with weigh');
     this.generationSize = Math.floor(options.maxEntries / 2);
+    this.generationBytes = options.maxBytes === undefined ? Number.POSITIVE_INFINITY : options.maxBytes / 2;
+    this.weigh = options.weigh ?? (() => 0);
     this.now = options.now ?? Date.now;
     this.rotateEveryMs = options.rotateEveryMs ?? Number.POSITIVE_INFINITY;
     this.rotatedAt = this.now();
@@ -44,18 +58,22 @@ export class RotatingTtlMap<V> {
     return this.young.size + this.old.size;
   }
 
+  /** The estimated bytes held (0 without `weigh`). */
+  get bytes(): number {
+    return this.youngBytes + this.oldBytes;
+  }
+
   get(key: string): V | undefined {
     const now = this.now();
     const young = this.young.get(key);
     if (young !== undefined) {
       if (young.expiresAt > now) return young.value;
-      this.young.delete(key);
-      this.old.delete(key);
+      this.delete(key);
       return undefined;
     }
     const old = this.old.get(key);
     if (old === undefined) return undefined;
-    this.old.delete(key);
+    this.removeOld(key, old);
     if (old.expiresAt <= now) return undefined;
     this.insert(key, old, now);
     return old.value;
@@ -63,26 +81,45 @@ export class RotatingTtlMap<V> {
 
   set(key: string, value: V, ttlMs: number): void {
     const now = this.now();
-    this.old.delete(key);
+    const old = this.old.get(key);
+    if (old !== undefined) this.removeOld(key, old);
     this.insert(key, { value, expiresAt: now + ttlMs }, now);
   }
 
   delete(key: string): void {
-    this.young.delete(key);
-    this.old.delete(key);
+    const young = this.young.get(key);
+    if (young !== undefined) {
+      this.young.delete(key);
+      this.youngBytes -= this.weigh(key, young.value);
+    }
+    const old = this.old.get(key);
+    if (old !== undefined) this.removeOld(key, old);
   }
 
   clear(): void {
     this.young.clear();
     this.old.clear();
+    this.youngBytes = 0;
+    this.oldBytes = 0;
+  }
+
+  private removeOld(key: string, slot: Slot<V>): void {
+    this.old.delete(key);
+    this.oldBytes -= this.weigh(key, slot.value);
   }
 
   private insert(key: string, slot: Slot<V>, now: number): void {
-    if (!this.young.has(key) && (this.young.size >= this.generationSize || now - this.rotatedAt >= this.rotateEveryMs)) {
+    const replaced = this.young.get(key);
+    if (replaced !== undefined) {
+      this.youngBytes -= this.weigh(key, replaced.value);
+    } else if (this.young.size >= this.generationSize || this.youngBytes >= this.generationBytes || now - this.rotatedAt >= this.rotateEveryMs) {
       this.old = this.young;
+      this.oldBytes = this.youngBytes;
       this.young = new Map();
+      this.youngBytes = 0;
       this.rotatedAt = now;
     }
     this.young.set(key, slot);
+    this.youngBytes += this.weigh(key, slot.value);
   }
 }
