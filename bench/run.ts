@@ -5,20 +5,37 @@
  *   npm run bench                 (defaults: 10 s per target after a 3 s warm-up, at 32 then 100 connections)
  *   BENCH_DURATION=20 BENCH_CONNECTIONS=64 npm run bench      (one or more comma-separated counts)
  *
+ * The gateway runs as users run it in production: the compiled build (`npm run build`,
+ * gateway/dist/main.js with plain node) when it exists, else the TypeScript sources through tsx
+ * (BENCH_BUILD=source forces the sources). Its resident memory is sampled from /proc through each
+ * run (idle before the warm-up, peak and mean under load).
+ *
+ * With DATABASE_URL and REDIS_URL set, a PostgreSQL round follows: two gateway processes on one
+ * fresh schema and Redis, sales spread over 300 members, the load split between the two, at
+ * BENCH_PG_CONNECTIONS (default 64); then, on the same server in the same run, pgbench's TPC-B
+ * (scale 10, 16 clients) as the baseline of what the server does with transactions of that size.
+ *
  * Every request carries a fresh transaction id and a fresh signature, so each one is a real earn
  * (points credited, ledger rows written), never a duplicate answered from cache. The bare target
  * receives the same signed bodies so client-side costs are equal. Writes docs/benchmarks.md.
  */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuPerRequest, startServer } from './server-process.js';
+import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/engine';
+import type { Result } from 'autocannon';
+import { cpuPerRequest, sampler, startServer, type ServerProcess } from './server-process.js';
 import { STORE, SECRET, load } from './signed-load.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connectionCounts = (process.env.BENCH_CONNECTIONS ?? '32,100').split(',').map(Number);
+const compiled = process.env.BENCH_BUILD !== 'source' && existsSync(path.join(root, 'gateway/dist/main.js'));
+const GATEWAY_ENTRY = compiled ? 'gateway/dist/main.js' : 'gateway/src/main.ts';
+const MB = 1024 * 1024;
 
 const seed = {
   codePrefix: 'LOYAL',
@@ -34,23 +51,47 @@ const seed = {
   }],
 };
 
+/** One measured run against one or more processes of a target (the load split evenly between them). */
+async function measureServers(name: string, servers: ServerProcess[], connections: number, members?: readonly string[]) {
+  const share = Math.max(1, Math.round(connections / servers.length));
+  const loadAll = (seconds: number) => Promise.all(servers.map((server) => load(server.port, seconds, share, members)));
+  const idle = servers.reduce((sum, server) => sum + server.rss(), 0);
+  await loadAll(3);
+  const before = servers.map((server) => server.cpu());
+  const clientBefore = process.cpuUsage();
+  const memory = servers.map((server) => sampler(() => server.rss()));
+  const results = await loadAll(duration);
+  const rss = memory.map((m) => m.stop());
+  const clientUsage = process.cpuUsage(clientBefore);
+  const total = results.reduce((sum, r) => sum + r.requests.total, 0);
+  const client = (clientUsage.user + clientUsage.system) / Math.max(1, total);
+  let main = 0;
+  let other = 0;
+  servers.forEach((server, i) => {
+    const cpu = cpuPerRequest(before[i]!, server.cpu(), total);
+    main += cpu.main ?? 0;
+    other += Object.entries(cpu).filter(([thread]) => thread !== 'main').reduce((sum, [, us]) => sum + us, 0);
+  });
+  const worst = (pick: (r: Result) => number) => Math.max(...results.map(pick));
+  const sum = (pick: (r: Result) => number) => results.reduce((acc, r) => acc + pick(r), 0);
+  const measured = {
+    name, connections, processes: servers.length,
+    rps: sum((r) => r.requests.average), p50: worst((r) => r.latency.p50), p99: worst((r) => r.latency.p99),
+    ok: sum((r) => r.statusCodeStats['200']?.count ?? 0), non2xx: sum((r) => r.non2xx), errors: sum((r) => r.errors),
+    main, other, client,
+    /** Requests per second if every core did nothing but this: the machine's ceiling for this target. */
+    ceiling: (os.cpus().length * 1e6) / (main + other + client),
+    /** Per process, in MiB: before any load, the peak and the mean of the samples during the measured run. */
+    rssIdle: idle / servers.length / MB, rssPeak: Math.max(...rss.map((r) => r.peak)) / MB, rssMean: rss.reduce((acc, r) => acc + r.mean, 0) / rss.length / MB,
+  };
+  console.log(`${name}, ${connections} connections: ${measured.rps.toFixed(0)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms, non-2xx ${measured.non2xx}, errors ${measured.errors}, server CPU µs/request: main thread ${main.toFixed(0)}, other threads ${other.toFixed(0)}, client ${client.toFixed(0)}; RSS MiB idle ${measured.rssIdle.toFixed(0)}, peak ${measured.rssPeak.toFixed(0)}`);
+  return measured;
+}
+
 async function measure(name: string, command: string[], env: Record<string, string>, connections: number) {
   const server = await startServer(root, path.join(dataDir, `${command[0]!.replace(/\W+/g, '-')}-${connections}.log`), command, env);
   try {
-    await load(server.port, 3, connections);
-    const before = server.cpu();
-    const clientBefore = process.cpuUsage();
-    const result = await load(server.port, duration, connections);
-    const clientUsage = process.cpuUsage(clientBefore);
-    const client = (clientUsage.user + clientUsage.system) / Math.max(1, result.requests.total);
-    const cpu = cpuPerRequest(before, server.cpu(), result.requests.total);
-    const main = cpu.main ?? 0;
-    const other = Object.entries(cpu).filter(([thread]) => thread !== 'main').reduce((sum, [, us]) => sum + us, 0);
-    const ok = result.statusCodeStats['200']?.count ?? 0;
-    console.log(`${name}, ${connections} connections: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}, server CPU µs/request: main thread ${main.toFixed(0)}, other threads ${other.toFixed(0)}, client ${client.toFixed(0)}`);
-    return { name, connections, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok, non2xx: result.non2xx, errors: result.errors, main, other, client,
-      /** Requests per second if every core did nothing but this: the machine's ceiling for this target. */
-      ceiling: (os.cpus().length * 1e6) / (main + other + client) };
+    return await measureServers(name, [server], connections);
   } finally {
     await server.stop();
   }
@@ -79,7 +120,7 @@ const pct = (a: Measured, b: Measured) => `${((a.rps / b.rps) * 100).toFixed(1)}
 async function round(connections: number): Promise<{ bare: Measured; httpPath: Measured; gateway: Measured }> {
   const bare = await measure('bare Fastify', ['bench/bare-server.ts'], { PORT: '0' }, connections);
   const httpPath = await measure('gateway HTTP path, no ledger', ['bench/gateway-without-ledger.ts'], { LOG_LEVEL: logLevel }, connections);
-  const gateway = await measure('gateway earn path (SQLite ledger)', ['gateway/src/main.ts'], {
+  const gateway = await measure('gateway earn path (SQLite ledger)', [GATEWAY_ENTRY], {
     PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dataDir, `data-${connections}`), GATEWAY_SEED_FILE: seedFile,
     GATEWAY_RATE_LIMIT: '100000000', LOG_LEVEL: logLevel, DATABASE_URL: '', REDIS_URL: '',
     GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
@@ -88,24 +129,89 @@ async function round(connections: number): Promise<{ bare: Measured; httpPath: M
   return { bare, httpPath, gateway };
 }
 
+/** pgbench's TPC-B on its own database of the same server: scale 10, 16 clients, `duration` seconds. */
+function pgbench(url: string): { tps: number; latencyMs: number } {
+  const target = new URL(url);
+  const admin = new URL(url);
+  const database = `lg_pgbench_${randomBytes(4).toString('hex')}`;
+  target.pathname = `/${database}`;
+  const psql = (sql: string) => execFileSync('psql', [admin.toString(), '-Atqc', sql], { stdio: ['ignore', 'pipe', 'inherit'] });
+  psql(`create database ${database}`);
+  try {
+    execFileSync(pgbenchBinary(), ['-i', '-s', '10', '-q', target.toString()], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const out = execFileSync(pgbenchBinary(), ['-c', '16', '-j', '2', '-T', String(duration), '-M', 'prepared', target.toString()], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? NaN);
+    const latencyMs = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1] ?? NaN);
+    console.log(`pgbench TPC-B, scale 10, 16 clients: ${tps.toFixed(0)} tps, latency average ${latencyMs} ms`);
+    return { tps, latencyMs };
+  } finally {
+    psql(`drop database if exists ${database}`);
+  }
+}
+
+function pgbenchBinary(): string {
+  for (const candidate of ['/usr/lib/postgresql/17/bin/pgbench', '/usr/lib/postgresql/16/bin/pgbench', '/usr/lib/postgresql/15/bin/pgbench']) {
+    if (existsSync(candidate)) return candidate;
+  }
+  return 'pgbench';
+}
+
+/** Two gateway processes on one PostgreSQL schema and Redis, then pgbench on the same server. */
+async function postgresRound(databaseUrl: string, redisUrl: string) {
+  const connections = Number(process.env.BENCH_PG_CONNECTIONS ?? 64);
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  await runPostgresStatement(databaseUrl, `create schema ${schema}`);
+  const members = Array.from({ length: 300 }, (_, i) => `MBR-B-${String(i).padStart(3, '0')}`);
+  const pgSeed = structuredClone(seed);
+  pgSeed.merchants[0]!.members = members.map((membershipId, i) => ({
+    membershipId, phone: `+1555020${String(i).padStart(4, '0')}`, email: `member-${i}@example.com`, externalId: `crm-${i}`, points: 0,
+  }));
+  const pgSeedFile = path.join(dataDir, 'seed-pg.json');
+  writeFileSync(pgSeedFile, JSON.stringify(pgSeed));
+  const env = {
+    PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dataDir, 'data-pg'), GATEWAY_SEED_FILE: pgSeedFile,
+    GATEWAY_RATE_LIMIT: '100000000', LOG_LEVEL: logLevel, DATABASE_URL: postgresUrlWithSchema(databaseUrl, schema), REDIS_URL: redisUrl,
+    GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), GATEWAY_SCHEDULER: 'off',
+  };
+  const servers: ServerProcess[] = [];
+  try {
+    // One after the other: the first applies the migrations and the seed.
+    for (const n of [1, 2]) servers.push(await startServer(root, path.join(dataDir, `gateway-pg-${n}.log`), [GATEWAY_ENTRY], env));
+    const gateway = await measureServers('gateway earn path, PostgreSQL + Redis, 2 processes', servers, connections, members);
+    for (const server of servers.splice(0)) await server.stop();
+    const baseline = pgbench(databaseUrl);
+    return { gateway, baseline };
+  } finally {
+    for (const server of servers) await server.stop();
+    await runPostgresStatement(databaseUrl, `drop schema if exists ${schema} cascade`);
+  }
+}
+
 try {
   const rounds = [];
   for (const connections of connectionCounts) rounds.push(await round(connections));
+  const pg = process.env.DATABASE_URL && process.env.REDIS_URL ? await postgresRound(process.env.DATABASE_URL, process.env.REDIS_URL) : null;
+  const row = (r: Measured) =>
+    `| ${r.connections} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.non2xx} | ${r.main.toFixed(0)} | ${r.other.toFixed(0)} | ${r.client.toFixed(0)} | ${r.ceiling.toFixed(0)} | ${r.rssIdle.toFixed(0)} | ${r.rssPeak.toFixed(0)} |`;
   const table = [
     `Run: ${new Date().toISOString()}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version},`,
-    `${duration} s per target after a 3 s warm-up, gateway LOG_LEVEL=${logLevel}; the three targets of a row group ran one after the other.`,
+    `${duration} s per target after a 3 s warm-up, gateway LOG_LEVEL=${logLevel}, gateway run from ${compiled ? 'the compiled build (gateway/dist/main.js, plain node)' : 'the TypeScript sources (tsx)'}; the targets of a row group ran one after the other.`,
     '',
-    '| connections | target | req/s | p50 ms | p99 ms | 200s | non-2xx | CPU µs/request: server main thread | server other threads | load generator | CPU ceiling req/s |',
-    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...rounds.flatMap(({ bare, httpPath, gateway }) => [bare, httpPath, gateway].map((r) =>
-      `| ${r.connections} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.non2xx} | ${r.main.toFixed(0)} | ${r.other.toFixed(0)} | ${r.client.toFixed(0)} | ${r.ceiling.toFixed(0)} |`)),
+    '| connections | target | req/s | p50 ms | p99 ms | 200s | non-2xx | CPU µs/request: server main thread | server other threads | load generator | CPU ceiling req/s | RSS MiB idle | RSS MiB peak |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rounds.flatMap(({ bare, httpPath, gateway }) => [bare, httpPath, gateway].map(row)),
+    ...(pg ? [row(pg.gateway)] : []),
     '',
     ...rounds.map(({ bare, httpPath, gateway }) =>
       `- **${gateway.connections} connections: the durable earn path serves ${pct(gateway, bare)} of bare Fastify's requests per second** ` +
+      `at ${(gateway.main + gateway.other).toFixed(0)} µs of server CPU per earn (both threads) ` +
       `(the HTTP path alone — auth, validation, cache, rate limit, log — ${pct(httpPath, bare)}).`),
+    ...(pg
+      ? [`- **PostgreSQL, 2 gateway processes, ${pg.gateway.connections} connections: ${pg.gateway.rps.toFixed(0)} earn/s (p50 ${pg.gateway.p50} ms, p99 ${pg.gateway.p99} ms) against pgbench TPC-B's ${pg.baseline.tps.toFixed(0)} tps** (scale 10, 16 clients, same server, same run): ${((pg.gateway.rps / pg.baseline.tps) * 100).toFixed(0)} %.`]
+      : ['- PostgreSQL round not run (set DATABASE_URL and REDIS_URL).']),
   ].join('\n');
   writeResults(path.join(root, 'docs', 'benchmarks.md'), table);
-  if (rounds.some(({ gateway }) => gateway.non2xx > 0 || gateway.errors > 0)) {
+  if (rounds.some(({ gateway }) => gateway.non2xx > 0 || gateway.errors > 0) || (pg && (pg.gateway.non2xx > 0 || pg.gateway.errors > 0))) {
     console.error('the gateway answered non-2xx or failed requests during the run: the figures are not valid');
     process.exitCode = 1;
   }

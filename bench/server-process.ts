@@ -12,7 +12,53 @@ export interface ServerProcess {
   port: number;
   /** CPU microseconds so far, per thread ('main' is the event loop; others by thread name). */
   cpu(): Record<string, number>;
+  /** Resident set size now, in bytes (the whole process: every thread, the engine's included). */
+  rss(): number;
   stop(): Promise<void>;
+}
+
+/** VmRSS of a process from /proc, in bytes (0 once it has exited). */
+export function processRss(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Sample `read` every `everyMs` until stopped: the peak and the mean of what it read. Memory is
+ * reported from samples taken during the run, not from one reading at its end.
+ */
+export function sampler(read: () => number, everyMs = 250): { stop(): { peak: number; mean: number; samples: number } } {
+  let peak = 0;
+  let sum = 0;
+  let samples = 0;
+  const take = () => {
+    const value = read();
+    if (value === 0) return;
+    peak = Math.max(peak, value);
+    sum += value;
+    samples += 1;
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return { peak, mean: samples === 0 ? 0 : sum / samples, samples };
+    },
+  };
+}
+
+/**
+ * How a target's entry is run: `.ts` sources through tsx (the development path), `.js` (the
+ * production build, `npm run build`) with plain node and source maps.
+ */
+export function nodeArgs(args: string[]): string[] {
+  return args[0]?.endsWith('.js') ? ['--enable-source-maps', ...args] : ['--import', 'tsx', ...args];
 }
 
 const LISTENING = /listening (\d+)|"port":(\d+)|127\.0\.0\.1:(\d+)/;
@@ -36,7 +82,7 @@ function threadCpu(pid: number): Record<string, number> {
 }
 
 export async function startServer(root: string, logFile: string, args: string[], env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const child = spawn(process.execPath, nodeArgs(args), {
     cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -46,7 +92,7 @@ export async function startServer(root: string, logFile: string, args: string[],
     if (match) {
       const port = Number(match[1] ?? match[2] ?? match[3]);
       return {
-        child, port, cpu: () => threadCpu(child.pid!),
+        child, port, cpu: () => threadCpu(child.pid!), rss: () => processRss(child.pid!),
         async stop() { child.kill('SIGTERM'); await exited; },
       };
     }

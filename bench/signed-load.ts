@@ -5,14 +5,15 @@ export const SECRET = 'whsec_bench_secret_value_0123456789';
 export const STORE = 'bench-store-1';
 
 let counter = 0;
-export function signedSale(): { body: string; headers: Record<string, string> } {
+/** A signed sale with a fresh transaction id, for `member` (MBR-BENCH by default). */
+export function signedSale(member = 'MBR-BENCH'): { body: string; headers: Record<string, string> } {
   counter += 1;
-  const id = `B-${process.pid}-${counter}`;
+  const id = `B-${process.pid}-${Date.now().toString(36)}-${counter}`;
   const body = JSON.stringify({
     eventId: `${id}:completed`, eventType: 'sale.completed', occurredAt: new Date().toISOString(),
     store: { id: STORE },
     transaction: {
-      id, total: 12.5, currency: 'USD', channel: 'pos', customer: { type: 'membershipId', value: 'MBR-BENCH' },
+      id, total: 12.5, currency: 'USD', channel: 'pos', customer: { type: 'membershipId', value: member },
       items: [{ id: 'p1', name: 'Latte (coffee)', sku: 'COF-LATTE', quantity: 2, unitPrice: 4.5 },
         { id: 'p2', name: 'Muffin', sku: 'BAK-MUFFIN', quantity: 1, unitPrice: 3.5 }],
     },
@@ -20,12 +21,14 @@ export function signedSale(): { body: string; headers: Record<string, string> } 
   return { body, headers: { 'content-type': 'application/json', ...signedHeaders({ vendor: 'bench-pos', store: STORE, secret: SECRET, body }) } };
 }
 
-export async function load(port: number, seconds: number, connections = 32): Promise<Result> {
+/** `members`: the sales are spread over these membership ids in turn (one member by default). */
+export async function load(port: number, seconds: number, connections = 32, members: readonly string[] = ['MBR-BENCH']): Promise<Result> {
+  let next = 0;
   return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
     duration: seconds,
-    requests: [{ method: 'POST', path: '/webhooks/generic', setupRequest: (req) => ({ ...req, ...signedSale() }) }],
+    requests: [{ method: 'POST', path: '/webhooks/generic', setupRequest: (req) => ({ ...req, ...signedSale(members[next++ % members.length]) }) }],
   });
 }
 
