@@ -169,7 +169,6 @@ export type Adapter<
 > = Readonly<AdapterSpec<SettingsSchema, CredentialsSchema, NativeSchema, Unit>> & { readonly defaultAuth: AuthScheme };
 
 /** Any adapter, as the gateway's typed list holds them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyAdapter = Adapter<z.ZodType, z.ZodType, z.ZodType, any>;
 
 export const SLUG_PATTERN = /^[a-z][a-z0-9-]{1,48}[a-z0-9]$/;

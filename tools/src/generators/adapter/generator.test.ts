@@ -32,7 +32,11 @@ describe('adapter generator', () => {
       'src/fixtures/SOURCES.md', 'src/map.test.ts', 'src/auth.test.ts', 'src/webhook.test.ts', 'src/catalog.test.ts']) {
       expect(tree.exists(`adapters/acme-pos/${file}`), file).toBe(true);
     }
-    expect(JSON.parse(tree.read('adapters/acme-pos/package.json', 'utf-8')!).name).toBe('@loyalty-gateway/adapter-acme-pos');
+    const manifest = JSON.parse(tree.read('adapters/acme-pos/package.json', 'utf-8')!);
+    expect(manifest.name).toBe('@loyalty-gateway/adapter-acme-pos');
+    // Tagged so the module boundaries hold it to core only (eslint.config.mjs), and linted like the others.
+    expect(manifest.nx).toEqual({ tags: ['type:adapter'] });
+    expect(manifest.scripts.lint).toBe('eslint .');
     const index = tree.read('adapters/acme-pos/src/index.ts', 'utf-8')!;
     expect(index).toContain("slug: 'acme-pos'");
     expect(index).toContain("name: 'Acme Pos'");
