@@ -7,7 +7,8 @@
  *
  * The gateway runs as users run it in production: the compiled build (`npm run build`,
  * gateway/dist/main.js with plain node) when it exists, else the TypeScript sources through tsx
- * (BENCH_BUILD=source forces the sources). Its resident memory is sampled from /proc through each
+ * (BENCH_BUILD=source forces the sources); BENCH_CPU_PROF=DIR writes each target's V8 CPU profiles
+ * (one per thread) there. Its resident memory is sampled from /proc through each
  * run (idle before the warm-up, peak and mean under load).
  *
  * With DATABASE_URL and REDIS_URL set, a PostgreSQL round follows: two gateway processes on one

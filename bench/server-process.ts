@@ -58,7 +58,8 @@ export function sampler(read: () => number, everyMs = 250): { stop(): { peak: nu
  * production build, `npm run build`) with plain node and source maps.
  */
 export function nodeArgs(args: string[]): string[] {
-  return args[0]?.endsWith('.js') ? ['--enable-source-maps', ...args] : ['--import', 'tsx', ...args];
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  return args[0]?.endsWith('.js') ? [...profile, '--enable-source-maps', ...args] : [...profile, '--import', 'tsx', ...args];
 }
 
 const LISTENING = /listening (\d+)|"port":(\d+)|127\.0\.0\.1:(\d+)/;
