@@ -9,6 +9,7 @@ import { registerDirectory, type DirectoryOptions } from './directory/index.js';
 import { registerFeaturedDoors, type FeaturedDoorOptions } from './featured/index.js';
 import { catalogPullerOf, registerCheckoutRoutes, type CheckoutFeature, type GatewayEnvironment } from './checkout/index.js';
 import { registerHealth } from './health-route.js';
+import { registerMetrics, type GatewayMetrics } from './metrics/index.js';
 import { BODY_LIMIT } from './http/body-limit.js';
 import { errorHandlingPlugin } from './http/error-handling.js';
 import { rateLimitOptions } from './http/rate-limit-options.js';
@@ -50,6 +51,8 @@ export interface AppOptions {
   admin?: AdminOptions | undefined;
   /** The public vendor directory GET /directory and /directory/{slug}; not mounted when absent. */
   directory?: DirectoryOptions | undefined;
+  /** Prometheus metrics: every request is recorded and GET /metrics serves them behind the admin token. */
+  metrics?: GatewayMetrics | undefined;
   /** A server of another kind for this app (the mTLS HTTPS listener: `tls/`); plain HTTP when absent. */
   serverFactory?: FastifyServerFactory | undefined;
 }
@@ -76,6 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(errorHandlingPlugin);
   await app.register(v1AuthPlugin, { connections: options.connections, clock: options.clock ?? Date.now });
+  if (options.metrics) registerMetrics(app, { metrics: options.metrics, adminToken: options.admin?.token });
   await app.register(rateLimit, rateLimitOptions({ ...options.rateLimit, redis: options.redis }));
 
   registerHealth(app);

@@ -50,6 +50,10 @@ export const GatewayConfig = z
     GATEWAY_RATE_LIMIT: optional(
       z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).positive({ message: 'must be a positive number of requests per minute' }),
     ).default(600),
+    /** A second listener serving GET /metrics without authentication (for a Prometheus scraper). */
+    GATEWAY_METRICS_PORT: optional(port),
+    /** Its address: loopback unless an operator opens it to a private network. */
+    GATEWAY_METRICS_HOST: optional(z.string().min(1)).default('127.0.0.1'),
     /** The in-process idempotency cache's memory bound, in MiB (without REDIS_URL). */
     GATEWAY_IDEMPOTENCY_CACHE_MB: optional(
       z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number of MiB' }).min(1, { message: 'must be at least 1 (MiB)' }).max(65_536, { message: 'must be at most 65536 (MiB)' }),

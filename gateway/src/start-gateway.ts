@@ -12,6 +12,7 @@ import { loadConfig, type GatewayConfig } from './config.js';
 import { TOKENS, createGatewayContainer } from './container.js';
 import { createHttpEngine } from './engine-client/index.js';
 import { createGatewayLogging } from './http/logger-options.js';
+import { GatewayMetrics, startMetricsListener } from './metrics/index.js';
 import { createGatewayStore, createIdempotencyCache, createRedisClient, createVendorNoteStore, loadMasterKey, type GatewayStore } from './stores/index.js';
 import { startTlsListener } from './tls/start-tls-listener.js';
 
@@ -74,10 +75,13 @@ export async function startGateway(env: Record<string, string | undefined> = pro
         onWorkerStart: (threadId) => log.info({ threadId }, 'loyalty engine thread started'),
         onWorkerExit: (detail) => log.error({ detail }, 'the loyalty engine thread stopped; calls in flight answered as unavailable, the next call starts a new one'),
       });
-    const engine: LoyaltyEngine =
-      embedded ??
-      createHttpEngine({ url: config.LOYALTY_ENGINE_URL!, token: config.LOYALTY_ENGINE_TOKEN, timeoutMs: config.LOYALTY_ENGINE_TIMEOUT_MS });
-    closers.push(() => engine.close());
+    const remote = embedded
+      ? null
+      : createHttpEngine({ url: config.LOYALTY_ENGINE_URL!, token: config.LOYALTY_ENGINE_TOKEN, timeoutMs: config.LOYALTY_ENGINE_TIMEOUT_MS });
+    closers.push(() => (embedded ?? remote!).close());
+    const metrics = new GatewayMetrics({ breakerOpen: () => remote?.circuitState() === 'open' });
+    // Every user of the port (doors, checkout, catalog pulls) goes through the timed one.
+    const engine: LoyaltyEngine = metrics.timeEngine<LoyaltyEngine>(embedded ?? remote!);
     const idempotency = createIdempotencyCache({
       redisUrl: config.REDIS_URL,
       maxBytes: config.GATEWAY_IDEMPOTENCY_CACHE_MB * 1024 * 1024,
@@ -99,7 +103,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     const container = createGatewayContainer({ config, logger: log, requestLineLogger: requestLine, engine, connections: store, idempotency, redis, storePing: () => store.ping() });
     // The featured doors read the vendor registry per request and record handshakes for the operator.
     const notes = await createVendorNoteStore({ database: databases.gateway });
-    const appOptions: AppOptions = { ...container.resolve<AppOptions>(TOKENS.appOptions), featured: { store, notes, publicUrl: config.GATEWAY_PUBLIC_URL } };
+    const appOptions: AppOptions = { ...container.resolve<AppOptions>(TOKENS.appOptions), featured: { store, notes, publicUrl: config.GATEWAY_PUBLIC_URL }, metrics };
     // Operator side (this listener only): /admin, /directory and the scheduled catalog pulls.
     const operator = await startOperatorSide({ config, store, engine, database: databases.gateway, notes, log });
     closers.push(() => operator.close());
@@ -118,6 +122,11 @@ export async function startGateway(env: Record<string, string | undefined> = pro
         return tls.app.close();
       });
       tlsPort = tls.port;
+    }
+    if (config.GATEWAY_METRICS_PORT !== undefined) {
+      const listener = await startMetricsListener(metrics, config.GATEWAY_METRICS_PORT, config.GATEWAY_METRICS_HOST);
+      closers.push(() => listener.close());
+      log.info({ port: listener.port, host: config.GATEWAY_METRICS_HOST }, 'metrics listener ready (GET /metrics, no authentication)');
     }
     const address = localUrl(config.HOST, port);
     log.info(

@@ -1,0 +1,90 @@
+import type { LoyaltyEngine } from '@loyalty-gateway/core';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The engine port's operations, as the `operation` label of gateway_engine_call_duration_seconds. */
+const ENGINE_OPERATIONS = ['earn', 'reverse', 'eligibility', 'redeem', 'catalogSync', 'findOutlet', 'ping'] as const;
+
+/**
+ * The gateway's Prometheus metrics (prom-client), on a registry of its own (never the global
+ * one: two gateways in one test process must not share counters). Labels are bounded: routes are
+ * Fastify's route templates (`/webhooks/:slug`, never a raw URL), vendors are registered slugs
+ * (an unauthenticated request is labelled `-`), outcomes and operations are fixed sets.
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+
+  readonly requests = new Counter({
+    name: 'gateway_requests_total',
+    help: 'HTTP requests answered, by route template, status and (authenticated) vendor.',
+    labelNames: ['route', 'status', 'vendor'] as const,
+    registers: [this.registry],
+  });
+
+  readonly requestDuration = new Histogram({
+    name: 'gateway_request_duration_seconds',
+    help: 'Time from the request to the end of its answer, by route template.',
+    labelNames: ['route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  readonly earnOutcomes = new Counter({
+    name: 'gateway_earn_outcomes_total',
+    help: 'Outcomes of sale and refund events on the webhook doors: processed, duplicate, ignored, or the error code.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly engineCallDuration = new Histogram({
+    name: 'gateway_engine_call_duration_seconds',
+    help: 'Duration of calls to the loyalty engine port, by operation (failed calls included).',
+    labelNames: ['operation'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2],
+    registers: [this.registry],
+  });
+
+  readonly rateLimited = new Counter({
+    name: 'gateway_rate_limited_total',
+    help: 'Requests refused 429 rate_limited, by vendor.',
+    labelNames: ['vendor'] as const,
+    registers: [this.registry],
+  });
+
+  readonly breakerOpen: Gauge;
+
+  constructor(options: { defaultMetrics?: boolean; breakerOpen?: () => boolean } = {}) {
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    const open = options.breakerOpen ?? (() => false);
+    this.breakerOpen = new Gauge({
+      name: 'gateway_engine_breaker_open',
+      help: '1 while the circuit breaker towards a remote loyalty engine is open (failing fast), else 0; always 0 with the embedded engine.',
+      registers: [this.registry],
+      // Read when scraped: the breaker's state now.
+      collect() {
+        this.set(open() ? 1 : 0);
+      },
+    });
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  /** The engine port, timing each call (the gateway's view: queueing and the worker hop included). */
+  timeEngine<E extends LoyaltyEngine>(engine: E): E {
+    const timed: E = { ...engine };
+    for (const operation of ENGINE_OPERATIONS) {
+      const call = (engine[operation] as (...args: unknown[]) => Promise<unknown>).bind(engine);
+      (timed as unknown as Record<string, unknown>)[operation] = async (...args: unknown[]) => {
+        const end = this.engineCallDuration.startTimer({ operation });
+        try {
+          return await call(...args);
+        } finally {
+          end();
+        }
+      };
+    }
+    return timed;
+  }
+}

@@ -1,0 +1,58 @@
+import { GatewayError } from '@loyalty-gateway/core';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { adminAuth } from '../admin/admin-auth.js';
+import '../http/fastify-types.js';
+import type { GatewayMetrics } from './gateway-metrics.js';
+
+/** Outcomes of the webhook doors (the request audit's `outcome`) counted in gateway_earn_outcomes_total. */
+const WEBHOOK_ROUTES = new Set(['/webhooks/generic', '/webhooks/:slug']);
+
+export interface MetricsRouteOptions {
+  metrics: GatewayMetrics;
+  /** GATEWAY_ADMIN_TOKEN: GET /metrics on the main listener needs it; without one the route answers 404. */
+  adminToken?: string | undefined;
+}
+
+/**
+ * Records every answered request (route template, status, vendor, duration; webhook outcomes;
+ * 429s) and serves GET /metrics on the main listener behind the admin bearer token.
+ */
+export function registerMetrics(app: FastifyInstance, options: MetricsRouteOptions): void {
+  const { metrics } = options;
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions?.url ?? 'unmatched';
+    const vendor = request.connection?.vendor ?? '-';
+    const status = reply.statusCode;
+    metrics.requests.inc({ route, status: String(status), vendor });
+    metrics.requestDuration.observe({ route }, reply.elapsedTime / 1000);
+    if (status === 429) metrics.rateLimited.inc({ vendor });
+    const outcome = request.audit?.outcome;
+    if (outcome && WEBHOOK_ROUTES.has(route)) metrics.earnOutcomes.inc({ outcome });
+  });
+
+  const token = options.adminToken;
+  app.get(
+    '/metrics',
+    { config: { auth: 'none' }, ...(token ? { onRequest: adminAuth(token) } : {}) },
+    async (_request, reply) => {
+      if (!token) throw new GatewayError('not_found');
+      const { contentType, body } = await metrics.render();
+      return reply.type(contentType).send(body);
+    },
+  );
+}
+
+/**
+ * GATEWAY_METRICS_PORT: the same exposition without authentication on a listener of its own, for a
+ * Prometheus scraper on a private network (bound to 127.0.0.1 unless GATEWAY_METRICS_HOST says).
+ */
+export async function startMetricsListener(metrics: GatewayMetrics, port: number, host: string): Promise<{ port: number; close(): Promise<void> }> {
+  const server = Fastify({ logger: false });
+  server.get('/metrics', async (_request, reply) => {
+    const { contentType, body } = await metrics.render();
+    return reply.type(contentType).send(body);
+  });
+  await server.listen({ port, host });
+  const address = server.server.address();
+  return { port: typeof address === 'object' && address ? address.port : port, close: () => server.close() };
+}

@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { ErrorBody } from '@loyalty-gateway/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type RunningGateway } from '../start-gateway.js';
+import { headersFor } from '../testing/gateway-fixture.js';
+import { sale, testSeedDocument } from '../testing/test-seed.js';
+
+const ADMIN_TOKEN = 'metrics-admin-token-0123456789abcdef';
+const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-metrics-'));
+let gateway: RunningGateway;
+let metricsPort = 0;
+
+/** A port nothing listens on now (for GATEWAY_METRICS_PORT). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  const seedFile = path.join(dir, 'seed.json');
+  writeFileSync(seedFile, JSON.stringify(testSeedDocument()));
+  metricsPort = await freePort();
+  gateway = await startGateway({
+    PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: seedFile,
+    GATEWAY_MASTER_KEY: Buffer.alloc(32, 5).toString('base64'), GATEWAY_SCHEDULER: 'off', GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
+    GATEWAY_RATE_LIMIT: '4', GATEWAY_METRICS_PORT: String(metricsPort),
+    DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', LOG_LEVEL: 'silent',
+  });
+}, 60_000);
+afterAll(async () => {
+  await gateway?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const post = (body: string, headers = headersFor(body)) =>
+  fetch(`${gateway.address}/webhooks/generic`, { method: 'POST', headers, body });
+
+/** The value of one sample line of the exposition (0 when absent). */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const inside = /\{(.*)\}/.exec(line)?.[1] ?? '';
+    if (want.every((pair) => inside.split(',').includes(pair))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return 0;
+}
+
+describe('Prometheus metrics (a real gateway: GET /metrics behind the admin token, GATEWAY_METRICS_PORT without)', () => {
+  it('GET /metrics without the admin token is 401 in the spec Error body; a wrong token too', async () => {
+    const none = await fetch(`${gateway.address}/metrics`);
+    expect(none.status).toBe(401);
+    expect(ErrorBody.parse(await none.json())).toMatchObject({ code: 'admin_unauthorized' });
+    const wrong = await fetch(`${gateway.address}/metrics`, { headers: { authorization: 'Bearer not-the-token-but-long-enough' } });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('counts requests by route template, status and vendor; earn outcomes; engine calls; 429s; with process metrics', async () => {
+    const first = JSON.stringify(sale({ total: 3 }));
+    expect((await post(first)).status).toBe(200);
+    expect((await post(first)).status).toBe(200); // duplicate, answered from the cache: no engine call
+    const unsigned = JSON.stringify(sale());
+    expect((await post(unsigned, { ...headersFor(unsigned), 'x-service-signature': 'v1=AAAA' })).status).toBe(401);
+    // The limit is 4 a minute for this connection: two more pass, the next is 429.
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await post(JSON.stringify(sale({ total: 1 })))).status);
+    expect(statuses).toEqual([200, 200, 429]);
+
+    const response = await fetch(`${gateway.address}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    const text = await response.text();
+    expect(sample(text, 'gateway_requests_total', { route: '/webhooks/generic', status: '200', vendor: 'acme-pos' })).toBe(4);
+    expect(sample(text, 'gateway_requests_total', { route: '/webhooks/generic', status: '429', vendor: 'acme-pos' })).toBe(1);
+    // A refused signature: labelled with the vendor its headers named (the connection resolves before the signature is checked).
+    expect(sample(text, 'gateway_requests_total', { route: '/webhooks/generic', status: '401' })).toBe(1);
+    expect(sample(text, 'gateway_earn_outcomes_total', { outcome: 'processed' })).toBe(3);
+    expect(sample(text, 'gateway_earn_outcomes_total', { outcome: 'duplicate' })).toBe(1);
+    expect(sample(text, 'gateway_engine_call_duration_seconds_count', { operation: 'earn' })).toBe(3);
+    expect(sample(text, 'gateway_rate_limited_total', { vendor: 'acme-pos' })).toBe(1);
+    expect(sample(text, 'gateway_request_duration_seconds_count', { route: '/webhooks/generic' })).toBe(6);
+    expect(sample(text, 'gateway_engine_breaker_open')).toBe(0);
+    expect(text).toMatch(/^process_cpu_user_seconds_total /m);
+    expect(text).toMatch(/^nodejs_heap_size_used_bytes /m);
+    // Bounded labels: never a raw URL or a store id.
+    expect(text).not.toContain('store-001');
+  });
+
+  it('GATEWAY_METRICS_PORT serves the same exposition without authentication on loopback', async () => {
+    const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(sample(text, 'gateway_earn_outcomes_total', { outcome: 'processed' })).toBeGreaterThanOrEqual(3);
+  });
+});
