@@ -97,6 +97,12 @@ export interface EarnOutcome {
   pointsEarned: number;
   stampsUpdated: StampUpdate[];
   warning: string | null;
+  /**
+   * On a duplicate whose total, currency, customer or items differ from the sale first recorded
+   * under its transaction id (saleFingerprint): when that first sale was received. Nothing of
+   * this one was applied.
+   */
+  conflict?: { firstReceivedAt: string } | undefined;
 }
 
 export interface ReverseCommand extends EngineScope {

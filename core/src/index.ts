@@ -4,6 +4,7 @@ export * from './validation.js';
 export * from './signing.js';
 export * from './engine-port.js';
 export * from './stores.js';
+export * from './idempotency/sale-fingerprint.js';
 export * from './schemas/common.js';
 export * from './schemas/envelope.js';
 export * from './schemas/checkout.js';

@@ -88,6 +88,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     engine: options.engine,
     cache: options.idempotency,
     onCacheError: (error, operation) => app.log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
+    onConflict: ({ connection, transactionId, firstReceivedAt, source }) => {
+      app.log.warn(
+        { vendor: connection.vendor, store: connection.storeId, connectionId: connection.id, transactionId, firstReceivedAt, source },
+        'idempotency conflict: a transaction id already recorded for another sale; answered duplicate, nothing applied',
+      );
+      options.metrics?.idempotencyConflicts.inc({ vendor: connection.vendor });
+    },
   });
   registerGenericWebhook(app, pipeline);
   if (options.featured) registerFeaturedDoors(app, { ...options.featured, pipeline, clock: options.clock ?? Date.now });

@@ -10,6 +10,7 @@ import { redeemContract } from './redeem-contract.js';
 import { refundBeforeSaleContract } from './refund-before-sale-contract.js';
 import { refundCurrencyContract } from './refund-currency-contract.js';
 import { reverseContract } from './reverse-contract.js';
+import { saleConflictContract } from './sale-conflict-contract.js';
 
 /**
  * The LoyaltyEngine port's contract: one suite of behaviours, exercised through the port only,
@@ -20,6 +21,7 @@ export function describeEngineContract(label: string, open: OpenContractEngine):
   describe(`LoyaltyEngine contract: ${label}`, () => {
     const context = useContractEngine(open);
     earnContract(context);
+    saleConflictContract(context);
     reverseContract(context);
     refundBeforeSaleContract(context);
     refundCurrencyContract(context);

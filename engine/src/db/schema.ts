@@ -93,6 +93,8 @@ export interface EngineTables {
     refunded_minor: number;
     occurred_at: string;
     created_at: string;
+    /** saleFingerprint of the sale's details; null on sales recorded before migration 0005. */
+    fingerprint: string | null;
   };
   refunds: {
     id: string;

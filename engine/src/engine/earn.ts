@@ -1,5 +1,5 @@
 import { newId } from './new-id.js';
-import type { EarnCommand, EarnOutcome, EngineCallOptions, StampUpdate } from '@loyalty-gateway/core';
+import { saleFingerprint, type EarnCommand, type EarnOutcome, type EngineCallOptions, type StampUpdate } from '@loyalty-gateway/core';
 import { sql } from 'kysely';
 import { preparedQuery } from '../db/prepared-query.js';
 import { cardProgress } from '../rules/stamps.js';
@@ -20,7 +20,7 @@ export const DUPLICATE: EarnOutcome = Object.freeze({ status: 'duplicate', membe
 type SaleRow = {
   id: string; merchant_id: string; outlet_id: string; source_vendor: string; source_store_id: string; transaction_id: string;
   event_id: string; member_id: string | null; total_minor: number; currency: string; points_earned: number;
-  occurred_at: string; created_at: string;
+  occurred_at: string; created_at: string; fingerprint: string;
 };
 
 // The statements every earn runs, compiled once (see preparedQuery).
@@ -31,6 +31,7 @@ const INSERT_SALE = preparedQuery((db, v: SaleRow) =>
       id: v.id, merchant_id: v.merchant_id, outlet_id: v.outlet_id, source_vendor: v.source_vendor, source_store_id: v.source_store_id,
       transaction_id: v.transaction_id, event_id: v.event_id, member_id: v.member_id, total_minor: v.total_minor, currency: v.currency,
       points_earned: v.points_earned, points_reversed: 0, refunded_minor: 0, occurred_at: v.occurred_at, created_at: v.created_at,
+      fingerprint: v.fingerprint,
     })
     .onConflict((oc) => oc.columns(['source_vendor', 'source_store_id', 'transaction_id']).doNothing())
     .returning('id'),
@@ -45,8 +46,29 @@ const INSERT_LEDGER = preparedQuery((db, v: { id: string; memberId: string; poin
   db.insertInto('ledger_entries').values({ id: v.id, member_id: v.memberId, kind: 'earn', points: v.points, ref_id: v.saleId, created_at: v.now }),
 );
 
+// Only on a duplicate: what the sale first recorded under this key was.
+const RECORDED_SALE = preparedQuery((db, v: { vendor: string; storeId: string; transactionId: string }) =>
+  db
+    .selectFrom('sales')
+    .select(['fingerprint', 'created_at'])
+    .where('source_vendor', '=', v.vendor)
+    .where('source_store_id', '=', v.storeId)
+    .where('transaction_id', '=', v.transactionId),
+);
+
+/**
+ * The answer to a sale whose key is already recorded: a plain duplicate when it is the same sale
+ * (or the recorded one predates fingerprints), one naming the conflict when its details differ.
+ */
+async function duplicateOf(trx: Tx, command: EarnCommand, fingerprint: string): Promise<EarnOutcome> {
+  const { rows } = await RECORDED_SALE(trx, { vendor: command.source.vendor, storeId: command.source.storeId, transactionId: command.transaction.id });
+  const recorded = rows[0];
+  if (!recorded?.fingerprint || recorded.fingerprint === fingerprint) return { ...DUPLICATE, stampsUpdated: [] };
+  return { ...DUPLICATE, stampsUpdated: [], conflict: { firstReceivedAt: recorded.created_at } };
+}
+
 /** Claim the sale's ledger key; false when (source, transaction id) is already recorded. */
-async function insertSale(trx: Tx, command: EarnCommand, plan: EarnPlan, saleId: string, now: string): Promise<boolean> {
+async function insertSale(trx: Tx, command: EarnCommand, plan: EarnPlan, saleId: string, now: string, fingerprint: string): Promise<boolean> {
   const { rows } = await INSERT_SALE(trx, {
     id: saleId,
     merchant_id: command.merchantId,
@@ -61,6 +83,7 @@ async function insertSale(trx: Tx, command: EarnCommand, plan: EarnPlan, saleId:
     points_earned: plan.points,
     occurred_at: command.occurredAt,
     created_at: now,
+    fingerprint,
   });
   return rows.length > 0;
 }
@@ -146,6 +169,7 @@ export async function earn(ctx: EngineContext, command: EarnCommand, options: En
     : EMPTY_CATALOG;
   const now = ctx.now();
   const saleId = newId();
+  const fingerprint = saleFingerprint(command.transaction);
   return ctx.atomically(async (trx) => {
     // Inside the transaction: the member and the writes see one snapshot, and on SQLite the lookup
     // joins the group commit's read transaction instead of opening one of its own (measured:
@@ -153,7 +177,7 @@ export async function earn(ctx: EngineContext, command: EarnCommand, options: En
     const resolution = await resolveMember(trx, merchant, command.transaction.customer);
     const plan = planEarn(command, merchant, resolution, catalog, ctx.codePrefix());
     await lockSale(ctx, trx, command.source, command.transaction.id);
-    if (!(await insertSale(trx, command, plan, saleId, now))) return { ...DUPLICATE, stampsUpdated: [] };
+    if (!(await insertSale(trx, command, plan, saleId, now, fingerprint))) return duplicateOf(trx, command, fingerprint);
     if (plan.memberId !== null && plan.points > 0) await creditPoints(trx, plan.memberId, plan.points, saleId, now);
     const stampsUpdated = plan.stamps.length > 0 ? await addStamps(trx, plan) : [];
     if (plan.codes.length > 0) await useCodes(trx, command, plan, now);

@@ -43,6 +43,13 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly idempotencyConflicts = new Counter({
+    name: 'gateway_idempotency_conflicts_total',
+    help: 'Sales whose transaction id was already recorded for another sale (other total, currency, customer or items), by vendor.',
+    labelNames: ['vendor'] as const,
+    registers: [this.registry],
+  });
+
   readonly rateLimited = new Counter({
     name: 'gateway_rate_limited_total',
     help: 'Requests refused 429 rate_limited, by vendor.',

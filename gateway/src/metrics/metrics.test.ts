@@ -29,7 +29,7 @@ beforeAll(async () => {
   gateway = await startGateway({
     PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: seedFile,
     GATEWAY_MASTER_KEY: Buffer.alloc(32, 5).toString('base64'), GATEWAY_SCHEDULER: 'off', GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
-    GATEWAY_RATE_LIMIT: '4', GATEWAY_METRICS_PORT: String(metricsPort),
+    GATEWAY_RATE_LIMIT: '5', GATEWAY_METRICS_PORT: String(metricsPort),
     DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', LOG_LEVEL: 'silent',
   });
 }, 60_000);
@@ -62,12 +62,16 @@ describe('Prometheus metrics (a real gateway: GET /metrics behind the admin toke
   });
 
   it('counts requests by route template, status and vendor; earn outcomes; engine calls; 429s; with process metrics', async () => {
-    const first = JSON.stringify(sale({ total: 3 }));
+    const firstSale = sale({ total: 3 });
+    const first = JSON.stringify(firstSale);
     expect((await post(first)).status).toBe(200);
     expect((await post(first)).status).toBe(200); // duplicate, answered from the cache: no engine call
+    // The same transaction id with another total: a conflict (duplicate, counted).
+    const conflicting = JSON.stringify({ ...firstSale, transaction: { ...firstSale.transaction, total: 4 } });
+    expect(((await (await post(conflicting)).json()) as { status: string }).status).toBe('duplicate');
     const unsigned = JSON.stringify(sale());
     expect((await post(unsigned, { ...headersFor(unsigned), 'x-service-signature': 'v1=AAAA' })).status).toBe(401);
-    // The limit is 4 a minute for this connection: two more pass, the next is 429.
+    // The limit is 5 a minute for this connection: two more pass, the next is 429.
     const statuses = [];
     for (let i = 0; i < 3; i += 1) statuses.push((await post(JSON.stringify(sale({ total: 1 })))).status);
     expect(statuses).toEqual([200, 200, 429]);
@@ -76,15 +80,17 @@ describe('Prometheus metrics (a real gateway: GET /metrics behind the admin toke
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
     const text = await response.text();
-    expect(sample(text, 'gateway_requests_total', { route: '/webhooks/generic', status: '200', vendor: 'acme-pos' })).toBe(4);
+    expect(sample(text, 'gateway_requests_total', { route: '/webhooks/generic', status: '200', vendor: 'acme-pos' })).toBe(5);
     expect(sample(text, 'gateway_requests_total', { route: '/webhooks/generic', status: '429', vendor: 'acme-pos' })).toBe(1);
     // A refused signature: labelled with the vendor its headers named (the connection resolves before the signature is checked).
     expect(sample(text, 'gateway_requests_total', { route: '/webhooks/generic', status: '401' })).toBe(1);
     expect(sample(text, 'gateway_earn_outcomes_total', { outcome: 'processed' })).toBe(3);
     expect(sample(text, 'gateway_earn_outcomes_total', { outcome: 'duplicate' })).toBe(1);
+    expect(sample(text, 'gateway_earn_outcomes_total', { outcome: 'conflict' })).toBe(1);
+    expect(sample(text, 'gateway_idempotency_conflicts_total', { vendor: 'acme-pos' })).toBe(1);
     expect(sample(text, 'gateway_engine_call_duration_seconds_count', { operation: 'earn' })).toBe(3);
     expect(sample(text, 'gateway_rate_limited_total', { vendor: 'acme-pos' })).toBe(1);
-    expect(sample(text, 'gateway_request_duration_seconds_count', { route: '/webhooks/generic' })).toBe(6);
+    expect(sample(text, 'gateway_request_duration_seconds_count', { route: '/webhooks/generic' })).toBe(7);
     expect(sample(text, 'gateway_engine_breaker_open')).toBe(0);
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
     expect(text).toMatch(/^nodejs_heap_size_used_bytes /m);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import '../http/fastify-types.js';
 import { readEnvelope } from './read-envelope.js';
 import { webhookResultJsonSchema } from './webhook-result-schema.js';
-import { ignoredUnknownType } from './webhook-results.js';
+import { ignoredUnknownType, webhookOutcome } from './webhook-results.js';
 import type { WebhookPipeline } from './webhook-pipeline.js';
 
 const AUDIT_MAX = 255;
@@ -27,7 +27,7 @@ export function registerGenericWebhook(app: FastifyInstance, pipeline: WebhookPi
         refundId: envelope.eventType === 'sale.refunded' ? envelope.refund.id : undefined,
       };
       const result = await pipeline(request.connection!, envelope);
-      request.audit.outcome = result.status;
+      request.audit.outcome = webhookOutcome(result);
       return result;
     },
   );

@@ -1,6 +1,7 @@
 import {
   EngineUnavailableError,
   GatewayError,
+  saleFingerprint,
   type Connection,
   type Envelope,
   type IdempotencyCache,
@@ -10,18 +11,37 @@ import {
 import { eventKey, refundKey, saleKey } from './idempotency-keys.js';
 import { refundFingerprint } from './refund-fingerprint.js';
 import { toEarnCommand, toReverseCommand } from './to-engine-command.js';
-import { DUPLICATE_REFUND, DUPLICATE_SALE, IGNORED_VOID, earnResult, reverseResult } from './webhook-results.js';
+import { DUPLICATE_REFUND, DUPLICATE_SALE, IGNORED_VOID, conflictResult, earnResult, reverseResult } from './webhook-results.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** The cache value of a key that only records "seen" (sales, eventIds). */
+/** The cache value of a key that only records "seen" (eventIds; sales cached before fingerprints). */
 const SEEN = '1';
+
+/** A sale key's cache value: the sale's fingerprint and when it was received (`fp1:<fingerprint>:<ISO time>`). */
+const saleMark = (fingerprint: string, receivedAt: string) => `fp1:${fingerprint}:${receivedAt}`;
+const readSaleMark = (value: string | null): { fingerprint: string; receivedAt: string } | null => {
+  if (value === null || !value.startsWith('fp1:')) return null;
+  const at = value.indexOf(':', 4);
+  return at === -1 ? null : { fingerprint: value.slice(4, at), receivedAt: value.slice(at + 1) };
+};
+
+/** A transaction id received again with another sale: who, which, and when the first came. */
+export interface SaleConflict {
+  connection: Connection;
+  transactionId: string;
+  firstReceivedAt: string;
+  /** Where it was found: the 24-hour cache or the ledger. */
+  source: 'cache' | 'ledger';
+}
 
 export interface WebhookPipelineOptions {
   engine: LoyaltyEngine;
   cache: IdempotencyCache;
   /** A cache failure is reported and treated as a miss: the ledger still decides. */
   onCacheError: (error: unknown, operation: 'get' | 'set') => void;
+  /** Told of every idempotency conflict (logged and counted by the caller). */
+  onConflict?: ((conflict: SaleConflict) => void) | undefined;
 }
 
 export type WebhookPipeline = (connection: Connection, envelope: Envelope) => Promise<WebhookResult>;
@@ -34,18 +54,13 @@ export type WebhookPipeline = (connection: Connection, envelope: Envelope) => Pr
  * so a reused id gets the ledger's answer whether or not the cache still holds it.
  */
 export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookPipeline {
-  const { engine, cache, onCacheError } = options;
+  const { engine, cache, onCacheError, onConflict } = options;
 
   const read = (key: string) =>
     cache.get(key).catch((error: unknown) => {
       onCacheError(error, 'get');
       return null;
     });
-
-  async function seen(first: string, second: string): Promise<boolean> {
-    const [a, b] = await Promise.all([read(first), read(second)]);
-    return a !== null || b !== null;
-  }
 
   /**
    * A refund already answered: its id is cached with this very fingerprint, or the id is new
@@ -77,12 +92,27 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
       case 'sale.voided':
         return IGNORED_VOID;
       case 'sale.completed': {
-        const bySale = saleKey(connection, envelope.transaction.id);
-        if (await seen(bySale, byEvent)) return DUPLICATE_SALE;
-        const outcome = await call(() => engine.earn(toEarnCommand(connection, envelope)));
-        remember(bySale, SEEN);
-        remember(byEvent, SEEN);
-        return earnResult(outcome);
+        const transactionId = envelope.transaction.id;
+        const bySale = saleKey(connection, transactionId);
+        const command = toEarnCommand(connection, envelope);
+        const fingerprint = saleFingerprint(command.transaction);
+        const [sold, evented] = await Promise.all([read(bySale), read(byEvent)]);
+        if (sold !== null) {
+          const mark = readSaleMark(sold);
+          if (mark === null || mark.fingerprint === fingerprint) return DUPLICATE_SALE;
+          onConflict?.({ connection, transactionId, firstReceivedAt: mark.receivedAt, source: 'cache' });
+          return conflictResult(transactionId, mark.receivedAt);
+        }
+        if (evented !== null) return DUPLICATE_SALE;
+        const outcome = await call(() => engine.earn(command));
+        if (outcome.conflict) {
+          onConflict?.({ connection, transactionId, firstReceivedAt: outcome.conflict.firstReceivedAt, source: 'ledger' });
+        } else {
+          // The first sale under this key (or its identical repeat): its fingerprint answers later repeats.
+          remember(bySale, saleMark(fingerprint, new Date().toISOString()));
+          remember(byEvent, SEEN);
+        }
+        return earnResult(outcome, transactionId);
       }
       case 'sale.refunded': {
         const command = toReverseCommand(connection, envelope);

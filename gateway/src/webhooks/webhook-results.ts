@@ -31,8 +31,30 @@ export const DUPLICATE_REFUND: WebhookResult = Object.freeze({ ...DUPLICATE_SALE
 export const NOTHING_TO_REVERSE_WARNING =
   'Nothing to reverse: the original sale never reached the service or earned nothing. If the sale arrives later, this refund is applied to it then.';
 
-export function earnResult(outcome: EarnOutcome): WebhookResult {
-  return outcome.status === 'duplicate' ? DUPLICATE_SALE : outcome;
+/** Results that are duplicates of another sale under the same transaction id (see conflictResult). */
+const CONFLICTS = new WeakSet<WebhookResult>();
+
+/**
+ * A transaction id already recorded for another sale (other total, currency, customer or items):
+ * `duplicate` like any repeat (nothing was applied: the ledger's key decides), with a warning so
+ * the vendor's support sees that two different sales share one id.
+ */
+export function conflictResult(transactionId: string, firstReceivedAt: string): WebhookResult {
+  const result: WebhookResult = {
+    ...DUPLICATE_SALE,
+    stampsUpdated: [],
+    warning: `Transaction ${transactionId} was already received at ${firstReceivedAt} with another total, currency, customer or items; this sale was not applied. Give every sale its own transaction id.`,
+  };
+  CONFLICTS.add(result);
+  return result;
+}
+
+/** The outcome a request log line and the metrics record: the status, or `conflict`. */
+export const webhookOutcome = (result: WebhookResult): string => (CONFLICTS.has(result) ? 'conflict' : result.status);
+
+export function earnResult(outcome: EarnOutcome, transactionId: string): WebhookResult {
+  if (outcome.status !== 'duplicate') return outcome;
+  return outcome.conflict ? conflictResult(transactionId, outcome.conflict.firstReceivedAt) : DUPLICATE_SALE;
 }
 
 /** A reversal as the webhook answers it: processed (or duplicate) with what moved in the wallet. */

@@ -3,6 +3,7 @@ import { init } from './0001-init.js';
 import { stampCardCounts } from './0002-stamp-card-counts.js';
 import { redemptionOrderValue } from './0003-redemption-order-value.js';
 import { refundsSaleIndex } from './0004-refunds-sale-index.js';
+import { saleFingerprint } from './0005-sale-fingerprint.js';
 
 /** The engine's own migration table; the gateway keeps its own (`gw_` prefix) in the same database. */
 export const ENGINE_MIGRATION_TABLE = 'engine_migrations';
@@ -13,4 +14,5 @@ export const engineMigrations: Record<string, Migration> = {
   '0002_stamp_card_counts': stampCardCounts,
   '0003_redemption_order_value': redemptionOrderValue,
   '0004_refunds_sale_index': refundsSaleIndex,
+  '0005_sale_fingerprint': saleFingerprint,
 };
