@@ -1,12 +1,13 @@
 import type { MapResult } from '@loyalty-gateway/core';
 import { classify, toRefundEnvelopes, toSaleEnvelopes } from './map.js';
 import type { SquareEvent, SquarePayment } from './native.js';
-import { fetchCustomer, fetchOrder, type SquareContext } from './square-api.js';
+import { fetchCustomer, fetchOrder, saleOfRefund, type SquareContext } from './square-api.js';
 
 /**
  * The adapter's `map`: decide from the payload (pure), fetch back what the webhook does not carry,
- * then map (pure). Only COMPLETED payments cost API calls: the order always, the customer profile
- * only when the payment has no `buyer_email_address` and the order or payment names a customer.
+ * then map (pure). Only COMPLETED payments and refunds cost API calls: for a sale the order always,
+ * the customer profile only when the payment has no `buyer_email_address` and the order or payment
+ * names a customer; for a refund the refunded payment (whose order is the sale).
  */
 export async function handleSquareEvent(event: SquareEvent, ctx: SquareContext): Promise<MapResult> {
   const action = classify(event);
@@ -14,8 +15,11 @@ export async function handleSquareEvent(event: SquareEvent, ctx: SquareContext):
   switch (action.kind) {
     case 'ignore':
       return { envelopes: [], note: action.note };
-    case 'refund':
-      return toRefundEnvelopes(event, action.refund, ctx.storeId, receivedAt);
+    case 'refund': {
+      const sale = await saleOfRefund(ctx, action.refund);
+      if (sale === null) return { envelopes: [], note: `Square refund ${action.refund.id} names no payment or returned order: nothing to reverse` };
+      return toRefundEnvelopes(event, action.refund, sale, ctx.storeId, receivedAt);
+    }
     case 'sale':
       return sale(event, action.payment, ctx, receivedAt);
   }

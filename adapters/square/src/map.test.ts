@@ -103,17 +103,18 @@ describe('sale envelope', () => {
 });
 
 describe('refund envelope', () => {
-  it('names the order the refunded payment belongs to', () => {
-    expect(toRefundEnvelopes(refundEvent, refund, 'S8GWD5R9QB376', base.receivedAt).envelopes[0]).toMatchObject({
-      transaction: { id: '03O3USaPaAaFnI6kkwB1JxGgBsUZY', currency: 'USD' },
-      refund: { id: refund.id, amount: 2.5 },
+  it('names the sale it was given (resolved through the payment), never the refund\'s own order', () => {
+    // Square's documented refund.updated: its order_id haOyDuHiqtAXMk0d8pDKXpL7Jg4F is the refund's own order.
+    expect(refund.order_id).toBe('haOyDuHiqtAXMk0d8pDKXpL7Jg4F');
+    expect(toRefundEnvelopes(refundEvent, refund, 'd7eKah653Z579f3gVtjlxpSlmUcZY', 'NAQ1FHV6ZJ8YV', base.receivedAt).envelopes[0]).toMatchObject({
+      store: { id: 'NAQ1FHV6ZJ8YV' },
+      transaction: { id: 'd7eKah653Z579f3gVtjlxpSlmUcZY', currency: 'USD' },
+      refund: { id: refund.id, amount: 10 },
     });
   });
 
-  it('falls back to the payment id without an order, and ignores a zero refund', () => {
-    const noOrder = { ...refund, order_id: null };
-    expect(toRefundEnvelopes(refundEvent, noOrder, 'L', base.receivedAt).envelopes[0]?.transaction).toEqual({ id: 'hYy9pRFVxpDsO1FB05SunFWUe9JZY', currency: 'USD' });
-    expect(toRefundEnvelopes(refundEvent, { ...refund, amount_money: { amount: 0, currency: 'USD' } }, 'L', base.receivedAt)).toEqual({
+  it('ignores a zero refund', () => {
+    expect(toRefundEnvelopes(refundEvent, { ...refund, amount_money: { amount: 0, currency: 'USD' } }, 'S', 'L', base.receivedAt)).toEqual({
       envelopes: [],
       note: `Square refund ${refund.id} has no amount > 0: nothing to reverse`,
     });

@@ -105,15 +105,15 @@ export function toSaleEnvelopes(input: SaleInput): MapResult {
 }
 
 /**
- * A COMPLETED refund → sale.refunded naming the ORDER the refunded payment belongs to (the payment
- * id when Square gives no order id, matching the no-order sale above). amount = amount_money.
+ * A COMPLETED refund → sale.refunded naming `saleTransactionId`: the sale's order, resolved through
+ * the refunded payment (square-api.ts, saleOfRefund; `refund.order_id` is the refund's own order).
+ * amount = amount_money.
  */
-export function toRefundEnvelopes(event: SquareEvent, refund: SquareRefund, storeId: string, receivedAt: string): MapResult {
+export function toRefundEnvelopes(event: SquareEvent, refund: SquareRefund, saleTransactionId: string, storeId: string, receivedAt: string): MapResult {
   const amount = positiveSquareMoney(refund.amount_money);
   const currency = refund.amount_money?.currency;
-  const transactionId = refund.order_id ?? refund.payment_id;
+  const transactionId = saleTransactionId;
   if (amount === null || !isCurrency(currency)) return { envelopes: [], note: `Square refund ${refund.id} has no amount > 0: nothing to reverse` };
-  if (!transactionId) return { envelopes: [], note: `Square refund ${refund.id} names no order or payment` };
   const envelope: Envelope = {
     eventId: event.event_id,
     eventType: 'sale.refunded',

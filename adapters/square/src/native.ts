@@ -36,13 +36,20 @@ export const SquareEvent = z
   .loose();
 export type SquareEvent = z.infer<typeof SquareEvent>;
 
+/**
+ * A Square object id that goes into an API path (payment, order, customer, refund ids): Square's
+ * ids are letters, digits, `_` and `-`. Anything else (`..`, `/`, `%2e`) is refused before a URL is
+ * built, so an authenticated payload can never walk the fetch-back to another path.
+ */
+export const SquareId = z.string().regex(/^[A-Za-z0-9_-]{1,192}$/, { message: 'is not a Square object id (letters, digits, _ and -)' });
+
 export const SquarePayment = z
   .object({
-    id: z.string().min(1),
+    id: SquareId,
     status: z.string().nullish(),
     location_id: z.string().nullish(),
-    order_id: z.string().nullish(),
-    customer_id: z.string().nullish(),
+    order_id: SquareId.nullish(),
+    customer_id: SquareId.nullish(),
     buyer_email_address: z.string().nullish(),
     amount_money: SquareMoney.nullish(),
     total_money: SquareMoney.nullish(),
@@ -57,8 +64,10 @@ export const SquareRefund = z
     id: z.string().min(1),
     status: z.string().nullish(),
     location_id: z.string().nullish(),
-    order_id: z.string().nullish(),
-    payment_id: z.string().nullish(),
+    /** The REFUND's own order (Square creates one per refund), not the sale's: see saleOfRefund. */
+    order_id: SquareId.nullish(),
+    /** The refunded payment, whose `order_id` is the sale. */
+    payment_id: SquareId.nullish(),
     amount_money: SquareMoney.nullish(),
     created_at: z.string().nullish(),
     updated_at: z.string().nullish(),
@@ -101,7 +110,9 @@ export const SquareOrder = z
   .object({
     id: z.string().min(1),
     location_id: z.string().nullish(),
-    customer_id: z.string().nullish(),
+    customer_id: SquareId.nullish(),
+    /** On a refund's own order: the orders it returns items of (`source_order_id` is the sale). */
+    returns: z.array(z.object({ source_order_id: SquareId.nullish() }).loose()).nullish(),
     state: z.string().nullish(),
     source: z.object({ name: z.string().nullish() }).loose().nullish(),
     line_items: z.array(SquareLineItem).nullish(),
@@ -115,6 +126,9 @@ export type SquareOrder = z.infer<typeof SquareOrder>;
 
 /** `GET /v2/orders/{order_id}` */
 export const SquareRetrieveOrderResponse = z.object({ order: SquareOrder.nullish() }).loose();
+
+/** `GET /v2/payments/{payment_id}` */
+export const SquareGetPaymentResponse = z.object({ payment: SquarePayment.nullish() }).loose();
 
 export const SquareCustomer = z
   .object({

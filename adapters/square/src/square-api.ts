@@ -1,10 +1,13 @@
 import { VendorApiError, type AdapterContext } from '@loyalty-gateway/core';
 import {
   SquareCatalogListResponse,
+  SquareGetPaymentResponse,
   SquareRetrieveCustomerResponse,
   SquareRetrieveOrderResponse,
   type SquareCustomer,
   type SquareOrder,
+  type SquarePayment,
+  type SquareRefund,
 } from './native.js';
 import type { SquareCredentials, SquareSettings } from './settings.js';
 
@@ -30,6 +33,33 @@ export async function fetchOrder(ctx: SquareContext, orderId: string): Promise<S
   const parsed = SquareRetrieveOrderResponse.safeParse(await ctx.http.json(url, { headers: squareHeaders(ctx) }));
   if (!parsed.success || !parsed.data.order) throw malformed(url, 'an order');
   return parsed.data.order;
+}
+
+/** `GET /v2/payments/{payment_id}`: the payment a refund refunds, whose `order_id` is the sale. */
+export async function fetchPayment(ctx: SquareContext, paymentId: string): Promise<SquarePayment> {
+  const url = squareUrl(ctx.settings, `/v2/payments/${encodeURIComponent(paymentId)}`);
+  const parsed = SquareGetPaymentResponse.safeParse(await ctx.http.json(url, { headers: squareHeaders(ctx) }));
+  if (!parsed.success || !parsed.data.payment) throw malformed(url, 'a payment');
+  return parsed.data.payment;
+}
+
+/**
+ * The sale a refund reverses: the transaction id its sale.completed carried (the sale's order id,
+ * or the payment id for a payment without an order). Square creates an order for every refund
+ * too, and `refund.order_id` names THAT order, never the sale's; the refunded payment's `order_id`
+ * is the sale's (one GetPayment). Without a payment id, the refund's own order names the sale in
+ * `returns[].source_order_id`. Null when neither says.
+ */
+export async function saleOfRefund(ctx: SquareContext, refund: SquareRefund): Promise<string | null> {
+  if (refund.payment_id) {
+    const payment = await fetchPayment(ctx, refund.payment_id);
+    return payment.order_id ?? payment.id;
+  }
+  if (refund.order_id) {
+    const own = await fetchOrder(ctx, refund.order_id);
+    return own.returns?.find((r) => r.source_order_id)?.source_order_id ?? null;
+  }
+  return null;
 }
 
 /**

@@ -116,24 +116,48 @@ describe('payment.updated COMPLETED → fetch the order (and customer) → sale.
 });
 
 describe('refunds', () => {
-  it('maps refund.updated COMPLETED to sale.refunded naming the same order id as the sale', async () => {
-    const { kit, seen } = await kitWith({});
+  const REFUND_ID = 'KkAkhdMsgzn59SM8A89WgKwekxLZY_ptNBVqHYxt5gAdfcobBe4u1AZsXhoz06KTtuq9Ls24P';
+  const PAYMENT_PATH = '/v2/payments/KkAkhdMsgzn59SM8A89WgKwekxLZY';
+  const refundEnvelope = (saleId: string) => ({
+    eventId: 'bc316346-6691-4243-88ed-6d651a0d0c47',
+    eventType: 'sale.refunded',
+    occurredAt: '2020-02-06T22:14:16.381Z',
+    store: { id: 'NAQ1FHV6ZJ8YV' },
+    transaction: { id: saleId, currency: 'USD' },
+    refund: { id: REFUND_ID, amount: 10 },
+  });
+
+  it('bug: refund.updated COMPLETED reverses the sale of its PAYMENT (GetPayment → order_id), not refund.order_id (the refund\'s own order)', async () => {
+    const { kit, seen } = await kitWith({ [PAYMENT_PATH]: [{ body: fixtureJson('payment-retrieve.json') }] });
     expect(await kit.envelopes(kit.signed(fixtureBytes('refund-updated-completed.json')))).toEqual({
       handshake: null,
-      stores: ['S8GWD5R9QB376'],
-      envelopes: [
-        {
-          eventId: 'bc316346-6691-4243-88ed-6d651a0d0c47',
-          eventType: 'sale.refunded',
-          occurredAt: '2020-02-06T22:14:16.381Z',
-          store: { id: 'S8GWD5R9QB376' },
-          transaction: { id: expectedSale.transaction.id, currency: 'USD' },
-          refund: { id: 'hYy9pRFVxpDsO1FB05SunFWUe9JZY_ptNBVqHYxt5gAdfcobBe4u1AZsXhoz06KTtuq9Ls24P', amount: 2.5 },
-        },
-      ],
+      stores: ['NAQ1FHV6ZJ8YV'],
+      // payment-retrieve.json is Square's GetPayment example: its order d7eKah653Z579f3gVtjlxpSlmUcZY is the sale.
+      envelopes: [refundEnvelope('d7eKah653Z579f3gVtjlxpSlmUcZY')],
       notes: [],
     });
+    expect(seen.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([['GET', PAYMENT_PATH, 'Bearer EAAA-fake-token']]);
+  });
+
+  it('without a payment id, the refund\'s own order names the sale in returns[].source_order_id', async () => {
+    const ownOrder = { order: { ...(order as { order: object }).order, id: 'haOyDuHiqtAXMk0d8pDKXpL7Jg4F', returns: [{ uid: 'uid2', source_order_id: 'source_order_id0' }] } };
+    const { kit } = await kitWith({ '/v2/orders/haOyDuHiqtAXMk0d8pDKXpL7Jg4F': [{ body: ownOrder }] });
+    const noPayment = variant('refund-updated-completed.json', '"payment_id": "KkAkhdMsgzn59SM8A89WgKwekxLZY",', '');
+    expect((await kit.envelopes(kit.signed(noPayment))).envelopes).toEqual([refundEnvelope('source_order_id0')]);
+  });
+
+  it('a payment or order id that is not a Square id (a dot segment) is never fetched: 200 with a note', async () => {
+    const { kit, seen } = await kitWith({});
+    const dotted = variant('refund-updated-completed.json', '"payment_id": "KkAkhdMsgzn59SM8A89WgKwekxLZY"', '"payment_id": ".."');
+    const answer = await kit.envelopes(kit.signed(dotted));
+    expect(answer.envelopes).toEqual([]);
+    expect(answer.notes).toEqual([expect.stringContaining('refund.updated carried no refund object')]);
     expect(seen).toEqual([]);
+  });
+
+  it('a refund the payment lookup cannot answer (503) fails the unit: Square redelivers', async () => {
+    const { kit } = await kitWith({ [PAYMENT_PATH]: [{ status: 503, body: {} }] });
+    await expect(kit.envelopes(kit.signed(fixtureBytes('refund-updated-completed.json')))).rejects.toBeInstanceOf(VendorApiError);
   });
 
   it('accepts a PENDING refund.created without acting', async () => {
@@ -162,7 +186,7 @@ describe('events answered 200 without acting', () => {
     const { kit } = await kitWith({});
     const failed = variant('refund-updated-completed.json', '"status": "COMPLETED"', '"status": "FAILED"');
     expect((await kit.envelopes(kit.signed(failed))).notes).toEqual([
-      'Square refund hYy9pRFVxpDsO1FB05SunFWUe9JZY_ptNBVqHYxt5gAdfcobBe4u1AZsXhoz06KTtuq9Ls24P is FAILED: only COMPLETED refunds reverse',
+      'Square refund KkAkhdMsgzn59SM8A89WgKwekxLZY_ptNBVqHYxt5gAdfcobBe4u1AZsXhoz06KTtuq9Ls24P is FAILED: only COMPLETED refunds reverse',
     ]);
     const other = variant('payment-updated-completed.json', '"type": "payment.updated"', '"type": "invoice.published"');
     expect(await kit.envelopes(kit.signed(other))).toMatchObject({ envelopes: [], notes: ['Square event type invoice.published is not acted on'] });

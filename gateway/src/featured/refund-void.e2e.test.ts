@@ -69,7 +69,12 @@ describe.each(dialects)('refunds and voids through /webhooks/{slug}: reversed on
     const afterSale = await gw.balance(member);
     expect(afterSale).toBeGreaterThan(0);
 
-    const updated = adapterFixture('square', 'refund-updated-completed.json');
+    // GetPayment answers the Payment object the sale's payment.updated carried (its order is the sale).
+    const salePayment = (JSON.parse(payment.toString('utf8')) as { data: { object: { payment: { id: string } } } }).data.object.payment;
+    api.route(`/v2/payments/${salePayment.id}`, { body: { payment: salePayment } });
+    // Square's documented refund.updated, moved to this sale's location and payment (its order_id, the refund's own order, kept).
+    const updated = edited(adapterFixture('square', 'refund-updated-completed.json'),
+      ['"NAQ1FHV6ZJ8YV"', '"S8GWD5R9QB376"'], ['"payment_id": "KkAkhdMsgzn59SM8A89WgKwekxLZY"', `"payment_id": "${salePayment.id}"`]);
     const created = edited(updated, ['"refund.updated"', '"refund.created"'], ['bc316346-6691', 'dddddddd-6691']);
     const [first] = results(await post(created));
     expect(first).toMatchObject({ eventType: 'sale.refunded', status: 'processed' });

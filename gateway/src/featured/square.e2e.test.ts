@@ -92,6 +92,40 @@ describe.each(dialects)('Square end to end through /webhooks/square (%s)', (dial
     expect(await gw.balance(member)).toBe(before + result.pointsEarned);
   });
 
+  it('bug: a documented refund.updated (its order_id is the refund\'s own order) reversed nothing; the sale is now found through its payment: partial, then full', async () => {
+    // A sale of its own (a fresh order), refunded in part and then in full.
+    const SALE_ORDER = 'ORDER-REFUNDED';
+    api.route(`/v2/orders/${SALE_ORDER}`, { body: { order: { ...order.order, id: SALE_ORDER } } });
+    const sold = variant([ORDER_ID, SALE_ORDER], ['6a8f5f28-54a1', 'eeeeeeee-54a1']);
+    const saleEvent = JSON.parse(sold.toString('utf8')) as { data: { object: { payment: Record<string, unknown> } } };
+    const before = await gw.balance(member);
+    const earned = (await post(sold)).json().results[0];
+    expect(earned).toMatchObject({ transactionId: SALE_ORDER, status: 'processed' });
+    expect(earned.pointsEarned).toBeGreaterThan(0);
+    // GetPayment answers the Payment object: the one this sale's payment.updated carried.
+    const paymentId = saleEvent.data.object.payment.id as string;
+    api.route(`/v2/payments/${paymentId}`, { body: { payment: saleEvent.data.object.payment } });
+
+    // Square's documented refund.updated, moved to this sale's payment and location; its order_id
+    // (haOyDuHiqtAXMk0d8pDKXpL7Jg4F, the refund's own order) is kept as Square sends it.
+    const documented = adapterFixture('square', 'refund-updated-completed.json').toString('utf8');
+    const refundOf = (...pairs: Array<[string, string]>) =>
+      Buffer.from([['"NAQ1FHV6ZJ8YV"', `"${SQUARE_LOCATION}"`], ['"payment_id": "KkAkhdMsgzn59SM8A89WgKwekxLZY"', `"payment_id": "${paymentId}"`], ...pairs]
+        .reduce((text, [from, to]) => text.replaceAll(from!, to!), documented));
+    const partial = refundOf(['"amount": 1000', '"amount": 250'], ['_ptNBVqHYxt5g', '_partialRefund'], ['bc316346-6691', 'ffffffff-6691']);
+    const [first] = (await post(partial)).json().results;
+    expect(first).toMatchObject({ eventType: 'sale.refunded', transactionId: SALE_ORDER, status: 'processed' });
+    expect(first.pointsReversed).toBe(Math.floor((earned.pointsEarned * 250) / 550));
+    expect(api.seen.some((r) => r.path === `/v2/payments/${paymentId}` && r.headers.authorization === 'Bearer EAAA-fake-token')).toBe(true);
+
+    const full = refundOf();
+    const [second] = (await post(full)).json().results;
+    expect(second).toMatchObject({ eventType: 'sale.refunded', transactionId: SALE_ORDER, status: 'processed' });
+    expect(first.pointsReversed + second.pointsReversed).toBe(earned.pointsEarned);
+    expect((await post(full)).json().results[0]).toMatchObject({ status: 'duplicate', pointsReversed: 0 });
+    expect(await gw.balance(member)).toBe(before);
+  });
+
   it('bug: stored settings with a key this build does not know (left by an older build) still serve: the key is ignored, not a 500', async () => {
     const current = (await gw.store.getVendor('square'))!.settings!;
     await gw.store.setVendorSettings('square', { ...current, legacyOption: 'from an older build' });
