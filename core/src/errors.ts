@@ -67,6 +67,11 @@ export const ERRORS = {
   },
   engine_unavailable: { status: 502, message: 'The loyalty engine is temporarily unreachable. Retry once, then complete the sale without loyalty.' },
   not_ready: { status: 503, message: 'The gateway is not ready.' },
+  service_unavailable: {
+    status: 503,
+    message: 'The gateway cannot reach its database right now; nothing was recorded. Retry after the Retry-After delay.',
+    headers: { 'retry-after': '1' },
+  },
   vendor_api_unavailable: { status: 503, message: 'The vendor API could not be reached to complete this event; it was not recorded. Retry later.' },
 } as const satisfies Record<string, ErrorEntry>;
 

@@ -59,7 +59,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     const dataDir = config.GATEWAY_DATA_DIR;
     const firstStart = await isEmptyDataDir(dataDir);
     await mkdir(dataDir, { recursive: true });
-    const databases = await openDatabases(config);
+    const databases = await openDatabases(config, (error) => log.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects on its next use'));
     closers.push(() => databases.close());
     const masterKey = await loadMasterKey({
       value: config.GATEWAY_MASTER_KEY, dataDir, environment: config.GATEWAY_ENV, warn: (message) => log.warn(message),

@@ -13,6 +13,12 @@ export interface DatabaseOptions {
   sqliteFile?: string | undefined;
   /** Pool size for PostgreSQL. */
   poolSize?: number | undefined;
+  /**
+   * Told when an idle pooled PostgreSQL connection fails (the server restarted, a proxy reaped it).
+   * The pool drops that connection and opens another on its next checkout; without a listener the
+   * pool's 'error' event would end the process. Default: one line on stderr.
+   */
+  onPoolError?: ((error: Error) => void) | undefined;
 }
 
 export interface SqlDatabase<DB> {
@@ -42,6 +48,7 @@ export function createDatabase<DB>(options: DatabaseOptions): SqlDatabase<DB> {
       types: pgTypes,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
+    pool.on('error', options.onPoolError ?? ((error) => console.error(`PostgreSQL connection lost (the pool reconnects): ${error.message}`)));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

@@ -1,5 +1,6 @@
-import type { EngineCallOptions, LoyaltyEngine, OutletQuery } from '@loyalty-gateway/core';
+import { EngineUnavailableError, type EngineCallOptions, type LoyaltyEngine, type OutletQuery } from '@loyalty-gateway/core';
 import { sql, type Kysely } from 'kysely';
+import { isConnectionLoss } from '../db/connection-loss.js';
 import { migrate, type SqlDatabase } from '../db/database.js';
 import { ENGINE_MIGRATION_TABLE, engineMigrations } from '../db/migrations/index.js';
 import type { EngineTables } from '../db/schema.js';
@@ -53,9 +54,12 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
     atomically: (work, deadline) => (batcher ? batcher.run(work, deadline) : transactBefore(db, deadline, work)),
   };
   let closed = false;
+  // A database that is down or restarting is the engine being unavailable (retryable), not a fault.
   const open = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => (...args: A): Promise<R> => {
     if (closed) return Promise.reject(new Error('the loyalty engine is closed'));
-    return fn(...args);
+    return fn(...args).catch((error: unknown) => {
+      throw isConnectionLoss(error) ? new EngineUnavailableError('The loyalty engine cannot reach its database right now.', error) : error;
+    });
   };
   return {
     earn: open((command, options?: EngineCallOptions) => earn(ctx, command, options)),

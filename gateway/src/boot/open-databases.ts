@@ -14,9 +14,9 @@ export interface GatewayDatabases {
  * with its own migration table. Otherwise two SQLite files in the data dir. The gateway store is
  * opened here; the engine's database is opened by the engine's own thread.
  */
-export async function openDatabases(config: GatewayConfig): Promise<GatewayDatabases> {
+export async function openDatabases(config: GatewayConfig, onPoolError?: (error: Error) => void): Promise<GatewayDatabases> {
   const gateway = config.DATABASE_URL
-    ? createDatabase<any>({ postgresUrl: config.DATABASE_URL })
+    ? createDatabase<any>({ postgresUrl: config.DATABASE_URL, onPoolError })
     : createDatabase<any>({ sqliteFile: join(config.GATEWAY_DATA_DIR, 'gateway.sqlite') });
   const engine: DatabaseOptions = config.DATABASE_URL
     ? { postgresUrl: config.DATABASE_URL }

@@ -1,4 +1,5 @@
 import { ERRORS, GatewayError, MAX_FIELD_ERRORS, type ErrorBody, type ErrorCode, type ErrorEntry, type FieldError } from '@loyalty-gateway/core';
+import { isConnectionLoss } from '@loyalty-gateway/engine';
 
 /** Fastify's own errors, by their code, to ours. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -53,7 +54,8 @@ export function renderError(error: unknown, requestId: string): RenderedError {
   const mapped =
     (typeof e?.code === 'string' ? FASTIFY_CODES[e.code] : undefined) ??
     (typeof e?.statusCode === 'number' ? BY_STATUS[e.statusCode] : undefined);
-  const code: ErrorCode = mapped ?? 'internal_error';
+  // The gateway's own database down or restarting: retryable, not a fault of this request.
+  const code: ErrorCode = mapped ?? (isConnectionLoss(error) ? 'service_unavailable' : 'internal_error');
   const entry: ErrorEntry = ERRORS[code];
   return {
     body: { statusCode: entry.status, message: entry.message, code, requestId },

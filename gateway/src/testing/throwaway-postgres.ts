@@ -1,0 +1,81 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const BIN = '/usr/lib/postgresql/15/bin';
+
+/**
+ * Whether this machine can start a PostgreSQL cluster of its own for a fault test: Debian's
+ * PostgreSQL 15 binaries, a `postgres` user, and root to run them as it (CI and these machines).
+ */
+export function canRunThrowawayPostgres(): boolean {
+  if (process.getuid?.() !== 0 || !existsSync(`${BIN}/initdb`)) return false;
+  try {
+    execFileSync('id', ['postgres'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface ThrowawayPostgres {
+  url: string;
+  port: number;
+  /**
+   * `pg_ctl restart -m fast`: every connection is terminated (57P01), then the server is back.
+   * Asynchronous, so a load the test runs keeps sending through the restart.
+   */
+  restart(): Promise<void>;
+  stop(): void;
+  start(): void;
+  /** Stop and delete the cluster. */
+  destroy(): void;
+}
+
+/**
+ * A PostgreSQL cluster of its own on a free loopback port (initdb ~1 s): for tests that restart or
+ * stop the database, never the shared server.
+ */
+export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-pg-'));
+  const data = path.join(dir, 'data');
+  const sockets = path.join(dir, 'sockets');
+  execFileSync('mkdir', ['-p', data, sockets]);
+  for (const d of [dir, data, sockets]) chownSync(d, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  const asPostgres = (command: string, ...args: string[]) =>
+    execFileSync('runuser', ['-u', 'postgres', '--', `${BIN}/${command}`, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  asPostgres('initdb', '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync');
+  const port = await freePort();
+  const options = `-p ${port} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const ctl = (...args: string[]) => asPostgres('pg_ctl', '-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', ...args);
+  ctl('start');
+  const run = promisify(execFile);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    restart: async () => {
+      await run('runuser', ['-u', 'postgres', '--', `${BIN}/pg_ctl`, '-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'restart', '-m', 'fast']);
+    },
+    stop: () => ctl('stop', '-m', 'fast'),
+    start: () => ctl('start'),
+    destroy() {
+      try {
+        ctl('stop', '-m', 'immediate');
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
