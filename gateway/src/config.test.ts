@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 describe('loadConfig', () => {
   it('defaults', () => {
     expect(loadConfig({})).toEqual({
-      PORT: 3000, HOST: '127.0.0.1', GATEWAY_ENV: 'development', GATEWAY_DATA_DIR: './.data', GATEWAY_RATE_LIMIT: 600, GATEWAY_METRICS_HOST: '127.0.0.1', GATEWAY_IDEMPOTENCY_CACHE_MB: 32, LOG_LEVEL: 'info',
+      PORT: 3000, HOST: '127.0.0.1', GATEWAY_ENV: 'development', GATEWAY_DATA_DIR: './.data', GATEWAY_RATE_LIMIT: 600, GATEWAY_METRICS_HOST: '127.0.0.1', GATEWAY_OUTBOUND_ALLOW: [], GATEWAY_IDEMPOTENCY_CACHE_MB: 32, LOG_LEVEL: 'info',
       LOYALTY_ENGINE_TIMEOUT_MS: 2000, GATEWAY_FEATURES: [], GATEWAY_SCHEDULER: 'on',
     });
   });

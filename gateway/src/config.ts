@@ -54,6 +54,13 @@ export const GatewayConfig = z
     GATEWAY_METRICS_PORT: optional(port),
     /** Its address: loopback unless an operator opens it to a private network. */
     GATEWAY_METRICS_HOST: optional(z.string().min(1)).default('127.0.0.1'),
+    /**
+     * Hosts (names or addresses, comma-separated) vendor API calls may reach even on a private or
+     * loopback address, over http: or https: (an on-premises ERP, a sandbox). Metadata addresses never.
+     */
+    GATEWAY_OUTBOUND_ALLOW: optional(z.string()).transform((value) =>
+      (value ?? '').split(',').map((host) => host.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter((host) => host !== ''),
+    ),
     /** The in-process idempotency cache's memory bound, in MiB (without REDIS_URL). */
     GATEWAY_IDEMPOTENCY_CACHE_MB: optional(
       z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number of MiB' }).min(1, { message: 'must be at least 1 (MiB)' }).max(65_536, { message: 'must be at most 65536 (MiB)' }),

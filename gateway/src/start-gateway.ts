@@ -13,6 +13,7 @@ import { TOKENS, createGatewayContainer } from './container.js';
 import { createHttpEngine } from './engine-client/index.js';
 import { createGatewayLogging } from './http/logger-options.js';
 import { GatewayMetrics, startMetricsListener } from './metrics/index.js';
+import { outboundPolicyOf } from './outbound-policy.js';
 import { createGatewayStore, createIdempotencyCache, createRedisClient, createVendorNoteStore, loadMasterKey, type GatewayStore } from './stores/index.js';
 import { startTlsListener } from './tls/start-tls-listener.js';
 
@@ -103,7 +104,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     const container = createGatewayContainer({ config, logger: log, requestLineLogger: requestLine, engine, connections: store, idempotency, redis, storePing: () => store.ping() });
     // The featured doors read the vendor registry per request and record handshakes for the operator.
     const notes = await createVendorNoteStore({ database: databases.gateway });
-    const appOptions: AppOptions = { ...container.resolve<AppOptions>(TOKENS.appOptions), featured: { store, notes, publicUrl: config.GATEWAY_PUBLIC_URL }, metrics };
+    const appOptions: AppOptions = { ...container.resolve<AppOptions>(TOKENS.appOptions), featured: { store, notes, publicUrl: config.GATEWAY_PUBLIC_URL, outbound: outboundPolicyOf(config) }, metrics };
     // Operator side (this listener only): /admin, /directory and the scheduled catalog pulls.
     const operator = await startOperatorSide({ config, store, engine, database: databases.gateway, notes, log });
     closers.push(() => operator.close());

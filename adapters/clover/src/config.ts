@@ -1,4 +1,4 @@
-import type { AdapterContext } from '@loyalty-gateway/core';
+import { VendorApiBaseUrl, type AdapterContext } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 export const CLOVER_API_BASE_URL = 'https://api.clover.com';
@@ -12,7 +12,7 @@ const secret = z.string().min(1);
  */
 export const CloverSettings = z.strictObject({
   authCode: z.union([secret, z.array(secret).min(1)]),
-  apiBaseUrl: z.url().default(CLOVER_API_BASE_URL).transform((url) => url.replace(/\/+$/, '')),
+  apiBaseUrl: VendorApiBaseUrl.default(CLOVER_API_BASE_URL).transform((url) => url.replace(/\/+$/, '')),
 });
 export type CloverSettings = z.infer<typeof CloverSettings>;
 

@@ -1,3 +1,4 @@
+import { VendorApiBaseUrl } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 export const SQUARE_API_BASE_URL = 'https://connect.squareup.com';
@@ -24,7 +25,7 @@ export const SquareSettings = z
      * it together with the body, so a proxy-rewritten local URL would never verify.
      */
     notificationUrl: z.url(),
-    apiBaseUrl: z.url().default(SQUARE_API_BASE_URL),
+    apiBaseUrl: VendorApiBaseUrl.default(SQUARE_API_BASE_URL),
     /** Sent as the `Square-Version` header on fetch-back and catalog calls. */
     squareVersion: z
       .string()

@@ -108,3 +108,32 @@ describe('createHttpClient', () => {
     expect(parseRetryAfter('soon')).toBeUndefined();
   });
 });
+
+describe('redirects', () => {
+  it('a 3xx from a vendor API is never followed: a non-retryable error naming the target, and the other host receives nothing (no token leaks)', async () => {
+    const elsewhere: Array<Record<string, string | string[] | undefined>> = [];
+    const other = createServer((req, res) => {
+      elsewhere.push(req.headers);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"stolen":true}');
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const target = `http://127.0.0.1:${(other.address() as AddressInfo).port}/collect`;
+    try {
+      for (const status of [301, 302, 303, 307, 308]) {
+        scripts['/moved'] = [{ status, headers: { location: target } }];
+        const error = await createHttpClient({ maxAttempts: 3, baseDelayMs: 1 })
+          .json(`${base}/moved`, { headers: { 'x-shopify-access-token': 'shpat_secret' } })
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(VendorApiError);
+        expect((error as VendorApiError).status).toBe(status);
+        expect((error as VendorApiError).retryable).toBe(false);
+        expect((error as VendorApiError).message).toContain(`redirect to 127.0.0.1:${(other.address() as AddressInfo).port} not followed`);
+      }
+      expect(elsewhere).toEqual([]);
+      expect(hits['/moved']).toBe(5); // one attempt each: a redirect is not retried either
+    } finally {
+      await new Promise<void>((r) => other.close(() => r()));
+    }
+  });
+});
+

@@ -1,3 +1,5 @@
+import { DEVELOPMENT_OUTBOUND_POLICY, outboundUrlProblem, type OutboundPolicy } from './outbound-url.js';
+
 /**
  * The HTTP client adapters use for fetch-back and catalog pulls: global fetch (undici) with a
  * timeout per attempt and bounded retries on 429 and 5xx that honour Retry-After. Two policies
@@ -62,6 +64,11 @@ export interface HttpClientOptions {
   deadline?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Where calls may go (outbound-url.ts): every URL is checked before it is called. Default:
+   * DEVELOPMENT_OUTBOUND_POLICY (loopback allowed); the gateway passes production's in production.
+   */
+  outbound?: OutboundPolicy;
 }
 
 /** Retry-After as seconds or an HTTP date, in milliseconds. */
@@ -88,10 +95,16 @@ async function attempt(url: string, options: HttpRequestOptions, timeoutMs: numb
       headers: { accept: 'application/json', ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: AbortSignal.timeout(timeoutMs),
+      // Never followed: a redirect would carry custom credential headers (X-Shopify-Access-Token)
+      // to another host, and could bounce a fetch-back to an internal address.
+      redirect: 'manual',
     });
     text = await response.text();
   } catch (error) {
     throw new VendorApiError(0, url, `request failed: ${(error as Error).message}`);
+  }
+  if (response.status >= 300 && response.status < 400) {
+    throw new VendorApiError(response.status, url, `HTTP ${response.status} from ${new URL(url).host}: redirect to ${redirectTarget(url, response.headers.get('location'))} not followed (vendor API calls never follow redirects; check the API base URL)`);
   }
   if (!response.ok) {
     throw new VendorApiError(response.status, url, `HTTP ${response.status} from ${new URL(url).host}`, parseRetryAfter(response.headers.get('retry-after')));
@@ -100,6 +113,16 @@ async function attempt(url: string, options: HttpRequestOptions, timeoutMs: numb
     return { status: response.status, headers: response.headers, body: text === '' ? null : JSON.parse(text) };
   } catch {
     throw new VendorApiError(response.status, url, `invalid JSON from ${new URL(url).host}`);
+  }
+}
+
+/** The host a redirect points to, for the error message (never its path or query: they may carry tokens). */
+function redirectTarget(from: string, location: string | null): string {
+  if (!location) return 'nowhere';
+  try {
+    return new URL(location, from).host;
+  } catch {
+    return 'an invalid URL';
   }
 }
 
@@ -121,8 +144,13 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     return wait > maxDelayMs || wait >= remaining() ? null : wait;
   }
 
+  const outbound = options.outbound ?? DEVELOPMENT_OUTBOUND_POLICY;
+
   async function request<T>(url: string, options: HttpRequestOptions = {}): Promise<HttpResponse<T>> {
     const target = withQuery(url, options.query);
+    const problem = outboundUrlProblem(target, outbound);
+    // Not retryable (a 4xx-like status): the configured URL is wrong, not the vendor's weather.
+    if (problem) throw new VendorApiError(400, target, `vendor API URL refused: it ${problem}`);
     for (let n = 1; ; n += 1) {
       const budget = Math.min(timeoutMs, remaining());
       if (budget <= 0) throw deadlinePassed(target);

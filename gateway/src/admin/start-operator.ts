@@ -1,8 +1,9 @@
-import type { AnyAdapter, LoyaltyEngine } from '@loyalty-gateway/core';
+import { createHttpClient, type AnyAdapter, type LoyaltyEngine } from '@loyalty-gateway/core';
 import type { SqlDatabase } from '@loyalty-gateway/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { adapters as registeredAdapters } from '../adapters.js';
 import type { GatewayConfig } from '../config.js';
+import { outboundPolicyOf } from '../outbound-policy.js';
 import type { DirectoryOptions } from '../directory/index.js';
 import { watchVendorChanges, type VendorChanges } from '../featured/index.js';
 import { createCatalogRunner, startCatalogScheduler, type CatalogRunner, type CatalogScheduler } from '../scheduler/index.js';
@@ -39,7 +40,7 @@ export async function startOperatorSide(options: {
   const { config, store, log } = options;
   const adapters = options.adapters ?? registeredAdapters;
   const runs = await createCatalogRunStore({ database: options.database });
-  const runner = createCatalogRunner({ store, runs, engine: options.engine, adapters, logger: log });
+  const runner = createCatalogRunner({ store, runs, engine: options.engine, adapters, logger: log, http: createHttpClient({ outbound: outboundPolicyOf(config) }) });
   const vendorChanges = watchVendorChanges({ store, log });
   let scheduler: CatalogScheduler | null = null;
   const stop = async () => {

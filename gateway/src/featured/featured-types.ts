@@ -1,4 +1,4 @@
-import type { AcceptedOutcome, AnyAdapter, Connection, ResolvedUnit as CoreResolvedUnit, HttpClient, NativeRequest } from '@loyalty-gateway/core';
+import type { AcceptedOutcome, AnyAdapter, Connection, ResolvedUnit as CoreResolvedUnit, HttpClient, NativeRequest, OutboundPolicy } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayStore, VendorNoteStore } from '../stores/index.js';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
@@ -21,6 +21,8 @@ export interface FeaturedDoorOptions {
   publicUrl?: string | undefined;
   /** Fetch-back budget of one webhook request (WEBHOOK_FETCH_POLICY by default; tests shorten it). */
   fetchPolicy?: Partial<WebhookFetchPolicy> | undefined;
+  /** Where fetch-backs may go (production: no loopback); DEVELOPMENT_OUTBOUND_POLICY by default. */
+  outbound?: OutboundPolicy | undefined;
   /** Handshakes recorded for the operator; logged at warn only when absent. */
   notes?: HandshakeNotes | undefined;
   /** How many unsigned handshakes may be recorded (HANDSHAKE_LIMITS by default). */

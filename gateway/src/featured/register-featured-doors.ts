@@ -29,7 +29,7 @@ export function registerFeaturedDoors(app: FastifyInstance, options: RegisterFea
       adapter,
       store: options.store,
       pipeline: options.pipeline,
-      fetchClient: () => webhookFetchClient(policy),
+      fetchClient: () => webhookFetchClient(policy, options.outbound),
       notes: options.notes,
       handshakeLimiter: createHandshakeLimiter(options.handshakeLimits),
       publicUrl: options.publicUrl,

@@ -1,4 +1,4 @@
-import { createHttpClient, type HttpClient } from '@loyalty-gateway/core';
+import { createHttpClient, type HttpClient, type OutboundPolicy } from '@loyalty-gateway/core';
 
 /**
  * How a webhook's fetch-back talks to the vendor's API. The vendor is waiting for our answer
@@ -28,6 +28,6 @@ export const WEBHOOK_FETCH_POLICY: Readonly<WebhookFetchPolicy> = Object.freeze(
 });
 
 /** A client for one webhook request: its deadline starts now (real time, whatever the door's clock says). */
-export function webhookFetchClient(policy: WebhookFetchPolicy): HttpClient {
-  return createHttpClient({ ...policy, deadline: Date.now() + policy.budgetMs });
+export function webhookFetchClient(policy: WebhookFetchPolicy, outbound?: OutboundPolicy): HttpClient {
+  return createHttpClient({ ...policy, deadline: Date.now() + policy.budgetMs, ...(outbound ? { outbound } : {}) });
 }
