@@ -24,6 +24,14 @@ export type CloverCredentials = z.infer<typeof CloverCredentials>;
 
 export type CloverContext = AdapterContext<CloverSettings, CloverCredentials>;
 
+/**
+ * A Clover object id (merchants, orders, customers, refunds, items): 13 characters of upper-case
+ * letters and digits. Every id the adapter puts into an API path is checked against it first, so
+ * an authenticated payload can never walk the fetch-back to another path (`O:..`).
+ */
+export const CloverId = z.string().regex(/^[0-9A-Z]{13}$/, { message: 'is not a Clover id (13 upper-case letters and digits)' });
+export const isCloverId = (value: string): boolean => CloverId.safeParse(value).success;
+
 /** `{apiBaseUrl}/v3/merchants/{mId}{path}` with the connection's bearer token. */
 export function merchantUrl(ctx: CloverContext, merchantId: string, path: string): string {
   return `${ctx.settings.apiBaseUrl}/v3/merchants/${encodeURIComponent(merchantId)}${path}`;

@@ -1,5 +1,5 @@
 import { VendorApiError } from '@loyalty-gateway/core';
-import { bearer, merchantUrl, type CloverContext } from './config.js';
+import { bearer, isCloverId, merchantUrl, type CloverContext } from './config.js';
 import { needsContactLookup } from './map-customer.js';
 import { SALE_STATES } from './map.js';
 import { CloverCustomer, CloverOrder } from './native.js';
@@ -31,7 +31,7 @@ async function getOrNull(ctx: CloverContext, url: string, expand: string): Promi
  */
 async function withCustomerContacts(ctx: CloverContext, merchantId: string, order: CloverOrder): Promise<CloverOrder> {
   const customer = order.customers?.elements?.[0];
-  if (!needsContactLookup(customer)) return order;
+  if (!needsContactLookup(customer) || !isCloverId(customer.id)) return order;
   const url = merchantUrl(ctx, merchantId, `/customers/${encodeURIComponent(customer.id)}`);
   const raw = await getOrNull(ctx, url, 'emailAddresses,phoneNumbers');
   if (raw === null) return order;

@@ -1,6 +1,6 @@
 import type { MapResult } from '@loyalty-gateway/core';
 import type { CloverUnit } from './auth.js';
-import type { CloverContext } from './config.js';
+import { isCloverId, type CloverContext } from './config.js';
 import { fetchOrder } from './fetch-order.js';
 import { toEnvelopes } from './map.js';
 
@@ -18,6 +18,9 @@ export function orderIdOf(objectId: string): string | null {
 export async function mapCloverUnit(unit: CloverUnit, ctx: CloverContext): Promise<MapResult> {
   const orderId = orderIdOf(unit.objectId);
   if (orderId === null) return { envelopes: [], note: `${unit.type} of ${unit.objectId} ignored: only orders (O:) earn` };
+  if (!isCloverId(orderId) || !isCloverId(unit.merchantId)) {
+    return { envelopes: [], note: `${unit.type} of ${unit.objectId} for merchant ${unit.merchantId} ignored: not a Clover id (never fetched)` };
+  }
   if (unit.type === 'DELETE') return { envelopes: [], note: `order ${orderId} was deleted: nothing to do` };
   const order = await fetchOrder(ctx, unit.merchantId, orderId);
   if (order === null) return { envelopes: [], note: `order ${orderId} no longer exists at Clover: nothing to do` };

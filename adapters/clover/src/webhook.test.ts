@@ -139,4 +139,21 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
     const body = JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: { XYZVJT2ZRRRSC: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1 }] } });
     await expect(k.envelopes(k.signed(body))).rejects.toMatchObject({ name: 'VendorApiError', status: 500 });
   });
+
+  it('an object or merchant id that is not a Clover id (O:.., a dot segment) is never fetched: a note, nothing called', async () => {
+    const k = kit();
+    const before = server.seen.length;
+    const body = JSON.stringify({
+      appId: 'DRKVJT2ZRRRSC',
+      merchants: { XYZVJT2ZRRRSC: [{ objectId: 'O:..', type: 'UPDATE', ts: 1 }, { objectId: 'O:../items', type: 'UPDATE', ts: 2 }, { objectId: 'O:ghivjt2abcrsc', type: 'UPDATE', ts: 3 }] },
+    });
+    const answer = await k.envelopes(k.signed(body));
+    expect(answer.envelopes).toEqual([]);
+    expect(answer.notes).toEqual([
+      'UPDATE of O:.. for merchant XYZVJT2ZRRRSC ignored: not a Clover id (never fetched)',
+      'UPDATE of O:../items for merchant XYZVJT2ZRRRSC ignored: not a Clover id (never fetched)',
+      'UPDATE of O:ghivjt2abcrsc for merchant XYZVJT2ZRRRSC ignored: not a Clover id (never fetched)',
+    ]);
+    expect(server.seen.length).toBe(before);
+  });
 });
