@@ -61,9 +61,9 @@ describe('Fastify-level failures rendered as the Error body', () => {
 
 describe('request ids', () => {
   it('echoes a given X-Request-ID on success and on errors', async () => {
-    const ok = await gw.send(sale(), { headers: { 'x-request-id': 'pos-42/abc' } });
+    const ok = await gw.send(sale(), { headers: { 'x-request-id': 'pos-42.abc:7_X' } });
     expect(ok.statusCode).toBe(200);
-    expect(ok.headers['x-request-id']).toBe('pos-42/abc');
+    expect(ok.headers['x-request-id']).toBe('pos-42.abc:7_X');
     const failed = await gw.send(sale(), { signature: null, headers: { 'x-request-id': 'pos-43' } });
     expect(expectError(failed, 401, 'bad_signature').requestId).toBe('pos-43');
     const notFound = await gw.app.inject({ method: 'GET', url: '/x', headers: { 'x-request-id': 'pos-44' } });
@@ -81,6 +81,11 @@ describe('request ids', () => {
     expect((await gw.send(sale(), { headers: { 'x-request-id': 'x'.repeat(128) } })).headers['x-request-id']).toBe('x'.repeat(128));
     const tab = await gw.send(sale(), { headers: { 'x-request-id': 'a\tb' } });
     expect(tab.headers['x-request-id']).toMatch(uuid);
+    // Only [A-Za-z0-9._:-]: an id is quoted in logs, URLs and support tickets, never interpreted.
+    for (const odd of ['pos 42', 'a/b', '<script>', '"quoted"', '100%', 'a,b', 'ü-1']) {
+      const answer = await gw.send(sale(), { headers: { 'x-request-id': odd } });
+      expect(answer.headers['x-request-id'], odd).toMatch(uuid);
+    }
     const failed = await gw.send(sale(), { vendor: null });
     expect(expectError(failed, 401, 'unknown_connection').requestId).toMatch(uuid);
   });
