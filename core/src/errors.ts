@@ -21,6 +21,7 @@ export const ERRORS = {
   malformed_body: { status: 400, message: 'The request body must be a JSON object.' },
   // 400, not 415: the spec's only status for a malformed body is 400.
   unsupported_media_type: { status: 400, message: 'Send the body as application/json.' },
+  malformed_request: { status: 400, message: 'The request is not valid HTTP.' },
   missing_field: { status: 400, message: 'A required field is missing.' },
   store_mismatch: { status: 400, message: 'store.id in the body does not equal the X-Service-Store header.' },
   selector_required: { status: 400, message: 'Send exactly one of rewardId or pointsToRedeem.' },
@@ -53,7 +54,9 @@ export const ERRORS = {
   catalog_run_in_progress: { status: 409, message: 'A catalog pull for this connection is already running.' },
   adapter_not_registered: { status: 409, message: 'This gateway has no featured adapter for this vendor, so it cannot be promoted.' },
   catalog_not_available: { status: 409, message: 'This connection cannot be pulled now: the vendor must be featured, its adapter must declare a catalog pull, and the connection must be active.' },
+  request_timeout: { status: 408, message: 'The request was not received in time: send the whole request promptly.' },
   payload_too_large: { status: 413, message: 'The request body exceeds the 1 MiB limit.' },
+  headers_too_large: { status: 431, message: 'The request headers are too large.' },
   validation_failed: { status: 422, message: 'The request failed validation.' },
   invalid_settings: { status: 422, message: 'The provider settings do not match what this adapter needs.' },
   rate_limited: { status: 429, message: 'Too many requests for this connection. Retry after the Retry-After delay.' },
@@ -67,6 +70,11 @@ export const ERRORS = {
   },
   engine_unavailable: { status: 502, message: 'The loyalty engine is temporarily unreachable. Retry once, then complete the sale without loyalty.' },
   not_ready: { status: 503, message: 'The gateway is not ready.' },
+  shutting_down: {
+    status: 503,
+    message: 'This gateway process is shutting down; nothing was recorded. Retry after the Retry-After delay (another process answers).',
+    headers: { 'retry-after': '1' },
+  },
   service_unavailable: {
     status: 503,
     message: 'The gateway cannot reach its database right now; nothing was recorded. Retry after the Retry-After delay.',

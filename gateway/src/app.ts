@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import type { ConnectionStore, IdempotencyCache, LoyaltyEngine } from '@loyalty-gateway/core';
+import { GatewayError, type ConnectionStore, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { LoggerOptions } from 'pino';
@@ -11,6 +11,7 @@ import { catalogPullerOf, registerCheckoutRoutes, type CheckoutFeature, type Gat
 import { registerHealth } from './health-route.js';
 import { registerMetrics, type GatewayMetrics } from './metrics/index.js';
 import { BODY_LIMIT } from './http/body-limit.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { errorHandlingPlugin } from './http/error-handling.js';
 import { rateLimitOptions } from './http/rate-limit-options.js';
 import { registerOpenApi } from './openapi/openapi-route.js';
@@ -53,13 +54,28 @@ export interface AppOptions {
   directory?: DirectoryOptions | undefined;
   /** Prometheus metrics: every request is recorded and GET /metrics serves them behind the admin token. */
   metrics?: GatewayMetrics | undefined;
+  /** Request timeout and connection cap of the listener (GATEWAY_REQUEST_TIMEOUT_MS, GATEWAY_MAX_CONNECTIONS). */
+  http?: { requestTimeoutMs?: number | undefined; maxConnections?: number | undefined } | undefined;
   /** A server of another kind for this app (the mTLS HTTPS listener: `tls/`); plain HTTP when absent. */
   serverFactory?: FastifyServerFactory | undefined;
 }
 
+/** Defaults of the listener's limits (docs/operators.md, "HTTP limits"). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_CONNECTIONS = 4_096;
+
 /** The gateway's HTTP app with its services resolved; listening is the caller's business. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
+  const requestTimeout = options.http?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  let app!: FastifyInstance;
+  app = Fastify({
+    // A whole request (headers and body) must arrive within requestTimeout, headers alone within
+    // 10 s; Node checks at connectionsCheckingInterval, so that is kept well under the timeout.
+    requestTimeout,
+    http: { headersTimeout: Math.min(10_000, requestTimeout), connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestTimeout / 4))) },
+    clientErrorHandler: clientErrorHandler(() => app.log),
+    // Requests arriving while closing get our 503 (onRequest below), not Fastify's bare one.
+    return503OnClosing: false,
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     logController: new RequestLogController(options.requestLineLogger),
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
@@ -76,6 +92,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // JSON arrives as the raw bytes: the signature is verified over them before anything parses them.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.server.maxConnections = options.http?.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new GatewayError('shutting_down');
+  });
+  // While closing, every answer (those in flight too) ends its connection, so no kept-alive
+  // socket keeps the server open until the process manager's kill.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
 
   await app.register(errorHandlingPlugin);
   await app.register(v1AuthPlugin, { connections: options.connections, clock: options.clock ?? Date.now });

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 describe('loadConfig', () => {
   it('defaults', () => {
     expect(loadConfig({})).toEqual({
-      PORT: 3000, HOST: '127.0.0.1', GATEWAY_ENV: 'development', GATEWAY_DATA_DIR: './.data', GATEWAY_RATE_LIMIT: 600, GATEWAY_METRICS_HOST: '127.0.0.1', GATEWAY_OUTBOUND_ALLOW: [], GATEWAY_IDEMPOTENCY_CACHE_MB: 32, LOG_LEVEL: 'info',
+      PORT: 3000, HOST: '127.0.0.1', GATEWAY_ENV: 'development', GATEWAY_DATA_DIR: './.data', GATEWAY_RATE_LIMIT: 600, GATEWAY_REQUEST_TIMEOUT_MS: 30_000, GATEWAY_MAX_CONNECTIONS: 4_096, GATEWAY_METRICS_HOST: '127.0.0.1', GATEWAY_OUTBOUND_ALLOW: [], GATEWAY_IDEMPOTENCY_CACHE_MB: 32, LOG_LEVEL: 'info',
       LOYALTY_ENGINE_TIMEOUT_MS: 2000, GATEWAY_FEATURES: [], GATEWAY_SCHEDULER: 'on',
     });
   });
@@ -49,6 +49,8 @@ describe('loadConfig', () => {
     ['GATEWAY_SCHEDULER', 'maybe'],
     ['GATEWAY_TLS_PORT', '8443'],
     ['GATEWAY_IDEMPOTENCY_CACHE_MB', '0'],
+    ['GATEWAY_REQUEST_TIMEOUT_MS', '10'],
+    ['GATEWAY_MAX_CONNECTIONS', 'many'],
     ['GATEWAY_IDEMPOTENCY_CACHE_MB', '1.5'],
     ['GATEWAY_IDEMPOTENCY_CACHE_MB', 'big'],
   ])('%s=%s stops start-up with a message naming the variable', (name, value) => {

@@ -50,6 +50,14 @@ export const GatewayConfig = z
     GATEWAY_RATE_LIMIT: optional(
       z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).positive({ message: 'must be a positive number of requests per minute' }),
     ).default(600),
+    /** Longest a whole request (headers and body) may take to arrive; then 408 request_timeout. */
+    GATEWAY_REQUEST_TIMEOUT_MS: optional(
+      z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number of milliseconds' }).min(1_000, { message: 'must be at least 1000 (ms)' }).max(600_000, { message: 'must be at most 600000 (ms)' }),
+    ).default(30_000),
+    /** Open connections one listener accepts; more are refused at once (a busy load balancer opens others). */
+    GATEWAY_MAX_CONNECTIONS: optional(
+      z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).min(16, { message: 'must be at least 16' }),
+    ).default(4_096),
     /** A second listener serving GET /metrics without authentication (for a Prometheus scraper). */
     GATEWAY_METRICS_PORT: optional(port),
     /** Its address: loopback unless an operator opens it to a private network. */

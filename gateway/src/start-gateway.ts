@@ -54,7 +54,12 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   const { logger: log, requestLine } = createGatewayLogging(config.LOG_LEVEL);
   const closers: Array<() => Promise<unknown>> = [];
   const closeAll = async () => {
-    for (const close of closers.splice(0).reverse()) await close().catch((error: unknown) => log.error({ err: error }, 'shutdown step failed'));
+    for (const close of closers.splice(0).reverse()) {
+      // A step that holds the stop up is named in the log before the process manager's timeout.
+      const slow = setTimeout(() => log.warn({ step: close.toString().slice(0, 160) }, 'shutdown step still running after 2 s'), 2_000);
+      await close().catch((error: unknown) => log.error({ err: error }, 'shutdown step failed'));
+      clearTimeout(slow);
+    }
   };
   try {
     const dataDir = config.GATEWAY_DATA_DIR;
@@ -104,7 +109,8 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     const container = createGatewayContainer({ config, logger: log, requestLineLogger: requestLine, engine, connections: store, idempotency, redis, storePing: () => store.ping() });
     // The featured doors read the vendor registry per request and record handshakes for the operator.
     const notes = await createVendorNoteStore({ database: databases.gateway });
-    const appOptions: AppOptions = { ...container.resolve<AppOptions>(TOKENS.appOptions), featured: { store, notes, publicUrl: config.GATEWAY_PUBLIC_URL, outbound: outboundPolicyOf(config) }, metrics };
+    const appOptions: AppOptions = { ...container.resolve<AppOptions>(TOKENS.appOptions), featured: { store, notes, publicUrl: config.GATEWAY_PUBLIC_URL, outbound: outboundPolicyOf(config) }, metrics,
+      http: { requestTimeoutMs: config.GATEWAY_REQUEST_TIMEOUT_MS, maxConnections: config.GATEWAY_MAX_CONNECTIONS } };
     // Operator side (this listener only): /admin, /directory and the scheduled catalog pulls.
     const operator = await startOperatorSide({ config, store, engine, database: databases.gateway, notes, log });
     closers.push(() => operator.close());

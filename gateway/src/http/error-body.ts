@@ -48,7 +48,8 @@ export function renderError(error: unknown, requestId: string): RenderedError {
   if (error instanceof GatewayError) {
     const body: ErrorBody = { statusCode: error.statusCode, message: error.message, code: error.code, requestId };
     if (error.fields) Object.assign(body, capped(error.message, error.fields));
-    return { body, headers: error.headers, fault: error.statusCode >= 500 };
+    // A process stopping is expected, not a fault: logged with the request line, not as an error.
+    return { body, headers: error.headers, fault: error.statusCode >= 500 && error.code !== 'shutting_down' };
   }
   const e = error as { code?: unknown; statusCode?: unknown } | null;
   const mapped =

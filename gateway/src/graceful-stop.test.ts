@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ErrorBody } from '@loyalty-gateway/core';
+import { createDatabase, createEmbeddedEngine } from '@loyalty-gateway/engine';
+import { Agent, request } from 'undici';
+import { afterAll, describe, expect, it } from 'vitest';
+import { headersFor } from './testing/gateway-fixture.js';
+import { exited, spawnGateway } from './testing/spawn-gateway.js';
+import { STORE, VENDOR, sale, testSeedDocument } from './testing/test-seed.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-stop-'));
+const seedFile = path.join(dir, 'seed.json');
+writeFileSync(seedFile, JSON.stringify(testSeedDocument()));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const env = {
+  ...process.env,
+  PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: seedFile,
+  GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '',
+  GATEWAY_RATE_LIMIT: '1000000', LOG_LEVEL: 'info',
+};
+
+async function balance(): Promise<number> {
+  const database = createDatabase<any>({ sqliteFile: path.join(dir, 'data', 'engine.sqlite') });
+  const engine = await createEmbeddedEngine({ database });
+  try {
+    const result = await engine.eligibility({
+      merchantId: 'm-bean', outletId: 'o-downtown', source: { vendor: VENDOR, storeId: STORE }, customer: { type: 'membershipId', value: 'MBR-0001' },
+    });
+    return result.walletBalance;
+  } finally {
+    await engine.close();
+    await database.close();
+  }
+}
+
+/**
+ * SIGTERM with a load running (docs/operators.md, "Running in production"): the gateway stops
+ * accepting, answers every request it already received — a sale it took is earned and answered
+ * 200; one it refuses while closing gets the spec's Error body with Retry-After, never a bare
+ * 503 — then exits 0 within 10 s. Nothing answered 200 is lost and nothing unanswered is earned.
+ */
+describe('graceful stop under load', () => {
+  it('SIGTERM mid-burst: every received request answered (200 or 503 Error body + Retry-After), exit 0 within 10 s, the ledger holds exactly the sales answered 200', async () => {
+    const before = 1200;
+    const gateway = await spawnGateway(env);
+    let log = '';
+    gateway.child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    gateway.child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const agent = new Agent({ connections: 16, pipelining: 1, keepAliveTimeout: 30_000 });
+    const answers: Array<{ status: number; body: string; retryAfter: string | undefined }> = [];
+    let networkErrors = 0;
+    let stopAt = 0;
+    let counter = 0;
+    const worker = async () => {
+      for (;;) {
+        if (stopAt > 0 && Date.now() - stopAt > 3_000) return;
+        const body = JSON.stringify(sale({ id: `STOP-${counter++}`, total: 1 }));
+        try {
+          const response = await request(`${gateway.url}/webhooks/generic`, { method: 'POST', headers: headersFor(body), body, dispatcher: agent });
+          answers.push({ status: response.statusCode, body: await response.body.text(), retryAfter: response.headers['retry-after'] as string | undefined });
+          if (!stopAt && answers.filter((a) => a.status === 200).length >= 200) {
+            stopAt = Date.now();
+            gateway.child.kill('SIGTERM');
+          }
+        } catch {
+          // Refused or closed before it was sent: never received, the vendor retries it.
+          networkErrors += 1;
+          if (stopAt > 0) return;
+        }
+      }
+    };
+    const exitedAt = exited(gateway.child).then(() => Date.now());
+    await Promise.all(Array.from({ length: 16 }, worker));
+    const exitTime = (await exitedAt) - stopAt;
+    await agent.close();
+
+    expect(stopAt).toBeGreaterThan(0);
+    expect(gateway.child.exitCode, log.split('\n').filter((l) => !l.includes('request completed')).slice(-30).join('\n')).toBe(0);
+    expect(exitTime).toBeLessThan(10_000);
+    const ok = answers.filter((a) => a.status === 200);
+    for (const refused of answers.filter((a) => a.status !== 200)) {
+      expect(refused.status, refused.body).toBe(503);
+      expect(refused.retryAfter).toMatch(/^\d+$/);
+      const error = ErrorBody.parse(JSON.parse(refused.body));
+      expect(error.statusCode).toBe(503);
+      expect(error.requestId).not.toBe('');
+    }
+    expect(ok.every((a) => JSON.parse(a.body).status === 'processed')).toBe(true);
+    // Exactly the sales answered 200 were earned (1 point each): none lost, none earned unanswered.
+    expect(await balance()).toBe(before + ok.length);
+    expect(networkErrors + answers.length).toBe(counter);
+  }, 60_000);
+});
