@@ -67,8 +67,8 @@ export const DEFAULT_MAX_CONNECTIONS = 4_096;
 /** The gateway's HTTP app with its services resolved; listening is the caller's business. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const requestTimeout = options.http?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  let app!: FastifyInstance;
-  app = Fastify({
+  // The client error handler logs through the app it belongs to (read when a client errs).
+  const app: FastifyInstance = Fastify({
     // A whole request (headers and body) must arrive within requestTimeout, headers alone within
     // 10 s; Node checks at connectionsCheckingInterval, so that is kept well under the timeout.
     requestTimeout,
