@@ -7,7 +7,8 @@ export interface TestIssuer {
   /** PEM of this issuer's own certificate (the root's, or an intermediate's). */
   caPem: string;
   caKeyPem: string;
-  issue(commonName: string, options?: { days?: number; ca?: boolean }): { certPem: string; keyPem: string };
+  /** `usage`: the extendedKeyUsage written (default serverAuth and clientAuth; 'none' writes none). */
+  issue(commonName: string, options?: { days?: number; ca?: boolean; usage?: 'both' | 'serverAuth' | 'clientAuth' | 'none' }): { certPem: string; keyPem: string };
   /** A CA certificate signed by this issuer that issues certificates in turn (leaf → intermediate → root). */
   intermediate(commonName: string): TestIssuer;
 }
@@ -40,7 +41,7 @@ function issuerAt(dir: string, base: string, next: () => number): TestIssuer {
       sign(name, `/CN=${commonName}`, [
         `subjectAltName=DNS:${commonName},DNS:localhost,IP:127.0.0.1`,
         options.ca ? 'basicConstraints=critical,CA:TRUE' : 'basicConstraints=CA:FALSE',
-        'extendedKeyUsage=serverAuth,clientAuth',
+        ...({ both: ['extendedKeyUsage=serverAuth,clientAuth'], serverAuth: ['extendedKeyUsage=serverAuth'], clientAuth: ['extendedKeyUsage=clientAuth'], none: [] }[options.usage ?? 'both']),
       ], options.days ?? 1);
       return { certPem: read(`${name}.pem`), keyPem: read(`${name}.key`) };
     },

@@ -45,7 +45,7 @@ describe.each(dialects)('per-connection static-header token through a featured d
   /** A notification about a new order at each merchant named, with `token` in X-Merchant-Token (none when null). */
   function post(merchants: string[], token: string | null) {
     ts += 1_000;
-    const body = JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: Object.fromEntries(merchants.map((m) => [m, [{ objectId: `O:${m.slice(0, 3)}${ts}`, type: 'UPDATE', ts }]])) });
+    const body = JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: Object.fromEntries(merchants.map((m) => [m, [{ objectId: `O:${m.slice(0, 3)}${String(ts).slice(-10)}`, type: 'UPDATE', ts }]])) });
     return gw.app.inject({
       method: 'POST', url: '/webhooks/clover', payload: body,
       headers: { 'content-type': 'application/json', ...(token === null ? {} : { 'x-merchant-token': token }) },

@@ -19,14 +19,14 @@ const clientA = relayA.issue('relay.example.com');
 const clientB = relayB.issue('relay.example.com');
 const XYZ = `/v3/merchants/${CLOVER_MERCHANT}`;
 const notification = (ts: number) =>
-  JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: { [CLOVER_MERCHANT]: [{ objectId: `O:TLS${ts}`, type: 'UPDATE', ts }] } });
+  JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: { [CLOVER_MERCHANT]: [{ objectId: `O:TLSORDER0000${ts}`, type: 'UPDATE', ts }] } });
 
 let api: RecordedVendorServer;
 let gw: RunningGateway;
 beforeAll(async () => {
   api = await startRecordedVendorServer();
   const paid = adapterFixtureJson('clover', 'order-paid.json') as Record<string, unknown>;
-  for (const ts of [1, 2, 3]) api.route(`${XYZ}/orders/TLS${ts}`, { body: { ...paid, id: `TLS${ts}` } });
+  for (const ts of [1, 2, 3]) api.route(`${XYZ}/orders/TLSORDER0000${ts}`, { body: { ...paid, id: `TLSORDER0000${ts}` } });
   api.route(`${XYZ}/customers/CUSTVJT2ABCRS`, { body: adapterFixtureJson('clover', 'customer.json') });
   // Clover starts on its default scheme (X-Clover-Auth): no provider CA to advertise at start-up.
   writeFileSync(path.join(dir, 'seed.json'), JSON.stringify(featuredSeedDocument({ cloverApi: api.baseUrl })));
@@ -65,7 +65,7 @@ describe('bug: a provider CA configured after start-up is advertised to clients 
     expect(await advertisedClientCas(gw.tlsPort!)).toEqual(['CN = Clover Relay CA A']);
     const accepted = await post(1, clientA);
     expect(accepted.statusCode).toBe(200);
-    expect(accepted.body.results[0]).toMatchObject({ transactionId: 'TLS1', status: 'processed', membershipId: MEMBERS.clover.membershipId });
+    expect(accepted.body.results[0]).toMatchObject({ transactionId: 'TLSORDER00001', status: 'processed', membershipId: MEMBERS.clover.membershipId });
   });
 
   it('a re-keyed provider: the new CA replaces the old one in the list, and only its clients are accepted', async () => {
@@ -74,7 +74,7 @@ describe('bug: a provider CA configured after start-up is advertised to clients 
     expect((await post(2, clientA)).statusCode).toBe(401);
     const accepted = await post(2, clientB);
     expect(accepted.statusCode).toBe(200);
-    expect(accepted.body.results[0]).toMatchObject({ transactionId: 'TLS2', status: 'processed' });
+    expect(accepted.body.results[0]).toMatchObject({ transactionId: 'TLSORDER00002', status: 'processed' });
   });
 
   it('back to the default scheme: no CA advertised any more, the server certificate unchanged', async () => {

@@ -48,6 +48,27 @@ describe('verifyMtls, direct', () => {
   });
 });
 
+describe('verifyMtls: only an end-entity client certificate authenticates', () => {
+  const schemes = [
+    MtlsScheme.parse({ kind: 'mtls', mode: 'direct', caPem: provider.caPem }),
+    MtlsScheme.parse({ kind: 'mtls', mode: 'proxy', caPem: provider.caPem, trustedProxies: ['127.0.0.1'] }),
+  ];
+  const presenting = (scheme: MtlsScheme, certPem: string) => (scheme.mode === 'direct' ? direct(certPem) : viaProxy(certPem));
+
+  it.each(schemes.map((s) => [s.mode, s] as const))('%s: the provider\'s CA certificate itself (public, so anyone has it) is refused', (_mode, scheme) => {
+    expect(verifyMtls(scheme, presenting(scheme, provider.caPem), now())).toMatchObject({ ok: false, reason: 'untrusted_certificate', detail: expect.stringContaining('a CA certificate') });
+  });
+
+  it.each(schemes.map((s) => [s.mode, s] as const))('%s: a CA-flagged or intermediate certificate, and a serverAuth-only leaf, are refused; clientAuth or no EKU passes', (_mode, scheme) => {
+    expect(verifyMtls(scheme, presenting(scheme, provider.issue('sub.ca.example', { ca: true }).certPem), now()).ok).toBe(false);
+    expect(verifyMtls(scheme, presenting(scheme, provider.intermediate('Provider Intermediate').caPem), now()).ok).toBe(false);
+    expect(verifyMtls(scheme, presenting(scheme, provider.issue('web.example', { usage: 'serverAuth' }).certPem), now()))
+      .toMatchObject({ ok: false, detail: expect.stringContaining('clientAuth') });
+    expect(verifyMtls(scheme, presenting(scheme, provider.issue('erp.example', { usage: 'clientAuth' }).certPem), now())).toEqual({ ok: true });
+    expect(verifyMtls(scheme, presenting(scheme, provider.issue('erp2.example', { usage: 'none' }).certPem), now())).toEqual({ ok: true });
+  });
+});
+
 describe('verifyMtls, behind a proxy', () => {
   const scheme = MtlsScheme.parse({ kind: 'mtls', mode: 'proxy', caPem: provider.caPem, trustedProxies: ['127.0.0.1'] });
   it('trusts the forwarded certificate only from a configured proxy address', () => {

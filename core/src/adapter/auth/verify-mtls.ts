@@ -27,6 +27,24 @@ export function verifyChain(leaf: X509Certificate, intermediates: X509Certificat
   return 'certificate chain too long';
 }
 
+/** id-kp-clientAuth, and anyExtendedKeyUsage. */
+const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
+const ANY_USAGE = '2.5.29.37.0';
+
+/**
+ * Why the presented leaf cannot stand for a client, or null: a CA certificate (the provider's CA is
+ * public: anyone can present it, and a chain check alone accepts it as its own anchor) or one whose
+ * extendedKeyUsage, when it has one, does not include clientAuth.
+ */
+export function endEntityProblem(leaf: X509Certificate): string | null {
+  if (leaf.ca) return 'the presented certificate is a CA certificate, not a client certificate';
+  const usages = leaf.keyUsage;
+  if (usages && usages.length > 0 && !usages.includes(CLIENT_AUTH) && !usages.includes(ANY_USAGE)) {
+    return 'the certificate is not for client authentication (its extendedKeyUsage lacks clientAuth)';
+  }
+  return null;
+}
+
 function presented(scheme: MtlsScheme, request: NativeRequest): { certs: X509Certificate[] } | { error: string } {
   if (scheme.mode === 'direct') {
     const peer = request.peerCertificate;
@@ -63,6 +81,8 @@ export function verifyMtls(scheme: MtlsScheme, request: NativeRequest, now: Date
   } catch {
     return { ok: false, reason: 'untrusted_certificate', detail: 'the provider CA is not readable PEM' };
   }
+  const notClient = endEntityProblem(leaf);
+  if (notClient) return { ok: false, reason: 'untrusted_certificate', detail: notClient };
   const chainError = verifyChain(leaf, rest, cas, now);
   if (chainError) return { ok: false, reason: 'untrusted_certificate', detail: chainError };
   if (scheme.fingerprints.length > 0) {
