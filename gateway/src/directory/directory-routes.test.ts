@@ -16,10 +16,25 @@ describe('GET /directory and /directory/{slug}', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.headers['content-security-policy']).toContain("default-src 'none'");
+    // No inline script may run: the Copy button's handler is a file of this origin.
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(response.headers['content-security-policy']).not.toContain("'unsafe-inline'; img-src"); // styles only
+    expect(response.headers['content-security-policy']).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(response.body).toContain('href="/directory/shopify"');
     expect(response.body).not.toContain('/directory/clover'); // generic
     expect(response.body).not.toContain('/directory/square'); // no vendor row
     expect(response.body).not.toContain('acme-pos');
+  });
+
+  it('the setup page loads its Copy handler from this origin (no inline script); the script is served as JavaScript', async () => {
+    const page = await get('/directory/shopify', { host: 'gw.example.test' });
+    expect(page.body).toContain('<script src="/directory/assets/copy.js" defer></script>');
+    expect(page.body).not.toMatch(/<script>(?!<\/script>)/);
+    const script = await get('/directory/assets/copy.js');
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.headers['x-content-type-options']).toBe('nosniff');
+    expect(script.body).toContain("querySelectorAll('button[data-copy]')");
   });
 
   it('a promotion shows in the directory at once, a demotion removes it', async () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { adapters as registeredAdapters } from '../adapters.js';
 import '../http/fastify-types.js';
 import type { GatewayStore } from '../stores/index.js';
+import { COPY_SCRIPT, COPY_SCRIPT_PATH } from './copy-script.js';
 import { renderDirectory, renderSetupPage } from './render-directory.js';
 import { renderDirectoryNotFound } from './render-not-found.js';
 import { webhookUrlFor } from './webhook-url.js';
@@ -20,9 +21,9 @@ export interface DirectoryOptions {
 const HTML = 'text/html; charset=utf-8';
 const ROUTE = { config: { auth: 'none' as const, rateLimit: false as const } };
 
-/** No inline script but the page's own Copy handler; nothing loaded from elsewhere. */
+/** No inline script at all: the Copy handler is a file of this origin; nothing loaded from elsewhere. */
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-cache',
 };
@@ -43,6 +44,10 @@ export function registerDirectory(app: FastifyInstance, options: DirectoryOption
   }
 
   app.get('/directory', ROUTE, async (_request, reply) => send(reply, 200, renderDirectory(await featured())));
+
+  // Registered before /directory/:slug: a static path wins over the parameter.
+  app.get(COPY_SCRIPT_PATH, ROUTE, async (_request, reply) =>
+    reply.headers({ 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=86400' }).type('text/javascript; charset=utf-8').send(COPY_SCRIPT));
 
   app.get('/directory/:slug', ROUTE, async (request, reply) => {
     const { slug } = request.params as { slug: string };

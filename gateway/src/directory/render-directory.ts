@@ -1,3 +1,4 @@
+import { COPY_SCRIPT_PATH } from './copy-script.js';
 import type { AnyAdapter } from '@loyalty-gateway/core';
 import { html, page, trustedSvg, type SafeHtml } from './html.js';
 import type { ShownWebhookUrl } from './webhook-url.js';
@@ -87,15 +88,6 @@ export function renderSetupPage(adapter: AnyAdapter, shown: ShownWebhookUrl): st
   If nothing arrives, check that the webhook URL above is saved in ${adapter.display.name} and that the ${adapter.setup.storeIdLabel} matches the connection exactly.</p>
   <p>Refunds made in ${adapter.display.name} reverse the points automatically.</p>
 </section>
-<script>
-document.querySelectorAll('button[data-copy]').forEach(function (b) {
-  b.addEventListener('click', function () {
-    var text = document.getElementById(b.getAttribute('data-copy')).textContent;
-    var status = document.getElementById('copy-status');
-    if (navigator.clipboard) navigator.clipboard.writeText(text).then(function () { status.textContent = 'Copied'; }, function () { status.textContent = 'Select the address and copy it'; });
-    else status.textContent = 'Select the address and copy it';
-  });
-});
-</script>`;
+<script src="${COPY_SCRIPT_PATH}" defer></script>`;
   return chrome(`Set up ${adapter.display.name}`, body);
 }
