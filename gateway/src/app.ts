@@ -12,6 +12,7 @@ import { registerHealth } from './health-route.js';
 import { registerMetrics, type GatewayMetrics } from './metrics/index.js';
 import { BODY_LIMIT } from './http/body-limit.js';
 import { clientErrorHandler } from './http/client-errors.js';
+import { registerRefusalLimit } from './http/refusal-limit.js';
 import { errorHandlingPlugin } from './http/error-handling.js';
 import { rateLimitOptions } from './http/rate-limit-options.js';
 import { registerOpenApi } from './openapi/openapi-route.js';
@@ -54,6 +55,10 @@ export interface AppOptions {
   directory?: DirectoryOptions | undefined;
   /** Prometheus metrics: every request is recorded and GET /metrics serves them behind the admin token. */
   metrics?: GatewayMetrics | undefined;
+  /** Refused requests (401/403) per client address and window before 429 (GATEWAY_REFUSED_LIMIT); unlimited when absent. */
+  refusalLimit?: { max: number; windowMs?: number | undefined } | undefined;
+  /** GATEWAY_TRUSTED_PROXIES: addresses or CIDRs whose X-Forwarded-For is believed for the client address. */
+  trustedProxies?: readonly string[] | undefined;
   /** Request timeout and connection cap of the listener (GATEWAY_REQUEST_TIMEOUT_MS, GATEWAY_MAX_CONNECTIONS). */
   http?: { requestTimeoutMs?: number | undefined; maxConnections?: number | undefined } | undefined;
   /** A server of another kind for this app (the mTLS HTTPS listener: `tls/`); plain HTTP when absent. */
@@ -76,6 +81,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler(() => app.log),
     // Requests arriving while closing get our 503 (onRequest below), not Fastify's bare one.
     return503OnClosing: false,
+    // request.ip: the socket's address, or X-Forwarded-For's when the socket is a trusted proxy.
+    trustProxy: options.trustedProxies && options.trustedProxies.length > 0 ? [...options.trustedProxies] : false,
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     logController: new RequestLogController(options.requestLineLogger),
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
@@ -109,6 +116,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorHandlingPlugin);
+  if (options.refusalLimit) {
+    registerRefusalLimit(app, { ...options.refusalLimit, redis: options.redis, onError: (error) => app.log.warn({ err: error }, 'refusal limiter unavailable; requests let through') });
+  }
   await app.register(v1AuthPlugin, { connections: options.connections, clock: options.clock ?? Date.now });
   if (options.metrics) registerMetrics(app, { metrics: options.metrics, adminToken: options.admin?.token });
   await app.register(rateLimit, rateLimitOptions({ ...options.rateLimit, redis: options.redis }));

@@ -50,6 +50,15 @@ export const GatewayConfig = z
     GATEWAY_RATE_LIMIT: optional(
       z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).positive({ message: 'must be a positive number of requests per minute' }),
     ).default(600),
+    /** Refused requests (401/403) one client address may cause per minute before it is answered 429. */
+    GATEWAY_REFUSED_LIMIT: optional(
+      z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).positive({ message: 'must be a positive number of refused requests per minute' }),
+    ).default(120),
+    /**
+     * Proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client address
+     * (request log, per-address limits). None by default: the socket's address is the client's.
+     */
+    GATEWAY_TRUSTED_PROXIES: optional(z.string()).transform((value) => (value ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '')),
     /** Longest a whole request (headers and body) may take to arrive; then 408 request_timeout. */
     GATEWAY_REQUEST_TIMEOUT_MS: optional(
       z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number of milliseconds' }).min(1_000, { message: 'must be at least 1000 (ms)' }).max(600_000, { message: 'must be at most 600000 (ms)' }),

@@ -110,7 +110,8 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     // The featured doors read the vendor registry per request and record handshakes for the operator.
     const notes = await createVendorNoteStore({ database: databases.gateway });
     const appOptions: AppOptions = { ...container.resolve<AppOptions>(TOKENS.appOptions), featured: { store, notes, publicUrl: config.GATEWAY_PUBLIC_URL, outbound: outboundPolicyOf(config) }, metrics,
-      http: { requestTimeoutMs: config.GATEWAY_REQUEST_TIMEOUT_MS, maxConnections: config.GATEWAY_MAX_CONNECTIONS } };
+      http: { requestTimeoutMs: config.GATEWAY_REQUEST_TIMEOUT_MS, maxConnections: config.GATEWAY_MAX_CONNECTIONS },
+      refusalLimit: { max: config.GATEWAY_REFUSED_LIMIT }, trustedProxies: config.GATEWAY_TRUSTED_PROXIES };
     // Operator side (this listener only): /admin, /directory and the scheduled catalog pulls.
     const operator = await startOperatorSide({ config, store, engine, database: databases.gateway, notes, log });
     closers.push(() => operator.close());

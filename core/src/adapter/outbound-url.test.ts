@@ -80,6 +80,7 @@ describe('VendorApiBaseUrl (provider settings)', () => {
   it('accepts http(s) base URLs and refuses other schemes, credentials, queries', () => {
     expect(VendorApiBaseUrl.safeParse('https://connect.squareup.com').success).toBe(true);
     expect(VendorApiBaseUrl.safeParse('http://127.0.0.1:4010').success).toBe(true);
+    expect(VendorApiBaseUrl.safeParse('not a url').error?.issues.map((i) => i.message)).toEqual(['must be an http(s) URL']);
     for (const bad of ['file:///etc/passwd', 'gopher://x', 'javascript:alert(1)', 'https://u:p@x.example', 'https://x.example/?token=1', 'ftp://x']) {
       expect(VendorApiBaseUrl.safeParse(bad).success, bad).toBe(false);
     }

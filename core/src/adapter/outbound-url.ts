@@ -76,6 +76,8 @@ export function outboundUrlProblem(url: string, policy: OutboundPolicy): string 
 export const VendorApiBaseUrl = z
   .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
   .refine((value) => {
+    // Runs after a failed URL check too (zod keeps checking): an unparsable value is that check's to report.
+    if (!URL.canParse(value)) return true;
     const parsed = new URL(value);
     return !parsed.username && !parsed.password && !parsed.search && !parsed.hash;
   }, { message: 'must not carry credentials, a query or a fragment' });

@@ -69,6 +69,15 @@ describe('readNativeRequest for an adapter with an unsigned handshake', () => {
     );
   });
 
+  it('an unauthenticated body larger than any handshake is never decoded: 401 without reading it', () => {
+    const { adapter, parses } = countingAdapter();
+    const big = JSON.stringify({ challenge: 'c-1', padding: 'x'.repeat(1_024 * 1_024 - 100) });
+    expect(() => readNativeRequest(adapter, auth(adapter), request(big, false), NOW)).toThrow(AuthRefusal);
+    expect(parses.count).toBe(0); // no JSON parse or schema walk: only the HMAC over the bytes
+    // A handshake-sized body is still recognised before authentication.
+    expect(readNativeRequest(adapter, auth(adapter), request('{"challenge":"c-2"}', false), NOW)).toMatchObject({ kind: 'handshake' });
+  });
+
   it('per-connection: a signed payload it cannot read names no store whose secret could verify it, so 401', () => {
     const { adapter } = countingAdapter();
     const scheme = AuthScheme.parse({ kind: 'hmac', header: 'x-acme-signature', encoding: 'hex', secret: { from: 'connection' } });

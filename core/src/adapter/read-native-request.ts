@@ -38,6 +38,13 @@ function perConnectionPrecheck(scheme: AuthScheme, request: NativeRequest, now: 
   return { ok: true };
 }
 
+/**
+ * The largest body read as a possible unsigned handshake before authentication. Clover's
+ * verification call is `{"verificationCode":"<uuid>"}` (~60 bytes); anything larger is
+ * authenticated first, like every other request.
+ */
+export const UNSIGNED_HANDSHAKE_MAX_BYTES = 1_024;
+
 /** A handshake the adapter declares unsigned, recognised from the payload alone; nothing else is learned or revealed. */
 function unsignedHandshake(adapter: AnyAdapter, decoding: NativeDecoding, request: NativeRequest): Handshake | null {
   return decoding.ok && adapter.handshake?.auth === 'unsigned' ? adapter.handshake.detect(decoding.native, request) : null;
@@ -65,7 +72,11 @@ function payloadOf(auth: RequestAuth, decoding: NativeDecoding): unknown {
  * Per-connection signatures are then verified per unit by the caller.
  */
 export function readNativeRequest(adapter: AnyAdapter, auth: RequestAuth, request: NativeRequest, now: Date): NativeReading {
-  const early = adapter.handshake?.auth === 'unsigned' ? tryDecodeNative(adapter, request.rawBody) : undefined;
+  // Unauthenticated work is bounded: only a body small enough to be a handshake is read before
+  // authentication (a 1 MiB body was decoded and schema-checked for anyone who sent one).
+  const early = adapter.handshake?.auth === 'unsigned' && request.rawBody.length <= UNSIGNED_HANDSHAKE_MAX_BYTES
+    ? tryDecodeNative(adapter, request.rawBody)
+    : undefined;
   const handshake = early ? unsignedHandshake(adapter, early, request) : null;
   if (handshake) return { kind: 'handshake', handshake, signed: false };
   if (auth.secrets === 'per-connection') refuse(perConnectionPrecheck(auth.scheme, request, now));

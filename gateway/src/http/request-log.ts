@@ -34,6 +34,8 @@ export class RequestLogController extends LogController {
       method: request.method,
       url: request.url,
       statusCode: reply.statusCode,
+      // The client address (X-Forwarded-For's only from GATEWAY_TRUSTED_PROXIES).
+      remoteAddress: request.ip,
       responseTime: Math.round(reply.elapsedTime * 100) / 100,
       // Unauthenticated requests: what they claimed to be, so support can find them.
       vendor: connection?.vendor ?? header(request, 'x-service-vendor'),

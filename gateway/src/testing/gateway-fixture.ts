@@ -79,6 +79,9 @@ export async function openGateway(
     features?: AppOptions['features'];
     /** Another seed document (same format as testSeedDocument()). */
     seedDocument?: unknown;
+    refusalLimit?: AppOptions['refusalLimit'];
+    trustedProxies?: AppOptions['trustedProxies'];
+    admin?: AppOptions['admin'];
   } = {},
 ): Promise<GatewayFixture> {
   const database = options.database ?? (await openTestDatabase<any>(options.dialect ?? 'sqlite'));
@@ -101,6 +104,9 @@ export async function openGateway(
     storePing: () => store.ping(),
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
     requestLineLogger: options.requestLineLogger,
+    refusalLimit: options.refusalLimit,
+    trustedProxies: options.trustedProxies,
+    admin: options.admin,
   });
   return {
     app,
