@@ -4,11 +4,13 @@ import { Redis } from 'ioredis';
  * One ioredis client for the gateway's cross-instance state (idempotency cache, rate limits,
  * catalog-pull lock). Choices:
  * - connect at once (lazyConnect false) so a wrong REDIS_URL shows at start-up, not on the first sale;
- * - keep the offline queue: a command issued during a brief outage or failover waits for the
- *   reconnect instead of failing at once...
- * - ...but only for 2 reconnect attempts (maxRetriesPerRequest) and at most 1 s per command
- *   (commandTimeout): a request must not hang behind a dead Redis; callers treat the failure as a
- *   cache miss (the ledger still decides) or a 5xx;
+ * - an offline queue only until the first connection is ready (commands issued at start-up wait
+ *   for it); after that, while Redis is unreachable a command fails at once and callers treat it
+ *   as a cache miss or an open limit (the ledger still decides): queued commands made every request
+ *   wait up to a second per Redis call while it was down (a load test served a few requests a
+ *   second instead of hundreds);
+ * - at most 2 reconnect attempts per command (maxRetriesPerRequest) and 1 s per command
+ *   (commandTimeout) for a Redis that is connected but slow;
  * - reconnect forever with a capped backoff, so the gateway recovers by itself when Redis returns.
  */
 export function createRedisClient(url: string): Redis {
@@ -22,5 +24,9 @@ export function createRedisClient(url: string): Redis {
   });
   // Without a listener ioredis prints every connection error; the callers see failures per command.
   client.on('error', () => {});
+  // ioredis reads this option when it sends: from now on a lost connection fails commands at once.
+  client.once('ready', () => {
+    client.options.enableOfflineQueue = false;
+  });
   return client;
 }
