@@ -56,7 +56,7 @@ describe('shopify settings and store identity', () => {
 
   it('derives the Admin API base URL from the shop, or uses apiBaseUrl (with {shop})', () => {
     const defaults = ShopifySettings.parse({ appSecret: 's' });
-    expect(adminApiBaseUrl(defaults, 'bean-there.myshopify.com')).toBe('https://bean-there.myshopify.com/admin/api/2025-07');
+    expect(adminApiBaseUrl(defaults, 'bean-there.myshopify.com')).toBe('https://bean-there.myshopify.com/admin/api/2026-07');
     const pinned = ShopifySettings.parse({ appSecret: 's', apiVersion: '2025-10', apiBaseUrl: 'http://127.0.0.1:9/{shop}/admin/' });
     expect(adminApiBaseUrl(pinned, 'a.myshopify.com')).toBe('http://127.0.0.1:9/a.myshopify.com/admin');
   });

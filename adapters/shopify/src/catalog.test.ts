@@ -49,7 +49,7 @@ describe('shopify catalog pull (Admin GraphQL, cursor paging) against a real HTT
     ]);
     expect(checkpoints).toEqual([PAGE_1_CURSOR, null]);
     expect(server.seen.map((r) => [r.method, r.path, r.headers['x-shopify-access-token']])).toEqual(
-      Array.from({ length: 5 }, () => ['POST', '/admin/api/2025-07/graphql.json', TOKEN]),
+      Array.from({ length: 5 }, () => ['POST', '/admin/api/2026-07/graphql.json', TOKEN]),
     );
     const bodies = server.seen.map((r) => JSON.parse(r.body) as { query: string; variables: unknown });
     expect(bodies.map((b) => b.variables)).toEqual([

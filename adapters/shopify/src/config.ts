@@ -1,8 +1,12 @@
 import { VendorApiError } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
-/** The Admin API version the adapter speaks (a current stable quarterly release). */
-export const DEFAULT_API_VERSION = '2025-07';
+/**
+ * The Admin API version the adapter speaks by default: a stable quarterly release Shopify supports
+ * for at least 12 months from its release (2026-07: until at least July 2027). Operators override
+ * it per vendor with the `apiVersion` setting; move the default forward at least once a year.
+ */
+export const DEFAULT_API_VERSION = '2026-07';
 
 /** One secret or a list of them: during a rotation both the new and the old secret verify. */
 const Secret = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
@@ -20,7 +24,7 @@ export const ShopifySettings = z.strictObject({
     .optional(),
   apiVersion: z
     .string()
-    .regex(/^(\d{4}-(01|04|07|10)|unstable)$/, { message: 'must be a Shopify API version such as 2025-07' })
+    .regex(/^(\d{4}-(01|04|07|10)|unstable)$/, { message: 'must be a Shopify API version such as 2026-07' })
     .default(DEFAULT_API_VERSION),
 });
 export type ShopifySettings = z.infer<typeof ShopifySettings>;

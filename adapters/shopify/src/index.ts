@@ -4,7 +4,7 @@ import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
 import { ShopifyCredentials, ShopifySettings, ShopifyShopDomain } from './config.js';
 import { toEnvelopes } from './map.js';
 import { ShopifyWebhookBody } from './native.js';
-import { readUnit, type ShopifyUnit } from './webhook-unit.js';
+import { readUnit, staleBy, type ShopifyUnit } from './webhook-unit.js';
 
 const logoSvg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" role="img" aria-label="Shopify">' +
@@ -23,17 +23,17 @@ export const adapter = defineAdapter({
   setup: {
     storeIdLabel: 'Shop domain (e.g. bean-there.myshopify.com)',
     steps: [
-      { title: 'Install the loyalty app', body: 'Install the operator\'s Shopify app on your shop; its webhooks are signed with the app secret.' },
-      { title: 'Subscribe the webhooks', body: 'Subscribe orders/paid, refunds/create and orders/cancelled (JSON) to {{webhookUrl}}.' },
-      { title: 'Enter your shop', body: 'Enter your {{storeIdLabel}} exactly as Shopify shows it, and paste an Admin API access token with read_products for the catalog.' },
-      { title: 'Test', body: 'Use "Send test notification": the gateway answers 200 and records it as a test; then pay a real order.' },
+      { title: 'Install the loyalty app', body: 'Install the operator\'s Shopify app on your shop. The app subscribes your shop\'s orders/paid, refunds/create and orders/cancelled webhooks to {{webhookUrl}} itself, and Shopify signs those deliveries with the app\'s secret, which the gateway checks.' },
+      { title: 'Do not add webhooks by hand', body: 'Webhooks added under Settings → Notifications → Webhooks are signed with a key of your shop, not the app\'s: the gateway refuses every one of them (401). Delete any you added for this address.' },
+      { title: 'Enter your shop', body: 'Enter your {{storeIdLabel}} exactly as Shopify shows it, and paste the app\'s Admin API access token (read_products) for the catalog.' },
+      { title: 'Test', body: 'Pay a small order with a loyalty member\'s email: the gateway answers Shopify 200 and the member\'s points show the sale within a minute.' },
     ],
     credentials: [
       { key: 'accessToken', label: 'Admin API access token', help: 'shpat_… token with read_products; used only for the nightly catalog pull.', secret: true },
     ],
     provider: [
       { key: 'appSecret', label: 'App client secret', help: 'Signs every webhook (X-Shopify-Hmac-Sha256). A list allows rotation.', secret: true },
-      { key: 'apiVersion', label: 'Admin API version', help: 'Defaults to 2025-07.', secret: false },
+      { key: 'apiVersion', label: 'Admin API version', help: 'Defaults to 2026-07 (supported by Shopify until at least July 2027).', secret: false },
       { key: 'apiBaseUrl', label: 'Admin API base URL', help: 'Defaults to https://{shop}/admin/api/{apiVersion}; for tests and UAT only.', secret: false },
     ],
   },
@@ -48,7 +48,13 @@ export const adapter = defineAdapter({
     return shop ? [{ storeId: shop, unit: readUnit(request) satisfies ShopifyUnit }] : [];
   },
   map(unit: ShopifyUnit, ctx) {
-    return toEnvelopes(unit, ctx.storeId, ctx.now());
+    const now = ctx.now();
+    const late = staleBy(unit, now);
+    if (late !== null) {
+      ctx.logger.warn({ topic: unit.topic, eventId: unit.eventId, triggeredAt: unit.triggeredAt, lateMinutes: Math.round(late / 60_000) },
+        'stale Shopify redelivery: earlier deliveries of this event failed (Shopify removes a subscription after 8 failed retries over 4 hours)');
+    }
+    return toEnvelopes(unit, ctx.storeId, now);
   },
   catalog: {
     schedule: CATALOG_SCHEDULE,

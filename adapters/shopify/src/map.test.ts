@@ -3,10 +3,10 @@ import { customerOf, toE164 } from './map-customer.js';
 import { toDiscountCodes, toItem } from './map-items.js';
 import { toCatalogItem, toEnvelopes } from './map.js';
 import { ShopifyOrder, ShopifyVariantNode } from './native.js';
-import type { ShopifyUnit } from './webhook-unit.js';
+import { staleBy, type ShopifyUnit } from './webhook-unit.js';
 
 const NOW = new Date('2025-08-01T12:00:00Z');
-const unit = (topic: string, body: unknown): ShopifyUnit => ({ topic, eventId: 'evt-1', webhookId: null, body });
+const unit = (topic: string, body: unknown): ShopifyUnit => ({ topic, eventId: 'evt-1', webhookId: null, triggeredAt: null, body });
 const order = (overrides: Record<string, unknown>) => ({
   id: 1001,
   email: 'walk.in@example.com',
@@ -133,5 +133,16 @@ describe('toCatalogItem', () => {
       name: 'Gift card',
       isActive: false,
     });
+  });
+});
+
+describe('stale redeliveries (X-Shopify-Triggered-At)', () => {
+  const now = new Date('2026-11-25T12:00:00Z');
+  it('a delivery 15 minutes or more after its event is stale (by how much); a fresh one, or one without the header, is not', () => {
+    expect(staleBy({ triggeredAt: '2026-11-25T11:30:00Z' }, now)).toBe(30 * 60 * 1000);
+    expect(staleBy({ triggeredAt: '2026-11-25T11:45:00.000Z' }, now)).toBe(15 * 60 * 1000);
+    expect(staleBy({ triggeredAt: '2026-11-25T11:59:30Z' }, now)).toBeNull();
+    expect(staleBy({ triggeredAt: null }, now)).toBeNull();
+    expect(staleBy({ triggeredAt: 'yesterday' }, now)).toBeNull();
   });
 });

@@ -8,6 +8,8 @@ export interface ShopifyUnit {
   eventId: string | null;
   /** `X-Shopify-Webhook-Id`: per delivery (fallback only). */
   webhookId: string | null;
+  /** `X-Shopify-Triggered-At`: when the event happened in Shopify (retries keep it). */
+  triggeredAt: string | null;
   body: unknown;
 }
 
@@ -18,8 +20,23 @@ export function readUnit(request: NativeRequest): ShopifyUnit {
     topic: header(request, 'x-shopify-topic')?.toLowerCase() ?? '',
     eventId: header(request, 'x-shopify-event-id'),
     webhookId: header(request, 'x-shopify-webhook-id'),
+    triggeredAt: header(request, 'x-shopify-triggered-at'),
     body: parseExactJson(request.rawBody),
   };
+}
+
+/** A delivery this much later than its event is a redelivery after failures (Shopify retries for 4 h, then removes the subscription). */
+export const STALE_DELIVERY_MS = 15 * 60 * 1000;
+
+/**
+ * How late this delivery is (ms after `X-Shopify-Triggered-At`) when it is a stale redelivery,
+ * else null: the door logs it, so an operator sees failing deliveries before Shopify gives up.
+ */
+export function staleBy(unit: Pick<ShopifyUnit, 'triggeredAt'>, now: Date): number | null {
+  const at = unit.triggeredAt ? Date.parse(unit.triggeredAt) : Number.NaN;
+  if (Number.isNaN(at)) return null;
+  const late = now.getTime() - at;
+  return late >= STALE_DELIVERY_MS ? late : null;
 }
 
 /**
