@@ -43,7 +43,7 @@ describe('resolveUnits (the featured door and the adapter test kit)', () => {
     expect(db.asked).toEqual(['A', 'B', 'C', 'D']); // once per store
   });
 
-  it('when nothing is left: the first failure\'s own code (stale_timestamp, bad_signature), else unknown_connection', async () => {
+  it('per-connection schemes, when nothing is left: the first failure\'s own code (stale_timestamp, bad_signature), else unknown_connection', async () => {
     const db = connections({ A: { active: true, secrets: ['sa'] } });
     const stale = signedWith('sa', NOW.getTime() / 1000 - 301);
     await expect(resolveUnits({ adapter, auth: perConnection, request: stale, now: NOW, find: db.find }, { units: units('A'), unreadable: [] }))
@@ -59,5 +59,12 @@ describe('resolveUnits (the featured door and the adapter test kit)', () => {
     const settings: RequestAuth = { scheme: perConnection.scheme, secrets: ['provider'] };
     const result = await resolveUnits({ adapter, auth: settings, request: signedWith('anything'), now: NOW, find: db.find }, { units: units('A'), unreadable: [] });
     expect(result).toEqual({ resolved: [{ storeId: 'A', unit: 0, connection: { active: true, secrets: [] } }], skipped: [] });
+  });
+
+  it('bug: a request verified with the provider-level secret that names only unconnected stores was a 401 (the vendor then deletes the subscription); it is accepted, its units skipped unknown_connection', async () => {
+    const db = connections({ A: { active: true, secrets: [] }, C: { active: false, secrets: [] } });
+    const settings: RequestAuth = { scheme: perConnection.scheme, secrets: ['provider'] };
+    const result = await resolveUnits({ adapter, auth: settings, request: signedWith('provider'), now: NOW, find: db.find }, { units: units('Z', 'C'), unreadable: [] });
+    expect(result).toEqual({ resolved: [], skipped: [{ storeId: 'Z', reason: 'unknown_connection' }, { storeId: 'C', reason: 'unknown_connection' }] });
   });
 });

@@ -42,10 +42,14 @@ export const noStoreOutcome = (): AcceptedOutcome => ({ status: 'accepted', resu
  * The second half of the featured door's checks, shared by the gateway and the adapter test kit:
  * each unit's store → its connection; per-connection schemes are verified here, once per store,
  * with that connection's secrets, at the same instant as the rest of the request. Units whose
- * store has no active connection, or whose check fails, are skipped (logged) and the rest go on;
- * when none is left at all the whole request is a 401: the first auth failure's own code
- * (`stale_timestamp` or `bad_signature`), else `unknown_connection`. Unreadable units of the
- * reading are reported in `skipped` first.
+ * store has no active connection, or whose check fails, are skipped (logged) and the rest go on.
+ * When none is left at all: a request the vendor's provider-level secret (or mTLS) already
+ * authenticated is still accepted, its units skipped as `unknown_connection` — a store the operator
+ * has not connected yet must not get a 401 (Shopify removes a subscription after 8 failed retries,
+ * WooCommerce disables the webhook); the gateway records it for the operator. A per-connection
+ * scheme cannot authenticate a store without a connection, so there the request is a 401: the first
+ * auth failure's own code (`stale_timestamp` or `bad_signature`), else `unknown_connection`.
+ * Unreadable units of the reading are reported in `skipped` first.
  */
 export async function resolveUnits<C extends UnitConnection>(
   options: ResolveUnitsOptions<C>,
@@ -85,7 +89,7 @@ export async function resolveUnits<C extends UnitConnection>(
     resolved.push({ storeId, unit, connection });
   }
 
-  if (resolved.length === 0 && reading.units.length > 0) {
+  if (resolved.length === 0 && reading.units.length > 0 && (auth.secrets === 'per-connection' || firstFailure)) {
     throw firstFailure ? new AuthRefusal(firstFailure.reason, firstFailure.detail) : new GatewayError('unknown_connection', { message: `No active ${adapter.display.name} connection for the store(s) in this request.` });
   }
   return { resolved, skipped };

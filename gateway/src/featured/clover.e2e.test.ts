@@ -124,10 +124,11 @@ describe.each(dialects)('Clover end to end through /webhooks/clover (%s)', (dial
     expect((await post(body, null)).json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });
   });
 
-  it('a batch naming only merchants without a connection is 401 unknown_connection', async () => {
+  it('a verified batch naming only merchants without a connection is 200, nothing fetched or earned, noted for the operator', async () => {
     const response = await post(batch({ NOBODYHERE123: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1 }] }));
-    expect(response.statusCode).toBe(401);
-    expect(response.json()).toMatchObject({ code: 'unknown_connection' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ results: [], skipped: [{ storeId: 'NOBODYHERE123', reason: 'unknown_connection' }] });
+    expect((await gw.notes.listVendorNotes('clover')).find((n) => n.kind === 'unknown_store')).toMatchObject({ value: 'NOBODYHERE123', count: 1 });
   });
 
   it('the unauthenticated verificationCode is a handshake: 200, logged and recorded for the operator', async () => {

@@ -11,6 +11,9 @@ import { IGNORED_SETTINGS_KEYS, parseProviderSettings, type ProviderConfig, type
 import { recordHandshake } from './record-handshake.js';
 import { sendVendorAnswer } from './send-vendor-answer.js';
 
+/** The vendor note kind of a verified delivery for a store with no connection. */
+export const UNKNOWN_STORE_NOTE = 'unknown_store';
+
 type FeaturedHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
 /**
@@ -57,12 +60,33 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
     const find = (storeId: string) => deps.store.find(adapter.slug, storeId);
     const { resolved, skipped } = await resolveUnits({ adapter, auth: scope.provider, request: scope.native, now, find, log: scope.log }, reading);
     request.connection = resolved[0]?.connection ?? null;
+    await noteUnknownStores(skipped, scope.log);
     // When a unit failed, the first failure is the answer (the vendor redelivers the request).
     const { outcomes, failure } = await processUnits(deps, scope, resolved);
     const results = outcomes.flatMap((o) => o.results);
     request.audit = featuredAudit(results, skipped.length);
     if (failure) throw failure.error;
     return { status: 'accepted', results, skipped, notes: outcomes.flatMap((o) => (o.note ? [o.note] : [])) };
+  }
+
+  /**
+   * Stores a verified delivery named but the operator has not connected: one note per store
+   * (kind `unknown_store`, counted, first and last seen) so connecting the merchant is one step.
+   * A note that cannot be written is logged; the delivery is still answered.
+   */
+  async function noteUnknownStores(skipped: ReadonlyArray<{ storeId: string; reason: string }>, log: RequestScope['log']): Promise<void> {
+    const notes = deps.notes;
+    if (!notes) return;
+    const stores = new Set(skipped.filter((s) => s.reason === 'unknown_connection').map((s) => s.storeId));
+    for (const storeId of stores) {
+      await notes
+        .recordVendorNote(adapter.slug, {
+          kind: UNKNOWN_STORE_NOTE,
+          value: storeId.slice(0, 4096),
+          note: `A verified ${adapter.display.name} delivery named this store, which has no active connection: nothing was earned. Connect it with: npm run cli -- admin connections create --vendor ${adapter.slug} --store '${storeId.replace(/'/g, '')}' --merchant <merchant> --outlet <outlet>`.slice(0, 1000),
+        })
+        .catch((error: unknown) => log.error({ err: error, vendor: adapter.slug, store: storeId }, 'could not record the unknown store for the operator'));
+    }
   }
 
   return async function handle(request, reply) {

@@ -69,11 +69,30 @@ describe.each(dialects)('Shopify end to end through /webhooks/shopify (%s)', (di
     expect(await gw.balance(MEMBERS.shopify.membershipId)).toBe(before);
   });
 
-  it('a shop without a connection is 401 unknown_connection', async () => {
+  it('bug: a verified delivery for a shop with no connection yet was 401 (Shopify then deletes the subscription); now 200, nothing earned, noted for the operator (counted); once connected, the next delivery earns', async () => {
+    const shop = `later-${dialect}.myshopify.com`;
     const body = adapterFixture('shopify', 'orders-paid.json');
-    const response = await post(body, shopifyHeaders('orders/paid', body, { 'x-shopify-shop-domain': 'nobody.myshopify.com' }));
+    const headers = shopifyHeaders('orders/paid', body, { 'x-shopify-shop-domain': shop, 'x-shopify-event-id': `unknown-${dialect}` });
+    for (let delivery = 1; delivery <= 2; delivery += 1) {
+      const response = await post(body, headers);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ status: 'accepted', results: [], skipped: [{ storeId: shop, reason: 'unknown_connection' }] });
+    }
+    const [note] = (await gw.notes.listVendorNotes('shopify')).filter((n) => n.kind === 'unknown_store' && n.value === shop);
+    expect(note).toMatchObject({ count: 2, note: expect.stringContaining(`admin connections create --vendor shopify --store '${shop}'`) });
+    expect(note!.firstSeenAt.getTime()).toBeLessThanOrEqual(note!.createdAt.getTime());
+
+    // The operator connects the shop: Shopify's next retry earns.
+    await gw.store.ensureConnection({ vendor: 'shopify', storeId: shop, merchantId: 'm-bean', outletId: 'o-web', secret: 'unused-for-shopify-0123456789' });
+    const earned = await post(body, headers);
+    expect(earned.json()).toMatchObject({ status: 'accepted', results: [{ storeId: shop, status: 'processed' }] });
+  });
+
+  it('a delivery the app secret does not verify stays 401, whatever shop it names', async () => {
+    const body = adapterFixture('shopify', 'orders-paid.json');
+    const response = await post(body, { ...shopifyHeaders('orders/paid', body, { 'x-shopify-shop-domain': 'nobody.myshopify.com' }), 'x-shopify-hmac-sha256': 'AAAA' });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toMatchObject({ code: 'unknown_connection' });
+    expect(response.json()).toMatchObject({ code: 'bad_signature' });
   });
 
   it('a body Shopify\'s schema cannot read is 400 invalid_native_payload, whatever the Content-Type', async () => {

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import { operatorTablesMigration } from './gateway-migration-0002.js';
+import { vendorNoteCountsMigration } from './gateway-migration-0003.js';
 
 /**
  * The gateway's schema, as numbered migrations run on SQLite and PostgreSQL alike through the
@@ -60,4 +61,5 @@ const init: Migration = {
 export const gatewayMigrations: Record<string, Migration> = {
   '0001_gateway_init': init,
   '0002_operator_tables': operatorTablesMigration,
+  '0003_vendor_note_counts': vendorNoteCountsMigration,
 };

@@ -124,7 +124,12 @@ export interface VendorNote {
   kind: string;
   value: string;
   note: string | null;
+  /** When it was last recorded. */
   createdAt: Date;
+  /** How many times the same (kind, value) was recorded. */
+  count: number;
+  /** When it was first recorded. */
+  firstSeenAt: Date;
 }
 
 export interface VendorNoteStore {

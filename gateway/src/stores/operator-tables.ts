@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 /**
  * Row types of the operator tables added by migration 0002 (vendor notes, catalog pull runs).
  * Same conventions as gateway-tables.ts: epoch milliseconds in bigint columns, no secrets.
@@ -9,7 +10,12 @@ export interface GwVendorNotesTable {
   kind: string;
   value: string;
   note: string | null;
+  /** When it was last recorded (the list's order). */
   created_at: number;
+  /** How many times it was recorded (migration 0003). */
+  count: Generated<number>;
+  /** When it was first recorded; null on notes older than migration 0003. */
+  first_seen_at: number | null;
 }
 
 export type CatalogRunTrigger = 'schedule' | 'manual';

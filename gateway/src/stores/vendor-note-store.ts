@@ -31,6 +31,8 @@ const toNote = (row: Selectable<GwVendorNotesTable>): VendorNote => ({
   value: row.value,
   note: row.note,
   createdAt: new Date(Number(row.created_at)),
+  count: Number(row.count ?? 1),
+  firstSeenAt: new Date(Number(row.first_seen_at ?? row.created_at)),
 });
 
 /**
@@ -49,8 +51,8 @@ export async function createVendorNoteStore(options: OperatorStoreOptions): Prom
   async function refresh(vendor: string, kind: string, value: string, note: string | null, at: number): Promise<VendorNote | null> {
     const row = await db.selectFrom('gw_vendor_notes').selectAll().where('vendor', '=', vendor).where('kind', '=', kind).where('value', '=', value).executeTakeFirst();
     if (!row) return null;
-    await db.updateTable('gw_vendor_notes').set({ note, created_at: at }).where('id', '=', row.id).execute();
-    return toNote({ ...row, note, created_at: at });
+    await db.updateTable('gw_vendor_notes').set((eb) => ({ note, created_at: at, count: eb('count', '+', 1) })).where('id', '=', row.id).execute();
+    return toNote({ ...row, note, created_at: at, count: Number(row.count) + 1 });
   }
 
   /** Delete all but the vendor's newest `keep` notes (the order the admin API lists them in). */
@@ -69,7 +71,7 @@ export async function createVendorNoteStore(options: OperatorStoreOptions): Prom
       const at = now().getTime();
       const refreshed = await refresh(vendor, parsed.kind, parsed.value, parsed.note ?? null, at);
       if (refreshed) return refreshed;
-      const row = { id: randomUUID(), vendor, kind: parsed.kind, value: parsed.value, note: parsed.note ?? null, created_at: at };
+      const row = { id: randomUUID(), vendor, kind: parsed.kind, value: parsed.value, note: parsed.note ?? null, created_at: at, first_seen_at: at, count: 1 };
       await db.insertInto('gw_vendor_notes').values(row).execute();
       await prune(vendor);
       return toNote(row);
