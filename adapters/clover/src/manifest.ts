@@ -18,11 +18,11 @@ const steps: SetupStep[] = [
   },
   {
     title: 'Webhook URL (operator, once per Clover app)',
-    body: 'In the Clover Developer Dashboard, App Settings > Webhooks, enter {{webhookUrl}} and click Send Verification Code. The code appears in the gateway log and the operator view; paste it and click Verify.',
+    body: 'In the Clover Developer Dashboard, App Settings > Webhooks, enter {{webhookUrl}} and click Send Verification Code (the gateway answers it even before Clover is promoted). Read the code with npm run cli -- admin vendors notes clover (or in the gateway log), paste it and click Verify.',
   },
   {
     title: 'Subscribe and store the auth code',
-    body: 'Subscribe to Orders. Copy the Clover Auth Code shown after verification into the provider setting authCode.',
+    body: 'Subscribe to Orders. Copy the Clover Auth Code shown after verification into the provider setting authCode (npm run cli -- admin vendors settings clover …), then promote Clover (npm run cli -- admin vendors promote clover).',
   },
   {
     title: 'Test',

@@ -45,6 +45,16 @@ function perConnectionPrecheck(scheme: AuthScheme, request: NativeRequest, now: 
  */
 export const UNSIGNED_HANDSHAKE_MAX_BYTES = 1_024;
 
+/**
+ * An unsigned setup call the adapter declares (Clover's verificationCode), recognised from a small
+ * body alone, or null. Needs no provider settings and no tier: the vendor sends it before any
+ * secret exists, often before the operator has promoted the vendor.
+ */
+export function recogniseUnsignedHandshake(adapter: AnyAdapter, request: NativeRequest): Handshake | null {
+  if (adapter.handshake?.auth !== 'unsigned' || request.rawBody.length > UNSIGNED_HANDSHAKE_MAX_BYTES) return null;
+  return unsignedHandshake(adapter, tryDecodeNative(adapter, request.rawBody), request);
+}
+
 /** A handshake the adapter declares unsigned, recognised from the payload alone; nothing else is learned or revealed. */
 function unsignedHandshake(adapter: AnyAdapter, decoding: NativeDecoding, request: NativeRequest): Handshake | null {
   return decoding.ok && adapter.handshake?.auth === 'unsigned' ? adapter.handshake.detect(decoding.native, request) : null;

@@ -1,5 +1,5 @@
 import {
-  AuthRefusal, GatewayError, noStoreOutcome, readNativeRequest, resolveUnits, type AcceptedOutcome, type NativeReading, type NativeRequest,
+  AuthRefusal, GatewayError, noStoreOutcome, readNativeRequest, recogniseUnsignedHandshake, resolveUnits, type AcceptedOutcome, type NativeReading, type NativeRequest,
 } from '@loyalty-gateway/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Vendor } from '../stores/index.js';
@@ -92,7 +92,17 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
   return async function handle(request, reply) {
     const log = request.log;
     const vendor = await deps.store.getVendor(adapter.slug);
-    if (!vendor || vendor.tier !== 'featured') throw new GatewayError('vendor_not_featured');
+    if (!vendor || vendor.tier !== 'featured') {
+      // The vendor's setup call comes before its secret exists and before promotion (Clover issues
+      // the auth code promotion needs only after it): recorded for any registered adapter whatever
+      // its tier or settings. Nothing else is accepted here.
+      const native = nativeRequestOf(request, signedUrlOf(request, undefined, deps.publicUrl));
+      const early = recogniseUnsignedHandshake(adapter, native);
+      if (!early) throw new GatewayError('vendor_not_featured');
+      await recordHandshake({ notes: deps.notes, limiter: deps.handshakeLimiter }, adapter.slug, { ...early, signed: false, remoteAddress: native.remoteAddress }, log);
+      request.audit = { outcome: 'handshake' };
+      return sendVendorAnswer(reply, deps, { kind: 'handshake', handshake: early }, native, log);
+    }
     const provider = providerOf(vendor, log);
     const native = nativeRequestOf(request, signedUrlOf(request, provider.notificationUrl, deps.publicUrl));
     const now = new Date(deps.clock());
