@@ -51,6 +51,7 @@ export const ERRORS = {
   already_redeemed: { status: 409, message: 'Already redeemed against this order.' },
   redemption_in_progress: { status: 409, message: 'This redemption is already being processed.' },
   connection_exists: { status: 409, message: 'A connection for this vendor and store already exists.' },
+  vendor_exists: { status: 409, message: 'A vendor with this slug already exists.' },
   catalog_run_in_progress: { status: 409, message: 'A catalog pull for this connection is already running.' },
   adapter_not_registered: { status: 409, message: 'This gateway has no featured adapter for this vendor, so it cannot be promoted.' },
   catalog_not_available: { status: 409, message: 'This connection cannot be pulled now: the vendor must be featured, its adapter must declare a catalog pull, and the connection must be active.' },

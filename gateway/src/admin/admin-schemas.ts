@@ -8,6 +8,13 @@ export const IdParams = z.strictObject({ id: z.string().min(1).max(255) });
 
 export const EmptyBody = z.strictObject({});
 
+/** POST /admin/vendors: a generic vendor; the slug is permanent (the X-Service-Vendor value), the name display only. */
+export const NewVendor = z.strictObject({
+  slug: slug.refine((s) => s !== 'generic', { message: 'is reserved (/webhooks/generic)' }),
+  name: z.string().trim().min(1).max(255),
+});
+export const RenameVendor = z.strictObject({ name: z.string().trim().min(1).max(255) });
+
 /** Provider settings or connection credentials: a JSON object, checked by the adapter's own schema. */
 export const SecretObject = z.record(z.string(), z.unknown());
 

@@ -25,10 +25,30 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     const response = await t.admin('GET', '/admin/vendors');
     expect(response.statusCode).toBe(200);
     const { vendors } = response.json() as { vendors: Array<Record<string, unknown>> };
-    expect(vendors.map((v) => v.slug)).toEqual(['acme-pos', 'clover', 'other-pos', 'shopify']);
-    expect(vendors.find((v) => v.slug === 'clover')).toEqual({ slug: 'clover', name: 'Clover', tier: 'generic', featuredAdapter: true, hasSettings: true, catalogSchedule: '20 3 * * *', catalogScheduleSource: 'adapter' });
+    // Every registered adapter shows, with or without a vendor row (Square has none here): product sees what can be promoted.
+    expect(vendors.map((v) => [v.slug, v.exists])).toEqual([['acme-pos', true], ['clover', true], ['other-pos', true], ['shopify', true], ['square', false]]);
+    expect(vendors.find((v) => v.slug === 'clover')).toEqual({ slug: 'clover', name: 'Clover', tier: 'generic', featuredAdapter: true, hasSettings: true, catalogSchedule: '20 3 * * *', catalogScheduleSource: 'adapter', exists: true });
+    expect(vendors.find((v) => v.slug === 'square')).toMatchObject({ name: 'Square', tier: 'generic', featuredAdapter: true, hasSettings: false, exists: false });
     expect(vendors.find((v) => v.slug === 'acme-pos')).toMatchObject({ tier: 'generic', featuredAdapter: false, hasSettings: false, catalogSchedule: null, catalogScheduleSource: null });
     expect(response.body).not.toContain('clover-auth-code-secret');
+  });
+
+  it('bug: no way to onboard without a seed file (POST /admin/vendors was 405): creates a generic vendor (201), refuses a taken or reserved slug, renames', async () => {
+    const created = await t.admin('POST', '/admin/vendors', { slug: 'new-pos', name: 'New POS' });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ vendor: { slug: 'new-pos', name: 'New POS', tier: 'generic', featuredAdapter: false, hasSettings: false, exists: true } });
+    expect(await t.store.getVendor('new-pos')).toMatchObject({ name: 'New POS', tier: 'generic' });
+    expect((await t.admin('POST', '/admin/vendors', { slug: 'new-pos', name: 'Again' })).json()).toMatchObject({ statusCode: 409, code: 'vendor_exists' });
+    const bad = await t.admin('POST', '/admin/vendors', { slug: 'Bad Slug', name: '', extra: 1 });
+    expect(bad.statusCode).toBe(422);
+    expect((bad.json() as { fields: Array<{ path: string }> }).fields.map((f) => f.path).sort()).toEqual(['extra', 'name', 'slug']);
+    expect((await t.admin('POST', '/admin/vendors', { slug: 'generic', name: 'Generic' })).statusCode).toBe(422);
+    expect((await t.admin('POST', '/admin/vendors', { name: 'No slug' })).json()).toMatchObject({ code: 'missing_field' });
+
+    const renamed = await t.admin('PATCH', '/admin/vendors/new-pos', { name: 'New POS Cloud' });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json()).toMatchObject({ vendor: { slug: 'new-pos', name: 'New POS Cloud' } });
+    expect((await t.admin('PATCH', '/admin/vendors/ghost', { name: 'x' })).json()).toMatchObject({ statusCode: 404, code: 'vendor_not_found' });
   });
 
   it('promotes a vendor with an adapter (visible at once), refuses one without, and demotes', async () => {
@@ -69,7 +89,8 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     expect(await t.store.getVendor('square')).toBeFalsy();
     expect((await t.admin('POST', '/admin/vendors/square/promote')).json()).toMatchObject({ statusCode: 422, code: 'invalid_settings' });
     expect(await t.store.getVendor('square')).toBeFalsy();
-    expect((await t.admin('GET', '/admin/vendors')).json().vendors.map((v: { slug: string }) => v.slug)).not.toContain('square');
+    // Still listed only as a registered adapter without a vendor row.
+    expect((await t.admin('GET', '/admin/vendors')).json().vendors.find((v: { slug: string }) => v.slug === 'square')).toMatchObject({ exists: false });
   });
 
   it('a registered adapter whose vendor row is missing: settings create it (generic), then it can be promoted', async () => {

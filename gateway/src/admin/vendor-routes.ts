@@ -2,7 +2,7 @@ import { GatewayError, type AnyAdapter } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
 import { IGNORED_SETTINGS_KEYS, parseProviderSettings, type ProviderSettingsContext } from '../featured/index.js';
 import type { Vendor } from '../stores/index.js';
-import { EmptyBody, SecretObject } from './admin-schemas.js';
+import { EmptyBody, NewVendor, RenameVendor, SecretObject } from './admin-schemas.js';
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
 import { vendorView } from './admin-views.js';
 import { readAdminBody, readOptionalBody, slugParam } from './read-admin-body.js';
@@ -38,7 +38,28 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
     // Settings are decrypted only where they can hold a schedule override (an adapter with a catalog pull).
     const settingsOf = async (v: (typeof vendors)[number]) =>
       v.hasSettings && deps.adapterOf(v.slug)?.catalog ? (await deps.store.getVendor(v.slug))?.settings : null;
-    return { vendors: await Promise.all(vendors.map(async (v) => vendorView(v, deps.adapterOf(v.slug), await settingsOf(v)))) };
+    const listed = await Promise.all(vendors.map(async (v) => vendorView(v, deps.adapterOf(v.slug), await settingsOf(v))));
+    // Every registered adapter shows, with or without a vendor row, so product sees what can be promoted.
+    const known = new Set(vendors.map((v) => v.slug));
+    const unlisted = deps.adapters.filter((a) => !known.has(a.slug)).map((a) => ({ ...vendorView({ slug: a.slug, name: a.display.name, tier: 'generic', hasSettings: false }, a), exists: false }));
+    return { vendors: [...listed.map((v) => ({ ...v, exists: true })), ...unlisted] };
+  });
+
+  // A generic vendor, onboarded without a seed file: 201; 409 vendor_exists when the slug is taken.
+  scope.post('/vendors', ADMIN_ROUTE, async (request, reply) => {
+    const { slug, name } = readAdminBody(NewVendor, request.body);
+    const { vendor, created } = await storeCall(() => deps.store.ensureVendor({ slug, name, tier: 'generic' }));
+    if (!created) throw new GatewayError('vendor_exists', { message: `A vendor with the slug "${slug}" already exists (${vendor.name}, ${vendor.tier}): rename it with PATCH /admin/vendors/${slug}.` });
+    request.log.info({ vendor: slug }, 'vendor created');
+    return reply.code(201).send({ vendor: { ...vendorView(summaryOf(vendor), deps.adapterOf(slug), vendor.settings), exists: true } });
+  });
+
+  scope.patch('/vendors/:slug', ADMIN_ROUTE, async (request) => {
+    const slug = slugParam(request.params);
+    const { name } = readAdminBody(RenameVendor, request.body);
+    const vendor = await storeCall(() => deps.store.setVendorName(slug, name));
+    await deps.vendorChanged();
+    return { vendor: { ...vendorView(summaryOf(vendor), deps.adapterOf(slug), vendor.settings), exists: true } };
   });
 
   scope.post('/vendors/:slug/promote', ADMIN_ROUTE, async (request) => {

@@ -86,6 +86,8 @@ export interface GatewayStore extends ConnectionStore {
   getVendor(slug: string): Promise<Vendor | null>;
   listVendors(): Promise<VendorSummary[]>;
   setVendorTier(slug: string, tier: VendorTier): Promise<Vendor>;
+  /** Rename (display only; the slug is permanent). */
+  setVendorName(slug: string, name: string): Promise<Vendor>;
   setVendorSettings(slug: string, settings: SecretJson | null): Promise<Vendor>;
 
   /** Throws ConnectionExistsError when (vendor, storeId) is taken, VendorNotFoundError for an unknown vendor. */

@@ -101,6 +101,7 @@ export async function createGatewayStore(options: GatewayStoreOptions): Promise<
     },
     listVendors: () => vendors.list(),
     setVendorTier: (slug, tier) => writeVendor(slug, () => vendors.setTier(slug, tier)),
+    setVendorName: (slug, name) => writeVendor(slug, () => vendors.setName(slug, name)),
     setVendorSettings: (slug, settings) => writeVendor(slug, () => vendors.setSettings(slug, settings)),
 
     async createConnection(input) {

@@ -19,9 +19,12 @@ export const StoreId = z
 const Identifier = z.string().min(1).max(255);
 const Secret = z.string().min(1).max(1024);
 
+/** A vendor's display name. */
+export const VendorNameInput = z.string().trim().min(1).max(255);
+
 export const VendorInputSchema = z.object({
   slug: VendorSlug,
-  name: z.string().min(1).max(255),
+  name: VendorNameInput,
   tier: VendorTierInput,
   settings: SecretJsonInput.nullish(),
 });

@@ -3,7 +3,7 @@ import type { SecretBox } from './secret-box.js';
 import { sealContext, type GatewayTables, type GwVendorsTable, type VendorTier } from './gateway-tables.js';
 import type { SecretJson, Vendor, VendorInput, VendorSummary } from './gateway-store-types.js';
 import { VendorNotFoundError } from './store-errors.js';
-import { VendorInputSchema, VendorSlug, VendorTierInput, SecretJsonSchema, parseInput } from './store-inputs.js';
+import { VendorInputSchema, VendorNameInput, VendorSlug, VendorTierInput, SecretJsonSchema, parseInput } from './store-inputs.js';
 
 export interface RepositoryContext {
   db: Kysely<GatewayTables>;
@@ -36,7 +36,7 @@ export function createVendorRepository({ db, box, now }: RepositoryContext) {
     return vendor;
   }
 
-  async function update(slug: string, values: { tier?: VendorTier; settings_sealed?: string | null }): Promise<Vendor> {
+  async function update(slug: string, values: { name?: string; tier?: VendorTier; settings_sealed?: string | null }): Promise<Vendor> {
     const result = await db
       .updateTable('gw_vendors')
       .set({ ...values, updated_at: now().getTime() })
@@ -89,6 +89,10 @@ export function createVendorRepository({ db, box, now }: RepositoryContext) {
         createdAt: new Date(Number(row.created_at)),
         updatedAt: new Date(Number(row.updated_at)),
       }));
+    },
+
+    setName(slug: string, name: string): Promise<Vendor> {
+      return update(parseInput(VendorSlug, slug, 'vendor slug'), { name: parseInput(VendorNameInput, name, 'vendor name') });
     },
 
     setTier(slug: string, tier: VendorTier): Promise<Vendor> {

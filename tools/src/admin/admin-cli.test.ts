@@ -68,7 +68,12 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
   it('vendors: list, promote, settings from a file (never printed), demote', async () => {
     const listed = await cli('vendors', 'list');
     expect(listed.code).toBe(0);
-    expect(listed.json?.vendors.map((v: { slug: string }) => v.slug)).toEqual(['acme-pos', 'clover']);
+    // Vendors with a row, then the registered adapters without one.
+    expect(listed.json?.vendors.map((v: { slug: string; exists: boolean }) => [v.slug, v.exists])).toEqual([['acme-pos', true], ['clover', true], ['shopify', false], ['square', false]]);
+    const created = await cli('vendors', 'create', 'till-co', '--name', 'Till Co');
+    expect(created.json).toMatchObject({ vendor: { slug: 'till-co', name: 'Till Co', tier: 'generic' } });
+    expect((await cli('vendors', 'rename', 'till-co', '--name', 'Till Co Cloud')).json).toMatchObject({ vendor: { slug: 'till-co', name: 'Till Co Cloud' } });
+    expect(await cli('vendors', 'create', 'till-co', '--name', 'Again')).toMatchObject({ code: 1, stderr: expect.stringContaining('(vendor_exists, HTTP 409)') });
     expect((await cli('vendors', 'promote', 'clover')).json).toMatchObject({ vendor: { slug: 'clover', tier: 'featured' } });
     const file = path.join(dir, 'settings.json');
     writeFileSync(file, JSON.stringify({ authCode: 'rotated-auth-code-77', apiBaseUrl: cloverUrl }));
@@ -165,7 +170,7 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     const run = promisify(execFile);
     const env = { ...process.env, GATEWAY_ADMIN_TOKEN: TOKEN };
     const ok = await run(process.execPath, ['--import', 'tsx', bin, 'admin', 'vendors', 'list', '--url', gateway.address], { env });
-    expect(JSON.parse(ok.stdout).vendors).toHaveLength(2);
+    expect(JSON.parse(ok.stdout).vendors.map((v: { slug: string }) => v.slug)).toEqual(expect.arrayContaining(['acme-pos', 'clover', 'shopify', 'square']));
     const failed = await run(process.execPath, ['--import', 'tsx', bin, 'admin', 'vendors', 'demote', 'ghost', '--url', gateway.address], { env }).catch((e: { code: number; stderr: string }) => e);
     expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining('No vendor with this slug. (vendor_not_found, HTTP 404)') });
   }, 30_000);

@@ -11,7 +11,7 @@ export class AdminCallError extends Error {
 }
 
 export interface AdminClient {
-  call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<unknown>;
+  call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, body?: unknown): Promise<unknown>;
 }
 
 /**

@@ -2,7 +2,9 @@ export const ADMIN_USAGE = `loyalty-gateway admin <group> <action> [args] [--url
   --url defaults to http://127.0.0.1:3000; the token comes from GATEWAY_ADMIN_TOKEN unless --token is given.
   Every command prints the gateway's JSON answer; a failure exits 1 with the Error body's message.
 
-  vendors list
+  vendors list                             every vendor, and every registered adapter without one ("exists": false)
+  vendors create SLUG --name NAME          a generic vendor (the slug is permanent: the X-Service-Vendor value)
+  vendors rename SLUG --name NAME
   vendors promote SLUG                     generic → featured (needs a registered adapter)
   vendors demote SLUG                      featured → generic (connections and ledger stay)
   vendors settings SLUG --file f.json      replace provider settings (checked by the adapter; never printed back)

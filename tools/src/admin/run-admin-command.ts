@@ -18,7 +18,7 @@ type Flags = Record<string, string | boolean | undefined>;
 const OPTIONS = {
   url: { type: 'string' }, token: { type: 'string' }, file: { type: 'string' }, vendor: { type: 'string' }, store: { type: 'string' },
   merchant: { type: 'string' }, outlet: { type: 'string' }, 'credentials-file': { type: 'string' }, 'overlap-seconds': { type: 'string' },
-  connection: { type: 'string' }, wait: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  connection: { type: 'string' }, name: { type: 'string' }, wait: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 const need = (flags: Flags, name: string): string => {
@@ -47,6 +47,8 @@ const seg = encodeURIComponent;
 async function dispatch(client: AdminClient, group: string, action: string, positionals: string[], flags: Flags, io: AdminIo): Promise<unknown> {
   switch (`${group} ${action}`) {
     case 'vendors list': return client.call('GET', '/admin/vendors');
+    case 'vendors create': return client.call('POST', '/admin/vendors', { slug: arg(positionals, 'SLUG'), name: need(flags, 'name') });
+    case 'vendors rename': return client.call('PATCH', `/admin/vendors/${seg(arg(positionals, 'SLUG'))}`, { name: need(flags, 'name') });
     case 'vendors promote': return client.call('POST', `/admin/vendors/${seg(arg(positionals, 'SLUG'))}/promote`);
     case 'vendors demote': return client.call('POST', `/admin/vendors/${seg(arg(positionals, 'SLUG'))}/demote`);
     case 'vendors settings': return client.call('PUT', `/admin/vendors/${seg(arg(positionals, 'SLUG'))}/settings`, readJsonFile(need(flags, 'file')));
