@@ -12,6 +12,7 @@ import { registerHealth } from './health-route.js';
 import { registerMetrics, type GatewayMetrics } from './metrics/index.js';
 import { BODY_LIMIT } from './http/body-limit.js';
 import { clientErrorHandler } from './http/client-errors.js';
+import { ClockSkewTracker } from './http/clock-skew.js';
 import { registerRefusalLimit } from './http/refusal-limit.js';
 import { errorHandlingPlugin } from './http/error-handling.js';
 import { rateLimitOptions } from './http/rate-limit-options.js';
@@ -119,7 +120,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.refusalLimit) {
     registerRefusalLimit(app, { ...options.refusalLimit, redis: options.redis, onError: (error) => app.log.warn({ err: error }, 'refusal limiter unavailable; requests let through') });
   }
-  await app.register(v1AuthPlugin, { connections: options.connections, clock: options.clock ?? Date.now });
+  const clockSkew = new ClockSkewTracker(
+    (skew) => app.log.warn({ ...skew }, `clock skew of ${skew.smoothedSeconds} s on this connection (requests fail past 300 s): ask the merchant to fix the till's clock`),
+    options.clock ?? Date.now,
+  );
+  options.metrics?.watchClockSkew(clockSkew);
+  await app.register(v1AuthPlugin, { connections: options.connections, clock: options.clock ?? Date.now, onAuthenticated: (connection, ts) => clockSkew.record(connection, ts) });
   if (options.metrics) registerMetrics(app, { metrics: options.metrics, adminToken: options.admin?.token });
   await app.register(rateLimit, rateLimitOptions({ ...options.rateLimit, redis: options.redis }));
 
@@ -148,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Catalog pushes of featured vendors whose catalog the operator pulls are refused (needs the vendor registry).
     catalogPullerOf: options.featured ? catalogPullerOf(options.featured.store, options.featured.adapters) : undefined,
   });
-  if (options.admin) registerAdminRoutes(app, options.admin);
+  if (options.admin) registerAdminRoutes(app, { ...options.admin, clockSkew });
   if (options.directory) registerDirectory(app, options.directory);
   registerReadiness(app, {
     ...(options.storePing ? { store: options.storePing } : {}),

@@ -33,7 +33,7 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
     expect(listed.statusCode).toBe(200);
     const connections = (listed.json() as { connections: Array<Record<string, unknown>> }).connections;
     expect(connections).toHaveLength(1);
-    expect(Object.keys(connections[0]!).sort()).toEqual(['active', 'createdAt', 'hasCredentials', 'id', 'merchantId', 'outletId', 'secretCount', 'storeId', 'vendor']);
+    expect(Object.keys(connections[0]!).sort()).toEqual(['active', 'clockSkew', 'createdAt', 'hasCredentials', 'id', 'merchantId', 'outletId', 'secretCount', 'storeId', 'vendor']);
     const everything = [listed.body, (await t.admin('GET', '/admin/connections')).body, (await t.admin('GET', '/admin/vendors')).body, ...t.logs].join('\n');
     for (const shown of [secret, second, 'clover-oauth-token-zz']) expect(everything).not.toContain(shown);
   });

@@ -1,3 +1,4 @@
+import type { ClockSkewTracker } from '../http/clock-skew.js';
 import type { AnyAdapter, LoyaltyEngine } from '@loyalty-gateway/core';
 import type { CatalogRunner } from '../scheduler/index.js';
 import type { CatalogRunStore, GatewayStore, VendorNoteStore } from '../stores/index.js';
@@ -6,6 +7,8 @@ import type { CatalogRunStore, GatewayStore, VendorNoteStore } from '../stores/i
 export interface AdminOptions {
   /** GATEWAY_ADMIN_TOKEN. Undefined: /admin is off (every route answers 404 not_found). */
   token: string | undefined;
+  /** Set by buildApp: the app's clock-skew telemetry. */
+  clockSkew?: ClockSkewTracker | undefined;
   store: GatewayStore;
   /** The loyalty engine: a connection is made only to a merchant and outlet it has (read-only findOutlet). */
   engine: Pick<LoyaltyEngine, 'findOutlet'>;
@@ -29,6 +32,8 @@ export interface AdminOptions {
 }
 
 export interface AdminDeps {
+  /** Clock skew per connection as this process saw it (GET /admin/connections). */
+  clockSkew?: ClockSkewTracker | undefined;
   store: GatewayStore;
   engine: Pick<LoyaltyEngine, 'findOutlet'>;
   notes: VendorNoteStore;

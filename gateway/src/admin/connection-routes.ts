@@ -1,3 +1,4 @@
+import type { ConnectionSkew } from '../http/clock-skew.js';
 import { GatewayError } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
 import type { SecretJson } from '../stores/index.js';
@@ -14,6 +15,9 @@ const SHOWN_ONCE = 'Give this secret to the merchant now: it is stored encrypted
  * deadline (the new secret once; the previous ones valid until then), activate / deactivate, and
  * the per-connection credentials of featured adapters (checked by the adapter, never echoed).
  */
+const skewView = (skew: ConnectionSkew | null) =>
+  skew && { latestSeconds: skew.latestSeconds, smoothedSeconds: skew.smoothedSeconds, lastSeenAt: skew.lastSeenAt.toISOString(), flagged: skew.flagged };
+
 export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps): void {
   /** Credentials of a vendor with an adapter must fit its schema, whatever its tier (422 naming `credentials.*`). */
   function checkCredentials(vendor: string, credentials: SecretJson, prefix: string): void {
@@ -54,7 +58,9 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
 
   scope.get('/connections', ADMIN_ROUTE, async (request) => {
     const filter = readQuery(ConnectionsQuery, request.query);
-    return { connections: await deps.store.listConnections(filter) };
+    const connections = await deps.store.listConnections(filter);
+    // Clock skew as this process saw the connection (null: it sent nothing here lately).
+    return { connections: connections.map((c) => ({ ...c, clockSkew: skewView(deps.clockSkew?.of(c.id) ?? null) })) };
   });
 
   scope.post('/connections', ADMIN_ROUTE, async (request, reply) => {

@@ -26,6 +26,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     adapterOf: (slug) => adapters.find((a) => a.slug === slug),
     now: options.clock ?? (() => new Date()),
     tlsListener: options.tlsListener,
+    clockSkew: options.clockSkew,
     vendorChanged: () => followVendorChange(options.onVendorChanged, app.log, options.vendorChangeWaitMs),
   };
   void app.register(

@@ -1,4 +1,4 @@
-import { AUTH_HEADERS, type ConnectionStore } from '@loyalty-gateway/core';
+import { AUTH_HEADERS, type Connection, type ConnectionStore } from '@loyalty-gateway/core';
 import type { FastifyInstance, onRequestAsyncHookHandler, preValidationAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { assertFreshTimestamp, assertSignature, resolveConnection } from './authenticate-v1.js';
@@ -8,6 +8,8 @@ export interface V1AuthOptions {
   connections: ConnectionStore;
   /** Milliseconds since the epoch. */
   clock: () => number;
+  /** Told the signed timestamp of every authenticated request (clock-skew telemetry). */
+  onAuthenticated?: ((connection: Connection, timestampSeconds: number) => void) | undefined;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -32,7 +34,9 @@ async function v1Auth(app: FastifyInstance, options: V1AuthOptions): Promise<voi
   const verify: preValidationAsyncHookHandler = async (request) => {
     const body = Buffer.isBuffer(request.body) ? request.body : EMPTY;
     // The timestamp header passed the window check in onRequest.
-    assertSignature(request.connection!, request.headers, request.headers[AUTH_HEADERS.timestamp] as string, body);
+    const timestamp = request.headers[AUTH_HEADERS.timestamp] as string;
+    assertSignature(request.connection!, request.headers, timestamp, body);
+    options.onAuthenticated?.(request.connection!, Number(timestamp));
   };
 
   app.addHook('onRoute', (route) => {

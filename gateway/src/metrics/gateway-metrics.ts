@@ -73,6 +73,24 @@ export class GatewayMetrics {
     });
   }
 
+  /**
+   * gateway_clock_skew_seconds{vendor,store}: the smoothed skew of each connection seen in the last
+   * hour (the one metric labelled by store: bounded by the connections actually sending).
+   */
+  watchClockSkew(tracker: { recent(): Array<{ vendor: string; store: string; smoothedSeconds: number }> }): void {
+    this.registry.removeSingleMetric('gateway_clock_skew_seconds');
+    new Gauge({
+      name: 'gateway_clock_skew_seconds',
+      help: 'Smoothed X-Service-Timestamp minus server time per connection seen in the last hour (requests fail past ±300 s).',
+      labelNames: ['vendor', 'store'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const skew of tracker.recent()) this.set({ vendor: skew.vendor, store: skew.store }, skew.smoothedSeconds);
+      },
+    });
+  }
+
   /** The Prometheus text exposition of every metric. */
   async render(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };

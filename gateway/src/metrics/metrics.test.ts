@@ -94,8 +94,8 @@ describe('Prometheus metrics (a real gateway: GET /metrics behind the admin toke
     expect(sample(text, 'gateway_engine_breaker_open')).toBe(0);
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
     expect(text).toMatch(/^nodejs_heap_size_used_bytes /m);
-    // Bounded labels: never a raw URL or a store id.
-    expect(text).not.toContain('store-001');
+    // Bounded labels: never a raw URL; a store id only on the clock-skew gauge.
+    expect(text.split('\n').filter((l) => l.includes('store-001') && !l.startsWith('gateway_clock_skew_seconds'))).toEqual([]);
   });
 
   it('GATEWAY_METRICS_PORT serves the same exposition without authentication on loopback', async () => {
@@ -104,4 +104,21 @@ describe('Prometheus metrics (a real gateway: GET /metrics behind the admin toke
     const text = await response.text();
     expect(sample(text, 'gateway_earn_outcomes_total', { outcome: 'processed' })).toBeGreaterThanOrEqual(3);
   });
+
+  it('clock skew: a till 150 s ahead is flagged in GET /admin/connections and exported as gateway_clock_skew_seconds{vendor,store}', async () => {
+    // Smoothed: ten requests from the skewed till outweigh the earlier ones (rate-limited or not, each was authenticated).
+    for (let i = 0; i < 10; i += 1) {
+      const body = JSON.stringify(sale({ total: 1 }));
+      const response = await fetch(`${gateway.address}/webhooks/generic`, { method: 'POST', headers: headersFor(body, { timestamp: Math.floor(Date.now() / 1000) + 150 }), body });
+      expect([200, 429]).toContain(response.status);
+    }
+    const admin = { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } };
+    const { connections } = (await (await fetch(`${gateway.address}/admin/connections?vendor=acme-pos`, admin)).json()) as { connections: Array<{ storeId: string; clockSkew: { smoothedSeconds: number; flagged: boolean } | null }> };
+    const skewed = connections.find((c) => c.storeId === 'store-001')!;
+    expect(skewed.clockSkew?.flagged).toBe(true);
+    expect(skewed.clockSkew!.smoothedSeconds).toBeGreaterThan(120);
+    const text = await (await fetch(`${gateway.address}/metrics`, admin)).text();
+    expect(sample(text, 'gateway_clock_skew_seconds', { vendor: 'acme-pos', store: 'store-001' })).toBeGreaterThan(120);
+  });
 });
+
