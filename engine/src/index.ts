@@ -1,7 +1,5 @@
 export { createDatabase, migrate, ensureSchema, isUniqueViolation, type DatabaseOptions, type SqlDatabase, type SqlDialect } from './db/database.js';
 export { isConnectionLoss } from './db/connection-loss.js';
-export { testDialects, openTestDatabase, testDatabaseOptions, runPostgresStatement, postgresUrlWithSchema } from './db/testing.js';
-export { balanceOf, ledgerSum } from './testing/fixture.js';
 export { ENGINE_MIGRATION_TABLE, engineMigrations } from './db/migrations/index.js';
 export type { EngineTables } from './db/schema.js';
 export { EngineSeed, DEFAULT_CODE_PREFIX, type EngineSeedInput } from './seed/engine-seed.js';

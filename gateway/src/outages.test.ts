@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorBody } from '@loyalty-gateway/core';
-import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/engine';
+import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/engine/testing';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';

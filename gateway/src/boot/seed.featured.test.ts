@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createEmbeddedEngine, openTestDatabase } from '@loyalty-gateway/engine';
+import { createEmbeddedEngine } from '@loyalty-gateway/engine';
+import { openTestDatabase } from '@loyalty-gateway/engine/testing';
 import { describe, expect, it } from 'vitest';
 import { createGatewayStore } from '../stores/index.js';
 import { CLOVER_MERCHANT, SQUARE_LOCATION, featuredSeedDocument } from '../testing/featured-seed.js';

@@ -1,4 +1,5 @@
-import { createDatabase, createWorkerEngine, testDatabaseOptions } from '@loyalty-gateway/engine';
+import { createDatabase, createWorkerEngine } from '@loyalty-gateway/engine';
+import { testDatabaseOptions } from '@loyalty-gateway/engine/testing';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { MEMBERS, PATHS, byMembership, freshId, openCheckoutGateway, rawWallet } from './testing/checkout-kit.js';

@@ -4,7 +4,8 @@ import { ErrorBody } from '@loyalty-gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { createGatewayStore, createMemoryIdempotencyCache } from '../stores/index.js';
-import { openTestDatabase, createEmbeddedEngine } from '@loyalty-gateway/engine';
+import { createEmbeddedEngine } from '@loyalty-gateway/engine';
+import { openTestDatabase } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance } from 'fastify';
 import { Agent, request } from 'undici';
 

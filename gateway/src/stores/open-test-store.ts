@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { openTestDatabase, type SqlDatabase } from '@loyalty-gateway/engine';
+import { type SqlDatabase } from '@loyalty-gateway/engine';
+import { openTestDatabase } from '@loyalty-gateway/engine/testing';
 import { createGatewayStore, type GatewayStoreOptions } from './sql-gateway-store.js';
 import type { GatewayStore } from './gateway-store-types.js';
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyAdapter } from '@loyalty-gateway/core';
-import { createEmbeddedEngine, openTestDatabase, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
+import { createEmbeddedEngine, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
+import { openTestDatabase } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import { buildApp } from '../app.js';
 import type { HandshakeLimits } from '../featured/handshake-limiter.js';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { signV1, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
-import { createEmbeddedEngine, openTestDatabase, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
+import { createEmbeddedEngine, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
+import { openTestDatabase } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
 import { buildApp, type AppOptions } from '../app.js';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { AnyAdapter } from '@loyalty-gateway/core';
-import { createEmbeddedEngine, openTestDatabase, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
+import { createEmbeddedEngine, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
+import { openTestDatabase } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import { adapters as registeredAdapters } from '../../adapters.js';

@@ -1,7 +1,8 @@
 import { ErrorBody } from '@loyalty-gateway/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { balanceOf, ledgerSum, type EngineTables } from '@loyalty-gateway/engine';
+import { type EngineTables } from '@loyalty-gateway/engine';
+import { balanceOf, ledgerSum } from '@loyalty-gateway/engine/testing';
 import type { Kysely } from 'kysely';
 import { openGateway, type GatewayFixture } from '../../testing/gateway-fixture.js';
 import { testSeedDocument } from '../../testing/test-seed.js';

@@ -1,5 +1,6 @@
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
-import { createEmbeddedEngine, createEngineServer, openTestDatabase, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import { createEmbeddedEngine, createEngineServer, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import { openTestDatabase } from '@loyalty-gateway/engine/testing';
 import type { SlowStatements } from '@loyalty-gateway/engine/contract';
 import type { FastifyInstance } from 'fastify';
 import { createHttpEngine, type HttpEngine, type HttpEngineOptions } from '../create-http-engine.js';

@@ -1,0 +1,10 @@
+import { describe, expect, it } from 'vitest';
+import * as engine from './index.js';
+import * as testing from './testing/index.js';
+
+describe('the engine package entries', () => {
+  it('the main entry exports no test helper: they live behind @loyalty-gateway/engine/testing', () => {
+    for (const name of Object.keys(testing)) expect(Object.keys(engine), name).not.toContain(name);
+    expect(Object.keys(testing).sort()).toEqual(['balanceOf', 'ledgerSum', 'openTestDatabase', 'postgresUrlWithSchema', 'runPostgresStatement', 'testDatabaseOptions', 'testDialects']);
+  });
+});
