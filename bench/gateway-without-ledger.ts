@@ -16,7 +16,7 @@ const unused = () => Promise.reject(new Error('not used by this benchmark'));
 const outcome: EarnOutcome = { status: 'processed', membershipId: 'MBR-BENCH', pointsEarned: 12, stampsUpdated: [], warning: null };
 const nullEngine: LoyaltyEngine = {
   earn: async () => outcome,
-  reverse: unused, eligibility: unused, redeem: unused, catalogSync: unused, findOutlet: unused,
+  reverse: unused, eligibility: unused, redeem: unused, catalogSync: unused, findOutlet: unused, listMerchants: unused,
   ping: async () => undefined, close: async () => undefined,
 };
 

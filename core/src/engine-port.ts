@@ -26,6 +26,8 @@ export interface LoyaltyEngine {
   catalogSync(command: CatalogSyncCommand, options?: EngineCallOptions): Promise<CatalogSyncResult>;
   /** Read-only: whether the engine has this merchant, and this outlet of it (checked before a connection is made to them). */
   findOutlet(query: OutletQuery): Promise<OutletLookup>;
+  /** Read-only: every merchant with its outlets (what connections can be made to), ordered by id. */
+  listMerchants(): Promise<MerchantSummary[]>;
   /** Resolves when the engine can serve requests (readiness); rejects otherwise. */
   ping(): Promise<void>;
   /** Release connections and handles. */
@@ -46,6 +48,14 @@ export interface EngineCallOptions {
 export interface OutletQuery {
   merchantId: string;
   outletId: string;
+}
+
+/** A merchant as the operator sees it when connecting stores: its settings and outlets. */
+export interface MerchantSummary {
+  id: string;
+  name: string;
+  currency: string;
+  outlets: Array<{ id: string; name: string }>;
 }
 
 /** `outlet` is true only when the merchant exists and has that outlet. */

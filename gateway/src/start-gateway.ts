@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
-import { createWorkerEngine, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import { createWorkerEngine, type EmbeddedEngine, type EngineSeedInput } from '@loyalty-gateway/engine';
 import type { FastifyInstance } from 'fastify';
 import { startOperatorSide } from './admin/index.js';
 import { buildApp, type AppOptions } from './app.js';
@@ -113,7 +113,10 @@ export async function startGateway(env: Record<string, string | undefined> = pro
       http: { requestTimeoutMs: config.GATEWAY_REQUEST_TIMEOUT_MS, maxConnections: config.GATEWAY_MAX_CONNECTIONS },
       refusalLimit: { max: config.GATEWAY_REFUSED_LIMIT }, trustedProxies: config.GATEWAY_TRUSTED_PROXIES };
     // Operator side (this listener only): /admin, /directory and the scheduled catalog pulls.
-    const operator = await startOperatorSide({ config, store, engine, database: databases.gateway, notes, log });
+    const operator = await startOperatorSide({
+      config, store, engine, database: databases.gateway, notes, log,
+      ...(embedded ? { engineSeed: (seed: EngineSeedInput) => embedded.applySeed(seed) } : {}),
+    });
     closers.push(() => operator.close());
     const app = await buildApp({ ...appOptions, ...operator.appOptions });
     closers.push(() => app.close());

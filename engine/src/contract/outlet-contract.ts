@@ -10,4 +10,13 @@ export function outletContract(t: ContractContext): void {
       expect(await t.engine.findOutlet({ merchantId: 'm-nobody', outletId: SCOPE.outletId })).toEqual({ merchant: false, outlet: false });
     });
   });
+
+  describe('listMerchants', () => {
+    it('lists every merchant with its outlets (what connections can be made to), ordered by id', async () => {
+      const merchants = await t.engine.listMerchants();
+      const bean = merchants.find((m) => m.id === SCOPE.merchantId);
+      expect(bean).toEqual({ id: 'm-bean', name: 'Bean There', currency: 'USD', outlets: expect.arrayContaining([{ id: 'o-downtown', name: 'Downtown' }]) });
+      expect(merchants.map((m) => m.id)).toEqual([...merchants.map((m) => m.id)].sort());
+    });
+  });
 }

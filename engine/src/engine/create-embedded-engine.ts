@@ -12,6 +12,7 @@ import { transactBefore } from './deadline.js';
 import { earn } from './earn.js';
 import { eligibility } from './eligibility.js';
 import { findOutlet } from './find-outlet.js';
+import { listMerchants } from './list-merchants.js';
 import { redeem } from './redeem.js';
 import { reverse } from './reverse.js';
 import { SettingsCache } from './settings-cache.js';
@@ -68,6 +69,7 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
     redeem: open((command, options?: EngineCallOptions) => redeem(ctx, command, options)),
     catalogSync: open((command, options?: EngineCallOptions) => catalogSync(ctx, command, options)),
     findOutlet: open((query: OutletQuery) => findOutlet(ctx, query)),
+    listMerchants: open(() => listMerchants(ctx)),
     applySeed: open(async (seed: EngineSeedInput) => {
       const effective = (s: EngineSeed) => options.codePrefix ?? s.codePrefix ?? prefix;
       const applied = await applySeed(db, seed, effective, ctx.now());

@@ -62,6 +62,8 @@ export function createEngineServer(options: EngineServerOptions): FastifyInstanc
 
   app.get('/health', async (_request, reply) => reply.type('text/plain').send('ok'));
 
+  app.get('/v1/merchants', async () => ({ merchants: await engine.listMerchants() }));
+
   app.get('/v1/ping', async (request, reply) => {
     try {
       await engine.ping();

@@ -167,6 +167,7 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
     redeem: call('redeem'),
     catalogSync: call('catalogSync'),
     findOutlet: call('findOutlet'),
+    listMerchants: call('listMerchants'),
     applySeed: call('applySeed'),
     ping: call('ping'),
     async close() {

@@ -2,7 +2,7 @@ import { EngineError, EngineUnavailableError, GatewayError, isErrorCode, type En
 import type { DatabaseOptions } from '../db/database.js';
 
 /** The engine operations a worker serves: the port's, plus seeding (not part of the port). */
-export type WorkerMethod = 'earn' | 'reverse' | 'eligibility' | 'redeem' | 'catalogSync' | 'findOutlet' | 'ping' | 'applySeed' | 'close';
+export type WorkerMethod = 'earn' | 'reverse' | 'eligibility' | 'redeem' | 'catalogSync' | 'findOutlet' | 'listMerchants' | 'ping' | 'applySeed' | 'close';
 
 /** What the worker is started with (structured-cloned into it). */
 export interface EngineWorkerData {

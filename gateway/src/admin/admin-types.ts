@@ -1,3 +1,4 @@
+import type { EngineSeedInput } from '@loyalty-gateway/engine';
 import type { ClockSkewTracker } from '../http/clock-skew.js';
 import type { AnyAdapter, LoyaltyEngine } from '@loyalty-gateway/core';
 import type { CatalogRunner } from '../scheduler/index.js';
@@ -7,11 +8,13 @@ import type { CatalogRunStore, GatewayStore, VendorNoteStore } from '../stores/i
 export interface AdminOptions {
   /** GATEWAY_ADMIN_TOKEN. Undefined: /admin is off (every route answers 404 not_found). */
   token: string | undefined;
+  /** The embedded reference engine's seed path (creating merchants and outlets); absent with a remote engine. */
+  engineSeed?: ((seed: EngineSeedInput) => Promise<void>) | undefined;
   /** Set by buildApp: the app's clock-skew telemetry. */
   clockSkew?: ClockSkewTracker | undefined;
   store: GatewayStore;
   /** The loyalty engine: a connection is made only to a merchant and outlet it has (read-only findOutlet). */
-  engine: Pick<LoyaltyEngine, 'findOutlet'>;
+  engine: Pick<LoyaltyEngine, 'findOutlet' | 'listMerchants'>;
   notes: VendorNoteStore;
   runs: CatalogRunStore;
   /** Starts manual catalog pulls (the same runner the scheduler uses). */
@@ -32,10 +35,11 @@ export interface AdminOptions {
 }
 
 export interface AdminDeps {
+  engineSeed?: ((seed: EngineSeedInput) => Promise<void>) | undefined;
   /** Clock skew per connection as this process saw it (GET /admin/connections). */
   clockSkew?: ClockSkewTracker | undefined;
   store: GatewayStore;
-  engine: Pick<LoyaltyEngine, 'findOutlet'>;
+  engine: Pick<LoyaltyEngine, 'findOutlet' | 'listMerchants'>;
   notes: VendorNoteStore;
   runs: CatalogRunStore;
   runner: CatalogRunner;

@@ -4,6 +4,7 @@ import { adminAuth } from './admin-auth.js';
 import type { AdminDeps, AdminOptions } from './admin-types.js';
 import { registerCatalogRunRoutes } from './catalog-run-routes.js';
 import { registerConnectionRoutes } from './connection-routes.js';
+import { registerMerchantRoutes } from './merchant-routes.js';
 import { registerVendorRoutes } from './vendor-routes.js';
 import { followVendorChange } from './follow-vendor-change.js';
 
@@ -27,6 +28,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     now: options.clock ?? (() => new Date()),
     tlsListener: options.tlsListener,
     clockSkew: options.clockSkew,
+    engineSeed: options.engineSeed,
     vendorChanged: () => followVendorChange(options.onVendorChanged, app.log, options.vendorChangeWaitMs),
   };
   void app.register(
@@ -35,6 +37,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
       registerVendorRoutes(scope, deps);
       registerConnectionRoutes(scope, deps);
       registerCatalogRunRoutes(scope, deps);
+      registerMerchantRoutes(scope, deps);
     },
     { prefix: '/admin' },
   );

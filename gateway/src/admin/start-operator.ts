@@ -36,6 +36,8 @@ export async function startOperatorSide(options: {
   notes: VendorNoteStore;
   log: FastifyBaseLogger;
   adapters?: readonly AnyAdapter[];
+  /** The embedded reference engine's seed path: /admin creates merchants and outlets through it. */
+  engineSeed?: AdminOptions['engineSeed'];
 }): Promise<OperatorSide> {
   const { config, store, log } = options;
   const adapters = options.adapters ?? registeredAdapters;
@@ -64,7 +66,7 @@ export async function startOperatorSide(options: {
   return {
     appOptions: {
       admin: {
-        token: config.GATEWAY_ADMIN_TOKEN, store, engine: options.engine, notes: options.notes, runs, runner, adapters, tlsListener,
+        token: config.GATEWAY_ADMIN_TOKEN, store, engine: options.engine, notes: options.notes, runs, runner, adapters, tlsListener, engineSeed: options.engineSeed,
         onVendorChanged: () => vendorChanges.changed(),
       },
       directory: { store, adapters, publicUrl: config.GATEWAY_PUBLIC_URL, environment: config.GATEWAY_ENV },

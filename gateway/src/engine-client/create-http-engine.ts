@@ -1,4 +1,4 @@
-import type { EngineCallOptions, LoyaltyEngine } from '@loyalty-gateway/core';
+import type { EngineCallOptions, LoyaltyEngine, MerchantSummary } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 import { engineUnavailable } from './engine-call-failure.js';
@@ -77,6 +77,7 @@ export function createHttpEngine(input: HttpEngineOptions): HttpEngine {
     catalogSync: (command, call) => once('/v1/catalog-sync', command, call),
     eligibility: (command, call) => retried('POST', '/v1/eligibility', command, call),
     findOutlet: (query) => retried('POST', '/v1/find-outlet', query),
+    listMerchants: async () => (await retried<{ merchants: MerchantSummary[] }>('GET', '/v1/merchants')).merchants,
     ping: async () => {
       await retried('GET', '/v1/ping');
     },

@@ -70,6 +70,12 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     expect(listed.code).toBe(0);
     // Vendors with a row, then the registered adapters without one.
     expect(listed.json?.vendors.map((v: { slug: string; exists: boolean }) => [v.slug, v.exists])).toEqual([['acme-pos', true], ['clover', true], ['shopify', false], ['square', false]]);
+    const merchant = await cli('merchants', 'create', 'm-cli-2', '--name', 'CLI Café', '--currency', 'USD', '--country-code', '1', '--earn-rate', '1', '--redemption-rate', '100');
+    expect(merchant.json, merchant.stderr).toMatchObject({ merchant: { id: 'm-cli-2', outlets: [] } });
+    expect((await cli('merchants', 'add-outlet', 'm-cli-2', '--id', 'o-cli', '--name', 'Counter')).json).toMatchObject({ merchant: { id: 'm-cli-2', outlets: [{ id: 'o-cli', name: 'Counter' }] } });
+    expect((await cli('merchants', 'list')).json?.merchants.map((m: { id: string }) => m.id)).toEqual(['m-cli', 'm-cli-2']);
+    expect(await cli('merchants', 'create', 'm-cli', '--name', 'Dup', '--currency', 'USD', '--country-code', '1', '--earn-rate', '1', '--redemption-rate', '1'))
+      .toMatchObject({ code: 1, stderr: expect.stringContaining('(merchant_exists, HTTP 409)') });
     const created = await cli('vendors', 'create', 'till-co', '--name', 'Till Co');
     expect(created.json).toMatchObject({ vendor: { slug: 'till-co', name: 'Till Co', tier: 'generic' } });
     expect((await cli('vendors', 'rename', 'till-co', '--name', 'Till Co Cloud')).json).toMatchObject({ vendor: { slug: 'till-co', name: 'Till Co Cloud' } });

@@ -10,6 +10,11 @@ export const ADMIN_USAGE = `loyalty-gateway admin <group> <action> [args] [--url
   vendors settings SLUG --file f.json      replace provider settings (checked by the adapter; never printed back)
   vendors notes SLUG                       handshakes the featured door recorded (e.g. Clover's verificationCode)
 
+  merchants list                           merchants and their outlets (what connections can be made to)
+  merchants create ID --name N --currency EUR --country-code 33 --earn-rate 1 --redemption-rate 100
+                                           a merchant of the embedded reference engine
+  merchants add-outlet MERCHANT_ID --id O --name N
+
   connections list [--vendor V] [--merchant M]
   connections create --vendor V --store ID --merchant M --outlet O [--credentials-file f.json]
                                            prints the new secret ONCE

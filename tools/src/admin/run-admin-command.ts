@@ -18,7 +18,8 @@ type Flags = Record<string, string | boolean | undefined>;
 const OPTIONS = {
   url: { type: 'string' }, token: { type: 'string' }, file: { type: 'string' }, vendor: { type: 'string' }, store: { type: 'string' },
   merchant: { type: 'string' }, outlet: { type: 'string' }, 'credentials-file': { type: 'string' }, 'overlap-seconds': { type: 'string' },
-  connection: { type: 'string' }, name: { type: 'string' }, wait: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  connection: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, currency: { type: 'string' }, 'country-code': { type: 'string' },
+  'earn-rate': { type: 'string' }, 'redemption-rate': { type: 'string' }, wait: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 const need = (flags: Flags, name: string): string => {
@@ -47,6 +48,12 @@ const seg = encodeURIComponent;
 async function dispatch(client: AdminClient, group: string, action: string, positionals: string[], flags: Flags, io: AdminIo): Promise<unknown> {
   switch (`${group} ${action}`) {
     case 'vendors list': return client.call('GET', '/admin/vendors');
+    case 'merchants list': return client.call('GET', '/admin/merchants');
+    case 'merchants create': return client.call('POST', '/admin/merchants', {
+      id: arg(positionals, 'ID'), name: need(flags, 'name'), currency: need(flags, 'currency'), defaultCountryCode: need(flags, 'country-code'),
+      earnRate: Number(need(flags, 'earn-rate')), redemptionRate: Number(need(flags, 'redemption-rate')),
+    });
+    case 'merchants add-outlet': return client.call('POST', `/admin/merchants/${seg(arg(positionals, 'MERCHANT_ID'))}/outlets`, { id: need(flags, 'id'), name: need(flags, 'name') });
     case 'vendors create': return client.call('POST', '/admin/vendors', { slug: arg(positionals, 'SLUG'), name: need(flags, 'name') });
     case 'vendors rename': return client.call('PATCH', `/admin/vendors/${seg(arg(positionals, 'SLUG'))}`, { name: need(flags, 'name') });
     case 'vendors promote': return client.call('POST', `/admin/vendors/${seg(arg(positionals, 'SLUG'))}/promote`);

@@ -72,7 +72,7 @@ export async function openOperatorApp(
   const token = 'token' in options ? options.token : ADMIN_TOKEN;
   const app = await buildApp({
     engine, connections: store, idempotency: createMemoryIdempotencyCache(), rateLimit: { max: 100_000 }, loggerInstance: logger,
-    admin: { token, store, engine, notes, runs, runner, adapters, tlsListener: options.tlsListener, onVendorChanged: options.onVendorChanged, vendorChangeWaitMs: options.vendorChangeWaitMs },
+    admin: { token, store, engine, notes, runs, runner, adapters, engineSeed: (seed) => engine.applySeed(seed), tlsListener: options.tlsListener, onVendorChanged: options.onVendorChanged, vendorChangeWaitMs: options.vendorChangeWaitMs },
     directory: { store, adapters, publicUrl: options.publicUrl, environment: options.environment },
     // The featured doors too, so a promotion through /admin can be followed by a native POST.
     featured: { store, notes, adapters, publicUrl: options.publicUrl },
