@@ -43,20 +43,45 @@ function parseCustomer(value: string | undefined) {
   return { type: type as 'phone', value: rest.join(':') };
 }
 
+/** Each command's own usage (`loyalty-gateway <command> --help`). */
+const COMMAND_HELP: Record<string, string> = {
+  'send-sample': `loyalty-gateway send-sample --url URL --vendor SLUG --store ID --secret S [--customer type:value] [--total 12.50]
+  POST a signed sample sale to URL/webhooks/generic and print the answer. --url defaults to $GATEWAY_URL.`,
+  send: `loyalty-gateway send --url URL --vendor SLUG --store ID --secret S --file body.json [--path /webhooks/generic]
+  POST the file's exact bytes, signed, to URL+path and print the answer. --url defaults to $GATEWAY_URL.`,
+  sign: `loyalty-gateway sign --vendor SLUG --store ID --secret S --file body.json
+  Print the four X-Service-* headers for the file's bytes, as curl -H flags.`,
+  certify: `loyalty-gateway certify --url URL --vendor SLUG --store ID --secret S [--customer type:value]
+  Run the generic tier's certification checks against a gateway (UAT): signing, clock, idempotency,
+  refunds, validation. One PASS/FAIL line each; exit 0 only when every check passes. A refused
+  secret stops the run after the connection test. --url defaults to $GATEWAY_URL.`,
+};
+
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'admin') {
     return runAdminCommand(rest, { env: process.env, out: (text) => console.log(text), err: (text) => console.error(text) });
   }
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      url: { type: 'string' }, vendor: { type: 'string' }, store: { type: 'string' }, secret: { type: 'string' },
-      file: { type: 'string' }, path: { type: 'string' }, customer: { type: 'string' }, total: { type: 'string' },
-    },
-    strict: true,
-  });
-  const flags = values as Flags;
+  if (command && COMMAND_HELP[command] && (rest.includes('--help') || rest.includes('-h'))) {
+    console.log(COMMAND_HELP[command]);
+    return 0;
+  }
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: {
+        url: { type: 'string' }, vendor: { type: 'string' }, store: { type: 'string' }, secret: { type: 'string' },
+        file: { type: 'string' }, path: { type: 'string' }, customer: { type: 'string' }, total: { type: 'string' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    // node:util's wording ("Unknown option '--x'. To specify a positional argument…") in plain words.
+    const what = /'([^']+)'/.exec((error as Error).message)?.[1];
+    throw new UsageError(what ? `${command}: ${what} is not an option of this command` : `${command}: ${(error as Error).message}`);
+  }
+  const flags = { ...values, url: (values.url as string | undefined) ?? process.env.GATEWAY_URL } as Flags;
   switch (command) {
     case 'send-sample': {
       const [url, vendor, store, secret] = required(flags, 'url', 'vendor', 'store', 'secret');
@@ -95,7 +120,9 @@ async function run(argv: string[]): Promise<number> {
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error);
+    const [command] = process.argv.slice(2);
+    const help = command && COMMAND_HELP[command] ? COMMAND_HELP[command] : USAGE;
+    console.error(error instanceof UsageError ? `${error.message}\n\n${help}` : (error as Error).message ?? error);
     process.exit(error instanceof UsageError ? 2 : 1);
   },
 );

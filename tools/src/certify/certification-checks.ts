@@ -25,6 +25,9 @@ export interface CertificationCheck {
 
 type Answer = SendSignedResult & { body: Record<string, unknown> | unknown };
 
+/** The first signed check: a no-op that proves the credentials (certify stops after it when they are refused). */
+export const CONNECTION_TEST = 'connection test: sale.voided is accepted and ignored';
+
 const field = (answer: Answer, name: string): unknown =>
   answer.body !== null && typeof answer.body === 'object' ? (answer.body as Record<string, unknown>)[name] : undefined;
 
@@ -63,7 +66,7 @@ export const CERTIFICATION_CHECKS: readonly CertificationCheck[] = [
     },
   },
   {
-    name: 'connection test: sale.voided is accepted and ignored', expect: '200 ignored (changes nothing)',
+    name: CONNECTION_TEST, expect: '200 ignored (changes nothing)',
     run: async (client) => expectAnswer(200, 'ignored')(await client.send({ ...saleOf(client, newId('CERT-VOID')), eventType: 'sale.voided' })),
   },
   {

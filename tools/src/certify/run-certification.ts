@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sendSigned } from '../send-signed.js';
 import type { SampleSaleOptions } from '../sample-sale.js';
-import { CERTIFICATION_CHECKS, type CertificationCheck, type CertificationClient } from './certification-checks.js';
+import { CERTIFICATION_CHECKS, type CertificationCheck, type CertificationClient, CONNECTION_TEST } from './certification-checks.js';
 
 export interface CertificationOptions {
   /** The gateway's base URL (UAT's, for a vendor certifying its integration). */
@@ -44,6 +44,17 @@ export async function runCertification(options: CertificationOptions): Promise<C
   for (const check of options.checks ?? CERTIFICATION_CHECKS) {
     const outcome = await check.run(client, state).catch((error: unknown) => ({ ok: false, detail: `failed to run: ${(error as Error).message}` }));
     results.push({ name: check.name, expect: check.expect, ...outcome });
+    // The connection test refused for its credentials: every signed check after it would fail the
+    // same way, so the run stops here with the one thing to fix.
+    if (check.name === CONNECTION_TEST && !outcome.ok && /^HTTP 401 (bad_signature|unknown_connection|stale_timestamp)/.test(outcome.detail)) {
+      results.push({
+        name: 'credentials', ok: false, expect: 'the connection test accepted',
+        detail: /stale_timestamp/.test(outcome.detail)
+          ? 'timestamp rejected: this machine\'s clock is more than 300 s from the gateway\'s; fix the clock, then run certify again (no other check was run)'
+          : 'secret rejected: check the secret and the store id (the vendor slug too), then run certify again (no other check was run)',
+      });
+      break;
+    }
   }
   return results;
 }
