@@ -1,6 +1,7 @@
 import { defineAdapter } from '@loyalty-gateway/core';
 import { cloverAuth, cloverHandshake, cloverUnits } from './auth.js';
 import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
+import { RECONCILE_SCHEDULE, pullOrders } from './reconcile.js';
 import { CloverCredentials, CloverSettings } from './config.js';
 import { cloverDisplay, cloverSetup } from './manifest.js';
 import { mapCloverUnit } from './map-unit.js';
@@ -20,4 +21,5 @@ export const adapter = defineAdapter({
   units: (body) => cloverUnits(body),
   map: (unit, ctx) => mapCloverUnit(unit, ctx),
   catalog: { schedule: CATALOG_SCHEDULE, pull: pullCatalog },
+  reconcile: { schedule: RECONCILE_SCHEDULE, pull: pullOrders },
 });

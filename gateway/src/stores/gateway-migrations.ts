@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import { operatorTablesMigration } from './gateway-migration-0002.js';
 import { vendorNoteCountsMigration } from './gateway-migration-0003.js';
+import { reconcileRunsMigration } from './gateway-migration-0004.js';
 
 /**
  * The gateway's schema, as numbered migrations run on SQLite and PostgreSQL alike through the
@@ -62,4 +63,5 @@ export const gatewayMigrations: Record<string, Migration> = {
   '0001_gateway_init': init,
   '0002_operator_tables': operatorTablesMigration,
   '0003_vendor_note_counts': vendorNoteCountsMigration,
+  '0004_reconcile_runs': reconcileRunsMigration,
 };

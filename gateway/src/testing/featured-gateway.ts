@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AnyAdapter } from '@loyalty-gateway/core';
+import type { AnyAdapter, IdempotencyCache } from '@loyalty-gateway/core';
 import { createEmbeddedEngine, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
 import { openTestDatabase } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance, FastifyServerFactory } from 'fastify';
@@ -15,6 +15,9 @@ export interface FeaturedGateway {
   engine: EmbeddedEngine;
   store: GatewayStore;
   notes: VendorNoteStore;
+  database: SqlDatabase<any>;
+  /** The same idempotency cache the doors use (the reconciliation runner shares it in production). */
+  idempotency: IdempotencyCache;
   /** Wallet balance of a member of merchant m-bean, read through the engine's eligibility. */
   balance(membershipId: string): Promise<number>;
   close(): Promise<void>;
@@ -68,6 +71,8 @@ export async function openFeaturedGateway(options: FeaturedGatewayOptions): Prom
     engine,
     store,
     notes,
+    database,
+    idempotency,
     async balance(membershipId) {
       const result = await engine.eligibility({
         merchantId: 'm-bean',

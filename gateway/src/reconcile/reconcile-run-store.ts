@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { isUniqueViolation, migrate, type SqlDatabase } from '@loyalty-gateway/engine';
+import type { Kysely, Selectable } from 'kysely';
+import { GATEWAY_MIGRATION_TABLE, gatewayMigrations } from '../stores/gateway-migrations.js';
+
+interface GwReconcileRunsTable {
+  id: string;
+  vendor: string;
+  connection_id: string;
+  trigger: 'schedule' | 'manual';
+  slot: string;
+  status: 'running' | 'succeeded' | 'failed';
+  started_at: number;
+  finished_at: number | null;
+  window_since: number;
+  window_until: number;
+  pages: number;
+  found: number;
+  recovered: number;
+  duplicates: number;
+  failed: number;
+  error: string | null;
+}
+
+interface Tables {
+  gw_reconcile_runs: GwReconcileRunsTable;
+}
+
+export interface ReconcileCounts {
+  pages: number;
+  /** Orders and refunds the vendor listed in the window. */
+  found: number;
+  /** Envelopes the ledger had not seen: earned or reversed now. */
+  recovered: number;
+  /** Envelopes the ledger already held (the webhook delivered them). */
+  duplicates: number;
+  /** Orders that could not be mapped and envelopes the pipeline refused. */
+  failed: number;
+}
+
+export interface ReconcileRun extends ReconcileCounts {
+  id: string;
+  vendor: string;
+  connectionId: string;
+  trigger: 'schedule' | 'manual';
+  slot: string;
+  status: 'running' | 'succeeded' | 'failed';
+  startedAt: Date;
+  finishedAt: Date | null;
+  since: Date;
+  until: Date;
+  error: string | null;
+}
+
+const toRun = (row: Selectable<GwReconcileRunsTable>): ReconcileRun => ({
+  id: row.id, vendor: row.vendor, connectionId: row.connection_id, trigger: row.trigger, slot: row.slot, status: row.status,
+  startedAt: new Date(Number(row.started_at)), finishedAt: row.finished_at === null ? null : new Date(Number(row.finished_at)),
+  since: new Date(Number(row.window_since)), until: new Date(Number(row.window_until)),
+  pages: Number(row.pages), found: Number(row.found), recovered: Number(row.recovered), duplicates: Number(row.duplicates), failed: Number(row.failed),
+  error: row.error,
+});
+
+export type ReconcileRunStore = Awaited<ReturnType<typeof createReconcileRunStore>>;
+
+/**
+ * Reconciliation runs and checkpoints, on either dialect. Claiming inserts the run's row:
+ * UNIQUE(connection_id, slot) lets exactly one process take a schedule tick.
+ */
+export async function createReconcileRunStore(options: { database: SqlDatabase<any>; clock?: () => Date }) {
+  const db = options.database.db as Kysely<Tables>;
+  await migrate(db as Kysely<any>, gatewayMigrations, GATEWAY_MIGRATION_TABLE);
+  const now = options.clock ?? (() => new Date());
+  return {
+    /** Where the next window starts: the end of the latest succeeded run's window, or null. */
+    async checkpoint(connectionId: string): Promise<Date | null> {
+      const row = await db.selectFrom('gw_reconcile_runs').select((eb) => eb.fn.max('window_until').as('until'))
+        .where('connection_id', '=', connectionId).where('status', '=', 'succeeded').executeTakeFirst();
+      return row?.until == null ? null : new Date(Number(row.until));
+    },
+    /** The run's row, or null when another process took this slot. */
+    async claim(input: { vendor: string; connectionId: string; trigger: 'schedule' | 'manual'; slot?: string; since: Date; until: Date }): Promise<ReconcileRun | null> {
+      const id = randomUUID();
+      const row: GwReconcileRunsTable = {
+        id, vendor: input.vendor, connection_id: input.connectionId, trigger: input.trigger, slot: input.slot ?? `manual:${id}`, status: 'running',
+        started_at: now().getTime(), finished_at: null, window_since: input.since.getTime(), window_until: input.until.getTime(),
+        pages: 0, found: 0, recovered: 0, duplicates: 0, failed: 0, error: null,
+      };
+      try {
+        await db.insertInto('gw_reconcile_runs').values(row).execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) return null;
+        throw error;
+      }
+      return toRun(row);
+    },
+    async finish(id: string, outcome: ReconcileCounts & { status: 'succeeded' | 'failed'; error?: string | null }): Promise<ReconcileRun> {
+      await db.updateTable('gw_reconcile_runs')
+        .set({ status: outcome.status, finished_at: now().getTime(), pages: outcome.pages, found: outcome.found, recovered: outcome.recovered, duplicates: outcome.duplicates, failed: outcome.failed, error: outcome.error ?? null })
+        .where('id', '=', id).execute();
+      return toRun(await db.selectFrom('gw_reconcile_runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+    },
+    /** Newest first. */
+    async list(filter: { vendor?: string | undefined; connectionId?: string | undefined; limit?: number } = {}): Promise<ReconcileRun[]> {
+      let query = db.selectFrom('gw_reconcile_runs').selectAll().orderBy('started_at', 'desc').orderBy('id').limit(Math.min(Math.max(1, filter.limit ?? 100), 500));
+      if (filter.vendor) query = query.where('vendor', '=', filter.vendor);
+      if (filter.connectionId) query = query.where('connection_id', '=', filter.connectionId);
+      return (await query.execute()).map(toRun);
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { createHttpClient } from '@loyalty-gateway/core';
+import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
+import { adapter as clover } from '@loyalty-gateway/adapter-clover';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
+import { CLOVER_AUTH_CODE, CLOVER_MERCHANT, MEMBERS, featuredSeedDocument } from '../testing/featured-seed.js';
+import { adapterFixtureJson } from '../testing/native-fixtures.js';
+import { createWebhookPipeline } from '../webhooks/webhook-pipeline.js';
+import type { ConnectionSummary } from '../stores/index.js';
+import { createReconcileRunStore, type ReconcileRunStore } from './reconcile-run-store.js';
+import { RECONCILE_OVERLAP_MS, runReconcile, type ReconcileDeps } from './run-reconcile.js';
+
+const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+const XYZ = `/v3/merchants/${CLOVER_MERCHANT}`;
+const member = MEMBERS.clover.membershipId;
+// Clover's documented order object (order-paid.json, unedited); the listing page is assembled from
+// it as `GET /v3/merchants/{mId}/orders` returns orders: `{ elements: [order…] }`.
+const paidOrder = adapterFixtureJson('clover', 'order-paid.json') as Record<string, unknown> & { id: string; modifiedTime: number };
+
+describe.each(dialects)('order reconciliation recovers what the webhook never delivered (Clover, %s)', (dialect) => {
+  let api: RecordedVendorServer;
+  let gw: FeaturedGateway;
+  let runs: ReconcileRunStore;
+  let connection: ConnectionSummary;
+  let deps: ReconcileDeps;
+  let clock = 0;
+
+  beforeAll(async () => {
+    api = await startRecordedVendorServer();
+    api.route(`${XYZ}/orders`, { body: { elements: [paidOrder] } });
+    api.route(`${XYZ}/orders/${paidOrder.id}`, { body: paidOrder });
+    api.route(`${XYZ}/customers/CUSTVJT2ABCRS`, { body: adapterFixtureJson('clover', 'customer.json') });
+    gw = await openFeaturedGateway({ seedDocument: featuredSeedDocument({ cloverApi: api.baseUrl }), dialect });
+    runs = await createReconcileRunStore({ database: gw.database });
+    const found = await gw.store.listConnections({ vendor: 'clover' });
+    connection = found[0]!;
+    clock = connection.createdAt.getTime() + 60 * 60 * 1000;
+    deps = {
+      store: gw.store,
+      runs,
+      pipeline: createWebhookPipeline({ engine: gw.engine, cache: gw.idempotency, onCacheError: () => {} }),
+      http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
+      logger: pino({ level: 'silent' }),
+      now: () => new Date(clock),
+    };
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await api?.close();
+  });
+
+  it('a sale the webhook never delivered is earned by the run, once; the webhook arriving late is a duplicate', async () => {
+    expect(await gw.balance(member)).toBe(0);
+    const run = await runReconcile(clover, connection, deps, { kind: 'schedule', slot: 'tick-1' });
+    expect(run).toMatchObject({ status: 'succeeded', pages: 1, found: 1, recovered: 1, duplicates: 0, failed: 0, error: null });
+    expect(run!.since).toEqual(connection.createdAt); // the first window starts when the connection was made
+    const earned = await gw.balance(member);
+    expect(earned).toBeGreaterThan(0);
+
+    // The listing asked for the window, by modification time, with the token Clover issued.
+    const listing = api.seen.find((r) => r.path === `${XYZ}/orders`)!;
+    expect(listing.query.getAll('filter')).toEqual([`modifiedTime>=${connection.createdAt.getTime()}`, `modifiedTime<${clock}`]);
+    expect(listing.headers.authorization).toBe('Bearer fake-oauth-access-token');
+
+    const late = await gw.app.inject({
+      method: 'POST', url: '/webhooks/clover',
+      headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE },
+      payload: { appId: 'DRKVJT2ZRRRSC', merchants: { [CLOVER_MERCHANT]: [{ objectId: `O:${paidOrder.id}`, type: 'UPDATE', ts: paidOrder.modifiedTime }] } },
+    });
+    expect(late.statusCode).toBe(200);
+    expect(late.json().results).toEqual([expect.objectContaining({ transactionId: paidOrder.id, status: 'duplicate' })]);
+    expect(await gw.balance(member)).toBe(earned);
+  });
+
+  it('the next run starts at the checkpoint less the overlap and finds only duplicates', async () => {
+    const before = await gw.balance(member);
+    const previousUntil = clock;
+    clock += 15 * 60 * 1000;
+    const run = await runReconcile(clover, connection, deps, { kind: 'schedule', slot: 'tick-2' });
+    expect(run).toMatchObject({ status: 'succeeded', found: 1, recovered: 0, duplicates: 1, failed: 0 });
+    expect(run!.since.getTime()).toBe(previousUntil - RECONCILE_OVERLAP_MS);
+    expect(await gw.balance(member)).toBe(before);
+  });
+
+  it('a slot already claimed (another gateway took this tick) is not run again', async () => {
+    expect(await runReconcile(clover, connection, deps, { kind: 'schedule', slot: 'tick-2' })).toBeNull();
+  });
+
+  it('a failing listing fails the run, names the reason, and leaves the checkpoint where it was', async () => {
+    const checkpoint = await runs.checkpoint(connection.id);
+    clock += 15 * 60 * 1000;
+    api.script(`${XYZ}/orders`, { status: 503, body: { message: 'Service Unavailable' } });
+    const run = await runReconcile(clover, connection, deps, { kind: 'manual' });
+    expect(run).toMatchObject({ status: 'failed', trigger: 'manual', recovered: 0 });
+    expect(run!.error).toMatch(/503/);
+    expect(await runs.checkpoint(connection.id)).toEqual(checkpoint);
+
+    // The next run covers the failed window again (from the old checkpoint), and succeeds.
+    clock += 15 * 60 * 1000;
+    const retry = await runReconcile(clover, connection, deps, { kind: 'manual' });
+    expect(retry).toMatchObject({ status: 'succeeded', duplicates: 1 });
+    expect(retry!.since.getTime()).toBe(checkpoint!.getTime() - RECONCILE_OVERLAP_MS);
+    const listed = await runs.list({ connectionId: connection.id });
+    expect(listed.map((r) => r.status)).toEqual(['succeeded', 'failed', 'succeeded', 'succeeded']);
+  });
+
+  it('an order id that is not a Clover id is counted as failed and never fetched', async () => {
+    clock += 15 * 60 * 1000;
+    api.route(`${XYZ}/orders`, { body: { elements: [paidOrder, { id: '../../etc', modifiedTime: paidOrder.modifiedTime }] } });
+    const run = await runReconcile(clover, connection, deps, { kind: 'manual' });
+    expect(run).toMatchObject({ status: 'failed', found: 2, duplicates: 1, failed: 1 });
+    expect(api.seen.some((r) => r.path.includes('etc'))).toBe(false);
+    api.route(`${XYZ}/orders`, { body: { elements: [paidOrder] } });
+  });
+});

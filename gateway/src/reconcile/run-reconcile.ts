@@ -1,0 +1,95 @@
+import { Envelope, formatPath, type AnyAdapter, type Connection, type HttpClient } from '@loyalty-gateway/core';
+import type { FastifyBaseLogger } from 'fastify';
+import { buildPullContext } from '../scheduler/build-pull-context.js';
+import type { ConnectionSummary, GatewayStore } from '../stores/index.js';
+import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
+import type { ReconcileCounts, ReconcileRun, ReconcileRunStore } from './reconcile-run-store.js';
+
+/** Each window starts this long before the last one ended: orders updated at the boundary are looked at twice (harmless: the ledger dedupes). */
+export const RECONCILE_OVERLAP_MS = 10 * 60 * 1000;
+/** Pages one run reads at most (a runaway cursor ends the run as failed; the checkpoint stays). */
+const MAX_PAGES = 1_000;
+
+export interface ReconcileDeps {
+  store: GatewayStore;
+  runs: ReconcileRunStore;
+  /** The earn webhook's own pipeline: idempotency cache, then the ledger. */
+  pipeline: WebhookPipeline;
+  http: HttpClient;
+  logger: FastifyBaseLogger;
+  now: () => Date;
+}
+
+/** The window a connection's next run covers: from its checkpoint (less the overlap), else from its creation. */
+export async function reconcileWindow(runs: ReconcileRunStore, connection: ConnectionSummary, now: Date): Promise<{ since: Date; until: Date }> {
+  const checkpoint = await runs.checkpoint(connection.id);
+  const since = checkpoint ? new Date(checkpoint.getTime() - RECONCILE_OVERLAP_MS) : connection.createdAt;
+  return { since, until: now };
+}
+
+/**
+ * One reconciliation run of one connection: claim it, list the orders and refunds the vendor
+ * changed in the window page by page (the adapter maps each with its own webhook mapping), submit
+ * every envelope through the same exactly-once pipeline as the webhook (a sale it delivered is a
+ * duplicate; one it missed is earned now), record the counts. The checkpoint advances only when
+ * the run succeeded with nothing failed, so a failed order is looked at again next time.
+ * Returns null when another process claimed this slot. Never throws after claiming.
+ */
+export async function runReconcile(
+  adapter: AnyAdapter,
+  connection: ConnectionSummary,
+  deps: ReconcileDeps,
+  trigger: { kind: 'schedule'; slot: string } | { kind: 'manual' },
+): Promise<ReconcileRun | null> {
+  const reconcile = adapter.reconcile;
+  if (!reconcile) throw new Error(`the ${adapter.slug} adapter declares no reconciliation pull`);
+  const window = await reconcileWindow(deps.runs, connection, deps.now());
+  const run = await deps.runs.claim({
+    vendor: connection.vendor, connectionId: connection.id, trigger: trigger.kind, ...(trigger.kind === 'schedule' ? { slot: trigger.slot } : {}), ...window,
+  });
+  if (!run) return null;
+  const log = deps.logger.child({ reconcileRun: run.id, vendor: connection.vendor, connectionId: connection.id });
+  const counts: ReconcileCounts = { pages: 0, found: 0, recovered: 0, duplicates: 0, failed: 0 };
+  const full = await deps.store.find(connection.vendor, connection.storeId);
+  try {
+    if (!full?.active) throw new Error('the connection is not active');
+    const canonical: Connection = full;
+    const ctx = await buildPullContext(adapter, connection, { store: deps.store, http: deps.http, logger: log, now: deps.now });
+    let cursor: string | null = null;
+    do {
+      if (counts.pages >= MAX_PAGES) throw new Error(`more than ${MAX_PAGES} pages: the run stops (the checkpoint stays)`);
+      const page = await reconcile.pull(ctx, window, cursor);
+      counts.pages += 1;
+      counts.found += page.examined ?? page.envelopes.length + (page.failures?.length ?? 0);
+      for (const failure of page.failures ?? []) {
+        counts.failed += 1;
+        log.warn({ order: failure.id, reason: failure.reason }, 'reconciliation: an order could not be mapped');
+      }
+      for (const candidate of page.envelopes) {
+        const parsed = Envelope.safeParse(candidate);
+        if (!parsed.success || parsed.data.store.id !== canonical.storeId) {
+          counts.failed += 1;
+          const fields = parsed.success ? [`store.id ${parsed.data.store.id}`] : parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
+          log.error({ fields }, `reconciliation: the ${adapter.slug} adapter produced an invalid envelope`);
+          continue;
+        }
+        try {
+          const result = await deps.pipeline(canonical, parsed.data);
+          if (result.status === 'processed') counts.recovered += 1;
+          else if (result.status === 'duplicate') counts.duplicates += 1;
+        } catch (error) {
+          counts.failed += 1;
+          log.warn({ err: error, transactionId: parsed.data.transaction.id }, 'reconciliation: an envelope was refused');
+        }
+      }
+      cursor = page.cursor;
+    } while (cursor !== null);
+    const status = counts.failed === 0 ? 'succeeded' : 'failed';
+    const done = await deps.runs.finish(run.id, { ...counts, status, error: status === 'failed' ? `${counts.failed} order(s) or event(s) failed; the window is pulled again next time` : null });
+    (counts.recovered > 0 ? log.warn.bind(log) : log.info.bind(log))({ ...counts }, counts.recovered > 0 ? 'reconciliation recovered events the webhook never delivered' : 'reconciliation run finished');
+    return done;
+  } catch (error) {
+    log.warn({ err: error, ...counts }, 'reconciliation run failed; the checkpoint stays');
+    return deps.runs.finish(run.id, { ...counts, status: 'failed', error: (error as Error).message.slice(0, 1_000) }).catch(() => ({ ...run, ...counts, status: 'failed' as const, error: (error as Error).message }));
+  }
+}
