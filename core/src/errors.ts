@@ -58,6 +58,8 @@ export const ERRORS = {
   engine_managed: { status: 409, message: 'Merchants and outlets live in the remote loyalty engine: manage them there.' },
   catalog_run_in_progress: { status: 409, message: 'A catalog pull for this connection is already running.' },
   adapter_not_registered: { status: 409, message: 'This gateway has no featured adapter for this vendor, so it cannot be promoted.' },
+  reconcile_not_available: { status: 409, message: 'This connection cannot be reconciled now: the vendor must be featured, its adapter must declare a reconciliation pull, and the connection must be active.' },
+  reconcile_run_in_progress: { status: 409, message: 'A reconciliation run of this connection is already running; see GET /admin/reconcile-runs.' },
   catalog_not_available: { status: 409, message: 'This connection cannot be pulled now: the vendor must be featured, its adapter must declare a catalog pull, and the connection must be active.' },
   request_timeout: { status: 408, message: 'The request was not received in time: send the whole request promptly.' },
   payload_too_large: { status: 413, message: 'The request body exceeds the 1 MiB limit.' },

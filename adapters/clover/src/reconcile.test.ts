@@ -1,6 +1,7 @@
 import { adapterKit, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapter } from './index.js';
+import type { CloverContext } from './config.js';
 import { RECONCILE_PAGE_SIZE } from './reconcile.js';
 import { fixture, startCloverApi } from './testing/fixture.js';
 
@@ -28,7 +29,7 @@ describe('Clover reconciliation pull', () => {
   const kit = () => adapterKit(adapter, { settings: { authCode: 'x', apiBaseUrl: server.baseUrl }, credentials: { accessToken: 'fake-oauth-access-token' } });
 
   it('lists the window by modification time, maps each order as its webhook would, and pages by offset until a short page', async () => {
-    const first = await adapter.reconcile!.pull(kit().context('XYZVJT2ZRRRSC'), window, null);
+    const first = await adapter.reconcile!.pull(kit().context('XYZVJT2ZRRRSC') as CloverContext, window, null);
     expect(first.examined).toBe(RECONCILE_PAGE_SIZE);
     expect(first.cursor).toBe(String(RECONCILE_PAGE_SIZE));
     expect(first.failures).toEqual([]);
@@ -38,7 +39,7 @@ describe('Clover reconciliation pull', () => {
     expect(listing.query.getAll('filter')).toEqual([`modifiedTime>=${window.since.getTime()}`, `modifiedTime<${window.until.getTime()}`]);
     expect(listing.query.get('limit')).toBe(String(RECONCILE_PAGE_SIZE));
 
-    const second = await adapter.reconcile!.pull(kit().context('XYZVJT2ZRRRSC'), window, first.cursor);
+    const second = await adapter.reconcile!.pull(kit().context('XYZVJT2ZRRRSC') as CloverContext, window, first.cursor);
     expect(second).toEqual({ envelopes: [], failures: [], examined: 0, cursor: null });
   });
 

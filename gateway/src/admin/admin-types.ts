@@ -2,6 +2,7 @@ import type { EngineSeedInput } from '@loyalty-gateway/engine';
 import type { ClockSkewTracker } from '../http/clock-skew.js';
 import type { AnyAdapter, LoyaltyEngine } from '@loyalty-gateway/core';
 import type { CatalogRunner } from '../scheduler/index.js';
+import type { Reconciler } from '../reconcile/index.js';
 import type { CatalogRunStore, GatewayStore, VendorNoteStore } from '../stores/index.js';
 
 /** What the /admin API needs; the API is mounted only when a token is configured. */
@@ -19,6 +20,8 @@ export interface AdminOptions {
   runs: CatalogRunStore;
   /** Starts manual catalog pulls (the same runner the scheduler uses). */
   runner: CatalogRunner;
+  /** Order reconciliation (manual runs and their history); without it those routes answer 404. */
+  reconciler?: Reconciler | undefined;
   /** The gateway's typed adapter list by default. */
   adapters?: readonly AnyAdapter[] | undefined;
   /** Now (rotation deadlines). */
@@ -43,6 +46,7 @@ export interface AdminDeps {
   notes: VendorNoteStore;
   runs: CatalogRunStore;
   runner: CatalogRunner;
+  reconciler: Reconciler | undefined;
   adapters: readonly AnyAdapter[];
   adapterOf(slug: string): AnyAdapter | undefined;
   now(): Date;

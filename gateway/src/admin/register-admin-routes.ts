@@ -5,6 +5,7 @@ import type { AdminDeps, AdminOptions } from './admin-types.js';
 import { registerCatalogRunRoutes } from './catalog-run-routes.js';
 import { registerConnectionRoutes } from './connection-routes.js';
 import { registerMerchantRoutes } from './merchant-routes.js';
+import { registerReconcileRoutes } from './reconcile-routes.js';
 import { registerVendorRoutes } from './vendor-routes.js';
 import { followVendorChange } from './follow-vendor-change.js';
 
@@ -23,6 +24,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     notes: options.notes,
     runs: options.runs,
     runner: options.runner,
+    reconciler: options.reconciler,
     adapters,
     adapterOf: (slug) => adapters.find((a) => a.slug === slug),
     now: options.clock ?? (() => new Date()),
@@ -38,6 +40,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
       registerConnectionRoutes(scope, deps);
       registerCatalogRunRoutes(scope, deps);
       registerMerchantRoutes(scope, deps);
+      registerReconcileRoutes(scope, deps);
     },
     { prefix: '/admin' },
   );

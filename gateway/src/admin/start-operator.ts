@@ -1,4 +1,4 @@
-import { createHttpClient, type AnyAdapter, type LoyaltyEngine } from '@loyalty-gateway/core';
+import { createHttpClient, type AnyAdapter, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
 import type { SqlDatabase } from '@loyalty-gateway/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { adapters as registeredAdapters } from '../adapters.js';
@@ -7,7 +7,9 @@ import { outboundPolicyOf } from '../outbound-policy.js';
 import type { DirectoryOptions } from '../directory/index.js';
 import { watchVendorChanges, type VendorChanges } from '../featured/index.js';
 import { createCatalogRunner, startCatalogScheduler, type CatalogRunner, type CatalogScheduler } from '../scheduler/index.js';
-import { createCatalogRunStore, type GatewayStore, type VendorNoteStore } from '../stores/index.js';
+import { createCatalogRunStore, createMemoryIdempotencyCache, type GatewayStore, type VendorNoteStore } from '../stores/index.js';
+import { createReconcileRunStore, createReconciler, type Reconciler } from '../reconcile/index.js';
+import { createWebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { AdminOptions } from './admin-types.js';
 import { reportUnusableSettings } from './report-unusable-settings.js';
 
@@ -16,6 +18,8 @@ export interface OperatorSide {
   appOptions: { admin: AdminOptions; directory: DirectoryOptions };
   runner: CatalogRunner;
   scheduler: CatalogScheduler | null;
+  /** Order reconciliation: scheduled with the catalog pulls (GATEWAY_SCHEDULER=on), manual through /admin. */
+  reconciler: Reconciler;
   /** Provider settings changes (admin writes here at once, other processes' by polling): for the HTTPS listener's client CAs. */
   vendorChanges: VendorChanges;
   /** Stop the schedules and wait for running pulls (before the engine and databases close). */
@@ -38,15 +42,25 @@ export async function startOperatorSide(options: {
   adapters?: readonly AnyAdapter[];
   /** The embedded reference engine's seed path: /admin creates merchants and outlets through it. */
   engineSeed?: AdminOptions['engineSeed'];
+  /** The doors' idempotency cache: reconciliation submits through the same exactly-once pipeline (a memory cache when absent). */
+  idempotency?: IdempotencyCache;
 }): Promise<OperatorSide> {
   const { config, store, log } = options;
   const adapters = options.adapters ?? registeredAdapters;
   const runs = await createCatalogRunStore({ database: options.database });
-  const runner = createCatalogRunner({ store, runs, engine: options.engine, adapters, logger: log, http: createHttpClient({ outbound: outboundPolicyOf(config) }) });
+  const http = createHttpClient({ outbound: outboundPolicyOf(config) });
+  const runner = createCatalogRunner({ store, runs, engine: options.engine, adapters, logger: log, http });
+  const pipeline = createWebhookPipeline({
+    engine: options.engine,
+    cache: options.idempotency ?? createMemoryIdempotencyCache(),
+    onCacheError: (error, operation) => log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
+  });
+  const reconciler = createReconciler({ store, runs: await createReconcileRunStore({ database: options.database }), pipeline, http, adapters, logger: log });
   const vendorChanges = watchVendorChanges({ store, log });
   let scheduler: CatalogScheduler | null = null;
   const stop = async () => {
     vendorChanges.stop();
+    await reconciler.stop();
     if (scheduler) await scheduler.stop();
     else await runner.stop();
   };
@@ -55,6 +69,7 @@ export async function startOperatorSide(options: {
     // Polled only where something follows provider settings: the schedules, the HTTPS listener's client CAs.
     if (config.GATEWAY_SCHEDULER === 'on' || tlsListener) await vendorChanges.start();
     scheduler = config.GATEWAY_SCHEDULER === 'on' ? await startCatalogScheduler({ runner, adapters, logger: log, store, changes: vendorChanges }) : null;
+    if (scheduler) reconciler.schedule();
     if (!scheduler) log.info('catalog scheduler off (GATEWAY_SCHEDULER=off); pulls run only when triggered through /admin');
     if (!config.GATEWAY_ADMIN_TOKEN) log.warn('admin API disabled: GATEWAY_ADMIN_TOKEN is not set, every /admin route answers 404');
     await reportUnusableSettings(store, adapters, { tlsListener }, log);
@@ -66,13 +81,14 @@ export async function startOperatorSide(options: {
   return {
     appOptions: {
       admin: {
-        token: config.GATEWAY_ADMIN_TOKEN, store, engine: options.engine, notes: options.notes, runs, runner, adapters, tlsListener, engineSeed: options.engineSeed,
+        token: config.GATEWAY_ADMIN_TOKEN, store, engine: options.engine, notes: options.notes, runs, runner, reconciler, adapters, tlsListener, engineSeed: options.engineSeed,
         onVendorChanged: () => vendorChanges.changed(),
       },
       directory: { store, adapters, publicUrl: config.GATEWAY_PUBLIC_URL, environment: config.GATEWAY_ENV },
     },
     runner,
     scheduler,
+    reconciler,
     vendorChanges,
     close: stop,
   };

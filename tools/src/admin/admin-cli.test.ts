@@ -126,6 +126,15 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     expect(runs.json?.runs[0]).toMatchObject({ id: pulled.json?.run.id, status: 'succeeded' });
   });
 
+  it('reconcile: a run whose order listing the vendor refuses exits 1 naming why; runs lists it failed', async () => {
+    const id = ((await cli('connections', 'list', '--vendor', 'clover')).json?.connections[0] as { id: string }).id;
+    const run = await cli('reconcile', 'run', id);
+    expect(run).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: reconciliation run failed: .*404/) });
+    const runs = await cli('reconcile', 'runs', '--connection', id);
+    expect(runs.json?.runs[0]).toMatchObject({ connectionId: id, trigger: 'manual', status: 'failed', recovered: 0 });
+    expect((await cli('reconcile', 'run', 'no-such-connection')).stderr).toContain('(connection_not_found, HTTP 404)');
+  });
+
   it('promotion through the CLI takes effect at once: the native Clover webhook answers 404, then earns once, then 404 again', async () => {
     const settings = path.join(dir, 'native-settings.json');
     writeFileSync(settings, JSON.stringify({ authCode: 'native-auth-code', apiBaseUrl: cloverUrl }));

@@ -24,4 +24,7 @@ export const ADMIN_USAGE = `loyalty-gateway admin <group> <action> [args] [--url
 
   catalog runs [--vendor V] [--connection ID]
   catalog pull --vendor V --connection ID [--wait]   start a pull (202); --wait polls until it ends
+
+  reconcile runs [--vendor V] [--connection ID]   order reconciliation runs (recovered = missed by the webhook)
+  reconcile run ID                         reconcile one connection now; prints the run when it ends
 `;

@@ -83,6 +83,12 @@ async function dispatch(client: AdminClient, group: string, action: string, posi
       if (!flags.wait) return started;
       return waitForRun(client, connectionId, started.run.id, io.pollMs ?? 1_000);
     }
+    case 'reconcile runs': return client.call('GET', `/admin/reconcile-runs${query({ vendor: flags.vendor, connectionId: flags.connection })}`);
+    case 'reconcile run': {
+      const answer = (await client.call('POST', `/admin/connections/${seg(arg(positionals, 'ID'))}/reconcile`)) as { run: { status: string; error?: string | null } };
+      if (answer.run.status === 'failed') throw new AdminCallError(`reconciliation run failed: ${answer.run.error ?? 'unknown error'}`, 200, answer);
+      return answer;
+    }
     default: throw new AdminUsageError(`unknown admin command "${group} ${action}"`);
   }
 }

@@ -9,7 +9,10 @@ import { adapters as registeredAdapters } from '../../adapters.js';
 import { buildApp } from '../../app.js';
 import { parseSeed } from '../../boot/seed-schema.js';
 import { applySeed } from '../../boot/seed.js';
+import { createHttpClient } from '@loyalty-gateway/core';
+import { createReconcileRunStore, createReconciler, type Reconciler } from '../../reconcile/index.js';
 import { createCatalogRunner, type CatalogRunner } from '../../scheduler/index.js';
+import { createWebhookPipeline } from '../../webhooks/webhook-pipeline.js';
 import {
   createCatalogRunStore, createGatewayStore, createMemoryIdempotencyCache, createVendorNoteStore,
   type CatalogRunStore, type GatewayStore, type VendorNoteStore,
@@ -24,6 +27,7 @@ export interface OperatorApp {
   notes: VendorNoteStore;
   runs: CatalogRunStore;
   runner: CatalogRunner;
+  reconciler: Reconciler;
   engine: EmbeddedEngine;
   database: SqlDatabase<any>;
   /** Every log line the app wrote (debug and up), as JSON text. */
@@ -69,16 +73,21 @@ export async function openOperatorApp(
   const logger = pino({ level: 'debug' }, new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } }));
   const adapters = options.adapters ?? registeredAdapters;
   const runner = createCatalogRunner({ store, runs, engine, adapters, logger, policy: { baseDelayMs: 10 } });
+  const idempotency = createMemoryIdempotencyCache();
+  const reconciler = createReconciler({
+    store, runs: await createReconcileRunStore({ database }), adapters, logger, http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
+    pipeline: createWebhookPipeline({ engine, cache: idempotency, onCacheError: () => {} }),
+  });
   const token = 'token' in options ? options.token : ADMIN_TOKEN;
   const app = await buildApp({
-    engine, connections: store, idempotency: createMemoryIdempotencyCache(), rateLimit: { max: 100_000 }, loggerInstance: logger,
-    admin: { token, store, engine, notes, runs, runner, adapters, engineSeed: (seed) => engine.applySeed(seed), tlsListener: options.tlsListener, onVendorChanged: options.onVendorChanged, vendorChangeWaitMs: options.vendorChangeWaitMs },
+    engine, connections: store, idempotency, rateLimit: { max: 100_000 }, loggerInstance: logger,
+    admin: { token, store, engine, notes, runs, runner, reconciler, adapters, engineSeed: (seed) => engine.applySeed(seed), tlsListener: options.tlsListener, onVendorChanged: options.onVendorChanged, vendorChangeWaitMs: options.vendorChangeWaitMs },
     directory: { store, adapters, publicUrl: options.publicUrl, environment: options.environment },
     // The featured doors too, so a promotion through /admin can be followed by a native POST.
     featured: { store, notes, adapters, publicUrl: options.publicUrl },
   });
   return {
-    app, store, notes, runs, runner, engine, database, logs,
+    app, store, notes, runs, runner, reconciler, engine, database, logs,
     admin(method, url, body, given = ADMIN_TOKEN) {
       return app.inject({
         method: method as 'GET',
@@ -88,6 +97,7 @@ export async function openOperatorApp(
       });
     },
     async close() {
+      await reconciler.stop();
       await runner.stop();
       await app.close();
       await engine.close();
