@@ -1,4 +1,4 @@
-import type { AcceptedOutcome, AnyAdapter, Connection, ResolvedUnit as CoreResolvedUnit, HttpClient, NativeRequest, OutboundPolicy } from '@loyalty-gateway/core';
+import type { AcceptedOutcome, AnyAdapter, Connection, GatewayError, ResolvedUnit as CoreResolvedUnit, HttpClient, NativeRequest, OutboundPolicy } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayStore, VendorNoteStore } from '../stores/index.js';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
@@ -58,7 +58,9 @@ export type RequestLogger = FastifyBaseLogger;
 export interface RequestScope {
   provider: ProviderConfig;
   native: NativeRequest;
-  /** This request's fetch-back client (one deadline for all its units). */
-  http: HttpClient;
+  /** A fetch-back client for one unit: each unit gets the whole budget (a batch's slow but working units all earn). */
+  fetchClient(): HttpClient;
+  /** Set when a unit's fetch-back failed: later units of this request fail at once, so a down API costs one budget, not one per unit. */
+  vendorFailure?: GatewayError | undefined;
   log: RequestLogger;
 }

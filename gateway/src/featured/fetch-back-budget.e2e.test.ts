@@ -63,6 +63,34 @@ describe('the fetch-back budget of a webhook request', () => {
     expect(elapsed).toBeLessThan(WEBHOOK_FETCH_POLICY.budgetMs + 1_500);
   });
 
+  it('bug: a batch of one merchant whose orders each fetch in 0.9 s earns (the budget was shared, so unit 5 always failed: every redelivery 503 at the same point)', async () => {
+    const ids = ['SLOWOKAAAAAA1', 'SLOWOKAAAAAA2', 'SLOWOKAAAAAA3', 'SLOWOKAAAAAA4', 'SLOWOKAAAAAA5'];
+    for (const id of ids) api.route(`${XYZ}/orders/${id}`, { body: { ...paidOrder, id }, delayMs: 900 });
+    const body = Buffer.from(JSON.stringify({
+      appId: 'DRKVJT2ZRRRSC',
+      merchants: { [CLOVER_MERCHANT]: ids.map((id, n) => ({ objectId: `O:${id}`, type: 'UPDATE', ts: 1_700_000_100_000 + n })) },
+    }));
+    const { value: response, elapsed } = await timed(() =>
+      gw.app.inject({ method: 'POST', url: '/webhooks/clover', payload: body, headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE } }));
+    expect(elapsed).toBeGreaterThan(WEBHOOK_FETCH_POLICY.budgetMs); // together longer than one budget…
+    expect(response.statusCode).toBe(200); // …but each unit within its own
+    expect(response.json().results.map((r: { transactionId: string; status: string }) => [r.transactionId, r.status])).toEqual(ids.map((id) => [id, 'processed']));
+  }, 15_000);
+
+  it('once the vendor API failed for one unit, the request\'s later units are not fetched: the answer stays within one budget', async () => {
+    const ids = ['DOWNAAAAAAAA1', 'DOWNAAAAAAAA2', 'DOWNAAAAAAAA3'];
+    for (const id of ids) api.route(`${XYZ}/orders/${id}`, { body: { ...paidOrder, id }, delayMs: 30_000 });
+    const body = Buffer.from(JSON.stringify({
+      appId: 'DRKVJT2ZRRRSC',
+      merchants: { [CLOVER_MERCHANT]: ids.map((id, n) => ({ objectId: `O:${id}`, type: 'UPDATE', ts: 1_700_000_200_000 + n })) },
+    }));
+    const { value: response, elapsed } = await timed(() =>
+      gw.app.inject({ method: 'POST', url: '/webhooks/clover', payload: body, headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE } }));
+    expect(response.statusCode).toBe(503);
+    expect(elapsed).toBeLessThan(WEBHOOK_FETCH_POLICY.budgetMs + 1_500);
+    expect(api.hits(`${XYZ}/orders/DOWNAAAAAAAA3`)).toBe(0);
+  }, 15_000);
+
   it('within the budget a transient 503 is retried once and the sale earns', async () => {
     api.route(`${XYZ}/orders/RETRYONCEAAA5`, { body: { ...paidOrder, id: 'RETRYONCEAAA5' } });
     api.script(`${XYZ}/orders/RETRYONCEAAA5`, { status: 503, body: { message: 'Service Unavailable' } });

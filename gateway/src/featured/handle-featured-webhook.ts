@@ -114,7 +114,7 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
       request.audit = { outcome: 'handshake' };
       return sendVendorAnswer(reply, deps, { kind: 'handshake', handshake }, native, log);
     }
-    const scope: RequestScope = { provider, native, http: deps.fetchClient(), log };
+    const scope: RequestScope = { provider, native, fetchClient: deps.fetchClient, log };
     const outcome = await accept(request, scope, now, reading);
     return sendVendorAnswer(reply, deps, { kind: 'accepted', outcome }, native, log);
   };

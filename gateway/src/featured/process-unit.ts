@@ -26,7 +26,7 @@ async function contextFor(deps: DoorDeps, scope: RequestScope, item: ResolvedUni
     settings: scope.provider.settings,
     credentials: credentials.data,
     storeId: item.storeId,
-    http: scope.http,
+    http: scope.fetchClient(),
     logger: log.child({ vendor: adapter.slug, store: item.storeId }),
     now: () => new Date(deps.clock()),
   };
@@ -44,6 +44,8 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
   const { adapter } = deps;
   const { log } = scope;
   const where = { adapter: adapter.slug, store: item.storeId, connectionId: item.connection.id };
+  // The vendor's API already failed in this request: the redelivery is the retry, not another budget.
+  if (scope.vendorFailure) throw scope.vendorFailure;
   const ctx = await contextFor(deps, scope, item);
   let mapped;
   try {
@@ -55,6 +57,7 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
       const line = { ...where, status: error.status, url: error.url, retryable: error.retryable, retryAfterMs: error.retryAfterMs, detail: error.message };
       if (error.retryable) log.warn(line, 'vendor API failed during fetch-back; the vendor will redeliver');
       else log.error(line, 'vendor API refused fetch-back; check this connection\'s credentials');
+      scope.vendorFailure ??= new GatewayError('vendor_api_unavailable', { cause: error });
       throw new GatewayError('vendor_api_unavailable', { cause: error });
     }
     throw operatorFault(log, where, `the ${adapter.slug} adapter failed to map a unit`, error);

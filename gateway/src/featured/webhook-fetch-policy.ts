@@ -2,13 +2,16 @@ import { createHttpClient, type HttpClient, type OutboundPolicy } from '@loyalty
 
 /**
  * How a webhook's fetch-back talks to the vendor's API. The vendor is waiting for our answer
- * (Shopify gives 5 s, Square 10 s, then both redeliver), so one request, all its units together,
- * gets one budget: attempts are cut to it, at most two of them, and a Retry-After that ends past it
- * is not waited for: the door answers 503 vendor_api_unavailable at once and the vendor's own
- * redelivery is the retry. Catalog pulls keep core's patient defaults (the scheduler's client).
+ * (Shopify gives 5 s, Square 10 s, then both redeliver), so each unit of a request gets one budget:
+ * attempts are cut to it, at most two of them, and a Retry-After that ends past it is not waited
+ * for: the door answers 503 vendor_api_unavailable and the vendor's own redelivery is the retry.
+ * Per unit, not per request: a shared budget made a large batch fail at the same unit on every
+ * redelivery. Once one unit's fetch-back failed, the request's later units fail at once
+ * (process-unit.ts), so a down API still costs one budget. Catalog pulls keep core's patient
+ * defaults (the scheduler's client).
  */
 export interface WebhookFetchPolicy {
-  /** Total time for every vendor API call of one webhook request. */
+  /** Total time for the vendor API calls of one unit of a webhook request. */
   budgetMs: number;
   /** Longest single attempt. */
   timeoutMs: number;
@@ -27,7 +30,7 @@ export const WEBHOOK_FETCH_POLICY: Readonly<WebhookFetchPolicy> = Object.freeze(
   maxDelayMs: 1_000,
 });
 
-/** A client for one webhook request: its deadline starts now (real time, whatever the door's clock says). */
+/** A client for one unit of a webhook request: its deadline starts now (real time, whatever the door's clock says). */
 export function webhookFetchClient(policy: WebhookFetchPolicy, outbound?: OutboundPolicy): HttpClient {
   return createHttpClient({ ...policy, deadline: Date.now() + policy.budgetMs, ...(outbound ? { outbound } : {}) });
 }
