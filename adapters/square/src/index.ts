@@ -3,6 +3,7 @@ import { squareAuth, squareHandshake, squareUnits } from './auth.js';
 import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
 import { handleSquareEvent } from './handle-event.js';
 import { SquareEvent } from './native.js';
+import { RECONCILE_SCHEDULE, pullPayments } from './reconcile.js';
 import { SquareCredentials, SquareSettings } from './settings.js';
 
 const logoSvg =
@@ -41,7 +42,7 @@ export const adapter = defineAdapter({
       },
     ],
     credentials: [
-      { key: 'accessToken', label: 'Square access token', help: 'OAuth access token for this seller (ORDERS_READ, CUSTOMERS_READ, ITEMS_READ).', secret: true },
+      { key: 'accessToken', label: 'Square access token', help: 'OAuth access token for this seller (ORDERS_READ, PAYMENTS_READ, CUSTOMERS_READ, ITEMS_READ).', secret: true },
     ],
     provider: [
       { key: 'signatureKey', label: 'Webhook signature key', help: 'From the webhook subscription in the Square Developer Console; a list during rotation.', secret: true },
@@ -60,4 +61,5 @@ export const adapter = defineAdapter({
   units: squareUnits,
   map: (event, ctx) => handleSquareEvent(event, ctx),
   catalog: { schedule: CATALOG_SCHEDULE, pull: pullCatalog },
+  reconcile: { schedule: RECONCILE_SCHEDULE, pull: pullPayments },
 });

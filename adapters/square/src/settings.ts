@@ -36,7 +36,7 @@ export type SquareSettings = z.infer<typeof SquareSettings>;
 
 /** Per-connection (per location) credentials for the Orders, Customers and Catalog APIs. */
 export const SquareCredentials = z.object({
-  /** OAuth access token (or personal access token) with ORDERS_READ, CUSTOMERS_READ, ITEMS_READ. */
+  /** OAuth access token (or personal access token) with ORDERS_READ, PAYMENTS_READ, CUSTOMERS_READ, ITEMS_READ. */
   accessToken: z.string().min(1),
 });
 export type SquareCredentials = z.infer<typeof SquareCredentials>;

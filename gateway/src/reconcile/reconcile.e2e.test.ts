@@ -1,11 +1,12 @@
 import { createHttpClient } from '@loyalty-gateway/core';
 import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { adapter as clover } from '@loyalty-gateway/adapter-clover';
+import { adapter as square } from '@loyalty-gateway/adapter-square';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
-import { CLOVER_AUTH_CODE, CLOVER_MERCHANT, MEMBERS, featuredSeedDocument } from '../testing/featured-seed.js';
-import { adapterFixtureJson } from '../testing/native-fixtures.js';
+import { CLOVER_AUTH_CODE, CLOVER_MERCHANT, MEMBERS, SQUARE_LOCATION, SQUARE_NOTIFICATION_URL, SQUARE_SIGNATURE_KEY, featuredSeedDocument } from '../testing/featured-seed.js';
+import { adapterFixture, adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
 import { createWebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { ConnectionSummary } from '../stores/index.js';
 import { createReconcileRunStore, type ReconcileRunStore } from './reconcile-run-store.js';
@@ -112,5 +113,62 @@ describe.each(dialects)('order reconciliation recovers what the webhook never de
     expect(run).toMatchObject({ status: 'failed', found: 2, duplicates: 1, failed: 1 });
     expect(api.seen.some((r) => r.path.includes('etc'))).toBe(false);
     api.route(`${XYZ}/orders`, { body: { elements: [paidOrder] } });
+  });
+});
+
+describe.each(dialects)('order reconciliation recovers a missed Square sale and its missed refund (%s)', (dialect) => {
+  const ORDER_ID = '03O3USaPaAaFnI6kkwB1JxGgBsUZY';
+  // Square's documented payment.updated (unedited fixture): its payment object is what
+  // ListPayments answers for it; the refund is Square's documented refund.updated object, moved to
+  // this payment and location (as in square.e2e.test.ts), answered by GET /v2/refunds/{id}.
+  const event = adapterFixtureJson('square', 'payment-updated-completed.json') as { data: { object: { payment: { id: string } } } };
+  const refund = (adapterFixtureJson('square', 'refund-updated-completed.json') as { data: { object: { refund: Record<string, unknown> & { id: string } } } }).data.object.refund;
+  const payment = { ...event.data.object.payment, refund_ids: [refund.id] };
+  const squareMember = MEMBERS.square.membershipId;
+  let api: RecordedVendorServer;
+  let gw: FeaturedGateway;
+  let deps: ReconcileDeps;
+  let connection: ConnectionSummary;
+
+  beforeAll(async () => {
+    api = await startRecordedVendorServer();
+    api.route('/v2/payments', { body: { payments: [payment] } });
+    api.route(`/v2/payments/${payment.id}`, { body: { payment } });
+    api.route(`/v2/refunds/${refund.id}`, { body: { refund: { ...refund, location_id: SQUARE_LOCATION, payment_id: payment.id } } });
+    api.route(`/v2/orders/${ORDER_ID}`, { body: adapterFixtureJson('square', 'order-retrieve.json') });
+    api.route('/v2/customers/JDKYHBWT1D4F8MFH63DBMEN8Y4', { body: adapterFixtureJson('square', 'customer-retrieve.json') });
+    gw = await openFeaturedGateway({ seedDocument: featuredSeedDocument({ squareApi: api.baseUrl }), dialect });
+    connection = (await gw.store.listConnections({ vendor: 'square' }))[0]!;
+    deps = {
+      store: gw.store, runs: await createReconcileRunStore({ database: gw.database }),
+      pipeline: createWebhookPipeline({ engine: gw.engine, cache: gw.idempotency, onCacheError: () => {} }),
+      http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }), logger: pino({ level: 'silent' }),
+      now: () => new Date(connection.createdAt.getTime() + 60_000),
+    };
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await api?.close();
+  });
+
+  it('the run earns the sale and reverses the refund (10.00 of 5.50 → all of it), once; a second run changes nothing', async () => {
+    const run = await runReconcile(square, connection, deps, { kind: 'manual' });
+    expect(run).toMatchObject({ status: 'succeeded', found: 1, recovered: 2, duplicates: 0, failed: 0 });
+    const listing = api.seen.find((r) => r.path === '/v2/payments')!;
+    expect(Object.fromEntries(listing.query)).toMatchObject({
+      location_id: SQUARE_LOCATION, sort_field: 'UPDATED_AT', updated_at_begin_time: connection.createdAt.toISOString(),
+    });
+    expect(await gw.balance(squareMember)).toBe(0); // earned, then the refund (more than the sale) took it all back
+    const earns = await runReconcile(square, connection, deps, { kind: 'manual' });
+    expect(earns).toMatchObject({ status: 'succeeded', recovered: 0, duplicates: 2 });
+  });
+
+  it('the webhook arriving late is a duplicate', async () => {
+    const body = adapterFixture('square', 'payment-updated-completed.json');
+    const late = await gw.app.inject({
+      method: 'POST', url: '/webhooks/square', payload: body,
+      headers: { 'content-type': 'application/json', ...vendorSignature(square.defaultAuth, SQUARE_SIGNATURE_KEY, SQUARE_NOTIFICATION_URL, body) },
+    });
+    expect(late.json().results).toEqual([expect.objectContaining({ transactionId: ORDER_ID, status: 'duplicate' })]);
   });
 });

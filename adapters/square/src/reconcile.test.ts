@@ -1,0 +1,41 @@
+import { adapterKit, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adapter } from './index.js';
+import { fixtureJson, startSquareApi } from './load-fixture.js';
+import { pullPayments } from './reconcile.js';
+import type { SquareContext } from './square-api.js';
+
+// Square's documented payment.updated (unedited): its payment object is what ListPayments lists.
+const payment = fixtureJson<{ data: { object: { payment: Record<string, unknown> & { id: string } } } }>('payment-updated-completed.json').data.object.payment;
+const window = { since: new Date('2020-02-01T00:00:00.000Z'), until: new Date('2020-02-08T00:00:00.000Z') };
+const range = 'location_id=S8GWD5R9QB376&updated_at_begin_time=2020-02-01T00%3A00%3A00.000Z&updated_at_end_time=2020-02-08T00%3A00%3A00.000Z&sort_field=UPDATED_AT&sort_order=ASC&limit=100';
+let server: RecordedVendorServer;
+
+beforeAll(async () => {
+  server = await startSquareApi({
+    [`/v2/payments?${range}`]: [{ body: { payments: [{ ...payment, status: 'APPROVED' }], cursor: 'NEXT-PAGE' } }],
+    [`/v2/payments?${range}&cursor=NEXT-PAGE`]: [{ body: { payments: [{ ...payment, refund_ids: ['../../v2/locations'] }] } }],
+    ['/v2/orders/03O3USaPaAaFnI6kkwB1JxGgBsUZY']: [{ body: fixtureJson('order-retrieve.json') }],
+    ['/v2/customers/JDKYHBWT1D4F8MFH63DBMEN8Y4']: [{ body: fixtureJson('customer-retrieve.json') }],
+  });
+});
+afterAll(() => server.close());
+
+describe('Square reconciliation pull', () => {
+  const ctx = () => adapterKit(adapter, {
+    settings: { signatureKey: 'k', notificationUrl: 'https://loyalty.example.com/webhooks/square', apiBaseUrl: server.baseUrl },
+    credentials: { accessToken: 'EAAA-fake-token' },
+  }).context('S8GWD5R9QB376') as SquareContext;
+
+  it('lists the location\'s payments updated in the window, follows the cursor, maps each as its payment.updated would', async () => {
+    const first = await pullPayments(ctx(), window, null);
+    // APPROVED is not COMPLETED: nothing to earn, as on the webhook.
+    expect(first).toEqual({ envelopes: [], failures: [], examined: 1, cursor: 'NEXT-PAGE' });
+    const second = await pullPayments(ctx(), window, first.cursor);
+    expect(second.cursor).toBeNull();
+    expect(second.envelopes).toEqual([expect.objectContaining({ eventType: 'sale.completed', transaction: expect.objectContaining({ id: '03O3USaPaAaFnI6kkwB1JxGgBsUZY' }) })]);
+    // A refund id that is not a Square id is never put in a URL.
+    expect(second.failures).toEqual([{ id: '../../v2/locations', reason: 'not a Square refund id: never fetched' }]);
+    expect(server.seen.every((r) => !r.path.startsWith('/v2/locations') && !r.path.startsWith('/v2/refunds'))).toBe(true);
+  });
+});
