@@ -114,7 +114,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
       refusalLimit: { max: config.GATEWAY_REFUSED_LIMIT }, trustedProxies: config.GATEWAY_TRUSTED_PROXIES };
     // Operator side (this listener only): /admin, /directory and the scheduled catalog pulls.
     const operator = await startOperatorSide({
-      config, store, engine, database: databases.gateway, notes, log, idempotency,
+      config, store, engine, database: databases.gateway, notes, log, idempotency, onReconcileRun: (run) => metrics.recordReconcileRun(run),
       ...(embedded ? { engineSeed: (seed: EngineSeedInput) => embedded.applySeed(seed) } : {}),
     });
     closers.push(() => operator.close());

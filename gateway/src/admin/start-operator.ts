@@ -8,7 +8,7 @@ import type { DirectoryOptions } from '../directory/index.js';
 import { watchVendorChanges, type VendorChanges } from '../featured/index.js';
 import { createCatalogRunner, startCatalogScheduler, type CatalogRunner, type CatalogScheduler } from '../scheduler/index.js';
 import { createCatalogRunStore, createMemoryIdempotencyCache, type GatewayStore, type VendorNoteStore } from '../stores/index.js';
-import { createReconcileRunStore, createReconciler, type Reconciler } from '../reconcile/index.js';
+import { createReconcileRunStore, createReconciler, type ReconcileRun, type Reconciler } from '../reconcile/index.js';
 import { createWebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { AdminOptions } from './admin-types.js';
 import { reportUnusableSettings } from './report-unusable-settings.js';
@@ -44,6 +44,8 @@ export async function startOperatorSide(options: {
   engineSeed?: AdminOptions['engineSeed'];
   /** The doors' idempotency cache: reconciliation submits through the same exactly-once pipeline (a memory cache when absent). */
   idempotency?: IdempotencyCache;
+  /** Told of every finished reconciliation run (the process's metrics). */
+  onReconcileRun?: (run: ReconcileRun) => void;
 }): Promise<OperatorSide> {
   const { config, store, log } = options;
   const adapters = options.adapters ?? registeredAdapters;
@@ -55,7 +57,7 @@ export async function startOperatorSide(options: {
     cache: options.idempotency ?? createMemoryIdempotencyCache(),
     onCacheError: (error, operation) => log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
   });
-  const reconciler = createReconciler({ store, runs: await createReconcileRunStore({ database: options.database }), pipeline, http, adapters, logger: log });
+  const reconciler = createReconciler({ store, runs: await createReconcileRunStore({ database: options.database }), pipeline, http, adapters, logger: log, onFinished: options.onReconcileRun });
   const vendorChanges = watchVendorChanges({ store, log });
   let scheduler: CatalogScheduler | null = null;
   const stop = async () => {

@@ -57,6 +57,26 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly reconcileRuns = new Counter({
+    name: 'gateway_reconcile_runs_total',
+    help: 'Order reconciliation runs this process finished, by vendor and status (succeeded, failed).',
+    labelNames: ['vendor', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly reconcileRecovered = new Counter({
+    name: 'gateway_reconcile_recovered_total',
+    help: 'Sales and refunds reconciliation found that the webhook never delivered (earned or reversed by the run), by vendor.',
+    labelNames: ['vendor'] as const,
+    registers: [this.registry],
+  });
+
+  /** Count one finished reconciliation run. */
+  recordReconcileRun(run: { vendor: string; status: string; recovered: number }): void {
+    this.reconcileRuns.inc({ vendor: run.vendor, status: run.status });
+    if (run.recovered > 0) this.reconcileRecovered.inc({ vendor: run.vendor }, run.recovered);
+  }
+
   readonly breakerOpen: Gauge;
 
   constructor(options: { defaultMetrics?: boolean; breakerOpen?: () => boolean } = {}) {

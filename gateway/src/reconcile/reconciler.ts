@@ -15,6 +15,8 @@ export interface ReconcilerOptions {
   adapters: readonly AnyAdapter[];
   logger: FastifyBaseLogger;
   now?: () => Date;
+  /** Told of every finished run (the metrics). */
+  onFinished?: ((run: ReconcileRun) => void) | undefined;
 }
 
 export interface Reconciler {
@@ -44,6 +46,11 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const adapterOf = (slug: string) => options.adapters.find((a) => a.slug === slug && a.reconcile);
   const deps = { store: options.store, runs: options.runs, pipeline: options.pipeline, http: options.http, logger: options.logger, now };
 
+  const finished = (run: ReconcileRun | null) => {
+    if (run && run.status !== 'running') options.onFinished?.(run);
+    return run;
+  };
+
   function track<T>(work: Promise<T>): Promise<T> {
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work)).catch(() => undefined);
@@ -59,7 +66,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       if (!connection.active || running.has(connection.id)) continue;
       running.add(connection.id);
       try {
-        const run = await runReconcile(adapter, connection, deps, { kind: 'schedule', slot });
+        const run = finished(await runReconcile(adapter, connection, deps, { kind: 'schedule', slot }));
         if (run) done.push(run);
       } catch (error) {
         options.logger.error({ err: error, vendor, connectionId: connection.id, slot }, 'reconciliation run could not start');
@@ -85,7 +92,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       if (running.has(connectionId)) throw new GatewayError('reconcile_run_in_progress');
       running.add(connectionId);
       try {
-        const run = await track(runReconcile(adapter, connection, deps, { kind: 'manual' }));
+        const run = finished(await track(runReconcile(adapter, connection, deps, { kind: 'manual' })));
         if (!run) throw new GatewayError('reconcile_run_in_progress');
         return run;
       } finally {
