@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDatabase, createEmbeddedEngine } from '@loyalty-gateway/engine';
+import { createDatabase } from '@loyalty-gateway/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { headersFor } from './testing/gateway-fixture.js';
 import { exited, spawnGateway } from './testing/spawn-gateway.js';
 import { STORE, VENDOR, refund, sale, testSeedDocument } from './testing/test-seed.js';
+import { memberBalance } from './testing/member-balance.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-crash-'));
 const seedFile = path.join(dir, 'seed.json');
@@ -26,19 +27,7 @@ async function post(url: string, body: string): Promise<{ status: number; result
   return { status: response.status, result: response.status === 200 ? ((await response.json()) as { status: string }).status : undefined };
 }
 
-async function balance(): Promise<number> {
-  const database = createDatabase<any>({ sqliteFile: path.join(dir, 'data', 'engine.sqlite') });
-  const engine = await createEmbeddedEngine({ database });
-  try {
-    const result = await engine.eligibility({
-      merchantId: 'm-bean', outletId: 'o-downtown', source: { vendor: VENDOR, storeId: STORE }, customer: { type: 'membershipId', value: 'MBR-0001' },
-    });
-    return result.walletBalance;
-  } finally {
-    await engine.close();
-    await database.close();
-  }
-}
+const balance = () => memberBalance({ sqliteFile: path.join(dir, 'data', 'engine.sqlite') }, { vendor: VENDOR, storeId: STORE });
 
 /** MBR-0001's ledger: entries per kind (count and points). */
 async function ledger(): Promise<Record<string, { count: number; points: number }>> {

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ErrorBody } from '@loyalty-gateway/core';
-import { createDatabase, createEmbeddedEngine } from '@loyalty-gateway/engine';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { headersFor } from './testing/gateway-fixture.js';
 import { exited, spawnGateway } from './testing/spawn-gateway.js';
 import { STORE, VENDOR, sale, testSeedDocument } from './testing/test-seed.js';
+import { memberBalance } from './testing/member-balance.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-stop-'));
 const seedFile = path.join(dir, 'seed.json');
@@ -21,19 +21,7 @@ const env = {
   GATEWAY_RATE_LIMIT: '1000000', LOG_LEVEL: 'info',
 };
 
-async function balance(): Promise<number> {
-  const database = createDatabase<any>({ sqliteFile: path.join(dir, 'data', 'engine.sqlite') });
-  const engine = await createEmbeddedEngine({ database });
-  try {
-    const result = await engine.eligibility({
-      merchantId: 'm-bean', outletId: 'o-downtown', source: { vendor: VENDOR, storeId: STORE }, customer: { type: 'membershipId', value: 'MBR-0001' },
-    });
-    return result.walletBalance;
-  } finally {
-    await engine.close();
-    await database.close();
-  }
-}
+const balance = () => memberBalance({ sqliteFile: path.join(dir, 'data', 'engine.sqlite') }, { vendor: VENDOR, storeId: STORE });
 
 /**
  * SIGTERM with a load running (docs/operators.md, "Running in production"): the gateway stops

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { headersFor } from './testing/gateway-fixture.js';
 import { exited, spawnGateway, type SpawnedGateway } from './testing/spawn-gateway.js';
 import { sale, testSeedDocument } from './testing/test-seed.js';
+import { freePort } from './testing/free-port.js';
 
 /**
  * Outages under load (issue: "outages survived under load"): a load of distinct sales runs while a
@@ -24,14 +24,6 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-outage-'));
 const seedFile = path.join(dir, 'seed.json');
 writeFileSync(seedFile, JSON.stringify(testSeedDocument()));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const baseEnv = (name: string) => ({
   ...process.env, PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, name), GATEWAY_SEED_FILE: seedFile,

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDatabase, createEmbeddedEngine } from '@loyalty-gateway/engine';
 import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/engine/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { headersFor } from './testing/gateway-fixture.js';
 import { spawnGateway, stopGateway, type SpawnedGateway } from './testing/spawn-gateway.js';
 import { STORE, VENDOR, sale, testSeedDocument } from './testing/test-seed.js';
+import { memberBalance } from './testing/member-balance.js';
 
 /**
  * Architecture: gateway processes are stateless; N of them behind a load balancer against one
@@ -40,19 +40,7 @@ async function post(gateway: SpawnedGateway, body: string) {
   return { status: response.status, body: (await response.json()) as { status?: string; code?: string } };
 }
 
-async function balance(): Promise<number> {
-  const database = createDatabase<any>({ postgresUrl: DATABASE_URL, postgresSchema: schema });
-  const engine = await createEmbeddedEngine({ database });
-  try {
-    const result = await engine.eligibility({
-      merchantId: 'm-bean', outletId: 'o-downtown', source: { vendor: VENDOR, storeId: STORE }, customer: { type: 'membershipId', value: 'MBR-0001' },
-    });
-    return result.walletBalance;
-  } finally {
-    await engine.close();
-    await database.close();
-  }
-}
+const balance = () => memberBalance({ postgresUrl: DATABASE_URL, postgresSchema: schema }, { vendor: VENDOR, storeId: STORE });
 
 const withSchema = (statement: string) => runPostgresStatement(DATABASE_URL!, statement);
 

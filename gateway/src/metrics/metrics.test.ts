@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ErrorBody } from '@loyalty-gateway/core';
@@ -7,20 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../start-gateway.js';
 import { headersFor } from '../testing/gateway-fixture.js';
 import { sale, testSeedDocument } from '../testing/test-seed.js';
+import { freePort } from '../testing/free-port.js';
 
 const ADMIN_TOKEN = 'metrics-admin-token-0123456789abcdef';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-metrics-'));
 let gateway: RunningGateway;
 let metricsPort = 0;
-
-/** A port nothing listens on now (for GATEWAY_METRICS_PORT). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   const seedFile = path.join(dir, 'seed.json');
