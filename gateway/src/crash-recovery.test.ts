@@ -1,24 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { createDatabase } from '@loyalty-gateway/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { headersFor } from './testing/gateway-fixture.js';
-import { exited, spawnGateway } from './testing/spawn-gateway.js';
+import { exited, spawnGateway, sqliteGatewayFixture } from './testing/spawn-gateway.js';
 import { STORE, VENDOR, refund, sale, testSeedDocument } from './testing/test-seed.js';
 import { memberBalance } from './testing/member-balance.js';
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-crash-'));
-const seedFile = path.join(dir, 'seed.json');
-writeFileSync(seedFile, JSON.stringify(testSeedDocument()));
+const { dir, env, engineFile } = sqliteGatewayFixture('lg-crash-', testSeedDocument(), 9);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const env = {
-  ...process.env,
-  PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: seedFile,
-  GATEWAY_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'), DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '',
-  GATEWAY_RATE_LIMIT: '1000000', LOG_LEVEL: 'info',
-};
 
 const start = () => spawnGateway(env);
 
@@ -27,11 +16,11 @@ async function post(url: string, body: string): Promise<{ status: number; result
   return { status: response.status, result: response.status === 200 ? ((await response.json()) as { status: string }).status : undefined };
 }
 
-const balance = () => memberBalance({ sqliteFile: path.join(dir, 'data', 'engine.sqlite') }, { vendor: VENDOR, storeId: STORE });
+const balance = () => memberBalance({ sqliteFile: engineFile }, { vendor: VENDOR, storeId: STORE });
 
 /** MBR-0001's ledger: entries per kind (count and points). */
 async function ledger(): Promise<Record<string, { count: number; points: number }>> {
-  const database = createDatabase<any>({ sqliteFile: path.join(dir, 'data', 'engine.sqlite') });
+  const database = createDatabase<any>({ sqliteFile: engineFile });
   try {
     const rows = await database.db
       .selectFrom('ledger_entries as l')

@@ -1,27 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { ErrorBody } from '@loyalty-gateway/core';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { headersFor } from './testing/gateway-fixture.js';
-import { exited, spawnGateway } from './testing/spawn-gateway.js';
+import { exited, spawnGateway, sqliteGatewayFixture } from './testing/spawn-gateway.js';
 import { STORE, VENDOR, sale, testSeedDocument } from './testing/test-seed.js';
 import { memberBalance } from './testing/member-balance.js';
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-stop-'));
-const seedFile = path.join(dir, 'seed.json');
-writeFileSync(seedFile, JSON.stringify(testSeedDocument()));
+const { dir, env, engineFile } = sqliteGatewayFixture('lg-stop-', testSeedDocument(), 7);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const env = {
-  ...process.env,
-  PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: seedFile,
-  GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '',
-  GATEWAY_RATE_LIMIT: '1000000', LOG_LEVEL: 'info',
-};
-
-const balance = () => memberBalance({ sqliteFile: path.join(dir, 'data', 'engine.sqlite') }, { vendor: VENDOR, storeId: STORE });
+const balance = () => memberBalance({ sqliteFile: engineFile }, { vendor: VENDOR, storeId: STORE });
 
 /**
  * SIGTERM with a load running (docs/operators.md, "Running in production"): the gateway stops

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -52,4 +53,22 @@ export const exited = (child: ChildProcess) =>
 export async function stopGateway(gateway: SpawnedGateway): Promise<void> {
   gateway.child.kill('SIGTERM');
   await exited(gateway.child);
+}
+
+/**
+ * A data directory holding the test seed, and the environment of a gateway process on it (UAT,
+ * SQLite under `dir/data`, no PostgreSQL, Redis or engine service), for tests that kill and
+ * restart processes. The caller removes `dir` when done.
+ */
+export function sqliteGatewayFixture(prefix: string, seed: unknown, masterKeyByte: number) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const seedFile = path.join(dir, 'seed.json');
+  writeFileSync(seedFile, JSON.stringify(seed));
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: seedFile,
+    GATEWAY_MASTER_KEY: Buffer.alloc(32, masterKeyByte).toString('base64'), DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '',
+    GATEWAY_RATE_LIMIT: '1000000', LOG_LEVEL: 'info',
+  };
+  return { dir, env, engineFile: path.join(dir, 'data', 'engine.sqlite') };
 }
