@@ -16,6 +16,9 @@ export function refundEnvelopes(unit: ShopifyUnit, storeId: string, now: Date): 
   const testReason = refundTestReason(refund);
   if (testReason) return { envelopes: [], note: testReason };
   const money = refundMoney(refund);
+  if (money.unconvertible) {
+    return { envelopes: [], note: `refund ${refund.id} of order ${refund.order_id} ${money.unconvertible}: nothing reversed (the sale earned in shop money)` };
+  }
   if (money.minor === 0) {
     return { envelopes: [], note: `refund ${refund.id} of order ${refund.order_id} moved no money (no successful refund transaction): nothing to reverse` };
   }
