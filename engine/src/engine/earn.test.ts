@@ -47,6 +47,14 @@ describe.each(testDialects())('earn on $name', ({ name }) => {
     expect(badPhone.warning).toMatch(/not a valid phone number/);
   });
 
+  it('bug: a phone with its country code but no + (Ann\'s 15550100001) silently matched nobody; the warning now says how it was read and what to send', async () => {
+    const result = await t.engine.earn(sale({ customer: { type: 'phone', value: '1 555 010 0001' } }));
+    expect(result).toMatchObject({ status: 'processed', membershipId: '', pointsEarned: 0 });
+    expect(result.warning).toMatch(
+      /^Customer not found: phone "1 555 010 0001" has no leading \+, so it was read as a local number \(\+115550100001\)\. If it includes the country code, send it as \+15550100001\./,
+    );
+  });
+
   it.each([
     [{ type: 'phone', value: '+15550100001' }],
     [{ type: 'phone', value: '+1 (555) 010-0001' }],

@@ -30,9 +30,16 @@ export function lookupKey(customer: CustomerIdentifier, defaultCountryCode: stri
 }
 
 /** Why a customer did not resolve, for a cashier or a support log; emails are never echoed. */
-function notFound(customer: CustomerIdentifier, normalized: string | null): string {
+function notFound(customer: CustomerIdentifier, normalized: string | null, defaultCountryCode: string): string {
   if (customer.type === 'phone' && normalized === null) {
     return `Customer not found: phone "${customer.value}" is not a valid phone number (send E.164 with the leading +, or a local number).`;
+  }
+  if (customer.type === 'phone' && !customer.value.trim().startsWith('+')) {
+    // Read as local (the merchant's country code put in front); if the caller meant it as
+    // international without the +, say what it became and what to send.
+    const digits = customer.value.replace(/\D/g, '');
+    const intended = digits.startsWith(defaultCountryCode) ? ` If it includes the country code, send it as +${digits}.` : '';
+    return `Customer not found: phone "${customer.value}" has no leading +, so it was read as a local number (${normalized}).${intended}`;
   }
   if (customer.type === 'email') return 'Customer not found: no member with this email address.';
   return `Customer not found: no member with ${customer.type} ${normalized}.`;
@@ -75,9 +82,9 @@ export async function resolveMember(
 ): Promise<Resolution> {
   if (!customer) return { member: null, reason: 'Walk-in sale: no customer on the sale.' };
   const { column, value } = lookupKey(customer, merchant.defaultCountryCode);
-  if (value === null) return { member: null, reason: notFound(customer, null) };
+  if (value === null) return { member: null, reason: notFound(customer, null, merchant.defaultCountryCode) };
   const row = (await LOOKUPS[column](db, { merchantId: merchant.id, value })).rows[0];
-  if (!row) return { member: null, reason: notFound(customer, value) };
+  if (!row) return { member: null, reason: notFound(customer, value, merchant.defaultCountryCode) };
   return {
     member: { id: row.id, membershipId: row.membership_id, balance: Number(row.balance), lifetimePoints: Number(row.lifetime_points) },
     reason: null,
