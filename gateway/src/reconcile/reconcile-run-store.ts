@@ -60,6 +60,9 @@ const toRun = (row: Selectable<GwReconcileRunsTable>): ReconcileRun => ({
   error: row.error,
 });
 
+/** A run still `running` this long after it started belongs to a process that died. */
+export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+
 export type ReconcileRunStore = Awaited<ReturnType<typeof createReconcileRunStore>>;
 
 /**
@@ -77,7 +80,7 @@ export async function createReconcileRunStore(options: { database: SqlDatabase<a
         .where('connection_id', '=', connectionId).where('status', '=', 'succeeded').executeTakeFirst();
       return row?.until == null ? null : new Date(Number(row.until));
     },
-    /** The run's row, or null when another process took this slot. */
+    /** The run's row, or null when another process took this slot. A `running` row of the connection older than an hour (its process died) is marked failed first. */
     async claim(input: { vendor: string; connectionId: string; trigger: 'schedule' | 'manual'; slot?: string; since: Date; until: Date }): Promise<ReconcileRun | null> {
       const id = randomUUID();
       const row: GwReconcileRunsTable = {
@@ -85,6 +88,10 @@ export async function createReconcileRunStore(options: { database: SqlDatabase<a
         started_at: now().getTime(), finished_at: null, window_since: input.since.getTime(), window_until: input.until.getTime(),
         pages: 0, found: 0, recovered: 0, duplicates: 0, failed: 0, error: null,
       };
+      await db.updateTable('gw_reconcile_runs')
+        .set({ status: 'failed', finished_at: row.started_at, error: 'abandoned: the process running it stopped (no end recorded within an hour)' })
+        .where('connection_id', '=', input.connectionId).where('status', '=', 'running').where('started_at', '<', row.started_at - ABANDONED_AFTER_MS)
+        .execute();
       try {
         await db.insertInto('gw_reconcile_runs').values(row).execute();
       } catch (error) {

@@ -33,7 +33,7 @@ describe.each(dialects)('order reconciliation recovers what the webhook never de
     api.route(`${XYZ}/orders/${paidOrder.id}`, { body: paidOrder });
     api.route(`${XYZ}/customers/CUSTVJT2ABCRS`, { body: adapterFixtureJson('clover', 'customer.json') });
     gw = await openFeaturedGateway({ seedDocument: featuredSeedDocument({ cloverApi: api.baseUrl }), dialect });
-    runs = await createReconcileRunStore({ database: gw.database });
+    runs = await createReconcileRunStore({ database: gw.database, clock: () => new Date(clock) });
     const found = await gw.store.listConnections({ vendor: 'clover' });
     connection = found[0]!;
     clock = connection.createdAt.getTime() + 60 * 60 * 1000;
@@ -104,6 +104,17 @@ describe.each(dialects)('order reconciliation recovers what the webhook never de
     expect(retry!.since.getTime()).toBe(checkpoint!.getTime() - RECONCILE_OVERLAP_MS);
     const listed = await runs.list({ connectionId: connection.id });
     expect(listed.map((r) => r.status)).toEqual(['succeeded', 'failed', 'succeeded', 'succeeded']);
+  });
+
+  it('a run left running by a process that died is marked failed (abandoned) when the next run claims, after an hour', async () => {
+    const dead = await runs.claim({ vendor: 'clover', connectionId: connection.id, trigger: 'manual', since: new Date(clock), until: new Date(clock) });
+    expect(dead).toMatchObject({ status: 'running' });
+    clock += 30 * 60 * 1000;
+    await runReconcile(clover, connection, deps, { kind: 'manual' });
+    expect((await runs.list({ connectionId: connection.id })).find((r) => r.id === dead!.id)).toMatchObject({ status: 'running' }); // not yet an hour
+    clock += 31 * 60 * 1000;
+    await runReconcile(clover, connection, deps, { kind: 'manual' });
+    expect((await runs.list({ connectionId: connection.id })).find((r) => r.id === dead!.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^abandoned/) });
   });
 
   it('an order id that is not a Clover id is counted as failed and never fetched', async () => {
