@@ -56,6 +56,10 @@ export async function startOperatorSide(options: {
     engine: options.engine,
     cache: options.idempotency ?? createMemoryIdempotencyCache(),
     onCacheError: (error, operation) => log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
+    onConflict: ({ connection, transactionId, firstReceivedAt, source }) => log.warn(
+      { vendor: connection.vendor, store: connection.storeId, connectionId: connection.id, transactionId, firstReceivedAt, source },
+      'reconciliation: the vendor now describes an already recorded sale differently; counted duplicate, nothing applied',
+    ),
   });
   const reconciler = createReconciler({ store, runs: await createReconcileRunStore({ database: options.database }), pipeline, http, adapters, logger: log, onFinished: options.onReconcileRun });
   const vendorChanges = watchVendorChanges({ store, log });

@@ -50,8 +50,8 @@ export async function runReconcile(
   if (!run) return null;
   const log = deps.logger.child({ reconcileRun: run.id, vendor: connection.vendor, connectionId: connection.id });
   const counts: ReconcileCounts = { pages: 0, found: 0, recovered: 0, duplicates: 0, failed: 0 };
-  const full = await deps.store.find(connection.vendor, connection.storeId);
   try {
+    const full = await deps.store.find(connection.vendor, connection.storeId);
     if (!full?.active) throw new Error('the connection is not active');
     const canonical: Connection = full;
     const ctx = await buildPullContext(adapter, connection, { store: deps.store, http: deps.http, logger: log, now: deps.now });
