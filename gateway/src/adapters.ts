@@ -2,6 +2,7 @@ import type { AnyAdapter } from '@loyalty-gateway/core';
 import { adapter as clover } from '@loyalty-gateway/adapter-clover';
 import { adapter as shopify } from '@loyalty-gateway/adapter-shopify';
 import { adapter as square } from '@loyalty-gateway/adapter-square';
+import { adapter as woocommerce } from '@loyalty-gateway/adapter-woocommerce';
 
 /**
  * The featured adapters the gateway mounts at /webhooks/{slug}: a typed list, not a directory scan,
@@ -11,4 +12,5 @@ export const adapters: readonly AnyAdapter[] = [
   shopify,
   square,
   clover,
+  woocommerce,
 ];
