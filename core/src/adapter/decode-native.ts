@@ -20,6 +20,8 @@ function decode(adapter: AnyAdapter, raw: Buffer): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    // `json-or-form`: a vendor posting JSON events and one form-encoded call (WooCommerce's ping).
+    if (adapter.body === 'json-or-form') return Object.fromEntries(new URLSearchParams(text));
     throw unreadable(adapter, 'the body is not JSON');
   }
 }

@@ -127,8 +127,11 @@ export interface AdapterSpec<
   storeId?: z.ZodType<string>;
   /** The default scheme; the operator may configure another the framework supports. */
   auth: AuthSchemeInput;
-  /** How the body is decoded before `native` parses it. */
-  body?: 'json' | 'form';
+  /**
+   * How the body is decoded before `native` parses it (default `json`). `json-or-form`: JSON when the
+   * bytes parse as JSON, else form-encoded (WooCommerce posts JSON events and a form-encoded ping).
+   */
+  body?: 'json' | 'form' | 'json-or-form';
   /** Loose schema of the vendor's payload (vendors add fields). */
   native: NativeSchema;
   /** A one-time setup call (Clover's verificationCode): answered 200 and shown to the operator. */
