@@ -38,7 +38,9 @@ export async function adapterGenerator(tree: Tree, options: AdapterGeneratorSche
       return json;
     });
   }
-  return () => installPackagesTask(tree);
+  // Always: the new workspace package must be linked into node_modules and package-lock.json, and
+  // installPackagesTask only runs on its own when the ROOT package.json changed.
+  return () => installPackagesTask(tree, true);
 }
 
 export default adapterGenerator;
