@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_MONEY, NonNegativeMoney, PositiveMoney, fromMinorUnits, toMinorUnits } from './money.js';
+import { MAX_MONEY, NonNegativeMoney, PositiveMoney, decimalToMinor, fromMinorUnits, toMinorUnits } from './money.js';
 
 describe('toMinorUnits', () => {
   it.each([
@@ -92,5 +92,18 @@ describe('money messages', () => {
 
   it('a value is judged by the number JSON.parse produces (documented): 12.50000000000000001 is 12.5', () => {
     expect(PositiveMoney.safeParse(JSON.parse('12.50000000000000001')).success).toBe(true);
+  });
+});
+
+describe('decimalToMinor: a vendor\'s decimal text, exactly, or null', () => {
+  it('reads plain decimals and JSON numbers, negative ones too (WooCommerce refund totals)', () => {
+    expect(decimalToMinor('29.35')).toBe(2935);
+    expect(decimalToMinor('-10.00')).toBe(-1000);
+    expect(decimalToMinor(' 10.000 ')).toBe(1000);
+    expect(decimalToMinor(89.99)).toBe(8999);
+  });
+
+  it('refuses what is not a plain two-decimal amount rather than rounding it', () => {
+    for (const value of ['', '1e3', '1.234', '12,50', 'NaN', null, undefined]) expect(decimalToMinor(value)).toBeNull();
   });
 });

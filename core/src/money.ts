@@ -20,6 +20,20 @@ export function fromMinorUnits(minor: number): number {
   return minor / 100;
 }
 
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+
+/**
+ * A vendor's decimal amount ("19.99", "-10.00", "10.000", or a JSON number) in integer minor units,
+ * exactly: the text must be a plain decimal and its value a multiple of 0.01. Null for anything
+ * else ("", "1e3", "1.234"), so an adapter never rounds money it cannot represent.
+ */
+export function decimalToMinor(value: string | number | null | undefined): number | null {
+  if (typeof value === 'number') return toMinorUnits(value);
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  return DECIMAL_TEXT.test(trimmed) ? toMinorUnits(Number(trimmed)) : null;
+}
+
 export const isTwoDecimalAmount = (amount: number): boolean => toMinorUnits(amount) !== null;
 
 /**
