@@ -1,38 +1,55 @@
-import { defineAdapter } from '@loyalty-gateway/core';
+import { VendorApiBaseUrl, defineAdapter } from '@loyalty-gateway/core';
 import { z } from 'zod';
-import { auth } from './auth.js';
-import { pull } from './catalog.js';
-import { toEnvelopes } from './map.js';
-import { WoocommerceEvent } from './native.js';
+import { pullOrders, pullProducts } from './api.js';
+import { ORDER_TOPICS, orderEnvelopes } from './map.js';
+import { WooBody } from './native.js';
 
-const secret = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+/** No provider settings: each store signs with its own webhook secret (the connection's `secret`). */
+export const WooSettings = z.strictObject({});
+export type WooSettings = z.infer<typeof WooSettings>;
+/** REST API keys (WooCommerce → Settings → Advanced → REST API, Read) for the catalog and reconciliation pulls. */
+export const WooCredentials = z.strictObject({
+  consumerKey: z.string().regex(/^ck_\w+$/, { message: 'must be a WooCommerce consumer key (ck_…)' }).optional(),
+  consumerSecret: z.string().regex(/^cs_\w+$/, { message: 'must be a WooCommerce consumer secret (cs_…)' }).optional(),
+});
+export type WooCredentials = z.infer<typeof WooCredentials>;
+
+const logoSvg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48" role="img" aria-label="WooCommerce"><rect width="48" height="48" rx="8" fill="#7f54b3"/><text x="24" y="31" font-size="16" text-anchor="middle" fill="#fff">Woo</text></svg>';
 
 export const adapter = defineAdapter({
   slug: 'woocommerce',
-  display: {
-    name: 'WooCommerce',
-    description: 'Earn loyalty on every WooCommerce sale; refunds reverse it automatically.',
-    category: 'ecommerce',
-    website: 'https://example.com',
-    logoSvg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48"><rect width="48" height="48" rx="8" fill="#0b5cad"/><text x="24" y="31" font-size="20" text-anchor="middle" fill="#fff">W</text></svg>',
-  },
+  display: { name: 'WooCommerce', description: 'Earn on paid WooCommerce orders and reverse on refunds, from WooCommerce webhooks; orders reconciled every 15 minutes, catalog nightly.', category: 'ecommerce', website: 'https://woocommerce.com', logoSvg },
   setup: {
-    storeIdLabel: 'WooCommerce store id',
+    storeIdLabel: 'Site address, exactly as WooCommerce sends it (e.g. https://shop.example.com/)',
     steps: [
-      { title: 'Create the connection', body: 'Ask your loyalty operator to create a connection for your {{storeIdLabel}} and enter the API access token.' },
-      { title: 'Add the webhook in WooCommerce', body: 'In WooCommerce, add a webhook for order events pointing at {{webhookUrl}}.' },
+      { title: 'Create REST API keys', body: 'In WordPress: WooCommerce → Settings → Advanced → REST API → Add key, permission Read. Give the consumer key and secret to your loyalty operator with your {{storeIdLabel}}; the operator creates your connection and hands you its webhook secret.' },
+      { title: 'Add the webhook', body: 'WooCommerce → Settings → Advanced → Webhooks → Add webhook: status Active, topic "Order updated", delivery URL {{webhookUrl}}, secret: the connection\'s webhook secret, API version WP REST API Integration v3. Save: WooCommerce pings the URL and the gateway answers 200.' },
+      { title: 'Add "Order created" too', body: 'Add a second webhook exactly like the first with topic "Order created", so orders paid at checkout earn at once.' },
+      { title: 'Test', body: 'Pay a small order with a loyalty member\'s billing email: the member\'s points show the sale within a minute. A missed webhook is still earned by the next reconciliation (every 15 minutes).' },
     ],
-    credentials: [{ key: 'accessToken', label: 'API access token', help: 'WooCommerce → Settings → API tokens.', secret: true }],
-    provider: [{ key: 'webhookSecret', label: 'Webhook signing secret', help: 'Shown by WooCommerce when the webhook is created.', secret: true }],
+    credentials: [
+      { key: 'consumerKey', label: 'REST API consumer key', help: 'ck_…, permission Read: used for the catalog and order reconciliation pulls.', secret: true },
+      { key: 'consumerSecret', label: 'REST API consumer secret', help: 'cs_…, shown once when the key is created.', secret: true },
+    ],
+    provider: [],
   },
-  settings: z.object({ webhookSecret: secret, apiBaseUrl: z.string().url().default('https://api.example.com') }),
-  credentials: z.object({ accessToken: z.string().min(1) }),
-  auth,
-  native: WoocommerceEvent,
-  // What the vendor expects on success. This is the gateway's default, spelled out: change it if
-  // WooCommerce wants something else (e.g. a plain-text 200 "OK": { status: 200, body: 'OK' }).
-  response: { accepted: (outcome) => ({ status: 200, body: { ...outcome } }) },
-  units: (event) => [{ storeId: event.store_id, unit: event }],
-  map: (event) => toEnvelopes(event),
-  catalog: { schedule: '40 3 * * *', pull },
+  settings: WooSettings,
+  credentials: WooCredentials,
+  // home_url('/'): the connection's store id, in the URL the pulls call.
+  storeId: VendorApiBaseUrl,
+  // base64 HMAC-SHA256 of the raw body, keyed by the webhook's own secret: one per store.
+  auth: { kind: 'hmac', header: 'x-wc-webhook-signature', algorithm: 'sha256', encoding: 'base64', signed: 'body', secret: { from: 'connection' } },
+  body: 'json-or-form',
+  native: WooBody,
+  // Saving a webhook posts `webhook_id=<n>`, unsigned and without X-WC-* headers; WooCommerce wants exactly 200.
+  handshake: { auth: 'unsigned', detect: (body) => (body.webhook_id !== undefined && body.id === undefined ? { note: 'WooCommerce webhook saved (ping): deliveries to this URL will follow', value: body.webhook_id.slice(0, 64) } : null) },
+  units(body, request) {
+    const site = request.headers['x-wc-webhook-source'];
+    if (!site) return [{ storeId: '', unreadable: 'no X-WC-Webhook-Source header: the site cannot be known' }];
+    return [{ storeId: site, unit: { topic: request.headers['x-wc-webhook-topic'] ?? '', body } }];
+  },
+  map: ({ topic, body }: { topic: string; body: WooBody }, ctx) =>
+    ORDER_TOPICS.has(topic) ? orderEnvelopes(body, ctx.storeId) : { envelopes: [], note: `WooCommerce topic "${topic}" is not used for loyalty: nothing to do` },
+  catalog: { schedule: '50 3 * * *', pull: pullProducts },
+  reconcile: { schedule: '*/15 * * * *', pull: pullOrders },
 });

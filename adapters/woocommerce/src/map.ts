@@ -1,57 +1,87 @@
-import { fromMinorUnits, toMinorUnits, type CatalogItem, type Envelope, type MapResult } from '@loyalty-gateway/core';
-import type { z } from 'zod';
-import type { WoocommerceEvent, WoocommerceProduct } from './native.js';
+import { decimalToMinor, fromMinorUnits, type CatalogItem, type Envelope, type Item, type MapResult } from '@loyalty-gateway/core';
+import { WooOrder, type WooProduct } from './native.js';
 
-const money = (value: string): number => {
-  const minor = toMinorUnits(Number(value));
-  if (minor === null) throw new Error(`not a money amount: ${value}`);
-  return fromMinorUnits(minor);
+/** The statuses WooCommerce counts as paid (wc_get_is_paid_statuses); a sale also needs date_paid. */
+const PAID = new Set(['processing', 'completed']);
+/** Topics whose payload is the full order. order.deleted carries only the id. */
+export const ORDER_TOPICS = new Set(['order.created', 'order.updated', 'order.restored']);
+
+/** A GMT time WooCommerce writes without its zone ("2017-03-22T19:28:08") as canonical UTC ISO. */
+const gmt = (value: string | null | undefined): string | null => {
+  const ms = value ? Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(value) ? value : `${value}Z`) : Number.NaN;
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 };
 
-function customer(order: WoocommerceEvent['order']): Envelope['transaction']['customer'] {
-  if (order.customer?.email) return { type: 'email', value: order.customer.email };
-  if (order.customer?.phone) return { type: 'phone', value: order.customer.phone };
-  return undefined;
+/** A line at its price after discounts (`total`), per unit when that is whole cents, else as one line. */
+function toItem(line: WooOrder['line_items'][number]): Item | null {
+  const totalMinor = decimalToMinor(line.total);
+  if (totalMinor === null || totalMinor <= 0 || !Number.isInteger(line.quantity) || line.quantity < 1) return null;
+  const base = { ...(line.product_id ? { id: String(line.product_id) } : {}), name: line.name.slice(0, 255) || 'Item', ...(line.sku ? { sku: line.sku.slice(0, 255) } : {}) };
+  const exact = totalMinor % line.quantity === 0;
+  return { ...base, quantity: exact ? line.quantity : 1, unitPrice: fromMinorUnits(exact ? totalMinor / line.quantity : totalMinor) };
 }
 
-/** Pure: one native event → zero or one canonical envelope. */
-export function toEnvelopes(event: WoocommerceEvent): MapResult {
-  const { order } = event;
-  const base = { eventId: event.event_id, occurredAt: event.created_at, store: { id: event.store_id } };
-  if (event.event_type === 'order.refunded' && event.refund) {
-    const amount = event.refund.amount ? { amount: money(event.refund.amount) } : {};
-    return { envelopes: [{ ...base, eventType: 'sale.refunded', transaction: { id: order.id, currency: order.currency }, refund: { id: event.refund.id, ...amount } }] };
+function customerOf(order: WooOrder): Envelope['transaction']['customer'] {
+  const email = order.billing?.email?.trim();
+  if (email) return { type: 'email', value: email };
+  const phone = order.billing?.phone?.trim();
+  return phone ? { type: 'phone', value: phone } : undefined;
+}
+
+/**
+ * Pure: one WooCommerce order → its canonical envelopes. A paid order (`processing` or `completed`
+ * with `date_paid`) is one sale.completed keyed by the order id; each entry of `refunds[]` is one
+ * sale.refunded keyed by the refund id. Every order.updated carries them all again: the ledger's
+ * unique keys make the sale and the refunds already seen duplicates, so only new ones change points.
+ * The reconciliation pull maps the orders it lists with this same function.
+ */
+export function orderEnvelopes(body: unknown, storeId: string): MapResult {
+  const parsed = WooOrder.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { envelopes: [], note: `unreadable WooCommerce order (${issue?.path.join('.') ?? '?'} ${issue?.message ?? ''}): nothing to do` };
   }
-  if (event.event_type !== 'order.paid') return { envelopes: [], note: `event ${event.event_type} is not a finalised sale` };
-  if (money(order.total) <= 0) return { envelopes: [], note: 'order total is zero: nothing to earn' };
-  const who = customer(order);
-  return {
-    envelopes: [{
-      ...base,
-      eventType: 'sale.completed',
+  const order = parsed.data;
+  const id = String(order.id);
+  const currency = order.currency.trim().toUpperCase();
+  const store = { id: storeId };
+  const envelopes: Envelope[] = [];
+  const notes: string[] = [];
+  const paidAt = gmt(order.date_paid_gmt);
+  const totalMinor = decimalToMinor(order.total);
+  if (!PAID.has(order.status) || !paidAt) notes.push(`order ${id} is ${order.status}${paidAt ? '' : ', not paid'}: nothing to earn`);
+  else if (totalMinor === null || totalMinor <= 0) notes.push(`order ${id} total "${order.total}" is not a positive amount: nothing to earn`);
+  else {
+    const customer = customerOf(order);
+    const discountCodes = order.coupon_lines.map((c) => ({ code: c.code.slice(0, 255), ...(decimalToMinor(c.discount) !== null ? { amount: Math.abs(fromMinorUnits(decimalToMinor(c.discount)!)) } : {}) }));
+    envelopes.push({
+      eventId: `${id}:paid`, eventType: 'sale.completed', occurredAt: paidAt, store,
       transaction: {
-        id: order.id,
-        total: money(order.total),
-        currency: order.currency,
-        channel: order.channel ?? 'pos',
-        ...(who ? { customer: who } : {}),
-        items: order.lines
-          .filter((l) => Number.isInteger(l.quantity) && l.quantity >= 1 && money(l.unit_price) > 0)
-          .map((l) => ({ ...(l.product_id ? { id: l.product_id } : {}), name: l.name, ...(l.sku ? { sku: l.sku } : {}), quantity: l.quantity, unitPrice: money(l.unit_price) })),
-        discountCodes: order.discounts.map((d) => ({ code: d.code, ...(d.amount ? { amount: money(d.amount) } : {}) })),
+        id, total: fromMinorUnits(totalMinor), currency, channel: 'web', ...(customer ? { customer } : {}),
+        items: order.line_items.map(toItem).filter((item): item is Item => item !== null),
+        ...(discountCodes.length > 0 ? { discountCodes } : {}),
       },
-    }],
-  };
+    });
+  }
+  const refundedAt = gmt(order.date_modified_gmt) ?? paidAt ?? new Date(0).toISOString();
+  for (const refund of order.refunds) {
+    const minor = decimalToMinor(refund.total);
+    if (minor === null || minor === 0) notes.push(`refund ${refund.id} total "${refund.total}" is not an amount to reverse: skipped`);
+    else envelopes.push({ eventId: `${id}:refund:${refund.id}`, eventType: 'sale.refunded', occurredAt: refundedAt, store, transaction: { id, currency }, refund: { id: String(refund.id), amount: fromMinorUnits(Math.abs(minor)) } });
+  }
+  return { envelopes, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) };
 }
 
-/** Pure: a vendor product → a canonical catalog item. */
-export function toCatalogItem(product: z.infer<typeof WoocommerceProduct>): CatalogItem {
+/** Pure: a product → a catalog item; active when published (and purchasable, when WooCommerce says). */
+export function toCatalogItem(product: WooProduct): CatalogItem {
+  const priceMinor = decimalToMinor(product.price);
+  const category = product.categories[0]?.name;
   return {
-    externalId: product.id,
-    name: product.name,
-    ...(product.sku ? { sku: product.sku } : {}),
-    ...(product.category ? { category: product.category } : {}),
-    ...(product.price && money(product.price) > 0 ? { price: money(product.price) } : {}),
-    isActive: product.active,
+    externalId: String(product.id),
+    name: product.name.slice(0, 255) || 'Untitled product',
+    ...(product.sku ? { sku: product.sku.slice(0, 255) } : {}),
+    ...(category ? { category: category.slice(0, 255) } : {}),
+    ...(priceMinor !== null && priceMinor > 0 ? { price: fromMinorUnits(priceMinor) } : {}),
+    isActive: product.status === 'publish' && product.purchasable !== false,
   };
 }

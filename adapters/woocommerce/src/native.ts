@@ -1,46 +1,34 @@
 import { z } from 'zod';
 
-// Loose schemas: vendors add fields, so unknown keys pass through.
-export const WoocommerceMoney = z.string().regex(/^\d+(\.\d{1,2})?$/);
+/** WooCommerce money: a decimal string ("29.35"; refund totals are negative, "-10.00"). */
+const Decimal = z.string().regex(/^-?\d+(\.\d+)?$/, { message: 'must be a decimal amount' });
 
-export const WoocommerceLine = z.looseObject({
-  product_id: z.string().nullish(),
-  name: z.string(),
-  sku: z.string().nullish(),
-  quantity: z.number(),
-  unit_price: WoocommerceMoney,
-});
+/** Every body WooCommerce posts: an order, `{ "id": … }` (order.deleted), or the form-encoded ping `webhook_id=<n>`. */
+export const WooBody = z.looseObject({ id: z.number().int().optional(), webhook_id: z.string().optional() });
+export type WooBody = z.infer<typeof WooBody>;
 
-export const WoocommerceOrder = z.looseObject({
-  id: z.string(),
+/** The REST v3 order (the webhook payload is "exactly the same as if requested via the REST API"). Loose: WooCommerce adds fields. */
+export const WooOrder = z.looseObject({
+  id: z.number().int().positive(),
+  status: z.string(),
   currency: z.string(),
-  total: WoocommerceMoney,
-  channel: z.string().nullish(),
-  customer: z.looseObject({ email: z.string().nullish(), phone: z.string().nullish() }).nullish(),
-  lines: z.array(WoocommerceLine).default([]),
-  discounts: z.array(z.looseObject({ code: z.string(), amount: WoocommerceMoney.nullish() })).default([]),
+  total: Decimal,
+  date_paid_gmt: z.string().nullish(),
+  date_modified_gmt: z.string().nullish(),
+  billing: z.looseObject({ email: z.string().nullish(), phone: z.string().nullish() }).nullish(),
+  line_items: z.array(z.looseObject({ product_id: z.number().int().nullish(), name: z.string(), quantity: z.number(), total: Decimal, sku: z.string().nullish() })).default([]),
+  coupon_lines: z.array(z.looseObject({ code: z.string(), discount: Decimal.nullish() })).default([]),
+  refunds: z.array(z.looseObject({ id: z.number().int().positive(), total: Decimal })).default([]),
 });
-export type WoocommerceOrder = z.infer<typeof WoocommerceOrder>;
+export type WooOrder = z.infer<typeof WooOrder>;
 
-export const WoocommerceEvent = z.looseObject({
-  event_id: z.string(),
-  event_type: z.string(),
-  store_id: z.string(),
-  created_at: z.string(),
-  order: WoocommerceOrder,
-  refund: z.looseObject({ id: z.string(), amount: WoocommerceMoney.nullish() }).nullish(),
-});
-export type WoocommerceEvent = z.infer<typeof WoocommerceEvent>;
-
-export const WoocommerceProduct = z.looseObject({
-  id: z.string(),
+export const WooProduct = z.looseObject({
+  id: z.number().int(),
   name: z.string(),
   sku: z.string().nullish(),
-  category: z.string().nullish(),
-  price: WoocommerceMoney.nullish(),
-  active: z.boolean(),
+  price: z.string().nullish(),
+  status: z.string(),
+  purchasable: z.boolean().nullish(),
+  categories: z.array(z.looseObject({ name: z.string() })).default([]),
 });
-export const WoocommerceProductPage = z.looseObject({
-  products: z.array(WoocommerceProduct),
-  next_cursor: z.string().nullish(),
-});
+export type WooProduct = z.infer<typeof WooProduct>;

@@ -3,7 +3,7 @@ import { authenticate, secretsFromSettings } from '../adapter/auth/authenticate.
 import type { AuthCheck } from '../adapter/auth/scheme.js';
 import { hmacHeaderValue } from '../adapter/auth/verify-hmac.js';
 import { decodeNative } from '../adapter/decode-native.js';
-import { isUnreadableUnit, type AdapterContext, type AnyAdapter, type WebhookUnit } from '../adapter/define-adapter.js';
+import { isUnreadableUnit, type AdapterContext, type AnyAdapter, type ReconcileWindow, type WebhookUnit } from '../adapter/define-adapter.js';
 import { createHttpClient, type HttpClient } from '../adapter/http-client.js';
 import type { NativeRequest } from '../adapter/native-request.js';
 import type { RequestAuth } from '../adapter/read-native-request.js';
@@ -101,6 +101,26 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
     return { items, checkpoints };
   }
 
+  /** Run a reconciliation pull over every page of the window; envelopes validated by the strict canonical schema. */
+  async function reconcile(storeId: string, window: ReconcileWindow, maxPages = 100) {
+    if (!adapter.reconcile) throw new Error(`${adapter.slug} declares no reconciliation pull`);
+    const envelopes: Envelope[] = [];
+    const failures: Array<{ id: string; reason: string }> = [];
+    const cursors: Array<string | null> = [];
+    let examined = 0;
+    let cursor: string | null = null;
+    for (let page = 0; page < maxPages; page += 1) {
+      const result = await adapter.reconcile.pull(context(storeId), window, cursor);
+      envelopes.push(...result.envelopes.map((e) => Envelope.parse(e)));
+      failures.push(...(result.failures ?? []));
+      examined += result.examined ?? result.envelopes.length + (result.failures?.length ?? 0);
+      cursors.push(result.cursor);
+      cursor = result.cursor;
+      if (cursor === null) break;
+    }
+    return { envelopes, failures, examined, cursors };
+  }
+
   return {
     settings,
     context,
@@ -120,5 +140,6 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
       return kitPost({ adapter, auth, connectionSecret: options.connectionSecret, now, map: (unit, storeId, r) => Promise.resolve(adapter.map(unit, context(storeId), r)) }, req);
     },
     catalog,
+    reconcile,
   };
 }
