@@ -35,8 +35,8 @@ export const adapter = defineAdapter({
   },
   settings: WooSettings,
   credentials: WooCredentials,
-  // home_url('/'): the connection's store id, in the URL the pulls call.
-  storeId: VendorApiBaseUrl,
+  // home_url('/'), as X-WC-Webhook-Source sends it: the connection's store id and the pulls' base URL.
+  storeId: VendorApiBaseUrl.refine((url) => url.endsWith('/'), { message: 'must end with "/", exactly as WooCommerce sends it (e.g. https://shop.example.com/)' }),
   // base64 HMAC-SHA256 of the raw body, keyed by the webhook's own secret: one per store.
   auth: { kind: 'hmac', header: 'x-wc-webhook-signature', algorithm: 'sha256', encoding: 'base64', signed: 'body', secret: { from: 'connection' } },
   body: 'json-or-form',

@@ -58,4 +58,10 @@ describe('woocommerce webhook', () => {
     expect(await kit.envelopes(delivery('{"id":727}', 'order.deleted'))).toMatchObject({ envelopes: [], notes: ['WooCommerce topic "order.deleted" is not used for loyalty: nothing to do'] });
     expect(await kit.post(delivery('{"id":93,"name":"Woo Single #1"}', 'product.updated'))).toMatchObject({ statusCode: 200 });
   });
+
+  it('takes the site address as the store id exactly as X-WC-Webhook-Source sends it (home_url with its final "/")', () => {
+    expect(adapter.storeId?.safeParse(SITE).success).toBe(true);
+    expect(adapter.storeId?.safeParse('https://shop.example.com').error?.issues[0]?.message).toBe('must end with "/", exactly as WooCommerce sends it (e.g. https://shop.example.com/)');
+    expect(adapter.storeId?.safeParse('https://user:pw@shop.example.com/').success).toBe(false);
+  });
 });
