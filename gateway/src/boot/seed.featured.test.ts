@@ -54,6 +54,18 @@ describe('seed file: featured vendors', () => {
     expect(issuesOf(perConnection)).toContainEqual({ path: 'merchants[0].connections[2].secret', message: expect.any(String) });
   });
 
+  it('a featured vendor whose adapter needs no settings (WooCommerce) needs no settings entry; its per-store secret is required', () => {
+    const doc: any = featuredSeedDocument();
+    doc.vendors.push({ slug: 'woocommerce', name: 'WooCommerce', tier: 'featured' });
+    doc.merchants[0].connections.push({ vendor: 'woocommerce', storeId: 'https://shop.example.com/', outletId: 'o-web', secret: 'wc-store-secret-0123456789' });
+    expect(issuesOf(doc)).toEqual([]);
+    delete doc.merchants[0].connections[3].secret;
+    expect(issuesOf(doc)).toEqual([{ path: 'merchants[0].connections[3].secret', message: expect.any(String) }]);
+    doc.merchants[0].connections[3].secret = 'wc-store-secret-0123456789';
+    doc.merchants[0].connections[3].storeId = 'https://shop.example.com';
+    expect(issuesOf(doc)).toEqual([{ path: 'merchants[0].connections[3].storeId', message: expect.stringContaining('must end with "/"') }]);
+  });
+
   it('applies settings and credentials encrypted, idempotently', async () => {
     const database = await openTestDatabase<any>('sqlite');
     const store = await createGatewayStore({ database, masterKey: randomBytes(32) });

@@ -57,13 +57,15 @@ export function featuredSeedIssues(
       if (vendor.settings !== undefined) issues.push({ path: `${at}.settings`, message: `only vendors with a featured adapter have settings` });
       return;
     }
-    if (vendor.settings === undefined) {
+    // An adapter whose settings schema accepts none (WooCommerce: each store signs with its own
+    // secret) needs no settings entry; any other featured vendor does.
+    if (vendor.settings === undefined && (vendor.tier !== 'featured' || !parseProviderSettings(adapter, {}).ok)) {
       if (vendor.tier === 'featured') issues.push({ path: `${at}.settings`, message: `required for a featured vendor (${adapter.display.name} provider settings)` });
       perConnection.set(vendor.slug, vendor.tier !== 'featured' || adapter.defaultAuth.kind !== 'mtls' && adapter.defaultAuth.secret.from === 'connection');
       return;
     }
     // The operator's own file, as written now: a key the adapter does not know is refused by name.
-    const parsed = parseProviderSettings(adapter, vendor.settings, { unknownKeys: 'refuse' });
+    const parsed = parseProviderSettings(adapter, vendor.settings ?? {}, { unknownKeys: 'refuse' });
     if (!parsed.ok) {
       perConnection.set(vendor.slug, false); // reported above; no second issue per connection
       for (const field of parsed.fields) issues.push({ path: under(`${at}.settings`, field.path), message: field.message });
