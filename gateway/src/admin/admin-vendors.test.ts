@@ -26,7 +26,7 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     expect(response.statusCode).toBe(200);
     const { vendors } = response.json() as { vendors: Array<Record<string, unknown>> };
     // Every registered adapter shows, with or without a vendor row (Square has none here): product sees what can be promoted.
-    expect(vendors.map((v) => [v.slug, v.exists])).toEqual([['acme-pos', true], ['clover', true], ['other-pos', true], ['shopify', true], ['square', false]]);
+    expect(vendors.map((v) => [v.slug, v.exists])).toEqual([['acme-pos', true], ['clover', true], ['other-pos', true], ['shopify', true], ['square', false], ['woocommerce', false]]);
     expect(vendors.find((v) => v.slug === 'clover')).toEqual({ slug: 'clover', name: 'Clover', tier: 'generic', featuredAdapter: true, hasSettings: true, catalogSchedule: '20 3 * * *', catalogScheduleSource: 'adapter', exists: true });
     expect(vendors.find((v) => v.slug === 'square')).toMatchObject({ name: 'Square', tier: 'generic', featuredAdapter: true, hasSettings: false, exists: false });
     expect(vendors.find((v) => v.slug === 'acme-pos')).toMatchObject({ tier: 'generic', featuredAdapter: false, hasSettings: false, catalogSchedule: null, catalogScheduleSource: null });

@@ -69,7 +69,7 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     const listed = await cli('vendors', 'list');
     expect(listed.code).toBe(0);
     // Vendors with a row, then the registered adapters without one.
-    expect(listed.json?.vendors.map((v: { slug: string; exists: boolean }) => [v.slug, v.exists])).toEqual([['acme-pos', true], ['clover', true], ['shopify', false], ['square', false]]);
+    expect(listed.json?.vendors.map((v: { slug: string; exists: boolean }) => [v.slug, v.exists])).toEqual([['acme-pos', true], ['clover', true], ['shopify', false], ['square', false], ['woocommerce', false]]);
     const merchant = await cli('merchants', 'create', 'm-cli-2', '--name', 'CLI Café', '--currency', 'USD', '--country-code', '1', '--earn-rate', '1', '--redemption-rate', '100');
     expect(merchant.json, merchant.stderr).toMatchObject({ merchant: { id: 'm-cli-2', outlets: [] } });
     expect((await cli('merchants', 'add-outlet', 'm-cli-2', '--id', 'o-cli', '--name', 'Counter')).json).toMatchObject({ merchant: { id: 'm-cli-2', outlets: [{ id: 'o-cli', name: 'Counter' }] } });
