@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Tree } from '@nx/devkit';
 import { createTreeWithEmptyWorkspace } from '@nx/devkit/testing';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { adapterGenerator } from './generator.js';
+import { ADAPTER_DOCS, adapterGenerator } from './generator.js';
 import { ADAPTER_LIST } from './register-adapter.js';
 
 const EXISTING_LIST = `import type { AnyAdapter } from '@loyalty-gateway/core';
@@ -29,7 +29,7 @@ describe('adapter generator', () => {
     await adapterGenerator(tree, { slug: 'acme-pos' });
     for (const file of ['package.json', 'vitest.config.ts', 'README.md', 'src/index.ts', 'src/native.ts', 'src/map.ts', 'src/auth.ts',
       'src/catalog.ts', 'src/fixtures/order-paid.json', 'src/fixtures/products-page-1.json', 'src/fixtures/products-page-2.json',
-      'src/fixtures/SOURCES.md', 'src/map.test.ts', 'src/auth.test.ts', 'src/webhook.test.ts', 'src/catalog.test.ts']) {
+      'src/fixtures/SOURCES.md', 'seed.example.json', 'src/map.test.ts', 'src/auth.test.ts', 'src/webhook.test.ts', 'src/catalog.test.ts']) {
       expect(tree.exists(`adapters/acme-pos/${file}`), file).toBe(true);
     }
     const manifest = JSON.parse(tree.read('adapters/acme-pos/package.json', 'utf-8')!);
@@ -51,6 +51,20 @@ describe('adapter generator', () => {
     expect(list).toMatch(/\[\s*shopify,\s*acmePos,\s*\]/);
     const pkg = JSON.parse(tree.read('gateway/package.json', 'utf-8')!);
     expect(pkg.dependencies['@loyalty-gateway/adapter-acme-pos']).toBe('*');
+  });
+
+  it('adds the gateway end-to-end test running on the adapter\'s seed example, and the docs line', async () => {
+    tree.write(ADAPTER_DOCS, '# Featured vendors\n\nRegistered adapters: `shopify`, `square` (the typed list in `gateway/src/adapters.ts`).\n');
+    await adapterGenerator(tree, { slug: 'acme-pos', name: 'Acme POS' });
+    const e2e = tree.read('gateway/src/featured/acme-pos.e2e.test.ts', 'utf-8')!;
+    expect(e2e).toContain("import { adapter } from '@loyalty-gateway/adapter-acme-pos';");
+    expect(e2e).toContain("adapterFile('seed.example.json')");
+    expect(e2e).toContain("url: '/webhooks/acme-pos'");
+    expect(e2e).not.toContain('<%');
+    const seed = JSON.parse(tree.read('adapters/acme-pos/seed.example.json', 'utf-8')!);
+    expect(seed.vendors).toEqual([{ slug: 'acme-pos', name: 'Acme POS', tier: 'featured', settings: expect.objectContaining({ webhookSecret: expect.any(String) }) }]);
+    expect(seed.merchants[0].connections[0]).toMatchObject({ vendor: 'acme-pos', storeId: 'store-001' });
+    expect(tree.read(ADAPTER_DOCS, 'utf-8')).toContain('Registered adapters: `shopify`, `square`, `acme-pos` (the typed list');
   });
 
   it('refuses a slug that already exists, and leaves the tree as it was', async () => {

@@ -30,7 +30,10 @@ export async function adapterGenerator(tree: Tree, options: AdapterGeneratorSche
     initial: name[0]!.toUpperCase(),
     tmpl: '',
   });
+  // The gateway's end-to-end test of the new door, running on the adapter's seed example.
+  if (tree.exists('gateway/package.json')) generateFiles(tree, path.join(here, 'gateway-files'), 'gateway', { slug, name, tmpl: '' });
   registerAdapter(tree, slug, n.propertyName);
+  listInDocs(tree, slug);
   if (tree.exists('gateway/package.json')) {
     updateJson(tree, 'gateway/package.json', (json: { dependencies?: Record<string, string> }) => {
       json.dependencies = { ...json.dependencies, [`@loyalty-gateway/adapter-${slug}`]: '*' };
@@ -41,6 +44,17 @@ export async function adapterGenerator(tree: Tree, options: AdapterGeneratorSche
   // Always: the new workspace package must be linked into node_modules and package-lock.json, and
   // installPackagesTask only runs on its own when the ROOT package.json changed.
   return () => installPackagesTask(tree, true);
+}
+
+/** The docs line naming the registered adapters (docs/featured-vendors.md), kept in step with the typed list. */
+export const ADAPTER_DOCS = 'docs/featured-vendors.md';
+const DOCS_LINE = /^Registered adapters: (.*?) \(the typed list/m;
+
+function listInDocs(tree: Tree, slug: string): void {
+  const docs = tree.read(ADAPTER_DOCS, 'utf-8');
+  const line = docs ? DOCS_LINE.exec(docs) : null;
+  if (!docs || !line || line[1]!.includes(`\`${slug}\``)) return;
+  tree.write(ADAPTER_DOCS, docs.replace(line[0], `Registered adapters: ${line[1]}, \`${slug}\` (the typed list`));
 }
 
 export default adapterGenerator;
