@@ -3,6 +3,7 @@ import { shopDomainOf, shopifyAuth } from './auth.js';
 import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
 import { ShopifyCredentials, ShopifySettings, ShopifyShopDomain } from './config.js';
 import { toEnvelopes } from './map.js';
+import { RECONCILE_SCHEDULE, pullOrders } from './reconcile.js';
 import { ShopifyWebhookBody } from './native.js';
 import { readUnit, staleBy, type ShopifyUnit } from './webhook-unit.js';
 
@@ -25,11 +26,11 @@ export const adapter = defineAdapter({
     steps: [
       { title: 'Install the loyalty app', body: 'Install the operator\'s Shopify app on your shop. The app subscribes your shop\'s orders/paid, refunds/create and orders/cancelled webhooks to {{webhookUrl}} itself, and Shopify signs those deliveries with the app\'s secret, which the gateway checks.' },
       { title: 'Do not add webhooks by hand', body: 'Webhooks added under Settings → Notifications → Webhooks are signed with a key of your shop, not the app\'s: the gateway refuses every one of them (401). Delete any you added for this address.' },
-      { title: 'Enter your shop', body: 'Enter your {{storeIdLabel}} exactly as Shopify shows it, and paste the app\'s Admin API access token (read_products) for the catalog.' },
+      { title: 'Enter your shop', body: 'Enter your {{storeIdLabel}} exactly as Shopify shows it, and paste the app\'s Admin API access token (read_products, read_orders) for the catalog and the order reconciliation.' },
       { title: 'Test', body: 'Pay a small order with a loyalty member\'s email: the gateway answers Shopify 200 and the member\'s points show the sale within a minute.' },
     ],
     credentials: [
-      { key: 'accessToken', label: 'Admin API access token', help: 'shpat_… token with read_products; used only for the nightly catalog pull.', secret: true },
+      { key: 'accessToken', label: 'Admin API access token', help: 'shpat_… token with read_products and read_orders: the nightly catalog pull and the order reconciliation every 15 minutes.', secret: true },
     ],
     provider: [
       { key: 'appSecret', label: 'App client secret', help: 'Signs every webhook (X-Shopify-Hmac-Sha256). A list allows rotation.', secret: true },
@@ -60,4 +61,5 @@ export const adapter = defineAdapter({
     schedule: CATALOG_SCHEDULE,
     pull: pullCatalog,
   },
+  reconcile: { schedule: RECONCILE_SCHEDULE, pull: pullOrders },
 });

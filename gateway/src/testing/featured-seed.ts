@@ -16,7 +16,8 @@ export const MEMBERS = {
 } as const;
 
 export interface FeaturedSeedOptions {
-  /** Recorded vendor API base URLs (fetch-back). */
+  /** Recorded vendor API base URLs (fetch-back, catalog and reconciliation pulls). */
+  shopifyApi?: string;
   squareApi?: string;
   cloverApi?: string;
   /** An operator's scheme override for Clover (`settings.auth`), e.g. mTLS. */
@@ -30,7 +31,7 @@ export function featuredSeedDocument(options: FeaturedSeedOptions = {}) {
   return {
     codePrefix: 'LOYAL',
     vendors: [
-      { slug: 'shopify', name: 'Shopify', tier: tier('shopify'), settings: { appSecret: SHOPIFY_APP_SECRET } },
+      { slug: 'shopify', name: 'Shopify', tier: tier('shopify'), settings: { appSecret: SHOPIFY_APP_SECRET, ...(options.shopifyApi ? { apiBaseUrl: options.shopifyApi } : {}) } },
       {
         slug: 'square', name: 'Square', tier: tier('square'),
         settings: { signatureKey: SQUARE_SIGNATURE_KEY, notificationUrl: SQUARE_NOTIFICATION_URL, ...(options.squareApi ? { apiBaseUrl: options.squareApi } : {}) },

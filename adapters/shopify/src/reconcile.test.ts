@@ -1,0 +1,66 @@
+import { adapterKit } from '@loyalty-gateway/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { adapter } from './index.js';
+import { loadFixture, startRecordedShopify } from './load-fixture.js';
+import { RECONCILE_QUERY } from './reconcile.js';
+import { graphqlOrderOf, shopMoney as money } from './testing/graphql-order.js';
+
+const restOrder = JSON.parse(loadFixture('orders-paid.json'));
+const restRefund = JSON.parse(loadFixture('refunds-create.json'));
+const graphqlOrder = (overrides: Record<string, unknown> = {}) => ({ ...graphqlOrderOf(restOrder, [restRefund]), ...overrides });
+
+type RecordedShopify = Awaited<ReturnType<typeof startRecordedShopify>>;
+const SHOP = 'bean-there.myshopify.com';
+const WINDOW = { since: new Date('2024-01-02T13:00:00Z'), until: new Date('2024-01-02T14:00:00Z') };
+let server: RecordedShopify | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const page = (nodes: unknown[], endCursor: string | null) => ({
+  status: 200, body: JSON.stringify({ data: { orders: { pageInfo: { hasNextPage: endCursor !== null, endCursor }, nodes } } }),
+});
+const kitFor = (recorded: RecordedShopify) => adapterKit(adapter, { settings: { appSecret: 'shpss_x', apiBaseUrl: recorded.apiBaseUrl }, credentials: { accessToken: 'shpat_fake' } });
+
+describe('shopify order reconciliation (Admin GraphQL orders by updated_at, cursor paging)', () => {
+  it('maps a listed order and its refund exactly as the orders/paid and refunds/create webhooks map them', async () => {
+    server = await startRecordedShopify([page([graphqlOrder()], 'cursor-2'), page([], null)]);
+    const kit = kitFor(server);
+    const pulled = await kit.reconcile(SHOP, WINDOW);
+    const paid = await kit.envelopes(kit.signed(loadFixture('orders-paid.json'), { 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': SHOP }));
+    const refunded = await kit.envelopes(kit.signed(loadFixture('refunds-create.json'), { 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': SHOP }));
+    // GraphQL's Order.discountCodes names the codes only (the REST amount and type are not there):
+    // the one difference, and one the ledger's sale fingerprint leaves out (the same sale, a duplicate).
+    const webhookSale = { ...paid.envelopes[0]!.transaction, discountCodes: [{ code: 'TENOFF' }] };
+    expect(paid.envelopes[0]!.transaction.discountCodes).toEqual([{ code: 'TENOFF', amount: 10, type: 'fixed_amount' }]);
+    expect(pulled.envelopes.map((e) => [e.eventType, e.transaction, e.eventType === 'sale.refunded' ? e.refund : null])).toEqual([
+      ['sale.completed', webhookSale, null],
+      ['sale.refunded', refunded.envelopes[0]!.transaction, (refunded.envelopes[0] as { refund: unknown }).refund],
+    ]);
+    expect(pulled).toMatchObject({ failures: [], examined: 1, cursors: ['cursor-2', null] });
+    const [first, second] = server.seen.map((r) => JSON.parse(r.body.toString('utf8')));
+    expect(first).toEqual({ query: RECONCILE_QUERY, variables: { first: 50, after: null, query: "updated_at:>='2024-01-02T13:00:00.000Z' AND updated_at:<'2024-01-02T14:00:00.000Z'" } });
+    expect(second.variables.after).toBe('cursor-2');
+    expect(server.seen[0]!.headers['x-shopify-access-token']).toBe('shpat_fake');
+  });
+
+  it('unpaid and test orders earn nothing; an order it cannot read is a failure, not a stop', async () => {
+    server = await startRecordedShopify([page([
+      graphqlOrder({ legacyResourceId: '1001', displayFinancialStatus: 'PENDING', refunds: [] }),
+      graphqlOrder({ legacyResourceId: '1002', test: true }),
+      { legacyResourceId: 'gid://shopify/Order/1003' },
+      graphqlOrder({ legacyResourceId: '1004', displayFinancialStatus: 'PAID', refunds: [] }),
+    ], null)]);
+    const { envelopes, failures, examined } = await kitFor(server).reconcile(SHOP, WINDOW);
+    expect(envelopes.map((e) => [e.eventType, e.transaction.id])).toEqual([['sale.completed', '1004']]);
+    expect(failures).toEqual([{ id: 'gid://shopify/Order/1003', reason: expect.stringMatching(/^unreadable order: legacyResourceId/) }]);
+    expect(examined).toBe(4);
+  });
+
+  it('a refund that moved no money reverses nothing', async () => {
+    server = await startRecordedShopify([page([graphqlOrder({ refunds: [{ legacyResourceId: '77', createdAt: null, totalRefundedSet: money('0.00') }] })], null)]);
+    const { envelopes } = await kitFor(server).reconcile(SHOP, WINDOW);
+    expect(envelopes.map((e) => e.eventType)).toEqual(['sale.completed']);
+  });
+});

@@ -1,0 +1,26 @@
+/** A MoneyBag with only its shop money, as the reconciliation query asks for it. */
+export const shopMoney = (amount: string, currencyCode = 'USD') => ({ shopMoney: { amount, currencyCode } });
+
+/**
+ * The Admin GraphQL order (the fields reconcile.ts asks for) standing for a REST Order and its
+ * Refunds. Shopify documents no full GraphQL order, so tests build one field by field from the
+ * documented REST resources (fixtures/orders-paid.json, refunds-create.json, unedited): the
+ * reconciliation and the webhooks then read the same order, and the tests prove both map it alike.
+ */
+export function graphqlOrderOf(order: any, refunds: any[] = []): Record<string, unknown> {
+  return {
+    legacyResourceId: String(order.id), test: order.test, email: order.email, phone: order.phone,
+    currencyCode: order.currency, sourceName: order.source_name, processedAt: order.processed_at, createdAt: order.created_at,
+    cancelledAt: order.cancelled_at, displayFinancialStatus: refunds.length > 0 ? 'PARTIALLY_REFUNDED' : 'PAID', totalPriceSet: shopMoney(order.total_price),
+    customer: order.customer ? { email: order.customer.email, phone: order.customer.phone } : null,
+    discountCodes: (order.discount_codes ?? []).map((d: { code: string }) => d.code),
+    lineItems: { nodes: (order.line_items ?? []).map((l: any) => ({
+      name: l.name, title: l.title, sku: l.sku, quantity: l.quantity, originalUnitPriceSet: shopMoney(String(l.price)),
+      variant: l.variant_id ? { legacyResourceId: String(l.variant_id) } : null, product: l.product_id ? { legacyResourceId: String(l.product_id) } : null,
+    })) },
+    refunds: refunds.map((r) => ({
+      legacyResourceId: String(r.id), createdAt: r.created_at,
+      totalRefundedSet: shopMoney((r.transactions ?? []).filter((t: any) => t.kind === 'refund' && t.status === 'success').reduce((sum: number, t: any) => sum + Number(t.amount), 0).toFixed(2)),
+    })),
+  };
+}

@@ -1,0 +1,1 @@
+export { graphqlOrderOf, shopMoney } from './graphql-order.js';

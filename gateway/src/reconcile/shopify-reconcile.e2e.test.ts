@@ -1,0 +1,74 @@
+import { createHttpClient } from '@loyalty-gateway/core';
+import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
+import { adapter as shopify } from '@loyalty-gateway/adapter-shopify';
+import { graphqlOrderOf } from '@loyalty-gateway/adapter-shopify/testing';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConnectionSummary } from '../stores/index.js';
+import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
+import { MEMBERS, SHOP_DOMAIN, SHOPIFY_APP_SECRET, featuredSeedDocument } from '../testing/featured-seed.js';
+import { adapterFixture, adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
+import { createWebhookPipeline } from '../webhooks/webhook-pipeline.js';
+import { createReconcileRunStore } from './reconcile-run-store.js';
+import { runReconcile, type ReconcileDeps } from './run-reconcile.js';
+
+const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+const API = '/admin/api/2026-07/graphql.json';
+const member = MEMBERS.shopify.membershipId;
+// Shopify's documented Order (orders-paid.json, unedited), as the Admin GraphQL orders query lists it.
+const paid = adapterFixture('shopify', 'orders-paid.json');
+const listing = { data: { orders: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [graphqlOrderOf(adapterFixtureJson('shopify', 'orders-paid.json'))] } } };
+
+describe.each(dialects)('order reconciliation recovers what the Shopify webhook never delivered (%s)', (dialect) => {
+  let api: RecordedVendorServer;
+  let gw: FeaturedGateway;
+  let deps: ReconcileDeps;
+  let connection: ConnectionSummary;
+  let clock = 0;
+
+  beforeAll(async () => {
+    api = await startRecordedVendorServer();
+    api.route(API, { body: listing });
+    gw = await openFeaturedGateway({ seedDocument: featuredSeedDocument({ shopifyApi: `${api.baseUrl}/admin/api/2026-07` }), dialect });
+    connection = (await gw.store.listConnections({ vendor: 'shopify' }))[0]!;
+    clock = connection.createdAt.getTime() + 60 * 60 * 1000;
+    deps = {
+      store: gw.store,
+      runs: await createReconcileRunStore({ database: gw.database, clock: () => new Date(clock) }),
+      pipeline: createWebhookPipeline({ engine: gw.engine, cache: gw.idempotency, onCacheError: () => {} }),
+      http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
+      logger: pino({ level: 'silent' }),
+      now: () => new Date(clock),
+    };
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await api?.close();
+  });
+
+  it('a paid order whose orders/paid never came is earned by the run, once; the late webhook is a duplicate', async () => {
+    expect(await gw.balance(member)).toBe(0);
+    const run = await runReconcile(shopify, connection, deps, { kind: 'schedule', slot: 'tick-1' });
+    expect(run).toMatchObject({ status: 'succeeded', pages: 1, found: 1, recovered: 1, duplicates: 0, failed: 0, error: null });
+    const earned = await gw.balance(member);
+    expect(earned).toBeGreaterThan(0);
+    const asked = JSON.parse(api.seen.find((r) => r.path === API)!.body.toString('utf8'));
+    expect(asked.variables.query).toBe(`updated_at:>='${connection.createdAt.toISOString()}' AND updated_at:<'${new Date(clock).toISOString()}'`);
+    expect(api.seen[0]!.headers['x-shopify-access-token']).toBe('shpat_fake');
+
+    const late = await gw.app.inject({
+      method: 'POST', url: '/webhooks/shopify', payload: paid,
+      headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': SHOP_DOMAIN, ...vendorSignature(shopify.defaultAuth, SHOPIFY_APP_SECRET, '', paid) },
+    });
+    expect(late.statusCode).toBe(200);
+    expect(late.json().results).toEqual([expect.objectContaining({ transactionId: '450789469', status: 'duplicate' })]);
+    expect(await gw.balance(member)).toBe(earned);
+  });
+
+  it('the next run finds the order again (overlap) and changes nothing', async () => {
+    const before = await gw.balance(member);
+    clock += 15 * 60 * 1000;
+    expect(await runReconcile(shopify, connection, deps, { kind: 'schedule', slot: 'tick-2' })).toMatchObject({ status: 'succeeded', recovered: 0, duplicates: 1 });
+    expect(await gw.balance(member)).toBe(before);
+  });
+});
