@@ -39,7 +39,7 @@ describe('shopify order reconciliation (Admin GraphQL orders by updated_at, curs
       ['sale.refunded', refunded.envelopes[0]!.transaction, (refunded.envelopes[0] as { refund: unknown }).refund],
     ]);
     expect(pulled).toMatchObject({ failures: [], examined: 1, cursors: ['cursor-2', null] });
-    const [first, second] = server.seen.map((r) => JSON.parse(r.body.toString('utf8')));
+    const [first, second] = server.seen.map((r) => JSON.parse(r.body));
     expect(first).toEqual({ query: RECONCILE_QUERY, variables: { first: 50, after: null, query: "updated_at:>='2024-01-02T13:00:00.000Z' AND updated_at:<'2024-01-02T14:00:00.000Z'" } });
     expect(second.variables.after).toBe('cursor-2');
     expect(server.seen[0]!.headers['x-shopify-access-token']).toBe('shpat_fake');

@@ -52,7 +52,7 @@ describe.each(dialects)('order reconciliation recovers what the Shopify webhook 
     expect(run).toMatchObject({ status: 'succeeded', pages: 1, found: 1, recovered: 1, duplicates: 0, failed: 0, error: null });
     const earned = await gw.balance(member);
     expect(earned).toBeGreaterThan(0);
-    const asked = JSON.parse(api.seen.find((r) => r.path === API)!.body.toString('utf8'));
+    const asked = JSON.parse(api.seen.find((r) => r.path === API)!.body);
     expect(asked.variables.query).toBe(`updated_at:>='${connection.createdAt.toISOString()}' AND updated_at:<'${new Date(clock).toISOString()}'`);
     expect(api.seen[0]!.headers['x-shopify-access-token']).toBe('shpat_fake');
 
