@@ -4,6 +4,7 @@ import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
 import { ShopifyCredentials, ShopifySettings, ShopifyShopDomain } from './config.js';
 import { toEnvelopes } from './map.js';
 import { RECONCILE_SCHEDULE, pullOrders } from './reconcile.js';
+import { SUBSCRIPTION_TOPICS, ensureSubscriptions, listSubscriptions } from './subscriptions.js';
 import { ShopifyWebhookBody } from './native.js';
 import { readUnit, staleBy, type ShopifyUnit } from './webhook-unit.js';
 
@@ -62,4 +63,5 @@ export const adapter = defineAdapter({
     pull: pullCatalog,
   },
   reconcile: { schedule: RECONCILE_SCHEDULE, pull: pullOrders },
+  subscriptions: { topics: SUBSCRIPTION_TOPICS, list: listSubscriptions, ensure: ensureSubscriptions },
 });

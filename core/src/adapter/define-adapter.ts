@@ -77,6 +77,24 @@ export interface ReconcilePage {
   cursor: string | null;
 }
 
+/** One of the vendor's webhook subscriptions for a store, as the vendor's API lists it. */
+export interface VendorSubscription {
+  id: string;
+  topic: string;
+  /** Where the vendor delivers it (null when it is not an HTTP endpoint). */
+  uri: string | null;
+}
+
+/** What `subscriptions.ensure` did, topic by topic: every topic the adapter needs now points at the gateway. */
+export interface SubscriptionReport {
+  webhookUrl: string;
+  created: string[];
+  /** Topics whose subscription pointed elsewhere (an old gateway URL) and now points here. */
+  repaired: string[];
+  unchanged: string[];
+  subscriptions: VendorSubscription[];
+}
+
 /** A step of the guided setup page. `{{webhookUrl}}` and `{{storeIdLabel}}` are filled in. */
 export interface SetupStep {
   title: string;
@@ -146,6 +164,19 @@ export interface AdapterSpec<
     /** node-cron expression, e.g. '15 3 * * *'. */
     schedule: string;
     pull(ctx: AdapterContext<z.infer<SettingsSchema>, z.infer<CredentialsSchema>>, checkpoint: string | null): Promise<CatalogPage>;
+  };
+  /**
+   * Webhook subscriptions the gateway manages through the vendor's API with the connection's
+   * credentials (Shopify: only subscriptions the app creates are signed with the app secret). The
+   * gateway calls `ensure` when a connection is created and on the operator's request; `list` shows
+   * them. Declare it when the vendor lets an app subscribe a store itself.
+   */
+  subscriptions?: {
+    /** The vendor's topic names the adapter needs (e.g. ORDERS_PAID). */
+    topics: readonly string[];
+    list(ctx: AdapterContext<z.infer<SettingsSchema>, z.infer<CredentialsSchema>>): Promise<VendorSubscription[]>;
+    /** Create what is missing and repair what points elsewhere, so every topic delivers to `webhookUrl`. */
+    ensure(ctx: AdapterContext<z.infer<SettingsSchema>, z.infer<CredentialsSchema>>, webhookUrl: string): Promise<SubscriptionReport>;
   };
   /**
    * Order reconciliation: a scheduled pull of the orders and refunds changed since the

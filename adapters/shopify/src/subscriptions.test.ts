@@ -1,0 +1,59 @@
+import { adapterKit } from '@loyalty-gateway/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { adapter } from './index.js';
+import { startRecordedShopify } from './load-fixture.js';
+
+type RecordedShopify = Awaited<ReturnType<typeof startRecordedShopify>>;
+const SHOP = 'bean-there.myshopify.com';
+const URL_NOW = 'https://loyalty.example.com/webhooks/shopify';
+const URL_OLD = 'https://old-gateway.example.com/webhooks/shopify';
+let server: RecordedShopify | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+// Answers in the documented shapes of the Admin GraphQL API (webhookSubscriptions: WebhookSubscription
+// with id/topic/uri; webhookSubscriptionCreate/Update payloads: webhookSubscription + userErrors).
+const answer = (data: unknown) => ({ status: 200, body: JSON.stringify({ data }) });
+const sub = (n: number, topic: string, uri: string) => ({ id: `gid://shopify/WebhookSubscription/${n}`, topic, uri });
+const listed = (...nodes: unknown[]) => answer({ webhookSubscriptions: { nodes } });
+const created = (n: number, topic: string) => answer({ webhookSubscriptionCreate: { webhookSubscription: sub(n, topic, URL_NOW), userErrors: [] } });
+const kitFor = (recorded: RecordedShopify) => adapterKit(adapter, { settings: { appSecret: 'shpss_x', apiBaseUrl: recorded.apiBaseUrl }, credentials: { accessToken: 'shpat_fake' } });
+const sent = (recorded: RecordedShopify) => recorded.seen.map((r) => JSON.parse(r.body) as { query: string; variables: Record<string, unknown> });
+
+describe('shopify webhook subscriptions (Admin GraphQL, app-scoped)', () => {
+  it('creates every topic the mapping needs on a shop with none, pointing at the gateway, as JSON', async () => {
+    server = await startRecordedShopify([listed(), created(1, 'ORDERS_PAID'), created(2, 'REFUNDS_CREATE'), created(3, 'ORDERS_CANCELLED')]);
+    const report = await adapter.subscriptions!.ensure(kitFor(server).context(SHOP), URL_NOW);
+    expect(report).toMatchObject({ webhookUrl: URL_NOW, created: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'], repaired: [], unchanged: [] });
+    expect(report.subscriptions.map((s) => s.uri)).toEqual([URL_NOW, URL_NOW, URL_NOW]);
+    const [list, ...creates] = sent(server);
+    expect(list!.variables).toEqual({ topics: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'] });
+    expect(creates.map((c) => c.variables)).toEqual(['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'].map((topic) => ({ topic, webhookSubscription: { uri: URL_NOW, format: 'JSON' } })));
+    expect(server.seen.every((r) => r.headers['x-shopify-access-token'] === 'shpat_fake')).toBe(true);
+  });
+
+  it('leaves what already points here, repairs what points at an old URL in place, creates what is missing', async () => {
+    server = await startRecordedShopify([
+      listed(sub(1, 'ORDERS_PAID', URL_NOW), sub(2, 'REFUNDS_CREATE', URL_OLD)),
+      answer({ webhookSubscriptionUpdate: { webhookSubscription: sub(2, 'REFUNDS_CREATE', URL_NOW), userErrors: [] } }),
+      created(3, 'ORDERS_CANCELLED'),
+    ]);
+    const report = await adapter.subscriptions!.ensure(kitFor(server).context(SHOP), URL_NOW);
+    expect(report).toMatchObject({ unchanged: ['ORDERS_PAID'], repaired: ['REFUNDS_CREATE'], created: ['ORDERS_CANCELLED'] });
+    expect(sent(server)[1]!.variables).toEqual({ id: 'gid://shopify/WebhookSubscription/2', webhookSubscription: { uri: URL_NOW } });
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('Shopify\'s userErrors fail the call naming them (e.g. a URL Shopify will not deliver to)', async () => {
+    server = await startRecordedShopify([listed(), answer({ webhookSubscriptionCreate: { webhookSubscription: null, userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address is invalid' }] } })]);
+    await expect(adapter.subscriptions!.ensure(kitFor(server).context(SHOP), 'http://localhost/webhooks/shopify'))
+      .rejects.toMatchObject({ status: 422, message: 'Shopify refused to create the ORDERS_PAID subscription: Address is invalid' });
+  });
+
+  it('lists the shop\'s subscriptions of the adapter\'s topics', async () => {
+    server = await startRecordedShopify([listed(sub(1, 'ORDERS_PAID', URL_OLD))]);
+    expect(await adapter.subscriptions!.list(kitFor(server).context(SHOP))).toEqual([{ id: 'gid://shopify/WebhookSubscription/1', topic: 'ORDERS_PAID', uri: URL_OLD }]);
+  });
+});
