@@ -60,6 +60,7 @@ export const ERRORS = {
   adapter_not_registered: { status: 409, message: 'This gateway has no featured adapter for this vendor, so it cannot be promoted.' },
   reconcile_not_available: { status: 409, message: 'This connection cannot be reconciled now: the vendor must be featured, its adapter must declare a reconciliation pull, and the connection must be active.' },
   reconcile_run_in_progress: { status: 409, message: 'A reconciliation run of this connection is already running; see GET /admin/reconcile-runs.' },
+  subscriptions_not_available: { status: 409, message: 'The gateway cannot manage this connection\'s webhook subscriptions now: its adapter must manage subscriptions, the vendor must be featured, GATEWAY_PUBLIC_URL must be set and the connection must hold the API credentials.' },
   catalog_not_available: { status: 409, message: 'This connection cannot be pulled now: the vendor must be featured, its adapter must declare a catalog pull, and the connection must be active.' },
   request_timeout: { status: 408, message: 'The request was not received in time: send the whole request promptly.' },
   payload_too_large: { status: 413, message: 'The request body exceeds the 1 MiB limit.' },
@@ -87,6 +88,7 @@ export const ERRORS = {
     message: 'The gateway cannot reach its database right now; nothing was recorded. Retry after the Retry-After delay.',
     headers: { 'retry-after': '1' },
   },
+  vendor_api_failed: { status: 502, message: 'The vendor\'s API refused or failed the call; the message says what it answered.' },
   vendor_api_unavailable: { status: 503, message: 'The vendor API could not be reached to complete this event; it was not recorded. Retry later.' },
 } as const satisfies Record<string, ErrorEntry>;
 

@@ -1,7 +1,9 @@
 import { adapterKit } from '@loyalty-gateway/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adapter } from './index.js';
+import type { ShopifyContext } from './graphql.js';
 import { startRecordedShopify } from './load-fixture.js';
+import { ensureSubscriptions, listSubscriptions } from './subscriptions.js';
 
 type RecordedShopify = Awaited<ReturnType<typeof startRecordedShopify>>;
 const SHOP = 'bean-there.myshopify.com';
@@ -20,12 +22,17 @@ const sub = (n: number, topic: string, uri: string) => ({ id: `gid://shopify/Web
 const listed = (...nodes: unknown[]) => answer({ webhookSubscriptions: { nodes } });
 const created = (n: number, topic: string) => answer({ webhookSubscriptionCreate: { webhookSubscription: sub(n, topic, URL_NOW), userErrors: [] } });
 const kitFor = (recorded: RecordedShopify) => adapterKit(adapter, { settings: { appSecret: 'shpss_x', apiBaseUrl: recorded.apiBaseUrl }, credentials: { accessToken: 'shpat_fake' } });
+const ctxFor = (recorded: RecordedShopify) => kitFor(recorded).context(SHOP) as ShopifyContext;
 const sent = (recorded: RecordedShopify) => recorded.seen.map((r) => JSON.parse(r.body) as { query: string; variables: Record<string, unknown> });
 
 describe('shopify webhook subscriptions (Admin GraphQL, app-scoped)', () => {
+  it('are what the adapter declares for the gateway to manage', () => {
+    expect(adapter.subscriptions).toMatchObject({ topics: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'], ensure: ensureSubscriptions, list: listSubscriptions });
+  });
+
   it('creates every topic the mapping needs on a shop with none, pointing at the gateway, as JSON', async () => {
     server = await startRecordedShopify([listed(), created(1, 'ORDERS_PAID'), created(2, 'REFUNDS_CREATE'), created(3, 'ORDERS_CANCELLED')]);
-    const report = await adapter.subscriptions!.ensure(kitFor(server).context(SHOP), URL_NOW);
+    const report = await ensureSubscriptions(ctxFor(server), URL_NOW);
     expect(report).toMatchObject({ webhookUrl: URL_NOW, created: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'], repaired: [], unchanged: [] });
     expect(report.subscriptions.map((s) => s.uri)).toEqual([URL_NOW, URL_NOW, URL_NOW]);
     const [list, ...creates] = sent(server);
@@ -40,7 +47,7 @@ describe('shopify webhook subscriptions (Admin GraphQL, app-scoped)', () => {
       answer({ webhookSubscriptionUpdate: { webhookSubscription: sub(2, 'REFUNDS_CREATE', URL_NOW), userErrors: [] } }),
       created(3, 'ORDERS_CANCELLED'),
     ]);
-    const report = await adapter.subscriptions!.ensure(kitFor(server).context(SHOP), URL_NOW);
+    const report = await ensureSubscriptions(ctxFor(server), URL_NOW);
     expect(report).toMatchObject({ unchanged: ['ORDERS_PAID'], repaired: ['REFUNDS_CREATE'], created: ['ORDERS_CANCELLED'] });
     expect(sent(server)[1]!.variables).toEqual({ id: 'gid://shopify/WebhookSubscription/2', webhookSubscription: { uri: URL_NOW } });
     expect(server.seen).toHaveLength(3);
@@ -48,12 +55,12 @@ describe('shopify webhook subscriptions (Admin GraphQL, app-scoped)', () => {
 
   it('Shopify\'s userErrors fail the call naming them (e.g. a URL Shopify will not deliver to)', async () => {
     server = await startRecordedShopify([listed(), answer({ webhookSubscriptionCreate: { webhookSubscription: null, userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address is invalid' }] } })]);
-    await expect(adapter.subscriptions!.ensure(kitFor(server).context(SHOP), 'http://localhost/webhooks/shopify'))
+    await expect(ensureSubscriptions(ctxFor(server), 'http://localhost/webhooks/shopify'))
       .rejects.toMatchObject({ status: 422, message: 'Shopify refused to create the ORDERS_PAID subscription: Address is invalid' });
   });
 
   it('lists the shop\'s subscriptions of the adapter\'s topics', async () => {
     server = await startRecordedShopify([listed(sub(1, 'ORDERS_PAID', URL_OLD))]);
-    expect(await adapter.subscriptions!.list(kitFor(server).context(SHOP))).toEqual([{ id: 'gid://shopify/WebhookSubscription/1', topic: 'ORDERS_PAID', uri: URL_OLD }]);
+    expect(await listSubscriptions(ctxFor(server))).toEqual([{ id: 'gid://shopify/WebhookSubscription/1', topic: 'ORDERS_PAID', uri: URL_OLD }]);
   });
 });

@@ -31,6 +31,11 @@ export interface RecordedVendorServerOptions {
   notFound?: RecordedReply;
   /** Routes to start with: one reply, or replies served in order with the last one repeating. */
   routes?: Record<string, RecordedReply | RecordedReply[]>;
+  /**
+   * A vendor that keeps state (subscriptions created, then listed back): the answer to a request
+   * with no scripted reply is computed from it. Takes precedence over routes, not over scripts.
+   */
+  respond?: (request: SeenRequest) => RecordedReply | undefined;
 }
 
 export interface RecordedVendorServer {
@@ -73,7 +78,7 @@ export async function startRecordedVendorServer(options: RecordedVendorServerOpt
       seen.push({ method, path: url.pathname, query: url.searchParams, url: req.url ?? '/', headers: req.headers, body, at: Date.now() });
       const key = keyOf({ method, url });
       counts.set(key, (counts.get(key) ?? 0) + 1);
-      const reply = queues.get(key)?.shift() ?? routes.get(key) ?? options.notFound ?? DEFAULT_NOT_FOUND;
+      const reply = queues.get(key)?.shift() ?? options.respond?.(seen.at(-1)!) ?? routes.get(key) ?? options.notFound ?? DEFAULT_NOT_FOUND;
       const send = () => {
         const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers }).end(text);

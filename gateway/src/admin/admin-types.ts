@@ -3,6 +3,7 @@ import type { ClockSkewTracker } from '../http/clock-skew.js';
 import type { AnyAdapter, LoyaltyEngine } from '@loyalty-gateway/core';
 import type { CatalogRunner } from '../scheduler/index.js';
 import type { Reconciler } from '../reconcile/index.js';
+import type { SubscriptionManager } from '../subscriptions/index.js';
 import type { CatalogRunStore, GatewayStore, VendorNoteStore } from '../stores/index.js';
 
 /** What the /admin API needs; the API is mounted only when a token is configured. */
@@ -22,6 +23,8 @@ export interface AdminOptions {
   runner: CatalogRunner;
   /** Order reconciliation (manual runs and their history); without it those routes answer 404. */
   reconciler?: Reconciler | undefined;
+  /** Webhook subscriptions managed through vendors' APIs; without it those routes answer 404 and creating a connection subscribes nothing. */
+  subscriptions?: SubscriptionManager | undefined;
   /** The gateway's typed adapter list by default. */
   adapters?: readonly AnyAdapter[] | undefined;
   /** Now (rotation deadlines). */
@@ -47,6 +50,7 @@ export interface AdminDeps {
   runs: CatalogRunStore;
   runner: CatalogRunner;
   reconciler: Reconciler | undefined;
+  subscriptions: SubscriptionManager | undefined;
   adapters: readonly AnyAdapter[];
   adapterOf(slug: string): AnyAdapter | undefined;
   now(): Date;

@@ -73,7 +73,22 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
     await checkOutlet(body.merchantId, body.outletId);
     const issued = await storeCall(() => deps.store.createConnection(body));
     request.log.info({ connectionId: issued.connection.id, vendor: body.vendor }, 'connection created');
-    return reply.code(201).send({ connection: issued.connection, secret: issued.secret, notice: SHOWN_ONCE });
+    // Adapters that manage the vendor's webhook subscriptions (Shopify) subscribe the store now: one step for the merchant.
+    const subscriptions = await deps.subscriptions?.afterCreate(issued.connection);
+    return reply.code(201).send({ connection: issued.connection, secret: issued.secret, notice: SHOWN_ONCE, ...(subscriptions ? { subscriptions } : {}) });
+  });
+
+  const subscriptionManager = () => {
+    if (!deps.subscriptions) throw new GatewayError('not_found');
+    return deps.subscriptions;
+  };
+
+  /** The store's webhook subscriptions at the vendor (adapters that manage them): list, and ensure (create missing, repair moved). */
+  scope.get('/connections/:id/subscriptions', ADMIN_ROUTE, async (request) => subscriptionManager().list(connectionIdParam(request.params)));
+  scope.post('/connections/:id/subscriptions', ADMIN_ROUTE, async (request) => {
+    const id = connectionIdParam(request.params);
+    readOptionalBody(EmptyBody, request.body);
+    return { report: await subscriptionManager().ensure(id) };
   });
 
   scope.post('/connections/:id/rotate', ADMIN_ROUTE, async (request) => {

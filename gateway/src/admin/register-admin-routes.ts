@@ -25,6 +25,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     runs: options.runs,
     runner: options.runner,
     reconciler: options.reconciler,
+    subscriptions: options.subscriptions,
     adapters,
     adapterOf: (slug) => adapters.find((a) => a.slug === slug),
     now: options.clock ?? (() => new Date()),

@@ -9,6 +9,7 @@ import { watchVendorChanges, type VendorChanges } from '../featured/index.js';
 import { createCatalogRunner, startCatalogScheduler, type CatalogRunner, type CatalogScheduler } from '../scheduler/index.js';
 import { createCatalogRunStore, createMemoryIdempotencyCache, type GatewayStore, type VendorNoteStore } from '../stores/index.js';
 import { createReconcileRunStore, createReconciler, type ReconcileRun, type Reconciler } from '../reconcile/index.js';
+import { createSubscriptionManager } from '../subscriptions/index.js';
 import { createWebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { AdminOptions } from './admin-types.js';
 import { reportUnusableSettings } from './report-unusable-settings.js';
@@ -61,6 +62,7 @@ export async function startOperatorSide(options: {
       'reconciliation: the vendor now describes an already recorded sale differently; counted duplicate, nothing applied',
     ),
   });
+  const subscriptions = createSubscriptionManager({ store, adapters, http, logger: log, publicUrl: config.GATEWAY_PUBLIC_URL });
   const reconciler = createReconciler({ store, runs: await createReconcileRunStore({ database: options.database }), pipeline, http, adapters, logger: log, onFinished: options.onReconcileRun });
   const vendorChanges = watchVendorChanges({ store, log });
   let scheduler: CatalogScheduler | null = null;
@@ -87,7 +89,7 @@ export async function startOperatorSide(options: {
   return {
     appOptions: {
       admin: {
-        token: config.GATEWAY_ADMIN_TOKEN, store, engine: options.engine, notes: options.notes, runs, runner, reconciler, adapters, tlsListener, engineSeed: options.engineSeed,
+        token: config.GATEWAY_ADMIN_TOKEN, store, engine: options.engine, notes: options.notes, runs, runner, reconciler, subscriptions, adapters, tlsListener, engineSeed: options.engineSeed,
         onVendorChanged: () => vendorChanges.changed(),
       },
       directory: { store, adapters, publicUrl: config.GATEWAY_PUBLIC_URL, environment: config.GATEWAY_ENV },

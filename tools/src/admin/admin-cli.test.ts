@@ -159,6 +159,18 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     expect((await cli('vendors', 'promote', 'clover')).code).toBe(0); // as the other tests expect it
   });
 
+  it('connections subscriptions: an adapter that does not manage them says so in plain words (exit 1); no ID is a usage error', async () => {
+    const created = await cli('connections', 'create', '--vendor', 'acme-pos', '--store', 'till-subscriptions', '--merchant', 'm-cli', '--outlet', 'o-main');
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json?.subscriptions).toBeUndefined();
+    const id = created.json?.connection.id as string;
+    for (const argv of [['connections', 'subscriptions', id], ['connections', 'subscriptions', 'ensure', id]]) {
+      const answer = await cli(...argv);
+      expect(answer).toMatchObject({ code: 1, stderr: expect.stringContaining('The acme-pos adapter does not manage webhook subscriptions') });
+    }
+    expect((await cli('connections', 'subscriptions', 'ensure')).code).toBe(2);
+  });
+
   it('usage errors exit 2; a wrong token exits 1 with the Error body message', async () => {
     expect((await cli('connections', 'rotate')).code).toBe(2);
     expect((await cli('vendors', 'dance')).code).toBe(2);

@@ -76,6 +76,11 @@ async function dispatch(client: AdminClient, group: string, action: string, posi
     case 'connections deactivate': return client.call('POST', `/admin/connections/${seg(arg(positionals, 'ID'))}/deactivate`);
     case 'connections activate': return client.call('POST', `/admin/connections/${seg(arg(positionals, 'ID'))}/activate`);
     case 'connections credentials': return client.call('PUT', `/admin/connections/${seg(arg(positionals, 'ID'))}/credentials`, readJsonFile(need(flags, 'file')));
+    case 'connections subscriptions': {
+      // `connections subscriptions ID` lists; `connections subscriptions ensure ID` creates what is missing and repairs what points elsewhere.
+      if (positionals[0] === 'ensure') return client.call('POST', `/admin/connections/${seg(arg(positionals.slice(1), 'ID'))}/subscriptions`);
+      return client.call('GET', `/admin/connections/${seg(arg(positionals, 'ID'))}/subscriptions`);
+    }
     case 'catalog runs': return client.call('GET', `/admin/catalog-runs${query({ vendor: flags.vendor, connectionId: flags.connection })}`);
     case 'catalog pull': {
       const connectionId = need(flags, 'connection');

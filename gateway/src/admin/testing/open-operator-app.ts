@@ -12,6 +12,7 @@ import { applySeed } from '../../boot/seed.js';
 import { createHttpClient } from '@loyalty-gateway/core';
 import { createReconcileRunStore, createReconciler, type Reconciler } from '../../reconcile/index.js';
 import { createCatalogRunner, type CatalogRunner } from '../../scheduler/index.js';
+import { createSubscriptionManager } from '../../subscriptions/index.js';
 import { createWebhookPipeline } from '../../webhooks/webhook-pipeline.js';
 import {
   createCatalogRunStore, createGatewayStore, createMemoryIdempotencyCache, createVendorNoteStore,
@@ -38,10 +39,10 @@ export interface OperatorApp {
 }
 
 /** The test seed with the three featured vendors' rows (generic until promoted) and Clover settings. */
-export function operatorSeed(settings: { cloverApiBaseUrl?: string } = {}) {
+export function operatorSeed(settings: { cloverApiBaseUrl?: string; shopifyApiBaseUrl?: string } = {}) {
   const doc = testSeedDocument();
   doc.vendors.push(
-    { slug: 'shopify', name: 'Shopify', tier: 'featured', settings: { appSecret: 'shopify-app-secret-value' } } as never,
+    { slug: 'shopify', name: 'Shopify', tier: 'featured', settings: { appSecret: 'shopify-app-secret-value', ...(settings.shopifyApiBaseUrl ? { apiBaseUrl: settings.shopifyApiBaseUrl } : {}) } } as never,
     { slug: 'clover', name: 'Clover', tier: 'generic', settings: { authCode: 'clover-auth-code-secret', apiBaseUrl: settings.cloverApiBaseUrl ?? 'https://api.clover.com' } } as never,
   );
   return doc;
@@ -78,10 +79,11 @@ export async function openOperatorApp(
     store, runs: await createReconcileRunStore({ database }), adapters, logger, http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
     pipeline: createWebhookPipeline({ engine, cache: idempotency, onCacheError: () => {} }),
   });
+  const subscriptions = createSubscriptionManager({ store, adapters, logger, http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }), publicUrl: options.publicUrl });
   const token = 'token' in options ? options.token : ADMIN_TOKEN;
   const app = await buildApp({
     engine, connections: store, idempotency, rateLimit: { max: 100_000 }, loggerInstance: logger,
-    admin: { token, store, engine, notes, runs, runner, reconciler, adapters, engineSeed: (seed) => engine.applySeed(seed), tlsListener: options.tlsListener, onVendorChanged: options.onVendorChanged, vendorChangeWaitMs: options.vendorChangeWaitMs },
+    admin: { token, store, engine, notes, runs, runner, reconciler, subscriptions, adapters, engineSeed: (seed) => engine.applySeed(seed), tlsListener: options.tlsListener, onVendorChanged: options.onVendorChanged, vendorChangeWaitMs: options.vendorChangeWaitMs },
     directory: { store, adapters, publicUrl: options.publicUrl, environment: options.environment },
     // The featured doors too, so a promotion through /admin can be followed by a native POST.
     featured: { store, notes, adapters, publicUrl: options.publicUrl },

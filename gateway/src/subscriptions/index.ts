@@ -1,0 +1,1 @@
+export { createSubscriptionManager, type SubscriptionManager, type SubscriptionManagerOptions, type SubscriptionOutcome } from './subscription-manager.js';
