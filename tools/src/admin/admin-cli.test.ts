@@ -44,7 +44,7 @@ function seed(cloverUrl: string) {
 async function cli(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runAdminCommand([...argv, '--url', gateway.address], { env: { GATEWAY_ADMIN_TOKEN: TOKEN }, out: (t) => out.push(t), err: (t) => err.push(t), pollMs: 50 });
+  const code = await runAdminCommand([...argv, '--url', gateway.address, '--json'], { env: { GATEWAY_ADMIN_TOKEN: TOKEN }, out: (t) => out.push(t), err: (t) => err.push(t), pollMs: 50 });
   return { code, json: out.length ? (JSON.parse(out.join('\n')) as Record<string, any>) : null, stderr: err.join('\n') };
 }
 
@@ -171,13 +171,28 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     expect((await cli('connections', 'subscriptions', 'ensure')).code).toBe(2);
   });
 
+  it('prints tables and lines by default, and the command to run next with a refusal', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { env: { GATEWAY_ADMIN_TOKEN: TOKEN, GATEWAY_URL: gateway.address }, out: (t: string) => out.push(t), err: (t: string) => err.push(t) };
+    expect(await runAdminCommand(['vendors', 'list'], io)).toBe(0); // the URL from GATEWAY_URL
+    expect(out[0]).toMatch(/^vendors \(\d+\):\n  slug +name +tier/);
+    expect(out[0]).toMatch(/\n  clover +Clover +featured/);
+    expect(await runAdminCommand(['connections', 'deactivate', 'no-such-id'], io)).toBe(1);
+    expect(err.at(-1)).toBe('error: No connection with this id. (connection_not_found, HTTP 404)\nSee the connections and their ids: loyalty-gateway admin connections list');
+    expect(await runAdminCommand(['vendors', 'list', '--url', 'http://127.0.0.1:9'], io)).toBe(1);
+    expect(err.at(-1)).toMatch(/^error: cannot reach the gateway at http:\/\/127\.0\.0\.1:9: .*\nIs the gateway running\? Start it with npm start, or point the CLI at it with --url or GATEWAY_URL\.$/);
+    expect(await runAdminCommand(['merchants', 'create', 'm-bad', '--name', 'x', '--currency', 'euro', '--country-code', '33', '--earn-rate', '1', '--redemption-rate', '100'], io)).toBe(1);
+    expect(err.at(-1)).toContain('currency must be a 3-letter ISO 4217 code'); // the field, named once
+  });
+
   it('usage errors exit 2; a wrong token exits 1 with the Error body message', async () => {
     expect((await cli('connections', 'rotate')).code).toBe(2);
     expect((await cli('vendors', 'dance')).code).toBe(2);
     let stderr = '';
     const wrong = await runAdminCommand(['vendors', 'list', '--url', gateway.address, '--token', 'not-the-token'], { env: {}, out: () => {}, err: (t) => void (stderr = t) });
     expect(wrong).toBe(1);
-    expect(stderr).toBe('error: The admin API needs Authorization: Bearer <GATEWAY_ADMIN_TOKEN>. (admin_unauthorized, HTTP 401)');
+    expect(stderr).toBe('error: The admin API needs Authorization: Bearer <GATEWAY_ADMIN_TOKEN>. (admin_unauthorized, HTTP 401)\nSet GATEWAY_ADMIN_TOKEN to the gateway\'s admin token (or pass --token).');
     expect(await runAdminCommand(['vendors', 'list'], { env: {}, out: () => {}, err: () => {} })).toBe(2); // no token at all
   });
 
@@ -192,11 +207,11 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     }
   });
 
-  it('the real binary: prints JSON and exits non-zero on a refusal', async () => {
+  it('the real binary: prints JSON with --json and exits non-zero on a refusal', async () => {
     const bin = fileURLToPath(new URL('../cli.ts', import.meta.url));
     const run = promisify(execFile);
     const env = { ...process.env, GATEWAY_ADMIN_TOKEN: TOKEN };
-    const ok = await run(process.execPath, ['--import', 'tsx', bin, 'admin', 'vendors', 'list', '--url', gateway.address], { env });
+    const ok = await run(process.execPath, ['--import', 'tsx', bin, 'admin', 'vendors', 'list', '--url', gateway.address, '--json'], { env });
     expect(JSON.parse(ok.stdout).vendors.map((v: { slug: string }) => v.slug)).toEqual(expect.arrayContaining(['acme-pos', 'clover', 'shopify', 'square']));
     const failed = await run(process.execPath, ['--import', 'tsx', bin, 'admin', 'vendors', 'demote', 'ghost', '--url', gateway.address], { env }).catch((e: { code: number; stderr: string }) => e);
     expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining('No vendor with this slug. (vendor_not_found, HTTP 404)') });

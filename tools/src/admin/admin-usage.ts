@@ -1,6 +1,7 @@
 export const ADMIN_USAGE = `loyalty-gateway admin <group> <action> [args] [--url URL] [--token T]
-  --url defaults to http://127.0.0.1:3000; the token comes from GATEWAY_ADMIN_TOKEN unless --token is given.
-  Every command prints the gateway's JSON answer; a failure exits 1 with the Error body's message.
+  --url defaults to $GATEWAY_URL, else http://127.0.0.1:3000; the token comes from GATEWAY_ADMIN_TOKEN unless --token is given.
+  Answers print as tables and lines; --json prints the gateway's JSON instead (for scripts).
+  A refusal exits 1 with the gateway's message and the command to run next; a usage error exits 2.
 
   vendors list                             every vendor, and every registered adapter without one ("exists": false)
   vendors create SLUG --name NAME          a generic vendor (the slug is permanent: the X-Service-Vendor value)

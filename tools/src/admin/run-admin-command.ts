@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AdminCallError, createAdminClient, type AdminClient } from './admin-client.js';
 import { ADMIN_USAGE } from './admin-usage.js';
+import { formatAnswer } from './format-answer.js';
+import { nextStep } from './next-step.js';
 
 export interface AdminIo {
   env: Record<string, string | undefined>;
@@ -20,6 +22,7 @@ const OPTIONS = {
   merchant: { type: 'string' }, outlet: { type: 'string' }, 'credentials-file': { type: 'string' }, 'overlap-seconds': { type: 'string' },
   connection: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, currency: { type: 'string' }, 'country-code': { type: 'string' },
   'earn-rate': { type: 'string' }, 'redemption-rate': { type: 'string' }, wait: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' },
 } as const;
 
 const need = (flags: Flags, name: string): string => {
@@ -112,22 +115,29 @@ async function waitForRun(client: AdminClient, connectionId: string, runId: stri
 
 /** `loyalty-gateway admin ...`: 0 on success, 1 when the gateway refused, 2 on a usage error. */
 export async function runAdminCommand(argv: string[], io: AdminIo): Promise<number> {
+  let context = { group: '', action: '', positionals: [] as string[] };
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     const flags = values as Flags;
     const [group, action, ...rest] = positionals;
+    context = { group: group ?? '', action: action ?? '', positionals: rest };
     if (flags.help === true || !group || !action || group === 'help') {
       io.out(ADMIN_USAGE);
       return flags.help === true || group === undefined || group === 'help' ? 0 : 2;
     }
     const token = (typeof flags.token === 'string' ? flags.token : undefined) ?? io.env.GATEWAY_ADMIN_TOKEN;
     if (!token) throw new AdminUsageError('no admin token: set GATEWAY_ADMIN_TOKEN or pass --token');
-    const client = createAdminClient({ url: typeof flags.url === 'string' ? flags.url : 'http://127.0.0.1:3000', token });
-    io.out(JSON.stringify(await dispatch(client, group, action, rest, flags, io), null, 2));
+    const client = createAdminClient({ url: typeof flags.url === 'string' ? flags.url : io.env.GATEWAY_URL || 'http://127.0.0.1:3000', token });
+    const answer = await dispatch(client, group, action, rest, flags, io);
+    io.out(flags.json === true ? JSON.stringify(answer, null, 2) : formatAnswer(answer));
     return 0;
   } catch (error) {
     if (error instanceof AdminCallError) {
-      io.err(`error: ${error.message}`);
+      const code = (error.body as { code?: string } | null)?.code;
+      // Each field the message does not already name, on its own line.
+      const fields = ((error.body as { fields?: Array<{ path: string; message: string }> } | null)?.fields ?? []).filter((f) => !error.message.includes(`${f.path} ${f.message}`));
+      const hint = error.status === 0 ? 'Is the gateway running? Start it with npm start, or point the CLI at it with --url or GATEWAY_URL.' : nextStep(code, context);
+      io.err([`error: ${error.message}`, ...fields.map((f) => `  ${f.path}: ${f.message}`), ...(hint ? [hint] : [])].join('\n'));
       return 1;
     }
     if (error instanceof AdminUsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
