@@ -7,9 +7,9 @@
 // and pino, pg, ioredis keep their own files).
 //
 // Usage (what each package's `build` script runs; `npm run build` runs them all through Nx):
-//   node tools/build/bundle.mjs gateway|engine|tools
+//   node tools/build/bundle.mjs gateway|engine|tools [outdir]
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,10 +42,11 @@ const externalDependencies = {
   },
 };
 
-export async function bundle(name) {
+export async function bundle(name, into) {
   const entries = ENTRIES[name];
   if (!entries) throw new Error(`unknown package "${name}" (one of ${Object.keys(ENTRIES).join(', ')})`);
-  const outdir = path.join(root, name, 'dist');
+  // `into`: another output directory (a test building its own copy while others read <package>/dist).
+  const outdir = into ? path.resolve(into) : path.join(root, name, 'dist');
   await rm(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
@@ -58,7 +59,8 @@ export async function bundle(name) {
     sourcemap: true,
     sourcesContent: false,
     outExtension: { '.js': '.js' },
-    plugins: [externalDependencies],
+    // The CLI is a package of its own (npm pack tools/dist): every dependency inside, nothing to install.
+    plugins: name === 'tools' ? [] : [externalDependencies],
     // ESM output has no require(): give bundled CommonJS-style code one, and __dirname for the few that ask.
     banner: {
       js: "import { createRequire as __lgCreateRequire } from 'node:module'; const require = __lgCreateRequire(import.meta.url);",
@@ -67,12 +69,49 @@ export async function bundle(name) {
     metafile: true,
   });
   const inputs = Object.keys(result.metafile.inputs).length;
-  console.log(`built ${name}/dist (${Object.keys(entries).join(', ')}) from ${inputs} source files`);
+  if (name === 'tools') await writeCliPackage(outdir);
+  console.log(`built ${path.relative(root, outdir)} (${Object.keys(entries).join(', ')}) from ${inputs} source files`);
+}
+
+/**
+ * tools/dist as the standalone CLI package `@loyalty-gateway/cli`: the bundled `loyalty-gateway`
+ * binary (no dependencies), the zero-dependency signing module vendors copy, and a README.
+ * `npm pack tools/dist` makes the tarball; installed anywhere, `npx loyalty-gateway --help` runs.
+ */
+async function writeCliPackage(outdir) {
+  const tools = JSON.parse(await readFile(path.join(root, 'tools/package.json'), 'utf8'));
+  const workspace = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+  await copyFile(path.join(root, 'tools/vendor-signing/loyalty-signing.mjs'), path.join(outdir, 'loyalty-signing.mjs'));
+  await writeFile(path.join(outdir, 'package.json'), `${JSON.stringify({
+    name: '@loyalty-gateway/cli',
+    version: tools.version,
+    description: 'The loyalty gateway CLI: sign and send sales, certify a vendor integration, and run the operator admin API.',
+    license: workspace.license,
+    type: 'module',
+    bin: { 'loyalty-gateway': 'cli.js' },
+    exports: { './signing': './loyalty-signing.mjs' },
+    files: ['cli.js', 'cli.js.map', 'loyalty-signing.mjs', 'README.md'],
+    engines: workspace.engines,
+  }, null, 2)}\n`);
+  await writeFile(path.join(outdir, 'README.md'), [
+    '# @loyalty-gateway/cli',
+    '',
+    'The loyalty gateway\'s command line, with no dependencies (Node.js 20.19 or later):',
+    '',
+    '```sh',
+    'npx loyalty-gateway --help',
+    'npx loyalty-gateway certify --url https://gw.example.com --vendor SLUG --store ID --secret S',
+    'GATEWAY_URL=https://gw.example.com GATEWAY_ADMIN_TOKEN=… npx loyalty-gateway admin vendors list',
+    '```',
+    '',
+    '`import { signedRequestHeaders, signV1 } from \'@loyalty-gateway/cli/signing\'` is the signing module vendors may also copy.',
+    '',
+  ].join('\n'));
 }
 
 const name = process.argv[2];
 if (name) {
-  bundle(name).catch((error) => {
+  bundle(name, process.argv[3]).catch((error) => {
     console.error(error.message ?? error);
     process.exit(1);
   });

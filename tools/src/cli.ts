@@ -7,14 +7,17 @@ import { formatCertification, runCertification } from './certify/run-certificati
 import { runAdminCommand } from './admin/run-admin-command.js';
 import { sampleSale } from './sample-sale.js';
 import { sendSigned } from './send-signed.js';
+import { sendNative } from './send-native.js';
+import { adapters } from '@loyalty-gateway/gateway/adapters';
 
-const USAGE = `loyalty-gateway <command> [flags]      (run as: npm run cli -- <command> ...)
+const USAGE = `loyalty-gateway <command> [flags]      (npx loyalty-gateway <command> …; in the repository also npm run cli -- <command> …)
 
 Commands
   send-sample  --url URL --vendor SLUG --store ID --secret S [--customer type:value] [--total 12.50]
                POST a signed sample sale to URL/webhooks/generic and print the answer
   send         --url URL --vendor SLUG --store ID --secret S --file body.json [--path /webhooks/generic]
-               POST the file's exact bytes, signed, to URL+path
+               POST the file's exact bytes, signed, to URL+path; with --path /webhooks/<adapter> the
+               bytes are signed as that vendor signs them (--header 'Name: value' adds its headers)
   sign         --vendor SLUG --store ID --secret S --file body.json
                print the four X-Service-* headers for the file's bytes (as curl -H flags)
   certify      --url URL --vendor SLUG --store ID --secret S [--customer type:value]
@@ -48,7 +51,12 @@ const COMMAND_HELP: Record<string, string> = {
   'send-sample': `loyalty-gateway send-sample --url URL --vendor SLUG --store ID --secret S [--customer type:value] [--total 12.50]
   POST a signed sample sale to URL/webhooks/generic and print the answer. --url defaults to $GATEWAY_URL.`,
   send: `loyalty-gateway send --url URL --vendor SLUG --store ID --secret S --file body.json [--path /webhooks/generic]
-  POST the file's exact bytes, signed, to URL+path and print the answer. --url defaults to $GATEWAY_URL.`,
+  POST the file's exact bytes, signed, to URL+path and print the answer. --url defaults to $GATEWAY_URL.
+loyalty-gateway send --url URL --path /webhooks/<adapter> --secret S --file native.json [--header 'Name: value' ...]
+  A featured vendor's own payload, signed with that adapter's scheme and the secret it reads (the app
+  secret, or the connection's), with the vendor's headers (its store header, topic): a smoke test of
+  the featured door, e.g. --path /webhooks/woocommerce --header 'X-WC-Webhook-Source: https://shop.example.com/'
+  --header 'X-WC-Webhook-Topic: order.updated'.`,
   sign: `loyalty-gateway sign --vendor SLUG --store ID --secret S --file body.json
   Print the four X-Service-* headers for the file's bytes, as curl -H flags.`,
   certify: `loyalty-gateway certify --url URL --vendor SLUG --store ID --secret S [--customer type:value]
@@ -73,6 +81,7 @@ async function run(argv: string[]): Promise<number> {
       options: {
         url: { type: 'string' }, vendor: { type: 'string' }, store: { type: 'string' }, secret: { type: 'string' },
         file: { type: 'string' }, path: { type: 'string' }, customer: { type: 'string' }, total: { type: 'string' },
+        header: { type: 'string', multiple: true },
       },
       strict: true,
     }));
@@ -81,7 +90,8 @@ async function run(argv: string[]): Promise<number> {
     const what = /'([^']+)'/.exec((error as Error).message)?.[1];
     throw new UsageError(what ? `${command}: ${what} is not an option of this command` : `${command}: ${(error as Error).message}`);
   }
-  const flags = { ...values, url: (values.url as string | undefined) ?? process.env.GATEWAY_URL } as Flags;
+  const headerFlags = (values.header as string[] | undefined) ?? [];
+  const flags = { ...values, header: undefined, url: (values.url as string | undefined) ?? process.env.GATEWAY_URL } as Flags;
   switch (command) {
     case 'send-sample': {
       const [url, vendor, store, secret] = required(flags, 'url', 'vendor', 'store', 'secret');
@@ -92,6 +102,21 @@ async function run(argv: string[]): Promise<number> {
       return result.status === 200 ? 0 : 1;
     }
     case 'send': {
+      const slug = /^\/webhooks\/([a-z0-9-]+)$/.exec(flags.path ?? '')?.[1];
+      const adapter = slug && slug !== 'generic' ? adapters.find((a) => a.slug === slug) : undefined;
+      if (slug && slug !== 'generic' && !adapter) throw new UsageError(`send: no adapter "${slug}" in this CLI (${adapters.map((a) => a.slug).join(', ')}); generic vendors use --path /webhooks/generic`);
+      if (adapter) {
+        const [url, secret, file] = required(flags, 'url', 'secret', 'file');
+        const headers = Object.fromEntries(headerFlags.map((h) => {
+          const at = h.indexOf(':');
+          if (at <= 0) throw new UsageError(`send: --header must be 'Name: value' (got "${h}")`);
+          return [h.slice(0, at).trim(), h.slice(at + 1).trim()];
+        }));
+        const result = await sendNative({ url: `${url!.replace(/\/$/, '')}${flags.path}`, adapter, secret: secret!, body: readFileSync(file!), headers });
+        console.log(`HTTP ${result.status} (request ${result.requestId ?? '-'})`);
+        console.log(JSON.stringify(result.body, null, 2));
+        return result.status >= 200 && result.status < 300 ? 0 : 1;
+      }
       const [url, vendor, store, secret, file] = required(flags, 'url', 'vendor', 'store', 'secret', 'file');
       const target = `${url!.replace(/\/$/, '')}${flags.path ?? '/webhooks/generic'}`;
       const result = await sendSigned({ url: target, vendor: vendor!, store: store!, secret: secret!, body: readFileSync(file!) });
