@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +72,13 @@ describe('adapter generator', () => {
     const before = tree.read(ADAPTER_LIST, 'utf-8');
     await expect(adapterGenerator(tree, { slug: 'acme-pos' })).rejects.toThrow(/already exists/);
     expect(tree.read(ADAPTER_LIST, 'utf-8')).toBe(before);
+  });
+
+  it('describes itself and every option for `nx g @loyalty-gateway/tools:adapter --help` (the description printed "undefined")', () => {
+    const schema = JSON.parse(readFileSync(new URL('./schema.json', import.meta.url), 'utf8'));
+    expect(schema.description).toMatch(/^Scaffold a featured-vendor adapter/);
+    for (const [name, option] of Object.entries(schema.properties as Record<string, { description?: string }>)) expect(option.description, name).toBeTruthy();
+    expect(schema.examples[0].command).toContain('nx g @loyalty-gateway/tools:adapter');
   });
 
   it.each(['Acme', 'generic', 'a', '9lives', 'acme_pos', 'acme-'])('refuses the invalid slug %j', async (slug) => {
