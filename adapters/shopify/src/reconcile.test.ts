@@ -58,6 +58,30 @@ describe('shopify order reconciliation (Admin GraphQL orders by updated_at, curs
     expect(examined).toBe(4);
   });
 
+  it('a cancelled order is also its orders/cancelled (sale.voided, as the webhook maps it); a cancelled test order gives nothing', async () => {
+    const cancelledAt = '2024-01-02T13:30:00-05:00';
+    server = await startRecordedShopify([page([
+      graphqlOrder({ cancelledAt, displayFinancialStatus: 'REFUNDED' }),
+      graphqlOrder({ legacyResourceId: '1005', cancelledAt, displayFinancialStatus: 'VOIDED', refunds: [] }),
+      graphqlOrder({ legacyResourceId: '1006', cancelledAt, test: true }),
+    ], null)]);
+    const kit = kitFor(server);
+    const { envelopes, failures } = await kit.reconcile(SHOP, WINDOW);
+    const body = JSON.stringify({ ...restOrder, cancelled_at: cancelledAt });
+    const cancelled = await kit.envelopes(kit.signed(body, { 'x-shopify-topic': 'orders/cancelled', 'x-shopify-shop-domain': SHOP }));
+    expect(cancelled.envelopes.map((e) => [e.eventType, e.transaction.id, e.occurredAt])).toEqual([['sale.voided', '450789469', '2024-01-02T18:30:00.000Z']]);
+    const voided = envelopes.filter((e) => e.eventType === 'sale.voided');
+    expect(voided.map((e) => [e.transaction.id, e.occurredAt])).toEqual([['450789469', '2024-01-02T18:30:00.000Z'], ['1005', '2024-01-02T18:30:00.000Z']]);
+    expect(voided[0]!.transaction).toEqual({ ...cancelled.envelopes[0]!.transaction, discountCodes: [{ code: 'TENOFF' }] });
+    // The paid-then-cancelled order keeps its sale and refund (orders/paid and refunds/create came too);
+    // the voided one was never paid (no orders/paid), the test one earns nothing at all.
+    expect(envelopes.map((e) => [e.eventType, e.transaction.id])).toEqual([
+      ['sale.completed', '450789469'], ['sale.refunded', '450789469'], ['sale.voided', '450789469'], ['sale.voided', '1005'],
+    ]);
+    expect(new Set(envelopes.map((e) => e.eventId)).size).toBe(envelopes.length);
+    expect(failures).toEqual([]);
+  });
+
   it('a refund that moved no money reverses nothing', async () => {
     server = await startRecordedShopify([page([graphqlOrder({ refunds: [{ legacyResourceId: '77', createdAt: null, totalRefundedSet: money('0.00') }] })], null)]);
     const { envelopes } = await kitFor(server).reconcile(SHOP, WINDOW);

@@ -77,7 +77,7 @@ const unitOf = (topic: string, id: string, body: unknown): ShopifyUnit => ({ top
 /**
  * Shopify's reconciliation pull: the shop's orders updated in the window (Admin GraphQL `orders`,
  * `updated_at` search, cursor paging), each mapped by the webhook's own code: a paid order as its
- * orders/paid, each refund as its refunds/create, with the REST ids (`legacyResourceId`) the
+ * orders/paid, each refund as its refunds/create, a cancelled order as its orders/cancelled, with the REST ids (`legacyResourceId`) the
  * webhooks carry, so what a webhook delivered is a duplicate in the ledger.
  */
 export async function pullOrders(ctx: ShopifyContext, window: ReconcileWindow, cursor: string | null): Promise<ReconcilePage> {
@@ -99,6 +99,8 @@ export async function pullOrders(ctx: ShopifyContext, window: ReconcileWindow, c
     for (const refund of order.refunds ?? []) {
       envelopes.push(...refundEnvelopes(unitOf('refunds/create', refund.legacyResourceId, asWebhookRefund(order, refund)), ctx.storeId, now).envelopes);
     }
+    // orders/cancelled: sale.voided, as the webhook gives it (the ledger accepts and ignores it).
+    if (order.cancelledAt) envelopes.push(...orderEnvelopes('sale.voided', unitOf('orders/cancelled', order.legacyResourceId, asWebhookOrder(order)), ctx.storeId, now).envelopes);
   }
   const { hasNextPage, endCursor } = data.orders.pageInfo;
   return { envelopes, failures, examined: data.orders.nodes.length, cursor: hasNextPage && endCursor ? endCursor : null };
