@@ -71,4 +71,28 @@ describe.each(dialects)('order reconciliation recovers what the Shopify webhook 
     expect(await runReconcile(shopify, connection, deps, { kind: 'schedule', slot: 'tick-2' })).toMatchObject({ status: 'succeeded', recovered: 0, duplicates: 1 });
     expect(await gw.balance(member)).toBe(before);
   });
+
+  it('a refund whose refunds/create never came is reversed by the run, once; the late webhook and the next run are duplicates; the cancel is ignored', async () => {
+    const earned = await gw.balance(member);
+    // The same documented order, now refunded (refunds-create.json, unedited) and cancelled.
+    const refunded = { ...graphqlOrderOf(adapterFixtureJson('shopify', 'orders-paid.json'), [adapterFixtureJson('shopify', 'refunds-create.json')]), cancelledAt: new Date(clock).toISOString() };
+    api.route(API, { body: { data: { orders: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [refunded] } } } });
+    clock += 15 * 60 * 1000;
+    const run = await runReconcile(shopify, connection, deps, { kind: 'schedule', slot: 'tick-3' });
+    // sale (duplicate), refund (recovered), void (accepted and ignored, neither).
+    expect(run).toMatchObject({ status: 'succeeded', found: 1, recovered: 1, duplicates: 1, failed: 0, error: null });
+    const reversed = await gw.balance(member);
+    expect(reversed).toBeLessThan(earned);
+
+    const body = adapterFixture('shopify', 'refunds-create.json');
+    const late = await gw.app.inject({
+      method: 'POST', url: '/webhooks/shopify', payload: body,
+      headers: { 'content-type': 'application/json', 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': SHOP_DOMAIN, ...vendorSignature(shopify.defaultAuth, SHOPIFY_APP_SECRET, '', body) },
+    });
+    expect(late.statusCode).toBe(200);
+    expect(late.json().results).toEqual([expect.objectContaining({ eventType: 'sale.refunded', transactionId: '450789469', status: 'duplicate' })]);
+    clock += 15 * 60 * 1000;
+    expect(await runReconcile(shopify, connection, deps, { kind: 'schedule', slot: 'tick-4' })).toMatchObject({ status: 'succeeded', recovered: 0, duplicates: 2 });
+    expect(await gw.balance(member)).toBe(reversed);
+  });
 });
