@@ -82,6 +82,34 @@ describe('shopify order reconciliation (Admin GraphQL orders by updated_at, curs
     expect(failures).toEqual([]);
   });
 
+  it('a refund paid back in the presentment currency is reversed in shop money exactly as refunds/create gives it (its transactions and money sets, not totalRefundedSet)', async () => {
+    // Shopify's documented refund (unedited fixture) as a multi-currency shop sends it: paid back
+    // in EUR, its line's money set in both currencies (as in money.test.ts).
+    const inEuros = {
+      ...restRefund,
+      transactions: restRefund.transactions.map((t: object) => ({ ...t, amount: '190.00', currency: 'EUR' })),
+      refund_line_items: [{ ...restRefund.refund_line_items[0], subtotal_set: { shop_money: { amount: '195.66', currency_code: 'USD' }, presentment_money: { amount: '180.00', currency_code: 'EUR' } } }],
+    };
+    // totalRefundedSet.shopMoney says 206.50: the webhook's own rate gives 206.53, and that is what both must report.
+    const listed = graphqlOrderOf(restOrder, [inEuros]) as { refunds: Array<Record<string, unknown>> };
+    const refund = { ...listed.refunds[0], totalRefundedSet: money('206.50') };
+    server = await startRecordedShopify([page([{ ...listed, refunds: [refund] }], null)]);
+    const kit = kitFor(server);
+    const { envelopes } = await kit.reconcile(SHOP, WINDOW);
+    const webhook = await kit.envelopes(kit.signed(JSON.stringify(inEuros), { 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': SHOP }));
+    const refunded = envelopes.filter((e) => e.eventType === 'sale.refunded');
+    expect(webhook.envelopes).toHaveLength(1);
+    expect(refunded.map((e) => [e.transaction, (e as { refund: unknown }).refund])).toEqual([[webhook.envelopes[0]!.transaction, (webhook.envelopes[0] as { refund: unknown }).refund]]);
+    expect(refunded[0]).toMatchObject({ transaction: { id: '450789469', currency: 'USD' }, refund: { id: '509562969', amount: 206.53 } });
+  });
+
+  it('a refund whose transactions are all test-mode reverses nothing, as refunds/create', async () => {
+    const listed = graphqlOrderOf(restOrder, [{ ...restRefund, transactions: restRefund.transactions.map((t: object) => ({ ...t, test: true })) }]);
+    server = await startRecordedShopify([page([listed], null)]);
+    const { envelopes } = await kitFor(server).reconcile(SHOP, WINDOW);
+    expect(envelopes.map((e) => e.eventType)).toEqual(['sale.completed']);
+  });
+
   it('a refund that moved no money reverses nothing', async () => {
     server = await startRecordedShopify([page([graphqlOrder({ refunds: [{ legacyResourceId: '77', createdAt: null, totalRefundedSet: money('0.00') }] })], null)]);
     const { envelopes } = await kitFor(server).reconcile(SHOP, WINDOW);

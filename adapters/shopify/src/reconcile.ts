@@ -19,13 +19,23 @@ export const RECONCILE_QUERY = `query ReconcileOrders($first: Int!, $after: Stri
       customer { email phone }
       discountCodes
       lineItems(first: 250) { nodes { name title sku quantity originalUnitPriceSet { shopMoney { amount } } variant { legacyResourceId } product { legacyResourceId } } }
-      refunds(first: 50) { legacyResourceId createdAt totalRefundedSet { shopMoney { amount currencyCode } } }
+      refunds(first: 50) {
+        legacyResourceId createdAt
+        totalRefundedSet { shopMoney { amount currencyCode } }
+        transactions(first: 50) { nodes { kind status test amountSet { presentmentMoney { amount currencyCode } } } }
+        refundLineItems(first: 250) { nodes { subtotalSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } } } }
+        orderAdjustments(first: 50) { nodes { amountSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } } } }
+      }
     }
   }
 }`;
 
 const text = z.string().nullish();
-const ShopMoney = z.looseObject({ shopMoney: z.looseObject({ amount: z.string(), currencyCode: text }) });
+const Money = z.looseObject({ amount: z.string(), currencyCode: text });
+const ShopMoney = z.looseObject({ shopMoney: Money });
+/** A MoneyBag with both sides (a refund's money sets: their ratio is the rate Shopify applied). */
+const BothMoney = z.looseObject({ shopMoney: Money.nullish(), presentmentMoney: Money.nullish() });
+const nodesOf = <T extends z.ZodType>(node: T) => z.looseObject({ nodes: z.array(node) }).nullish();
 const Legacy = z.looseObject({ legacyResourceId: z.string().regex(/^\d+$/) });
 export const GraphqlOrder = Legacy.extend({
   test: z.boolean().nullish(), email: text, phone: text, currencyCode: text, sourceName: text, processedAt: text, createdAt: text, cancelledAt: text,
@@ -36,7 +46,12 @@ export const GraphqlOrder = Legacy.extend({
   lineItems: z.looseObject({ nodes: z.array(z.looseObject({
     name: text, title: text, sku: text, quantity: z.number().nullish(), originalUnitPriceSet: ShopMoney.nullish(), variant: Legacy.nullish(), product: Legacy.nullish(),
   })) }).nullish(),
-  refunds: z.array(Legacy.extend({ createdAt: text, totalRefundedSet: ShopMoney.nullish() })).nullish(),
+  refunds: z.array(Legacy.extend({
+    createdAt: text, totalRefundedSet: ShopMoney.nullish(),
+    transactions: nodesOf(z.looseObject({ kind: text, status: text, test: z.boolean().nullish(), amountSet: z.looseObject({ presentmentMoney: Money.nullish() }).nullish() })),
+    refundLineItems: nodesOf(z.looseObject({ subtotalSet: BothMoney.nullish() })),
+    orderAdjustments: nodesOf(z.looseObject({ amountSet: BothMoney.nullish() })),
+  })).nullish(),
 });
 export type GraphqlOrder = z.infer<typeof GraphqlOrder>;
 const OrdersPage = z.looseObject({
@@ -60,15 +75,32 @@ export function asWebhookOrder(order: GraphqlOrder): Record<string, unknown> {
   };
 }
 
+/** A GraphQL MoneyBag as the REST `*_set` ({shop_money, presentment_money}). */
+const restSet = (bag: z.infer<typeof BothMoney> | null | undefined) => bag && {
+  shop_money: bag.shopMoney && { amount: bag.shopMoney.amount, currency_code: bag.shopMoney.currencyCode },
+  presentment_money: bag.presentmentMoney && { amount: bag.presentmentMoney.amount, currency_code: bag.presentmentMoney.currencyCode },
+};
+
 /**
- * The Refund resource (refunds/create's body) a GraphQL refund stands for: its total in shop money
- * (`totalRefundedSet.shopMoney`, what the ledger earned in) as one successful refund transaction.
+ * The Refund resource (refunds/create's body) a GraphQL refund stands for, so the webhook's own
+ * refundMoney computes the amount: its transactions in the presentment currency (as REST gives
+ * them: `amountSet.presentmentMoney`, kind and status lower-cased), its line and adjustment money
+ * sets in both currencies (the shop value of a presentment refund is taken at their ratio). A
+ * refund listed without `transactions` falls back to `totalRefundedSet.shopMoney` as one
+ * successful refund transaction.
  */
 export function asWebhookRefund(order: GraphqlOrder, refund: NonNullable<GraphqlOrder['refunds']>[number]): Record<string, unknown> {
-  const money = refund.totalRefundedSet?.shopMoney;
+  const total = refund.totalRefundedSet?.shopMoney;
+  const transactions = refund.transactions
+    ? refund.transactions.nodes.map((t) => ({
+      kind: t.kind?.toLowerCase(), status: t.status?.toLowerCase(), test: t.test ?? order.test,
+      amount: t.amountSet?.presentmentMoney?.amount, currency: t.amountSet?.presentmentMoney?.currencyCode,
+    }))
+    : total ? [{ kind: 'refund', status: 'success', amount: total.amount, currency: total.currencyCode, test: order.test }] : [];
   return {
-    id: refund.legacyResourceId, order_id: order.legacyResourceId, created_at: refund.createdAt,
-    transactions: money ? [{ kind: 'refund', status: 'success', amount: money.amount, currency: money.currencyCode, test: order.test }] : [],
+    id: refund.legacyResourceId, order_id: order.legacyResourceId, created_at: refund.createdAt, transactions,
+    refund_line_items: (refund.refundLineItems?.nodes ?? []).map((line) => ({ subtotal_set: restSet(line.subtotalSet) })),
+    order_adjustments: (refund.orderAdjustments?.nodes ?? []).map((adjustment) => ({ amount_set: restSet(adjustment.amountSet) })),
   };
 }
 
