@@ -9,23 +9,40 @@ import type { ShopifyUnit } from './webhook-unit.js';
 export const RECONCILE_SCHEDULE = '*/15 * * * *';
 export const RECONCILE_PAGE_SIZE = 50;
 
-/** The fields the webhook's own mapping reads, in Admin GraphQL terms (needs read_orders). */
+/**
+ * Shopify refuses a query whose requested cost is over 1,000 points before running it, and a
+ * connection costs its `first` times its node: 50 orders each with their lines and refunds cannot
+ * be one query (50 × 250 lines alone is 12,500). So a page is listed cheaply (about 53 points: the
+ * ids and the test flag), and each order is read back alone with the fields the webhook's own
+ * mapping reads (requested cost about 890, counted below; Shopify refunds the unused part, so an
+ * ordinary order costs a few dozen). Needs read_orders.
+ */
 export const RECONCILE_QUERY = `query ReconcileOrders($first: Int!, $after: String, $query: String!) {
   orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
     pageInfo { hasNextPage endCursor }
-    nodes {
-      legacyResourceId test email phone currencyCode sourceName processedAt createdAt cancelledAt displayFinancialStatus
-      totalPriceSet { shopMoney { amount currencyCode } }
-      customer { email phone }
-      discountCodes
-      lineItems(first: 250) { nodes { name title sku quantity originalUnitPriceSet { shopMoney { amount } } variant { legacyResourceId } product { legacyResourceId } } }
-      refunds(first: 50) {
-        legacyResourceId createdAt
-        totalRefundedSet { shopMoney { amount currencyCode } }
-        transactions(first: 50) { nodes { kind status test amountSet { presentmentMoney { amount currencyCode } } } }
-        refundLineItems(first: 250) { nodes { subtotalSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } } } }
-        orderAdjustments(first: 50) { nodes { amountSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } } } }
-      }
+    nodes { id legacyResourceId test }
+  }
+}`;
+
+/** Lines read per order (2 + 75 × 5 points: the line, its price set and money, variant, product). */
+export const RECONCILE_LINE_ITEMS = 75;
+/** Refunds read per order (10 × 50 points: the refund, its total, 3 transactions, 5 lines, 3 adjustments). */
+export const RECONCILE_REFUNDS = 10;
+
+/** One order, as the webhooks' mapping needs it (about 4 + 377 + 500 + pageInfo = 890 points requested). */
+export const RECONCILE_ORDER_QUERY = `query ReconcileOrder($id: ID!) {
+  order(id: $id) {
+    legacyResourceId test email phone currencyCode sourceName processedAt createdAt cancelledAt displayFinancialStatus
+    totalPriceSet { shopMoney { amount currencyCode } }
+    customer { email phone }
+    discountCodes
+    lineItems(first: ${RECONCILE_LINE_ITEMS}) { pageInfo { hasNextPage } nodes { name title sku quantity originalUnitPriceSet { shopMoney { amount } } variant { legacyResourceId } product { legacyResourceId } } }
+    refunds(first: ${RECONCILE_REFUNDS}) {
+      legacyResourceId createdAt
+      totalRefundedSet { shopMoney { amount currencyCode } }
+      transactions(first: 3) { nodes { kind status test amountSet { presentmentMoney { amount currencyCode } } } }
+      refundLineItems(first: 5) { nodes { subtotalSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } } } }
+      orderAdjustments(first: 3) { nodes { amountSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } } } }
     }
   }
 }`;
@@ -43,7 +60,7 @@ export const GraphqlOrder = Legacy.extend({
   totalPriceSet: ShopMoney.nullish(),
   customer: z.looseObject({ email: text, phone: text }).nullish(),
   discountCodes: z.array(z.string()).nullish(),
-  lineItems: z.looseObject({ nodes: z.array(z.looseObject({
+  lineItems: z.looseObject({ pageInfo: z.looseObject({ hasNextPage: z.boolean().nullish() }).nullish(), nodes: z.array(z.looseObject({
     name: text, title: text, sku: text, quantity: z.number().nullish(), originalUnitPriceSet: ShopMoney.nullish(), variant: Legacy.nullish(), product: Legacy.nullish(),
   })) }).nullish(),
   refunds: z.array(Legacy.extend({
@@ -57,6 +74,8 @@ export type GraphqlOrder = z.infer<typeof GraphqlOrder>;
 const OrdersPage = z.looseObject({
   orders: z.looseObject({ pageInfo: z.looseObject({ hasNextPage: z.boolean(), endCursor: text }), nodes: z.array(z.unknown()) }),
 });
+const ListedOrder = Legacy.extend({ id: text, test: z.boolean().nullish() });
+const OrderAnswer = z.looseObject({ order: z.unknown() });
 
 /** A paid order is what orders/paid announced: earned once, whatever happened to it since. */
 const PAID = new Set(['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED']);
@@ -106,11 +125,19 @@ export function asWebhookRefund(order: GraphqlOrder, refund: NonNullable<Graphql
 
 const unitOf = (topic: string, id: string, body: unknown): ShopifyUnit => ({ topic, eventId: `reconcile:${id}`, webhookId: null, triggeredAt: null, body });
 
+/** Why an entry cannot be read, for `failures`. */
+const unreadable = (error: z.ZodError) => {
+  const issue = error.issues[0];
+  return `unreadable order: ${issue?.path.join('.') ?? '?'} ${issue?.message ?? ''}`;
+};
+
 /**
  * Shopify's reconciliation pull: the shop's orders updated in the window (Admin GraphQL `orders`,
- * `updated_at` search, cursor paging), each mapped by the webhook's own code: a paid order as its
- * orders/paid, each refund as its refunds/create, a cancelled order as its orders/cancelled, with the REST ids (`legacyResourceId`) the
- * webhooks carry, so what a webhook delivered is a duplicate in the ledger.
+ * `updated_at` search, cursor paging), each read back (`order(id:)`) and mapped by the webhook's
+ * own code: a paid order as its orders/paid, each refund as its refunds/create, a cancelled order
+ * as its orders/cancelled, with the REST ids (`legacyResourceId`) the webhooks carry, so what a
+ * webhook delivered is a duplicate in the ledger. Test orders are not read back. An order that
+ * cannot be listed, read or found is a failure (the run fails, the window is pulled again).
  */
 export async function pullOrders(ctx: ShopifyContext, window: ReconcileWindow, cursor: string | null): Promise<ReconcilePage> {
   const query = `updated_at:>='${window.since.toISOString()}' AND updated_at:<'${window.until.toISOString()}'`;
@@ -119,20 +146,44 @@ export async function pullOrders(ctx: ShopifyContext, window: ReconcileWindow, c
   const failures: NonNullable<ReconcilePage['failures']> = [];
   const now = ctx.now();
   for (const node of data.orders.nodes) {
-    const parsed = GraphqlOrder.safeParse(node);
+    const listed = ListedOrder.safeParse(node);
+    if (!listed.success) {
+      const raw = node as { legacyResourceId?: unknown; id?: unknown } | null;
+      failures.push({ id: String(raw?.legacyResourceId ?? raw?.id ?? '?').slice(0, 64), reason: unreadable(listed.error) });
+      continue;
+    }
+    if (listed.data.test === true) continue;
+    const legacyId = listed.data.legacyResourceId;
+    let answer: unknown;
+    try {
+      answer = (await shopifyGraphql(ctx, OrderAnswer, RECONCILE_ORDER_QUERY, { id: listed.data.id || `gid://shopify/Order/${legacyId}` })).order;
+    } catch (error) {
+      failures.push({ id: legacyId, reason: `order not read: ${(error as Error).message}`.slice(0, 500) });
+      continue;
+    }
+    if (answer == null) {
+      failures.push({ id: legacyId, reason: 'order not found when read back (deleted since it was listed?)' });
+      continue;
+    }
+    const parsed = GraphqlOrder.safeParse(answer);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      failures.push({ id: String((node as { legacyResourceId?: unknown } | null)?.legacyResourceId ?? '?').slice(0, 64), reason: `unreadable order: ${issue?.path.join('.') ?? '?'} ${issue?.message ?? ''}` });
+      failures.push({ id: legacyId, reason: unreadable(parsed.error) });
       continue;
     }
     const order = parsed.data;
-    if (PAID.has(order.displayFinancialStatus ?? '')) envelopes.push(...orderEnvelopes('sale.completed', unitOf('orders/paid', order.legacyResourceId, asWebhookOrder(order)), ctx.storeId, now).envelopes);
+    if (order.lineItems?.pageInfo?.hasNextPage) {
+      ctx.logger.warn({ store: ctx.storeId, order: legacyId, read: RECONCILE_LINE_ITEMS }, 'reconciliation: order has more lines than are read; its items are incomplete (the total is not)');
+    }
+    if ((order.refunds?.length ?? 0) >= RECONCILE_REFUNDS) {
+      ctx.logger.warn({ store: ctx.storeId, order: legacyId, read: RECONCILE_REFUNDS }, 'reconciliation: order may have more refunds than are read; later ones are left to their webhooks');
+    }
+    if (PAID.has(order.displayFinancialStatus ?? '')) envelopes.push(...orderEnvelopes('sale.completed', unitOf('orders/paid', legacyId, asWebhookOrder(order)), ctx.storeId, now).envelopes);
     if (order.test === true) continue;
     for (const refund of order.refunds ?? []) {
       envelopes.push(...refundEnvelopes(unitOf('refunds/create', refund.legacyResourceId, asWebhookRefund(order, refund)), ctx.storeId, now).envelopes);
     }
     // orders/cancelled: sale.voided, as the webhook gives it (the ledger accepts and ignores it).
-    if (order.cancelledAt) envelopes.push(...orderEnvelopes('sale.voided', unitOf('orders/cancelled', order.legacyResourceId, asWebhookOrder(order)), ctx.storeId, now).envelopes);
+    if (order.cancelledAt) envelopes.push(...orderEnvelopes('sale.voided', unitOf('orders/cancelled', legacyId, asWebhookOrder(order)), ctx.storeId, now).envelopes);
   }
   const { hasNextPage, endCursor } = data.orders.pageInfo;
   return { envelopes, failures, examined: data.orders.nodes.length, cursor: hasNextPage && endCursor ? endCursor : null };
