@@ -1,5 +1,5 @@
 import { createHttpClient } from '@loyalty-gateway/core';
-import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
+import { startRecordedVendorServer, type RecordedReply, type RecordedVendorServer, type SeenRequest } from '@loyalty-gateway/core/testing';
 import { adapter as shopify } from '@loyalty-gateway/adapter-shopify';
 import { graphqlOrderOf } from '@loyalty-gateway/adapter-shopify/testing';
 import { pino } from 'pino';
@@ -17,7 +17,16 @@ const API = '/admin/api/2026-07/graphql.json';
 const member = MEMBERS.shopify.membershipId;
 // Shopify's documented Order (orders-paid.json, unedited), as the Admin GraphQL orders query lists it.
 const paid = adapterFixture('shopify', 'orders-paid.json');
-const listing = { data: { orders: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [graphqlOrderOf(adapterFixtureJson('shopify', 'orders-paid.json'))] } } };
+// The shop's orders as Admin GraphQL holds them: listed (ids, test flag), then each read back alone.
+const paidOrder = () => graphqlOrderOf(adapterFixtureJson('shopify', 'orders-paid.json'));
+let orders: Array<Record<string, any>> = [];
+const gidOf = (order: Record<string, any>) => `gid://shopify/Order/${order.legacyResourceId}`;
+function adminApi(request: SeenRequest): RecordedReply | undefined {
+  if (request.path !== API) return undefined;
+  const { variables } = JSON.parse(request.body);
+  if (typeof variables?.id === 'string') return { body: { data: { order: orders.find((o) => gidOf(o) === variables.id) ?? null } } };
+  return { body: { data: { orders: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: orders.map((o) => ({ id: gidOf(o), legacyResourceId: o.legacyResourceId, test: o.test })) } } } };
+}
 
 describe.each(dialects)('order reconciliation recovers what the Shopify webhook never delivered (%s)', (dialect) => {
   let api: RecordedVendorServer;
@@ -27,8 +36,8 @@ describe.each(dialects)('order reconciliation recovers what the Shopify webhook 
   let clock = 0;
 
   beforeAll(async () => {
-    api = await startRecordedVendorServer();
-    api.route(API, { body: listing });
+    orders = [paidOrder()];
+    api = await startRecordedVendorServer({ respond: adminApi });
     gw = await openFeaturedGateway({ seedDocument: featuredSeedDocument({ shopifyApi: `${api.baseUrl}/admin/api/2026-07` }), dialect });
     connection = (await gw.store.listConnections({ vendor: 'shopify' }))[0]!;
     clock = connection.createdAt.getTime() + 60 * 60 * 1000;
@@ -55,6 +64,8 @@ describe.each(dialects)('order reconciliation recovers what the Shopify webhook 
     const asked = JSON.parse(api.seen.find((r) => r.path === API)!.body);
     expect(asked.variables.query).toBe(`updated_at:>='${connection.createdAt.toISOString()}' AND updated_at:<'${new Date(clock).toISOString()}'`);
     expect(api.seen[0]!.headers['x-shopify-access-token']).toBe('shpat_fake');
+    // Listed cheaply, then read back alone (one query of both would exceed Shopify's 1,000-point limit).
+    expect(api.seen.filter((r) => r.path === API).map((r) => JSON.parse(r.body).variables.id ?? 'listing')).toEqual(['listing', 'gid://shopify/Order/450789469']);
 
     const late = await gw.app.inject({
       method: 'POST', url: '/webhooks/shopify', payload: paid,
@@ -70,5 +81,29 @@ describe.each(dialects)('order reconciliation recovers what the Shopify webhook 
     clock += 15 * 60 * 1000;
     expect(await runReconcile(shopify, connection, deps, { kind: 'schedule', slot: 'tick-2' })).toMatchObject({ status: 'succeeded', recovered: 0, duplicates: 1 });
     expect(await gw.balance(member)).toBe(before);
+  });
+
+  it('a refund whose refunds/create never came is reversed by the run, once; the late webhook and the next run are duplicates; the cancel is ignored', async () => {
+    const earned = await gw.balance(member);
+    // The same documented order, now refunded (refunds-create.json, unedited) and cancelled.
+    const refunded = { ...graphqlOrderOf(adapterFixtureJson('shopify', 'orders-paid.json'), [adapterFixtureJson('shopify', 'refunds-create.json')]), cancelledAt: new Date(clock).toISOString() };
+    orders = [refunded];
+    clock += 15 * 60 * 1000;
+    const run = await runReconcile(shopify, connection, deps, { kind: 'schedule', slot: 'tick-3' });
+    // sale (duplicate), refund (recovered), void (accepted and ignored, neither).
+    expect(run).toMatchObject({ status: 'succeeded', found: 1, recovered: 1, duplicates: 1, failed: 0, error: null });
+    const reversed = await gw.balance(member);
+    expect(reversed).toBeLessThan(earned);
+
+    const body = adapterFixture('shopify', 'refunds-create.json');
+    const late = await gw.app.inject({
+      method: 'POST', url: '/webhooks/shopify', payload: body,
+      headers: { 'content-type': 'application/json', 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': SHOP_DOMAIN, ...vendorSignature(shopify.defaultAuth, SHOPIFY_APP_SECRET, '', body) },
+    });
+    expect(late.statusCode).toBe(200);
+    expect(late.json().results).toEqual([expect.objectContaining({ eventType: 'sale.refunded', transactionId: '450789469', status: 'duplicate' })]);
+    clock += 15 * 60 * 1000;
+    expect(await runReconcile(shopify, connection, deps, { kind: 'schedule', slot: 'tick-4' })).toMatchObject({ status: 'succeeded', recovered: 0, duplicates: 2 });
+    expect(await gw.balance(member)).toBe(reversed);
   });
 });

@@ -1,6 +1,12 @@
 /** A MoneyBag with only its shop money, as the reconciliation query asks for it. */
 export const shopMoney = (amount: string, currencyCode = 'USD') => ({ shopMoney: { amount, currencyCode } });
 
+/** A REST `*_set` ({shop_money, presentment_money}) as a GraphQL MoneyBag. */
+const moneyBag = (set: any) => set && {
+  shopMoney: set.shop_money && { amount: set.shop_money.amount, currencyCode: set.shop_money.currency_code },
+  presentmentMoney: set.presentment_money && { amount: set.presentment_money.amount, currencyCode: set.presentment_money.currency_code },
+};
+
 /**
  * The Admin GraphQL order (the fields reconcile.ts asks for) standing for a REST Order and its
  * Refunds. Shopify documents no full GraphQL order, so tests build one field by field from the
@@ -21,6 +27,12 @@ export function graphqlOrderOf(order: any, refunds: any[] = []): Record<string, 
     refunds: refunds.map((r) => ({
       legacyResourceId: String(r.id), createdAt: r.created_at,
       totalRefundedSet: shopMoney((r.transactions ?? []).filter((t: any) => t.kind === 'refund' && t.status === 'success').reduce((sum: number, t: any) => sum + Number(t.amount), 0).toFixed(2)),
+      // REST transactions are in the presentment currency: GraphQL's amountSet.presentmentMoney.
+      transactions: { nodes: (r.transactions ?? []).map((t: any) => ({
+        kind: String(t.kind).toUpperCase(), status: String(t.status).toUpperCase(), test: t.test, amountSet: { presentmentMoney: { amount: t.amount, currencyCode: t.currency } },
+      })) },
+      refundLineItems: { nodes: (r.refund_line_items ?? []).map((l: any) => ({ subtotalSet: moneyBag(l.subtotal_set) })) },
+      orderAdjustments: { nodes: (r.order_adjustments ?? []).map((a: any) => ({ amountSet: moneyBag(a.amount_set) })) },
     })),
   };
 }
