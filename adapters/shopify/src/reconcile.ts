@@ -29,12 +29,15 @@ export const RECONCILE_LINE_ITEMS = 75;
 /** Refunds read per order (10 × 50 points: the refund, its total, 3 transactions, 5 lines, 3 adjustments). */
 export const RECONCILE_REFUNDS = 10;
 
-/** One order, as the webhooks' mapping needs it (about 4 + 377 + 500 + pageInfo = 890 points requested). */
+/**
+ * One order, as the webhooks' mapping needs it. The order's own `email` / `phone`, not its `customer`
+ * (reading the Customer object can need read_customers; the webhook mapping prefers the order's own).
+ * (about 4 + 377 + 500 + pageInfo = 890 points requested)
+ */
 export const RECONCILE_ORDER_QUERY = `query ReconcileOrder($id: ID!) {
   order(id: $id) {
     legacyResourceId test email phone currencyCode sourceName processedAt createdAt cancelledAt displayFinancialStatus
     totalPriceSet { shopMoney { amount currencyCode } }
-    customer { email phone }
     discountCodes
     lineItems(first: ${RECONCILE_LINE_ITEMS}) { pageInfo { hasNextPage } nodes { name title sku quantity originalUnitPriceSet { shopMoney { amount } } variant { legacyResourceId } product { legacyResourceId } } }
     refunds(first: ${RECONCILE_REFUNDS}) {
@@ -58,7 +61,6 @@ export const GraphqlOrder = Legacy.extend({
   test: z.boolean().nullish(), email: text, phone: text, currencyCode: text, sourceName: text, processedAt: text, createdAt: text, cancelledAt: text,
   displayFinancialStatus: text,
   totalPriceSet: ShopMoney.nullish(),
-  customer: z.looseObject({ email: text, phone: text }).nullish(),
   discountCodes: z.array(z.string()).nullish(),
   lineItems: z.looseObject({ pageInfo: z.looseObject({ hasNextPage: z.boolean().nullish() }).nullish(), nodes: z.array(z.looseObject({
     name: text, title: text, sku: text, quantity: z.number().nullish(), originalUnitPriceSet: ShopMoney.nullish(), variant: Legacy.nullish(), product: Legacy.nullish(),
@@ -83,7 +85,7 @@ const PAID = new Set(['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED']);
 /** The Order resource (REST, the webhook's body) the GraphQL order stands for: same ids, shop money. */
 export function asWebhookOrder(order: GraphqlOrder): Record<string, unknown> {
   return {
-    id: order.legacyResourceId, test: order.test, email: order.email, phone: order.phone, customer: order.customer,
+    id: order.legacyResourceId, test: order.test, email: order.email, phone: order.phone,
     currency: order.currencyCode, total_price: order.totalPriceSet?.shopMoney.amount, source_name: order.sourceName,
     processed_at: order.processedAt, created_at: order.createdAt, cancelled_at: order.cancelledAt,
     discount_codes: (order.discountCodes ?? []).map((code) => ({ code })),
