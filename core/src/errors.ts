@@ -46,6 +46,7 @@ export const ERRORS = {
   vendor_not_featured: { status: 404, message: 'This vendor has no featured endpoint; use /webhooks/generic.' },
   vendor_not_found: { status: 404, message: 'No vendor with this slug.' },
   connection_not_found: { status: 404, message: 'No connection with this id.' },
+  delivery_not_found: { status: 404, message: 'No journal entry with this id or request id (entries are kept GATEWAY_JOURNAL_DAYS days).' },
   merchant_not_found: { status: 404, message: 'No merchant with this id.' },
   // 405 / 409 / 413 / 422 / 429
   method_not_allowed: { status: 405, message: 'This method is not allowed on this endpoint.' },
@@ -60,6 +61,7 @@ export const ERRORS = {
   adapter_not_registered: { status: 409, message: 'This gateway has no featured adapter for this vendor, so it cannot be promoted.' },
   reconcile_not_available: { status: 409, message: 'This connection cannot be reconciled now: the vendor must be featured, its adapter must declare a reconciliation pull, and the connection must be active.' },
   reconcile_run_in_progress: { status: 409, message: 'A reconciliation run of this connection is already running; see GET /admin/reconcile-runs.' },
+  replay_not_available: { status: 409, message: 'This delivery cannot be replayed.' },
   subscriptions_not_available: { status: 409, message: 'The gateway cannot manage this connection\'s webhook subscriptions now: its adapter must manage subscriptions, the vendor must be featured, GATEWAY_PUBLIC_URL must be set and the connection must hold the API credentials.' },
   catalog_not_available: { status: 409, message: 'This connection cannot be pulled now: the vendor must be featured, its adapter must declare a catalog pull, and the connection must be active.' },
   request_timeout: { status: 408, message: 'The request was not received in time: send the whole request promptly.' },

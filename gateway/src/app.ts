@@ -19,6 +19,7 @@ import { rateLimitOptions } from './http/rate-limit-options.js';
 import { registerOpenApi } from './openapi/openapi-route.js';
 import { registerReadiness, type ReadinessCheck } from './readiness-route.js';
 import { RequestLogController } from './http/request-log.js';
+import { registerJournalHook, type DeliveryJournal } from './journal/index.js';
 import { requestId } from './http/request-id.js';
 import { sendError } from './http/send-error.js';
 import { registerGenericWebhook } from './webhooks/generic-webhook-route.js';
@@ -56,6 +57,8 @@ export interface AppOptions {
   directory?: DirectoryOptions | undefined;
   /** Prometheus metrics: every request is recorded and GET /metrics serves them behind the admin token. */
   metrics?: GatewayMetrics | undefined;
+  /** The delivery journal: every /webhooks/* and /v1/* request recorded after its answer (off when absent). */
+  journal?: DeliveryJournal | undefined;
   /** Refused requests (401/403) per client address and window before 429 (GATEWAY_REFUSED_LIMIT); unlimited when absent. */
   refusalLimit?: { max: number; windowMs?: number | undefined } | undefined;
   /** GATEWAY_TRUSTED_PROXIES: addresses or CIDRs whose X-Forwarded-For is believed for the client address. */
@@ -127,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   options.metrics?.watchClockSkew(clockSkew);
   await app.register(v1AuthPlugin, { connections: options.connections, clock: options.clock ?? Date.now, onAuthenticated: (connection, ts) => clockSkew.record(connection, ts) });
   if (options.metrics) registerMetrics(app, { metrics: options.metrics, adminToken: options.admin?.token });
+  if (options.journal) registerJournalHook(app, options.journal, options.clock ?? Date.now);
   await app.register(rateLimit, rateLimitOptions({ ...options.rateLimit, redis: options.redis }));
 
   registerHealth(app);

@@ -82,6 +82,10 @@ export const GatewayConfig = z
     GATEWAY_IDEMPOTENCY_CACHE_MB: optional(
       z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number of MiB' }).min(1, { message: 'must be at least 1 (MiB)' }).max(65_536, { message: 'must be at most 65536 (MiB)' }),
     ).default(32),
+    /** Days the delivery journal keeps entries (0: no journal). */
+    GATEWAY_JOURNAL_DAYS: optional(
+      z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number of days' }).min(0, { message: 'must be 0 (off) or more days' }).max(366, { message: 'must be at most 366 days' }),
+    ).default(14),
     LOG_LEVEL: optional(logLevelEnv).default('info'),
   })
   .superRefine((config, ctx) => {

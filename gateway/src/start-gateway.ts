@@ -14,6 +14,7 @@ import { createHttpEngine } from './engine-client/index.js';
 import { createGatewayLogging } from './http/logger-options.js';
 import { GatewayMetrics, startMetricsListener } from './metrics/index.js';
 import { outboundPolicyOf } from './outbound-policy.js';
+import { createDeliveryJournal } from './journal/index.js';
 import { createGatewayStore, createIdempotencyCache, createRedisClient, createVendorNoteStore, loadMasterKey, type GatewayStore } from './stores/index.js';
 import { startTlsListener } from './tls/start-tls-listener.js';
 
@@ -106,15 +107,36 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     // The demo sandbox seeds engine data too: only with the embedded engine.
     const demo = config.GATEWAY_ENV === 'development' && embedded ? await ensureDemo(dataDir, firstStart, { store, engine: embedded }) : null;
 
+    // The delivery journal (GATEWAY_JOURNAL_DAYS, 0: off): closed before the databases (closers run in reverse).
+    const journal = config.GATEWAY_JOURNAL_DAYS > 0
+      ? await createDeliveryJournal({
+        database: databases.gateway, masterKey, retentionDays: config.GATEWAY_JOURNAL_DAYS,
+        onError: (error, dropped) => log.warn({ err: error, dropped }, 'delivery journal: entries could not be written (requests are unaffected)'),
+      })
+      : null;
+    if (journal) {
+      const prune = () => journal.prune().then(
+        (removed) => removed > 0 && log.info({ removed, days: config.GATEWAY_JOURNAL_DAYS }, 'delivery journal pruned'),
+        (error: unknown) => log.warn({ err: error }, 'delivery journal pruning failed; retried in an hour'),
+      );
+      const pruning = setInterval(() => void prune(), 60 * 60 * 1000);
+      pruning.unref();
+      void prune();
+      closers.push(async () => {
+        clearInterval(pruning);
+        await journal.close();
+      });
+    }
     const container = createGatewayContainer({ config, logger: log, requestLineLogger: requestLine, engine, connections: store, idempotency, redis, storePing: () => store.ping() });
     // The featured doors read the vendor registry per request and record handshakes for the operator.
     const notes = await createVendorNoteStore({ database: databases.gateway });
     const appOptions: AppOptions = { ...container.resolve<AppOptions>(TOKENS.appOptions), featured: { store, notes, publicUrl: config.GATEWAY_PUBLIC_URL, outbound: outboundPolicyOf(config) }, metrics,
       http: { requestTimeoutMs: config.GATEWAY_REQUEST_TIMEOUT_MS, maxConnections: config.GATEWAY_MAX_CONNECTIONS },
-      refusalLimit: { max: config.GATEWAY_REFUSED_LIMIT }, trustedProxies: config.GATEWAY_TRUSTED_PROXIES };
+      refusalLimit: { max: config.GATEWAY_REFUSED_LIMIT }, trustedProxies: config.GATEWAY_TRUSTED_PROXIES, journal: journal ?? undefined };
+    if (journal) metrics.watchJournal(journal);
     // Operator side (this listener only): /admin, /directory and the scheduled catalog pulls.
     const operator = await startOperatorSide({
-      config, store, engine, database: databases.gateway, notes, log, idempotency, onReconcileRun: (run) => metrics.recordReconcileRun(run),
+      config, store, engine, database: databases.gateway, notes, log, idempotency, journal, onReconcileRun: (run) => metrics.recordReconcileRun(run),
       ...(embedded ? { engineSeed: (seed: EngineSeedInput) => embedded.applySeed(seed) } : {}),
     });
     closers.push(() => operator.close());

@@ -50,3 +50,19 @@ export const TriggerRunBody = z.strictObject({
   vendor: slug,
   connectionId: identifier,
 });
+
+const isoTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'an ISO 8601 date-time').transform((v) => new Date(v));
+
+/** GET /admin/deliveries: the journal's filters (newest first, cursor-paginated). */
+export const DeliveriesQuery = z.strictObject({
+  vendor: slug.optional(),
+  store: identifier.optional(),
+  connectionId: identifier.optional(),
+  status: z.string().regex(/^[1-5]\d\d$/, 'an HTTP status such as 500').transform(Number).optional(),
+  code: identifier.optional(),
+  since: isoTime.optional(),
+  until: isoTime.optional(),
+  transactionId: identifier.optional(),
+  limit: z.string().regex(/^\d{1,3}$/, 'a whole number from 1 to 500').transform(Number).pipe(z.number().int().min(1).max(500)).optional(),
+  cursor: z.string().max(512).optional(),
+});

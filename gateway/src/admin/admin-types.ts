@@ -4,6 +4,8 @@ import type { AnyAdapter, LoyaltyEngine } from '@loyalty-gateway/core';
 import type { CatalogRunner } from '../scheduler/index.js';
 import type { Reconciler } from '../reconcile/index.js';
 import type { SubscriptionManager } from '../subscriptions/index.js';
+import type { DeliveryJournal } from '../journal/index.js';
+import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { CatalogRunStore, GatewayStore, VendorNoteStore } from '../stores/index.js';
 
 /** What the /admin API needs; the API is mounted only when a token is configured. */
@@ -25,6 +27,10 @@ export interface AdminOptions {
   reconciler?: Reconciler | undefined;
   /** Webhook subscriptions managed through vendors' APIs; without it those routes answer 404 and creating a connection subscribes nothing. */
   subscriptions?: SubscriptionManager | undefined;
+  /** The delivery journal (GET /admin/deliveries…); without it those routes answer 404. */
+  journal?: DeliveryJournal | undefined;
+  /** The exactly-once pipeline a replay goes through (the doors' own). */
+  replayPipeline?: WebhookPipeline | undefined;
   /** The gateway's typed adapter list by default. */
   adapters?: readonly AnyAdapter[] | undefined;
   /** Now (rotation deadlines). */
@@ -51,6 +57,8 @@ export interface AdminDeps {
   runner: CatalogRunner;
   reconciler: Reconciler | undefined;
   subscriptions: SubscriptionManager | undefined;
+  journal: DeliveryJournal | undefined;
+  replayPipeline: WebhookPipeline | undefined;
   adapters: readonly AnyAdapter[];
   adapterOf(slug: string): AnyAdapter | undefined;
   now(): Date;

@@ -6,6 +6,7 @@ import { registerCatalogRunRoutes } from './catalog-run-routes.js';
 import { registerConnectionRoutes } from './connection-routes.js';
 import { registerMerchantRoutes } from './merchant-routes.js';
 import { registerReconcileRoutes } from './reconcile-routes.js';
+import { registerDeliveryRoutes } from './delivery-routes.js';
 import { registerVendorRoutes } from './vendor-routes.js';
 import { followVendorChange } from './follow-vendor-change.js';
 
@@ -26,6 +27,8 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     runner: options.runner,
     reconciler: options.reconciler,
     subscriptions: options.subscriptions,
+    journal: options.journal,
+    replayPipeline: options.replayPipeline,
     adapters,
     adapterOf: (slug) => adapters.find((a) => a.slug === slug),
     now: options.clock ?? (() => new Date()),
@@ -42,6 +45,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
       registerCatalogRunRoutes(scope, deps);
       registerMerchantRoutes(scope, deps);
       registerReconcileRoutes(scope, deps);
+      registerDeliveryRoutes(scope, deps);
     },
     { prefix: '/admin' },
   );

@@ -10,6 +10,7 @@ import { createCatalogRunner, startCatalogScheduler, type CatalogRunner, type Ca
 import { createCatalogRunStore, createMemoryIdempotencyCache, type GatewayStore, type VendorNoteStore } from '../stores/index.js';
 import { createReconcileRunStore, createReconciler, type ReconcileRun, type Reconciler } from '../reconcile/index.js';
 import { createSubscriptionManager } from '../subscriptions/index.js';
+import type { DeliveryJournal } from '../journal/index.js';
 import { createWebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { AdminOptions } from './admin-types.js';
 import { reportUnusableSettings } from './report-unusable-settings.js';
@@ -45,6 +46,8 @@ export async function startOperatorSide(options: {
   engineSeed?: AdminOptions['engineSeed'];
   /** The doors' idempotency cache: reconciliation submits through the same exactly-once pipeline (a memory cache when absent). */
   idempotency?: IdempotencyCache;
+  /** The delivery journal: /admin/deliveries reads it, a replay goes through the pipeline below. */
+  journal?: DeliveryJournal | null;
   /** Told of every finished reconciliation run (the process's metrics). */
   onReconcileRun?: (run: ReconcileRun) => void;
 }): Promise<OperatorSide> {
@@ -89,7 +92,8 @@ export async function startOperatorSide(options: {
   return {
     appOptions: {
       admin: {
-        token: config.GATEWAY_ADMIN_TOKEN, store, engine: options.engine, notes: options.notes, runs, runner, reconciler, subscriptions, adapters, tlsListener, engineSeed: options.engineSeed,
+        token: config.GATEWAY_ADMIN_TOKEN, store, engine: options.engine, notes: options.notes, runs, runner, reconciler, subscriptions, adapters,
+        journal: options.journal ?? undefined, replayPipeline: pipeline, tlsListener, engineSeed: options.engineSeed,
         onVendorChanged: () => vendorChanges.changed(),
       },
       directory: { store, adapters, publicUrl: config.GATEWAY_PUBLIC_URL, environment: config.GATEWAY_ENV },

@@ -11,6 +11,10 @@ export interface RequestAudit {
   refundId?: string | undefined;
   /** processed / duplicate / ignored / … or the error code. */
   outcome?: string | undefined;
+  /** The result's warning (earned nothing because…, a conflicting resend…), for the journal. */
+  warning?: string | null | undefined;
+  /** A validation error's fields, for the journal. */
+  fields?: Array<{ path: string; message: string }> | undefined;
 }
 
 declare module 'fastify' {

@@ -111,6 +111,27 @@ export class GatewayMetrics {
     });
   }
 
+  /** gateway_journal_backlog: journal entries waiting to be written; gateway_journal_dropped_total: dropped when the backlog was full. */
+  watchJournal(journal: { backlog(): { waiting: number; dropped: number } }): void {
+    for (const name of ['gateway_journal_backlog', 'gateway_journal_dropped_total']) this.registry.removeSingleMetric(name);
+    new Gauge({
+      name: 'gateway_journal_backlog',
+      help: 'Delivery journal entries waiting to be written (never blocking a request).',
+      registers: [this.registry],
+      collect() {
+        this.set(journal.backlog().waiting);
+      },
+    });
+    new Gauge({
+      name: 'gateway_journal_dropped_total',
+      help: 'Delivery journal entries dropped because the backlog was full (the database too slow), since start.',
+      registers: [this.registry],
+      collect() {
+        this.set(journal.backlog().dropped);
+      },
+    });
+  }
+
   /** The Prometheus text exposition of every metric. */
   async render(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { operatorTablesMigration } from './gateway-migration-0002.js';
 import { vendorNoteCountsMigration } from './gateway-migration-0003.js';
 import { reconcileRunsMigration } from './gateway-migration-0004.js';
+import { deliveriesMigration } from './gateway-migration-0005.js';
 
 /**
  * The gateway's schema, as numbered migrations run on SQLite and PostgreSQL alike through the
@@ -64,4 +65,5 @@ export const gatewayMigrations: Record<string, Migration> = {
   '0002_operator_tables': operatorTablesMigration,
   '0003_vendor_note_counts': vendorNoteCountsMigration,
   '0004_reconcile_runs': reconcileRunsMigration,
+  '0005_deliveries': deliveriesMigration,
 };

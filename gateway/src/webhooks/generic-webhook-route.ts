@@ -28,6 +28,7 @@ export function registerGenericWebhook(app: FastifyInstance, pipeline: WebhookPi
       };
       const result = await pipeline(request.connection!, envelope);
       request.audit.outcome = webhookOutcome(result);
+      request.audit.warning = result.warning;
       return result;
     },
   );

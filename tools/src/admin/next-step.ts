@@ -16,6 +16,7 @@ export function nextStep(code: string | undefined, context: { group: string; act
     case 'catalog_not_available': return 'Promote the vendor (loyalty-gateway admin vendors promote SLUG) or activate the connection (loyalty-gateway admin connections activate ID).';
     case 'reconcile_run_in_progress': return `Wait for it: loyalty-gateway admin reconcile runs --connection ${id}`;
     case 'catalog_run_in_progress': return 'Wait for it: loyalty-gateway admin catalog runs --connection ID';
+    case 'delivery_not_found': return 'Find it: loyalty-gateway admin deliveries list --store STORE --since 2026-01-01T00:00:00Z';
     case 'engine_managed': return 'Merchants live in the engine service: add them to its ENGINE_SEED_FILE (docs/engine-service.md).';
     default: return null;
   }

@@ -23,6 +23,8 @@ const OPTIONS = {
   connection: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, currency: { type: 'string' }, 'country-code': { type: 'string' },
   'earn-rate': { type: 'string' }, 'redemption-rate': { type: 'string' }, wait: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   json: { type: 'boolean' },
+  status: { type: 'string' }, code: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' },
+  transaction: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' },
 } as const;
 
 const need = (flags: Flags, name: string): string => {
@@ -84,6 +86,12 @@ async function dispatch(client: AdminClient, group: string, action: string, posi
       if (positionals[0] === 'ensure') return client.call('POST', `/admin/connections/${seg(arg(positionals.slice(1), 'ID'))}/subscriptions`);
       return client.call('GET', `/admin/connections/${seg(arg(positionals, 'ID'))}/subscriptions`);
     }
+    case 'deliveries list': return client.call('GET', `/admin/deliveries${query({
+      vendor: flags.vendor, store: flags.store, status: flags.status, code: flags.code, since: flags.since, until: flags.until,
+      transactionId: flags.transaction, limit: flags.limit, cursor: flags.cursor, connectionId: flags.connection,
+    })}`);
+    case 'deliveries show': return client.call('GET', `/admin/deliveries/${seg(arg(positionals, 'ID'))}`);
+    case 'deliveries replay': return client.call('POST', `/admin/deliveries/${seg(arg(positionals, 'ID'))}/replay`);
     case 'catalog runs': return client.call('GET', `/admin/catalog-runs${query({ vendor: flags.vendor, connectionId: flags.connection })}`);
     case 'catalog pull': {
       const connectionId = need(flags, 'connection');

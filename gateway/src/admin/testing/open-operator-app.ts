@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import type { AnyAdapter } from '@loyalty-gateway/core';
+import { EngineUnavailableError, type AnyAdapter } from '@loyalty-gateway/core';
+import { createDeliveryJournal, type DeliveryJournal } from '../../journal/index.js';
 import { createEmbeddedEngine, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
 import { openTestDatabase } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -30,6 +31,7 @@ export interface OperatorApp {
   runner: CatalogRunner;
   reconciler: Reconciler;
   engine: EmbeddedEngine;
+  journal: DeliveryJournal | undefined;
   database: SqlDatabase<any>;
   /** Every log line the app wrote (debug and up), as JSON text. */
   logs: string[];
@@ -60,10 +62,15 @@ export async function openOperatorApp(
     onVendorChanged?: () => Promise<void>;
     /** The longest an admin write waits for onVendorChanged. */
     vendorChangeWaitMs?: number;
+    /** Mount the delivery journal (and its admin routes and replay). */
+    journal?: boolean;
+    /** While `down` is true the engine's earn and reverse fail as unreachable (the doors answer 500). */
+    engineFault?: { down: boolean };
   } = {},
 ): Promise<OperatorApp> {
   const database = await openTestDatabase<any>(options.dialect ?? 'sqlite');
-  const store = await createGatewayStore({ database, masterKey: randomBytes(32) });
+  const masterKey = randomBytes(32);
+  const store = await createGatewayStore({ database, masterKey });
   const engine = await createEmbeddedEngine({ database });
   const parsed = parseSeed(options.seedDocument ?? operatorSeed());
   if (!('seed' in parsed)) throw new Error(`seed invalid: ${JSON.stringify(parsed.issues)}`);
@@ -81,15 +88,26 @@ export async function openOperatorApp(
   });
   const subscriptions = createSubscriptionManager({ store, adapters, logger, http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }), publicUrl: options.publicUrl });
   const token = 'token' in options ? options.token : ADMIN_TOKEN;
+  const journal = options.journal ? await createDeliveryJournal({ database, masterKey, flushMs: 20 }) : undefined;
+  const fault = options.engineFault;
+  const appEngine: typeof engine = fault
+    ? {
+      ...engine,
+      earn: (command, callOptions) => (fault.down ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)')) : engine.earn(command, callOptions)),
+      reverse: (command, callOptions) => (fault.down ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)')) : engine.reverse(command, callOptions)),
+    }
+    : engine;
+  const replayPipeline = journal ? createWebhookPipeline({ engine: appEngine, cache: idempotency, onCacheError: () => {} }) : undefined;
   const app = await buildApp({
-    engine, connections: store, idempotency, rateLimit: { max: 100_000 }, loggerInstance: logger,
-    admin: { token, store, engine, notes, runs, runner, reconciler, subscriptions, adapters, engineSeed: (seed) => engine.applySeed(seed), tlsListener: options.tlsListener, onVendorChanged: options.onVendorChanged, vendorChangeWaitMs: options.vendorChangeWaitMs },
+    journal,
+    engine: appEngine, connections: store, idempotency, rateLimit: { max: 100_000 }, loggerInstance: logger,
+    admin: { token, store, engine, notes, runs, runner, reconciler, subscriptions, adapters, journal, replayPipeline, engineSeed: (seed) => engine.applySeed(seed), tlsListener: options.tlsListener, onVendorChanged: options.onVendorChanged, vendorChangeWaitMs: options.vendorChangeWaitMs },
     directory: { store, adapters, publicUrl: options.publicUrl, environment: options.environment },
     // The featured doors too, so a promotion through /admin can be followed by a native POST.
     featured: { store, notes, adapters, publicUrl: options.publicUrl },
   });
   return {
-    app, store, notes, runs, runner, reconciler, engine, database, logs,
+    app, store, notes, runs, runner, reconciler, engine, database, logs, journal,
     admin(method, url, body, given = ADMIN_TOKEN) {
       return app.inject({
         method: method as 'GET',
@@ -99,6 +117,7 @@ export async function openOperatorApp(
       });
     },
     async close() {
+      await journal?.close();
       await reconciler.stop();
       await runner.stop();
       await app.close();

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { openTestDatabase, testDialects } from '@loyalty-gateway/engine/testing';
+import { describe, expect, it } from 'vitest';
+import { createDeliveryJournal, type DeliveryInput } from './delivery-journal.js';
+
+const entry = (n: number, at: Date, overrides: Partial<DeliveryInput> = {}): DeliveryInput => ({
+  requestId: `req-${n}`, receivedAt: at, method: 'POST', route: '/webhooks/generic', vendor: 'acme-pos', storeId: 's-1', connectionId: 'c-1',
+  status: 200, outcome: 'processed', durationMs: 3, ...overrides,
+});
+
+describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
+  it('prunes entries older than the retention and keeps at most maxPerConnection per connection, newest kept', async () => {
+    const database = await openTestDatabase<any>(name);
+    let now = new Date('2026-11-25T12:00:00Z');
+    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), retentionDays: 14, maxPerConnection: 3, flushMs: 60_000, now: () => now });
+    try {
+      const day = 24 * 60 * 60 * 1000;
+      journal.record(entry(0, new Date(now.getTime() - 15 * day)));
+      for (let n = 1; n <= 5; n += 1) journal.record(entry(n, new Date(now.getTime() - n * 60_000)));
+      journal.record(entry(9, new Date(now.getTime() - 60_000), { connectionId: 'c-2' }));
+      await journal.flush();
+      expect(await journal.prune()).toBe(3); // one too old, two beyond c-1's three newest
+      const left = (await journal.list({ limit: 10 })).deliveries.map((d) => d.requestId);
+      expect(left.sort()).toEqual(['req-1', 'req-2', 'req-3', 'req-9']);
+      now = new Date(now.getTime() + 15 * day);
+      expect(await journal.prune()).toBe(4);
+    } finally {
+      await journal.close();
+      await database.close();
+    }
+  });
+
+  it('never blocks or fails the caller: past maxBacklog entries are dropped and counted; a write failure is reported, not thrown', async () => {
+    const database = await openTestDatabase<any>(name);
+    const errors: number[] = [];
+    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), maxBacklog: 2, flushMs: 60_000, onError: (_e, dropped) => errors.push(dropped) });
+    try {
+      for (let n = 0; n < 5; n += 1) journal.record(entry(n, new Date()));
+      expect(journal.backlog()).toEqual({ waiting: 2, dropped: 3 });
+      await journal.flush();
+      expect(journal.backlog().waiting).toBe(0);
+      await database.close();
+      journal.record(entry(7, new Date()));
+      await journal.flush();
+      expect(errors).toEqual([1]);
+    } finally {
+      await journal.close().catch(() => {});
+    }
+  });
+
+  it('a kept request is sealed at rest and opened only through the journal', async () => {
+    const database = await openTestDatabase<any>(name);
+    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
+    try {
+      const body = Buffer.from('{"secret-ish":"card 4111"}');
+      journal.record(entry(1, new Date(), { status: 500, outcome: 'internal_error' }), body, { body, headers: { 'x-service-vendor': 'acme-pos' } });
+      await journal.flush();
+      const raw = await database.db.selectFrom('gw_deliveries').select('body_sealed').executeTakeFirstOrThrow();
+      expect(raw.body_sealed).toMatch(/^v1:/);
+      expect(raw.body_sealed).not.toContain('4111');
+      expect((await journal.get('req-1'))?.request?.body.toString()).toBe(body.toString());
+    } finally {
+      await journal.close();
+      await database.close();
+    }
+  });
+});

@@ -1,0 +1,242 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { migrate, type SqlDatabase } from '@loyalty-gateway/engine';
+import type { Kysely, Selectable } from 'kysely';
+import { GATEWAY_MIGRATION_TABLE, gatewayMigrations } from '../stores/gateway-migrations.js';
+import { createSecretBox } from '../stores/secret-box.js';
+
+interface GwDeliveriesTable {
+  id: string;
+  request_id: string;
+  received_at: number;
+  method: string;
+  route: string;
+  vendor: string | null;
+  store_id: string | null;
+  connection_id: string | null;
+  event_type: string | null;
+  event_id: string | null;
+  transaction_id: string | null;
+  refund_id: string | null;
+  status: number;
+  outcome: string | null;
+  warning: string | null;
+  fields: string | null;
+  duration_ms: number;
+  skew_seconds: number | null;
+  body_sha256: string | null;
+  body_sealed: string | null;
+  replay_of: string | null;
+  replayed_by: string | null;
+}
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** What one request was and how it ended. */
+export interface DeliveryInput {
+  requestId: string;
+  receivedAt: Date;
+  method: string;
+  /** The route template (`/webhooks/generic`, `/webhooks/:slug` as `/webhooks/shopify`, `/v1/refund`). */
+  route: string;
+  vendor?: string | null | undefined;
+  storeId?: string | null | undefined;
+  connectionId?: string | null | undefined;
+  eventType?: string | null | undefined;
+  eventId?: string | null | undefined;
+  transactionId?: string | null | undefined;
+  refundId?: string | null | undefined;
+  status: number;
+  /** processed / duplicate / ignored / REDEEMED / … or the error code. */
+  outcome?: string | null | undefined;
+  warning?: string | null | undefined;
+  fields?: FieldError[] | null | undefined;
+  durationMs: number;
+  /** X-Service-Timestamp − server time, when the request carried one. */
+  skewSeconds?: number | null | undefined;
+  replayOf?: string | null | undefined;
+  replayedBy?: string | null | undefined;
+}
+
+/** The request itself, kept (sealed) for failures on our side and replays. */
+export interface RecordedRequest {
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+export interface Delivery extends Omit<DeliveryInput, 'receivedAt' | 'fields'> {
+  id: string;
+  receivedAt: string;
+  fields: FieldError[] | null;
+  bodySha256: string | null;
+  /** Whether the raw request is kept (a failure on our side, or a replay): only those can be replayed. */
+  requestKept: boolean;
+}
+
+export interface DeliveryFilter {
+  vendor?: string | undefined;
+  store?: string | undefined;
+  connectionId?: string | undefined;
+  status?: number | undefined;
+  code?: string | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
+  transactionId?: string | undefined;
+  limit?: number | undefined;
+  /** From a previous page's `nextCursor`. */
+  cursor?: string | undefined;
+}
+
+export interface DeliveryJournalOptions {
+  database: SqlDatabase<any>;
+  /** The gateway's master key: kept requests are sealed with it. */
+  masterKey: Buffer;
+  /** GATEWAY_JOURNAL_DAYS (default 14). */
+  retentionDays?: number;
+  /** Most entries kept per connection (older ones pruned first). Default 100,000. */
+  maxPerConnection?: number;
+  /** Entries waiting to be written before new ones are dropped (never blocking a request). Default 10,000. */
+  maxBacklog?: number;
+  /** How often the backlog is written. Default 250 ms. */
+  flushMs?: number;
+  now?: () => Date;
+  onError?: (error: unknown, dropped: number) => void;
+}
+
+const SEAL_CONTEXT = 'gw_deliveries.body';
+const parseFields = (text: string | null): FieldError[] | null => (text ? (JSON.parse(text) as FieldError[]) : null);
+
+const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
+  id: row.id, requestId: row.request_id, receivedAt: new Date(Number(row.received_at)).toISOString(), method: row.method, route: row.route,
+  vendor: row.vendor, storeId: row.store_id, connectionId: row.connection_id, eventType: row.event_type, eventId: row.event_id,
+  transactionId: row.transaction_id, refundId: row.refund_id, status: Number(row.status), outcome: row.outcome, warning: row.warning,
+  fields: parseFields(row.fields), durationMs: Number(row.duration_ms), skewSeconds: row.skew_seconds === null ? null : Number(row.skew_seconds),
+  bodySha256: row.body_sha256, requestKept: row.body_sealed !== null, replayOf: row.replay_of, replayedBy: row.replayed_by,
+});
+
+const clip = (value: string | null | undefined, max = 255): string | null => (value == null ? null : value.length > max ? value.slice(0, max) : value);
+
+export type DeliveryJournal = Awaited<ReturnType<typeof createDeliveryJournal>>;
+
+/**
+ * The delivery journal, on either dialect. `record` only queues (a request never waits for it nor
+ * fails because of it); the queue is written in batches every `flushMs`, and when the database is
+ * slow the backlog is bounded: past `maxBacklog` new entries are dropped and counted. The ledger's
+ * exactly-once guarantee does not depend on it in any way.
+ */
+export async function createDeliveryJournal(options: DeliveryJournalOptions) {
+  const db = options.database.db as Kysely<{ gw_deliveries: GwDeliveriesTable }>;
+  await migrate(db as Kysely<any>, gatewayMigrations, GATEWAY_MIGRATION_TABLE);
+  const box = createSecretBox(options.masterKey);
+  const now = options.now ?? (() => new Date());
+  const maxBacklog = options.maxBacklog ?? 10_000;
+  const queue: GwDeliveriesTable[] = [];
+  let dropped = 0;
+  let writing: Promise<void> = Promise.resolve();
+
+  function row(input: DeliveryInput, request: RecordedRequest | undefined, body: Buffer | undefined): GwDeliveriesTable {
+    return {
+      id: randomUUID(), request_id: clip(input.requestId, 128)!, received_at: input.receivedAt.getTime(), method: input.method, route: clip(input.route)!,
+      vendor: clip(input.vendor), store_id: clip(input.storeId), connection_id: clip(input.connectionId), event_type: clip(input.eventType), event_id: clip(input.eventId),
+      transaction_id: clip(input.transactionId), refund_id: clip(input.refundId), status: input.status, outcome: clip(input.outcome), warning: clip(input.warning, 1000),
+      fields: input.fields && input.fields.length > 0 ? JSON.stringify(input.fields.slice(0, 50)) : null, duration_ms: Math.max(0, Math.round(input.durationMs)),
+      skew_seconds: input.skewSeconds == null || !Number.isFinite(input.skewSeconds) ? null : Math.round(input.skewSeconds),
+      body_sha256: body && body.length > 0 ? createHash('sha256').update(body).digest('hex') : null,
+      body_sealed: request ? box.seal(JSON.stringify({ headers: request.headers, body: request.body.toString('base64') }), SEAL_CONTEXT) : null,
+      replay_of: clip(input.replayOf), replayed_by: clip(input.replayedBy),
+    };
+  }
+
+  async function flush(): Promise<void> {
+    const run = writing.then(async () => {
+      while (queue.length > 0) {
+        const batch = queue.splice(0, 200);
+        try {
+          await db.insertInto('gw_deliveries').values(batch).execute();
+        } catch (error) {
+          options.onError?.(error, batch.length);
+        }
+      }
+    });
+    writing = run;
+    return run;
+  }
+  const timer = setInterval(() => void flush(), options.flushMs ?? 250);
+  timer.unref();
+
+  async function prune(): Promise<number> {
+    const cutoff = now().getTime() - (options.retentionDays ?? 14) * 24 * 60 * 60 * 1000;
+    const old = await db.deleteFrom('gw_deliveries').where('received_at', '<', cutoff).executeTakeFirst();
+    let removed = Number(old.numDeletedRows ?? 0);
+    const cap = options.maxPerConnection ?? 100_000;
+    const crowded = await db.selectFrom('gw_deliveries').select(['connection_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('connection_id', 'is not', null).groupBy('connection_id').having((eb) => eb.fn.countAll(), '>', cap).execute();
+    for (const { connection_id: connectionId } of crowded) {
+      const keepFrom = await db.selectFrom('gw_deliveries').select('received_at').where('connection_id', '=', connectionId)
+        .orderBy('received_at', 'desc').offset(cap - 1).limit(1).executeTakeFirst();
+      if (!keepFrom) continue;
+      const trimmed = await db.deleteFrom('gw_deliveries').where('connection_id', '=', connectionId).where('received_at', '<', keepFrom.received_at).executeTakeFirst();
+      removed += Number(trimmed.numDeletedRows ?? 0);
+    }
+    return removed;
+  }
+
+  return {
+    /** Queue one entry (never waits, never throws). Pass `request` to keep it, sealed, for a replay. */
+    record(input: DeliveryInput, body?: Buffer, request?: RecordedRequest): void {
+      try {
+        if (queue.length >= maxBacklog) {
+          dropped += 1;
+          return;
+        }
+        queue.push(row(input, request, body));
+      } catch (error) {
+        options.onError?.(error, 1);
+      }
+    },
+    flush,
+    /** Entries waiting to be written (the gateway_journal_backlog gauge) and entries dropped since start. */
+    backlog: () => ({ waiting: queue.length, dropped }),
+    /** Newest first; `nextCursor` continues the list. */
+    async list(filter: DeliveryFilter = {}): Promise<{ deliveries: Delivery[]; nextCursor: string | null }> {
+      const limit = Math.min(Math.max(1, filter.limit ?? 50), 500);
+      let query = db.selectFrom('gw_deliveries').selectAll().orderBy('received_at', 'desc').orderBy('id', 'desc').limit(limit + 1);
+      if (filter.vendor) query = query.where('vendor', '=', filter.vendor);
+      if (filter.store) query = query.where('store_id', '=', filter.store);
+      if (filter.connectionId) query = query.where('connection_id', '=', filter.connectionId);
+      if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+      if (filter.code) query = query.where('outcome', '=', filter.code);
+      if (filter.transactionId) query = query.where('transaction_id', '=', filter.transactionId);
+      if (filter.since) query = query.where('received_at', '>=', filter.since.getTime());
+      if (filter.until) query = query.where('received_at', '<', filter.until.getTime());
+      if (filter.cursor) {
+        const [at, id] = Buffer.from(filter.cursor, 'base64url').toString('utf8').split('|');
+        const atMs = Number(at);
+        if (Number.isFinite(atMs) && id) query = query.where((eb) => eb.or([eb('received_at', '<', atMs), eb.and([eb('received_at', '=', atMs), eb('id', '<', id)])]));
+      }
+      const rows = await query.execute();
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return { deliveries: page.map(toDelivery), nextCursor: rows.length > limit && last ? Buffer.from(`${last.received_at}|${last.id}`).toString('base64url') : null };
+    },
+    /** An entry by its journal id, or the newest one with this request id (vendors may reuse X-Request-ID). */
+    async get(idOrRequestId: string): Promise<(Delivery & { request: RecordedRequest | null }) | null> {
+      const found = (await db.selectFrom('gw_deliveries').selectAll().where('id', '=', idOrRequestId).executeTakeFirst())
+        ?? (await db.selectFrom('gw_deliveries').selectAll().where('request_id', '=', idOrRequestId).orderBy('received_at', 'desc').limit(1).executeTakeFirst());
+      if (!found) return null;
+      const kept = found.body_sealed ? (JSON.parse(box.open(found.body_sealed, SEAL_CONTEXT)) as { headers: Record<string, string>; body: string }) : null;
+      return { ...toDelivery(found), request: kept ? { headers: kept.headers, body: Buffer.from(kept.body, 'base64') } : null };
+    },
+    /** Entries replaying this one. */
+    async replaysOf(id: string): Promise<Delivery[]> {
+      return (await db.selectFrom('gw_deliveries').selectAll().where('replay_of', '=', id).orderBy('received_at', 'asc').execute()).map(toDelivery);
+    },
+    prune,
+    async close(): Promise<void> {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}

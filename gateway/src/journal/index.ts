@@ -1,0 +1,2 @@
+export { createDeliveryJournal, type Delivery, type DeliveryFilter, type DeliveryInput, type DeliveryJournal, type DeliveryJournalOptions } from './delivery-journal.js';
+export { registerJournalHook } from './journal-hook.js';

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import '../http/fastify-types.js';
+import type { DeliveryJournal } from './delivery-journal.js';
+
+/** Headers never kept with a request, even sealed: credentials of the caller. */
+const NOT_KEPT = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+const header = (request: FastifyRequest, name: string): string | undefined => {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+function keptHeaders(request: FastifyRequest): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string' && !NOT_KEPT.has(name)) kept[name] = value;
+  return kept;
+}
+
+/**
+ * One journal entry per request to /webhooks/* and /v1/*, accepted or refused, written after the
+ * answer went out (queued; the request never waits for it). The raw request is kept, sealed, only
+ * when the gateway failed it (5xx), so the operator can replay it once the cause is fixed.
+ */
+export function registerJournalHook(app: FastifyInstance, journal: DeliveryJournal, clock: () => number = Date.now): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const path = request.url.split('?', 1)[0]!;
+    if (!path.startsWith('/webhooks/') && !path.startsWith('/v1/')) return;
+    const now = clock();
+    const connection = request.connection;
+    const audit = request.audit;
+    const body = Buffer.isBuffer(request.body) ? request.body : undefined;
+    const timestamp = Number(header(request, 'x-service-timestamp'));
+    const featuredSlug = /^\/webhooks\/([a-z0-9-]+)$/.exec(path)?.[1];
+    journal.record(
+      {
+        requestId: request.id,
+        receivedAt: new Date(now - reply.elapsedTime),
+        method: request.method,
+        route: path,
+        vendor: connection?.vendor ?? header(request, 'x-service-vendor') ?? (featuredSlug && featuredSlug !== 'generic' ? featuredSlug : undefined),
+        storeId: connection?.storeId ?? header(request, 'x-service-store'),
+        connectionId: connection?.id,
+        eventType: audit?.eventType,
+        eventId: audit?.eventId,
+        transactionId: audit?.transactionId,
+        refundId: audit?.refundId,
+        status: reply.statusCode,
+        outcome: audit?.outcome,
+        warning: audit?.warning,
+        fields: audit?.fields,
+        durationMs: reply.elapsedTime,
+        skewSeconds: Number.isFinite(timestamp) && timestamp > 0 ? timestamp - now / 1000 : null,
+      },
+      body,
+      reply.statusCode >= 500 && body ? { body, headers: keptHeaders(request) } : undefined,
+    );
+  });
+}
