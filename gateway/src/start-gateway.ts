@@ -136,7 +136,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     if (journal) metrics.watchJournal(journal);
     // Operator side (this listener only): /admin, /directory and the scheduled catalog pulls.
     const operator = await startOperatorSide({
-      config, store, engine, database: databases.gateway, notes, log, idempotency, journal, onReconcileRun: (run) => metrics.recordReconcileRun(run),
+      config, store, engine, database: databases.gateway, notes, log, idempotency, journal, onReconcileRun: (run) => metrics.recordReconcileRun(run), onCatalogRun: (run) => metrics.recordCatalogRun(run),
       ...(embedded ? { engineSeed: (seed: EngineSeedInput) => embedded.applySeed(seed) } : {}),
     });
     closers.push(() => operator.close());

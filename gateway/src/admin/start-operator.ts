@@ -48,6 +48,8 @@ export async function startOperatorSide(options: {
   idempotency?: IdempotencyCache;
   /** The delivery journal: /admin/deliveries reads it, a replay goes through the pipeline below. */
   journal?: DeliveryJournal | null;
+  /** Told of every finished catalog pull (the process's metrics). */
+  onCatalogRun?: (run: { vendor: string; status: string }) => void;
   /** Told of every finished reconciliation run (the process's metrics). */
   onReconcileRun?: (run: ReconcileRun) => void;
 }): Promise<OperatorSide> {
@@ -55,7 +57,7 @@ export async function startOperatorSide(options: {
   const adapters = options.adapters ?? registeredAdapters;
   const runs = await createCatalogRunStore({ database: options.database });
   const http = createHttpClient({ outbound: outboundPolicyOf(config) });
-  const runner = createCatalogRunner({ store, runs, engine: options.engine, adapters, logger: log, http });
+  const runner = createCatalogRunner({ store, runs, engine: options.engine, adapters, logger: log, http, onFinished: options.onCatalogRun });
   const pipeline = createWebhookPipeline({
     engine: options.engine,
     cache: options.idempotency ?? createMemoryIdempotencyCache(),

@@ -71,8 +71,21 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly pullRuns = new Counter({
+    name: 'gateway_pull_runs_total',
+    help: 'Scheduled or manual pulls this process finished, by vendor, kind (catalog, reconcile) and result (succeeded, failed).',
+    labelNames: ['vendor', 'kind', 'result'] as const,
+    registers: [this.registry],
+  });
+
+  /** Count one finished catalog pull. */
+  recordCatalogRun(run: { vendor: string; status: string }): void {
+    this.pullRuns.inc({ vendor: run.vendor, kind: 'catalog', result: run.status });
+  }
+
   /** Count one finished reconciliation run. */
   recordReconcileRun(run: { vendor: string; status: string; recovered: number }): void {
+    this.pullRuns.inc({ vendor: run.vendor, kind: 'reconcile', result: run.status });
     this.reconcileRuns.inc({ vendor: run.vendor, status: run.status });
     if (run.recovered > 0) this.reconcileRecovered.inc({ vendor: run.vendor }, run.recovered);
   }

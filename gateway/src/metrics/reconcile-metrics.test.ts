@@ -14,3 +14,23 @@ describe('reconciliation metrics', () => {
     expect(text).not.toContain('gateway_reconcile_recovered_total{vendor="square"}');
   });
 });
+
+describe('pull-run and journal metrics', () => {
+  it('count catalog and reconciliation runs by kind and result; the journal backlog and drops are read at scrape time', async () => {
+    const metrics = new GatewayMetrics({ defaultMetrics: false });
+    metrics.recordCatalogRun({ vendor: 'shopify', status: 'succeeded' });
+    metrics.recordCatalogRun({ vendor: 'shopify', status: 'failed' });
+    metrics.recordReconcileRun({ vendor: 'clover', status: 'succeeded', recovered: 0 });
+    const backlog = { waiting: 7, dropped: 2 };
+    metrics.watchJournal({ backlog: () => backlog });
+    let text = await metrics.registry.metrics();
+    expect(text).toContain('gateway_pull_runs_total{vendor="shopify",kind="catalog",result="succeeded"} 1');
+    expect(text).toContain('gateway_pull_runs_total{vendor="shopify",kind="catalog",result="failed"} 1');
+    expect(text).toContain('gateway_pull_runs_total{vendor="clover",kind="reconcile",result="succeeded"} 1');
+    expect(text).toContain('gateway_journal_backlog 7');
+    expect(text).toContain('gateway_journal_dropped_total 2');
+    backlog.waiting = 0;
+    text = await metrics.registry.metrics();
+    expect(text).toContain('gateway_journal_backlog 0');
+  });
+});

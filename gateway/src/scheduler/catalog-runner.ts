@@ -14,6 +14,8 @@ export interface CatalogRunnerOptions {
   http?: HttpClient;
   now?: () => Date;
   policy?: Partial<Omit<PagePolicy, 'sleep'>>;
+  /** Told of every finished pull (the process's metrics). */
+  onFinished?: (run: CatalogRun) => void;
 }
 
 export interface StartedRun {
@@ -84,6 +86,7 @@ export function createCatalogRunner(options: CatalogRunnerOptions): CatalogRunne
     });
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
+    if (options.onFinished) void done.then(options.onFinished, () => {});
     return { run: claim.run, done };
   }
 
