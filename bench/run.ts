@@ -117,8 +117,8 @@ type Measured = Awaited<ReturnType<typeof measure>>;
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info';
 const pct = (a: Measured, b: Measured) => `${((a.rps / b.rps) * 100).toFixed(1)} %`;
 
-/** The three targets one after the other at one connection count: their ratio is taken within this round. */
-async function round(connections: number): Promise<{ bare: Measured; httpPath: Measured; gateway: Measured }> {
+/** The targets one after the other at one connection count: their ratios are taken within this round. */
+async function round(connections: number): Promise<{ bare: Measured; httpPath: Measured; gateway: Measured; noJournal: Measured }> {
   const bare = await measure('bare Fastify', ['bench/bare-server.ts'], { PORT: '0' }, connections);
   const httpPath = await measure('gateway HTTP path, no ledger', ['bench/gateway-without-ledger.ts'], { LOG_LEVEL: logLevel }, connections);
   const gateway = await measure('gateway earn path (SQLite ledger)', [GATEWAY_ENTRY], {
@@ -126,8 +126,14 @@ async function round(connections: number): Promise<{ bare: Measured; httpPath: M
     GATEWAY_RATE_LIMIT: '100000000', LOG_LEVEL: logLevel, DATABASE_URL: '', REDIS_URL: '',
     GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
   }, connections);
-  console.log(`ratio at ${connections} connections: ${((gateway.rps / bare.rps) * 100).toFixed(1)} % of bare Fastify`);
-  return { bare, httpPath, gateway };
+  // The same earn path with the delivery journal off (GATEWAY_JOURNAL_DAYS=0): what the journal costs.
+  const noJournal = await measure('gateway earn path, journal off', [GATEWAY_ENTRY], {
+    PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dataDir, `data-nj-${connections}`), GATEWAY_SEED_FILE: seedFile,
+    GATEWAY_RATE_LIMIT: '100000000', LOG_LEVEL: logLevel, DATABASE_URL: '', REDIS_URL: '', GATEWAY_JOURNAL_DAYS: '0',
+    GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+  }, connections);
+  console.log(`ratio at ${connections} connections: ${((gateway.rps / bare.rps) * 100).toFixed(1)} % of bare Fastify; journal on/off ${((gateway.rps / noJournal.rps) * 100).toFixed(1)} %`);
+  return { bare, httpPath, gateway, noJournal };
 }
 
 /** pgbench's TPC-B on its own database of the same server: scale 10, 16 clients, `duration` seconds. */
@@ -200,13 +206,15 @@ try {
     '',
     '| connections | target | req/s | p50 ms | p99 ms | 200s | non-2xx | CPU µs/request: server main thread | server other threads | load generator | CPU ceiling req/s | RSS MiB idle | RSS MiB peak |',
     '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...rounds.flatMap(({ bare, httpPath, gateway }) => [bare, httpPath, gateway].map(row)),
+    ...rounds.flatMap(({ bare, httpPath, gateway, noJournal }) => [bare, httpPath, gateway, noJournal].map(row)),
     ...(pg ? [row(pg.gateway)] : []),
     '',
-    ...rounds.map(({ bare, httpPath, gateway }) =>
+    ...rounds.map(({ bare, httpPath, gateway, noJournal }) =>
       `- **${gateway.connections} connections: the durable earn path serves ${pct(gateway, bare)} of bare Fastify's requests per second** ` +
       `at ${(gateway.main + gateway.other).toFixed(0)} µs of server CPU per earn (both threads) ` +
-      `(the HTTP path alone — auth, validation, cache, rate limit, log — ${pct(httpPath, bare)}).`),
+      `(the HTTP path alone — auth, validation, cache, rate limit, log — ${pct(httpPath, bare)}). ` +
+      `**The delivery journal costs ${(100 - (gateway.rps / noJournal.rps) * 100).toFixed(1)} % of throughput** ` +
+      `(${gateway.rps.toFixed(0)} req/s with it, ${noJournal.rps.toFixed(0)} without; ${(gateway.main + gateway.other - noJournal.main - noJournal.other).toFixed(0)} µs CPU per earn).`),
     ...(pg
       ? [`- **PostgreSQL, 2 gateway processes, ${pg.gateway.connections} connections: ${pg.gateway.rps.toFixed(0)} earn/s (p50 ${pg.gateway.p50} ms, p99 ${pg.gateway.p99} ms) against pgbench TPC-B's ${pg.baseline.tps.toFixed(0)} tps** (scale 10, 16 clients, same server, same run): ${((pg.gateway.rps / pg.baseline.tps) * 100).toFixed(0)} %.`]
       : ['- PostgreSQL round not run (set DATABASE_URL and REDIS_URL).']),
