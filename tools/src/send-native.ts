@@ -1,5 +1,5 @@
 import { hmacHeaderValue, type AnyAdapter } from '@loyalty-gateway/core';
-import type { SendSignedResult } from './send-signed.js';
+import { readAnswer, type SendSignedResult } from './send-signed.js';
 
 export interface SendNativeOptions {
   /** The full URL posted to, e.g. http://127.0.0.1:3000/webhooks/woocommerce (signed over for `url+body` schemes). */
@@ -31,13 +31,5 @@ export async function sendNative(options: SendNativeOptions): Promise<SendSigned
     }
     headers[scheme.header] = hmacHeaderValue(scheme, options.secret, { url: options.url, rawBody: options.body, headers });
   }
-  const response = await fetch(options.url, { method: 'POST', headers, body: options.body });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // a vendor answer may be plain text ('OK')
-  }
-  return { status: response.status, requestId: response.headers.get('x-request-id'), body: parsed };
+  return readAnswer(await fetch(options.url, { method: 'POST', headers, body: options.body }));
 }

@@ -29,12 +29,17 @@ export async function sendSigned(options: SendSignedOptions): Promise<SendSigned
     },
     body,
   });
+  return readAnswer(response);
+}
+
+/** The gateway's (or a vendor door's) answer: status, request id, the body as JSON when it is JSON, else its text. */
+export async function readAnswer(response: Response): Promise<SendSignedResult> {
   const text = await response.text();
   let parsed: unknown = text;
   try {
     parsed = JSON.parse(text);
   } catch {
-    // a non-JSON answer (health, proxies) is shown as text
+    // a non-JSON answer (health, proxies, a vendor-style 'OK') is shown as text
   }
   return { status: response.status, requestId: response.headers.get('x-request-id'), body: parsed };
 }

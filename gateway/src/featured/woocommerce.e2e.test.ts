@@ -1,16 +1,13 @@
 import { createHmac } from 'node:crypto';
-import { createHttpClient } from '@loyalty-gateway/core';
 import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { adapter as woocommerce } from '@loyalty-gateway/adapter-woocommerce';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReconcileRunStore } from '../reconcile/reconcile-run-store.js';
-import { runReconcile, type ReconcileDeps } from '../reconcile/run-reconcile.js';
+import { runReconcile } from '../reconcile/run-reconcile.js';
+import { reconcileDepsFor } from '../testing/reconcile-deps.js';
 import type { ConnectionSummary } from '../stores/index.js';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
 import { featuredSeedDocument } from '../testing/featured-seed.js';
 import { adapterFixture, adapterFixtureJson } from '../testing/native-fixtures.js';
-import { createWebhookPipeline } from '../webhooks/webhook-pipeline.js';
 
 const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 const SECRET = 'wc-store-webhook-secret-0123';
@@ -106,14 +103,7 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
     api.route('/wp-json/wc/v3/orders?page=1', { body: [JSON.parse(order727.toString('utf8')), order729], headers: { 'x-wp-totalpages': '1' } });
     const [connection] = (await gw.store.listConnections({ vendor: 'woocommerce' })) as ConnectionSummary[];
     const clock = connection!.createdAt.getTime() + 60 * 60 * 1000;
-    const deps: ReconcileDeps = {
-      store: gw.store,
-      runs: await createReconcileRunStore({ database: gw.database, clock: () => new Date(clock) }),
-      pipeline: createWebhookPipeline({ engine: gw.engine, cache: gw.idempotency, onCacheError: () => {} }),
-      http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
-      logger: pino({ level: 'silent' }),
-      now: () => new Date(clock),
-    };
+    const deps = await reconcileDepsFor(gw, () => clock);
     const run = await runReconcile(woocommerce, connection!, deps, { kind: 'schedule', slot: 'tick-1' });
     expect(run).toMatchObject({ status: 'succeeded', found: 2, recovered: 1, duplicates: 1, failed: 0 });
     expect(await gw.balance(MEMBER)).toBeGreaterThan(before);

@@ -1,15 +1,13 @@
-import { createHttpClient } from '@loyalty-gateway/core';
 import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { adapter as clover } from '@loyalty-gateway/adapter-clover';
 import { adapter as square } from '@loyalty-gateway/adapter-square';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
 import { CLOVER_AUTH_CODE, CLOVER_MERCHANT, MEMBERS, SQUARE_LOCATION, SQUARE_NOTIFICATION_URL, SQUARE_SIGNATURE_KEY, featuredSeedDocument } from '../testing/featured-seed.js';
 import { adapterFixture, adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
-import { createWebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { ConnectionSummary } from '../stores/index.js';
-import { createReconcileRunStore, type ReconcileRunStore } from './reconcile-run-store.js';
+import type { ReconcileRunStore } from './reconcile-run-store.js';
+import { reconcileDepsFor } from '../testing/reconcile-deps.js';
 import { RECONCILE_OVERLAP_MS, runReconcile, type ReconcileDeps } from './run-reconcile.js';
 
 const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
@@ -33,18 +31,12 @@ describe.each(dialects)('order reconciliation recovers what the webhook never de
     api.route(`${XYZ}/orders/${paidOrder.id}`, { body: paidOrder });
     api.route(`${XYZ}/customers/CUSTVJT2ABCRS`, { body: adapterFixtureJson('clover', 'customer.json') });
     gw = await openFeaturedGateway({ seedDocument: featuredSeedDocument({ cloverApi: api.baseUrl }), dialect });
-    runs = await createReconcileRunStore({ database: gw.database, clock: () => new Date(clock) });
+
     const found = await gw.store.listConnections({ vendor: 'clover' });
     connection = found[0]!;
     clock = connection.createdAt.getTime() + 60 * 60 * 1000;
-    deps = {
-      store: gw.store,
-      runs,
-      pipeline: createWebhookPipeline({ engine: gw.engine, cache: gw.idempotency, onCacheError: () => {} }),
-      http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
-      logger: pino({ level: 'silent' }),
-      now: () => new Date(clock),
-    };
+    deps = await reconcileDepsFor(gw, () => clock);
+    runs = deps.runs;
   });
   afterAll(async () => {
     await gw?.close();
@@ -150,12 +142,7 @@ describe.each(dialects)('order reconciliation recovers a missed Square sale and 
     api.route('/v2/customers/JDKYHBWT1D4F8MFH63DBMEN8Y4', { body: adapterFixtureJson('square', 'customer-retrieve.json') });
     gw = await openFeaturedGateway({ seedDocument: featuredSeedDocument({ squareApi: api.baseUrl }), dialect });
     connection = (await gw.store.listConnections({ vendor: 'square' }))[0]!;
-    deps = {
-      store: gw.store, runs: await createReconcileRunStore({ database: gw.database }),
-      pipeline: createWebhookPipeline({ engine: gw.engine, cache: gw.idempotency, onCacheError: () => {} }),
-      http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }), logger: pino({ level: 'silent' }),
-      now: () => new Date(connection.createdAt.getTime() + 60_000),
-    };
+    deps = await reconcileDepsFor(gw, () => connection.createdAt.getTime() + 60_000);
   });
   afterAll(async () => {
     await gw?.close();

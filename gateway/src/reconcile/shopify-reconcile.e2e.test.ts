@@ -1,16 +1,13 @@
-import { createHttpClient } from '@loyalty-gateway/core';
 import { startRecordedVendorServer, type RecordedReply, type RecordedVendorServer, type SeenRequest } from '@loyalty-gateway/core/testing';
 import { adapter as shopify } from '@loyalty-gateway/adapter-shopify';
 import { graphqlOrderOf } from '@loyalty-gateway/adapter-shopify/testing';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionSummary } from '../stores/index.js';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
 import { MEMBERS, SHOP_DOMAIN, SHOPIFY_APP_SECRET, featuredSeedDocument } from '../testing/featured-seed.js';
 import { adapterFixture, adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
-import { createWebhookPipeline } from '../webhooks/webhook-pipeline.js';
-import { createReconcileRunStore } from './reconcile-run-store.js';
 import { runReconcile, type ReconcileDeps } from './run-reconcile.js';
+import { reconcileDepsFor } from '../testing/reconcile-deps.js';
 
 const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 const API = '/admin/api/2026-07/graphql.json';
@@ -41,14 +38,7 @@ describe.each(dialects)('order reconciliation recovers what the Shopify webhook 
     gw = await openFeaturedGateway({ seedDocument: featuredSeedDocument({ shopifyApi: `${api.baseUrl}/admin/api/2026-07` }), dialect });
     connection = (await gw.store.listConnections({ vendor: 'shopify' }))[0]!;
     clock = connection.createdAt.getTime() + 60 * 60 * 1000;
-    deps = {
-      store: gw.store,
-      runs: await createReconcileRunStore({ database: gw.database, clock: () => new Date(clock) }),
-      pipeline: createWebhookPipeline({ engine: gw.engine, cache: gw.idempotency, onCacheError: () => {} }),
-      http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
-      logger: pino({ level: 'silent' }),
-      now: () => new Date(clock),
-    };
+    deps = await reconcileDepsFor(gw, () => clock);
   });
   afterAll(async () => {
     await gw?.close();
