@@ -66,7 +66,7 @@ describe('the guide\'s complete send examples, run as printed against a real gat
     copyFileSync(new URL('../vendor-signing/loyalty-signing.mjs', import.meta.url), path.join(dir, 'loyalty-signing.mjs'));
     const file = path.join(dir, 'send.mjs');
     writeFileSync(file, `const baseUrl = ${JSON.stringify(gateway.address)}, storeId = 'store-001', vendor = 'acme-pos', secret = ${JSON.stringify(SECRET_SEND)};\n${snippet}`);
-    expect((await runAsync(process.execPath, [file], { encoding: 'utf8', timeout: 20_000 })).stdout).toMatch(/^200 \{.*status: 'processed'/s);
+    expect((await runAsync(process.execPath, [file], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } })).stdout).toMatch(/^200 \{.*status: 'processed'/s);
   });
 
   it('Python: 200 processed', async () => {
