@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
 import { createWorkerEngine, type EmbeddedEngine, type EngineSeedInput } from '@loyalty-gateway/engine';
@@ -111,6 +112,8 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     const journal = config.GATEWAY_JOURNAL_DAYS > 0
       ? await createDeliveryJournal({
         database: databases.gateway, masterKey, retentionDays: config.GATEWAY_JOURNAL_DAYS,
+        // SQLite: written by its own thread (a second connection to gateway.sqlite), off the HTTP thread.
+        sqliteFile: config.DATABASE_URL ? undefined : join(dataDir, 'gateway.sqlite'),
         onError: (error, dropped) => log.warn({ err: error, dropped }, 'delivery journal: entries could not be written (requests are unaffected)'),
       })
       : null;

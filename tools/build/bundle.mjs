@@ -21,6 +21,8 @@ const ENTRIES = {
     main: 'gateway/src/main.ts',
     // The embedded engine's worker thread, started from beside the bundle (create-worker-engine.ts).
     'engine-worker': 'engine/src/worker/engine-worker.ts',
+    // The delivery journal's SQLite writer thread (delivery-journal.ts).
+    'journal-worker': 'gateway/src/journal/journal-worker.ts',
   },
   engine: {
     main: 'engine/src/main.ts',

@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDatabase } from '@loyalty-gateway/engine';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/engine/testing';
 import { describe, expect, it } from 'vitest';
 import { createDeliveryJournal, type DeliveryInput } from './delivery-journal.js';
@@ -62,6 +66,28 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
     } finally {
       await journal.close();
       await database.close();
+    }
+  });
+});
+
+describe('delivery journal on a SQLite file: written by its own thread', () => {
+  it('batches posted to the writer thread are committed and read back through the main connection; close ends the thread', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-journal-'));
+    const file = path.join(dir, 'gateway.sqlite');
+    const database = createDatabase<any>({ sqliteFile: file });
+    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000, sqliteFile: file });
+    try {
+      for (let n = 0; n < 2_500; n += 1) journal.record(entry(n, new Date(Date.UTC(2026, 10, 25, 12, 0, 0, n))));
+      journal.record(entry(9_999, new Date(Date.UTC(2026, 10, 26)), { status: 500, outcome: 'internal_error' }), Buffer.from('{}'), { body: Buffer.from('{}'), headers: { 'x-service-vendor': 'acme-pos' } });
+      await journal.flush();
+      const { deliveries } = await journal.list({ limit: 3 });
+      expect(deliveries.map((d) => d.requestId)).toEqual(['req-9999', 'req-2499', 'req-2498']);
+      expect((await journal.get('req-9999'))?.request?.headers).toEqual({ 'x-service-vendor': 'acme-pos' });
+      expect(Number((await database.db.selectFrom('gw_deliveries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(2_501);
+    } finally {
+      await journal.close();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

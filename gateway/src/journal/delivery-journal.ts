@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import { migrate, type SqlDatabase } from '@loyalty-gateway/engine';
-import type { Kysely, Selectable } from 'kysely';
+import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import { GATEWAY_MIGRATION_TABLE, gatewayMigrations } from '../stores/gateway-migrations.js';
 import { createSecretBox } from '../stores/secret-box.js';
 
@@ -103,9 +104,53 @@ export interface DeliveryJournalOptions {
   flushMs?: number;
   now?: () => Date;
   onError?: (error: unknown, dropped: number) => void;
+  /**
+   * The SQLite file of `database` (SQLite only): batches are then written by a worker thread with
+   * its own connection, off the HTTP thread. Without it they are written through `database`.
+   */
+  sqliteFile?: string | undefined;
+}
+
+const WORKER_ENTRY = import.meta.url.endsWith('.ts') ? new URL('./journal-worker-boot.mjs', import.meta.url) : new URL('./journal-worker.js', import.meta.url);
+
+/** A writer thread: post a batch, resolved when it is committed (rejected with the writer's error). */
+function startWriter(file: string) {
+  const worker = new Worker(WORKER_ENTRY, { workerData: { file, columns: [...COLUMNS] } });
+  worker.unref();
+  const pending = new Map<number, { resolve(): void; reject(error: Error): void }>();
+  let next = 0;
+  const failAll = (error: Error) => {
+    for (const waiter of pending.values()) waiter.reject(error);
+    pending.clear();
+  };
+  worker.on('message', (answer: { id: number; ok: boolean; error?: string }) => {
+    const waiter = pending.get(answer.id);
+    pending.delete(answer.id);
+    if (answer.ok) waiter?.resolve();
+    else waiter?.reject(new Error(answer.error ?? 'journal writer failed'));
+  });
+  worker.on('error', (error) => failAll(error));
+  worker.on('exit', () => failAll(new Error('the journal writer thread stopped')));
+  return {
+    write(rows: GwDeliveriesTable[]): Promise<void> {
+      const id = (next += 1);
+      return new Promise<void>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ id, rows });
+      });
+    },
+    async close(): Promise<void> {
+      worker.postMessage({ close: true });
+      await new Promise((resolve) => worker.once('exit', resolve));
+    },
+  };
 }
 
 const SEAL_CONTEXT = 'gw_deliveries.body';
+const COLUMNS = [
+  'id', 'request_id', 'received_at', 'method', 'route', 'vendor', 'store_id', 'connection_id', 'event_type', 'event_id', 'transaction_id', 'refund_id',
+  'status', 'outcome', 'warning', 'fields', 'duration_ms', 'skew_seconds', 'body_sha256', 'body_sealed', 'replay_of', 'replayed_by',
+] as const satisfies ReadonlyArray<keyof GwDeliveriesTable>;
 const parseFields = (text: string | null): FieldError[] | null => (text ? (JSON.parse(text) as FieldError[]) : null);
 
 const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
@@ -133,6 +178,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   const now = options.now ?? (() => new Date());
   const maxBacklog = options.maxBacklog ?? 10_000;
   const queue: GwDeliveriesTable[] = [];
+  const writer = options.sqliteFile && options.database.dialect === 'sqlite' ? startWriter(options.sqliteFile) : null;
   let dropped = 0;
   let writing: Promise<void> = Promise.resolve();
 
@@ -149,12 +195,28 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     };
   }
 
+  // The batch insert as SQL text built once per batch size (Kysely's query builder cost more per row
+  // than SQLite's write; the journal must stay cheap on the earn path's main thread).
+  const insertTexts = new Map<number, string>();
+  const placeholder = options.database.dialect === 'postgres' ? (n: number) => `$${n}` : () => '?';
+  function insertOf(batch: GwDeliveriesTable[]): CompiledQuery {
+    let text = insertTexts.get(batch.length);
+    if (!text) {
+      let n = 0;
+      const rows = batch.map(() => `(${COLUMNS.map(() => placeholder(++n)).join(', ')})`);
+      text = `insert into gw_deliveries (${COLUMNS.join(', ')}) values ${rows.join(', ')}`;
+      insertTexts.set(batch.length, text);
+    }
+    return CompiledQuery.raw(text, batch.flatMap((row) => COLUMNS.map((column) => row[column])));
+  }
+
   async function flush(): Promise<void> {
     const run = writing.then(async () => {
       while (queue.length > 0) {
-        const batch = queue.splice(0, 200);
+        const batch = queue.splice(0, writer ? 2_000 : 200);
         try {
-          await db.insertInto('gw_deliveries').values(batch).execute();
+          if (writer) await writer.write(batch);
+          else await db.executeQuery(insertOf(batch));
         } catch (error) {
           options.onError?.(error, batch.length);
         }
@@ -237,6 +299,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     async close(): Promise<void> {
       clearInterval(timer);
       await flush();
+      await writer?.close();
     },
   };
 }

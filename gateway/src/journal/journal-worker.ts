@@ -1,0 +1,31 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+
+/**
+ * The delivery journal's SQLite writer, on its own thread: the HTTP thread only posts batches of
+ * rows. One prepared statement, one transaction per batch (a few µs a row, none of them on the
+ * earn path's event loop). The table exists already: the main thread migrated before starting this.
+ */
+const { file, columns } = workerData as { file: string; columns: string[] };
+const db = new Database(file);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.pragma('busy_timeout = 5000');
+const insert = db.prepare(`insert into gw_deliveries (${columns.join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})`);
+const insertAll = db.transaction((rows: Array<Record<string, unknown>>) => {
+  for (const row of rows) insert.run(row);
+});
+
+parentPort!.on('message', (message: { id: number; rows: Array<Record<string, unknown>> } | { close: true }) => {
+  if ('close' in message) {
+    db.close();
+    parentPort!.close();
+    return;
+  }
+  try {
+    insertAll(message.rows);
+    parentPort!.postMessage({ id: message.id, ok: true });
+  } catch (error) {
+    parentPort!.postMessage({ id: message.id, ok: false, error: (error as Error).message });
+  }
+});
