@@ -32,7 +32,7 @@ input:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
 .notice { border-left: 6px solid var(--accent); }
 .actions { display: flex; flex-wrap: wrap; gap: .4rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; } dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
-td { overflow-wrap: anywhere; }
+td { overflow-wrap: break-word; }
 `;
 
 export const csrfField = (session: ConsoleSession): SafeHtml => html`<input type="hidden" name="_csrf" value="${session.csrf}">`;
