@@ -69,7 +69,7 @@ describe('the operator console (/console)', () => {
 
   it('a POST without the session\'s CSRF token is refused (403) and changes nothing; sign-out ends the session', async () => {
     const { cookie, csrf } = await signIn();
-    for (const fields of [{}, { _csrf: 'forged' }, { _csrf: `${csrf}x` }]) {
+    for (const fields of [{} as Record<string, string>, { _csrf: 'forged' }, { _csrf: `${csrf}x` }]) {
       const response = await post('/console/vendors/clover/promote', cookie, fields);
       expect(response.statusCode).toBe(403);
       expect(response.body).toContain('nothing was done');
