@@ -1,3 +1,4 @@
+import { testDialects } from '@loyalty-gateway/engine/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../admin/testing/open-operator-app.js';
 import { bodyOf, headersFor } from '../testing/gateway-fixture.js';
@@ -5,12 +6,12 @@ import { sale } from '../testing/test-seed.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-describe('the operator console (/console)', () => {
+describe.each(testDialects())('the operator console (/console) ($name)', ({ name }) => {
   let t: OperatorApp;
   const fault = { down: false };
   beforeEach(async () => {
     fault.down = false;
-    t = await openOperatorApp({ journal: true, engineFault: fault });
+    t = await openOperatorApp({ dialect: name, journal: true, engineFault: fault });
   });
   afterEach(() => t.close());
 
