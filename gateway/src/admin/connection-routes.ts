@@ -1,6 +1,6 @@
 import type { ConnectionSkew } from '../http/clock-skew.js';
 import { GatewayError } from '@loyalty-gateway/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { SecretJson } from '../stores/index.js';
 import { ConnectionsQuery, CreateConnectionBody, EmptyBody, RotateBody, SecretObject } from './admin-schemas.js';
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
@@ -8,15 +8,29 @@ import { storeIdProblem } from '../featured/featured-seed-checks.js';
 import { connectionIdParam, fieldsOf, readAdminBody, readOptionalBody, readQuery } from './read-admin-body.js';
 import { storeCall } from './store-error.js';
 
-const SHOWN_ONCE = 'Give this secret to the merchant now: it is stored encrypted and never shown again.';
+export const SHOWN_ONCE = 'Give this secret to the merchant now: it is stored encrypted and never shown again.';
 
 /**
  * Connections: list (never secrets), create (the secret in the 201 only), rotate with an overlap
  * deadline (the new secret once; the previous ones valid until then), activate / deactivate, and
  * the per-connection credentials of featured adapters (checked by the adapter, never echoed).
  */
-const skewView = (skew: ConnectionSkew | null) =>
+export const skewView = (skew: ConnectionSkew | null) =>
   skew && { latestSeconds: skew.latestSeconds, smoothedSeconds: skew.smoothedSeconds, lastSeenAt: skew.lastSeenAt.toISOString(), flagged: skew.flagged };
+
+/** A new secret (shown once); the previous ones stay valid for `overlapSeconds`. */
+export async function rotateConnection(deps: Pick<AdminDeps, 'store' | 'now'>, id: string, overlapSeconds: number, log: Pick<FastifyBaseLogger, 'info'>) {
+  const overlapUntil = new Date(deps.now().getTime() + overlapSeconds * 1000);
+  const issued = await storeCall(() => deps.store.rotateSecret(id, { overlapUntil }));
+  log.info({ connectionId: id, overlapUntil }, 'connection secret rotated');
+  return { connection: issued.connection, secret: issued.secret, previousSecretsValidUntil: overlapUntil, notice: SHOWN_ONCE };
+}
+
+export async function setConnectionActive(deps: Pick<AdminDeps, 'store'>, id: string, active: boolean, log: Pick<FastifyBaseLogger, 'info'>) {
+  const connection = await storeCall(() => deps.store.setConnectionActive(id, active));
+  log.info({ connectionId: id }, `connection ${active ? 'activate' : 'deactivate'}d`);
+  return connection;
+}
 
 export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps): void {
   /** Credentials of a vendor with an adapter must fit its schema, whatever its tier (422 naming `credentials.*`). */
@@ -94,19 +108,14 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
   scope.post('/connections/:id/rotate', ADMIN_ROUTE, async (request) => {
     const id = connectionIdParam(request.params);
     const { overlapSeconds } = readOptionalBody(RotateBody, request.body);
-    const overlapUntil = new Date(deps.now().getTime() + overlapSeconds * 1000);
-    const issued = await storeCall(() => deps.store.rotateSecret(id, { overlapUntil }));
-    request.log.info({ connectionId: id, overlapUntil }, 'connection secret rotated');
-    return { connection: issued.connection, secret: issued.secret, previousSecretsValidUntil: overlapUntil, notice: SHOWN_ONCE };
+    return rotateConnection(deps, id, overlapSeconds, request.log);
   });
 
   for (const [action, active] of [['activate', true], ['deactivate', false]] as const) {
     scope.post(`/connections/:id/${action}`, ADMIN_ROUTE, async (request) => {
       const id = connectionIdParam(request.params);
       readOptionalBody(EmptyBody, request.body);
-      const connection = await storeCall(() => deps.store.setConnectionActive(id, active));
-      request.log.info({ connectionId: id }, `connection ${action}d`);
-      return { connection };
+      return { connection: await setConnectionActive(deps, id, active, request.log) };
     });
   }
 

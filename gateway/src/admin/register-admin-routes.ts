@@ -9,11 +9,13 @@ import { registerReconcileRoutes } from './reconcile-routes.js';
 import { registerDeliveryRoutes } from './delivery-routes.js';
 import { registerVendorRoutes } from './vendor-routes.js';
 import { followVendorChange } from './follow-vendor-change.js';
+import { registerConsole } from '../console/index.js';
 
 /**
  * The operator's API under /admin, in its own scope: bearer-token auth on every route (v1 auth and
  * the per-connection rate limit are off). Without a token nothing is mounted, so every /admin path
- * answers 404 not_found (the config refuses to start production without one).
+ * answers 404 not_found (the config refuses to start production without one). The operator
+ * console (/console) is mounted beside it, under the same condition.
  */
 export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions): void {
   const token = options.token;
@@ -49,4 +51,6 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     },
     { prefix: '/admin' },
   );
+  // The operator console: the same building blocks as HTML pages, signed in with the same token.
+  registerConsole(app, { ...deps, token });
 }

@@ -1,5 +1,5 @@
 import { GatewayError, type AnyAdapter } from '@loyalty-gateway/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { IGNORED_SETTINGS_KEYS, parseProviderSettings, type ProviderSettingsContext } from '../featured/index.js';
 import type { Vendor } from '../stores/index.js';
 import { EmptyBody, NewVendor, RenameVendor, SecretObject } from './admin-schemas.js';
@@ -27,23 +27,52 @@ function requireUsableSettings(adapter: AnyAdapter, settings: Record<string, unk
   });
 }
 
+type VendorDeps = Pick<AdminDeps, 'store' | 'adapters' | 'adapterOf' | 'tlsListener' | 'vendorChanged'>;
+
+/** Every vendor row, then every registered adapter without one (`exists: false`), so product sees what can be promoted. */
+export async function listVendorViews(deps: VendorDeps) {
+  const vendors = await deps.store.listVendors();
+  // Settings are decrypted only where they can hold a schedule override (an adapter with a catalog pull).
+  const settingsOf = async (v: (typeof vendors)[number]) =>
+    v.hasSettings && deps.adapterOf(v.slug)?.catalog ? (await deps.store.getVendor(v.slug))?.settings : null;
+  const listed = await Promise.all(vendors.map(async (v) => vendorView(v, deps.adapterOf(v.slug), await settingsOf(v))));
+  const known = new Set(vendors.map((v) => v.slug));
+  const unlisted = deps.adapters.filter((a) => !known.has(a.slug)).map((a) => ({ ...vendorView({ slug: a.slug, name: a.display.name, tier: 'generic', hasSettings: false }, a), exists: false }));
+  return [...listed.map((v) => ({ ...v, exists: true })), ...unlisted];
+}
+
+/** generic → featured: needs a registered adapter and usable settings (checked before anything is written). */
+export async function promoteVendor(deps: VendorDeps, slug: string, log: Pick<FastifyBaseLogger, 'info' | 'warn'>) {
+  const adapter = deps.adapterOf(slug);
+  if (!adapter) throw new GatewayError('adapter_not_registered', { message: `This gateway has no featured adapter for "${slug}", so it cannot be promoted; its vendors keep using /webhooks/generic.` });
+  // Checked before anything is written: a refused promotion leaves no trace.
+  const existing = await deps.store.getVendor(slug);
+  const ignoredKeys = requireUsableSettings(adapter, existing?.settings ?? null, { tlsListener: deps.tlsListener });
+  if (ignoredKeys.length > 0) log.warn({ vendor: slug, ignoredKeys }, IGNORED_SETTINGS_KEYS);
+  // A registered adapter whose vendor was never seeded is created from the adapter's display name
+  // (possible only for an adapter whose settings schema accepts none).
+  if (!existing) await deps.store.ensureVendor({ slug, name: adapter.display.name, tier: 'generic' });
+  const vendor = await storeCall(() => deps.store.setVendorTier(slug, 'featured'));
+  await deps.vendorChanged();
+  log.info({ vendor: slug }, 'vendor promoted to featured');
+  return vendorView(summaryOf(vendor), adapter, vendor.settings);
+}
+
+/** featured → generic. */
+export async function demoteVendor(deps: VendorDeps, slug: string, log: Pick<FastifyBaseLogger, 'info'>) {
+  const vendor = await storeCall(() => deps.store.setVendorTier(slug, 'generic'));
+  await deps.vendorChanged();
+  log.info({ vendor: slug }, 'vendor demoted to generic');
+  return vendorView(summaryOf(vendor), deps.adapterOf(slug), vendor.settings);
+}
+
 /**
  * Vendors: list, promote (generic → featured; needs a registered adapter and usable settings), demote, provider
  * settings (validated by the adapter, never echoed back) and the notes the featured door kept.
  * A tier change is read by this process at once and by others within the store's 5 s cache.
  */
 export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): void {
-  scope.get('/vendors', ADMIN_ROUTE, async () => {
-    const vendors = await deps.store.listVendors();
-    // Settings are decrypted only where they can hold a schedule override (an adapter with a catalog pull).
-    const settingsOf = async (v: (typeof vendors)[number]) =>
-      v.hasSettings && deps.adapterOf(v.slug)?.catalog ? (await deps.store.getVendor(v.slug))?.settings : null;
-    const listed = await Promise.all(vendors.map(async (v) => vendorView(v, deps.adapterOf(v.slug), await settingsOf(v))));
-    // Every registered adapter shows, with or without a vendor row, so product sees what can be promoted.
-    const known = new Set(vendors.map((v) => v.slug));
-    const unlisted = deps.adapters.filter((a) => !known.has(a.slug)).map((a) => ({ ...vendorView({ slug: a.slug, name: a.display.name, tier: 'generic', hasSettings: false }, a), exists: false }));
-    return { vendors: [...listed.map((v) => ({ ...v, exists: true })), ...unlisted] };
-  });
+  scope.get('/vendors', ADMIN_ROUTE, async () => ({ vendors: await listVendorViews(deps) }));
 
   // A generic vendor, onboarded without a seed file: 201; 409 vendor_exists when the slug is taken.
   scope.post('/vendors', ADMIN_ROUTE, async (request, reply) => {
@@ -65,28 +94,13 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
   scope.post('/vendors/:slug/promote', ADMIN_ROUTE, async (request) => {
     const slug = slugParam(request.params);
     readOptionalBody(EmptyBody, request.body);
-    const adapter = deps.adapterOf(slug);
-    if (!adapter) throw new GatewayError('adapter_not_registered', { message: `This gateway has no featured adapter for "${slug}", so it cannot be promoted; its vendors keep using /webhooks/generic.` });
-    // Checked before anything is written: a refused promotion leaves no trace.
-    const existing = await deps.store.getVendor(slug);
-    const ignoredKeys = requireUsableSettings(adapter, existing?.settings ?? null, { tlsListener: deps.tlsListener });
-    if (ignoredKeys.length > 0) request.log.warn({ vendor: slug, ignoredKeys }, IGNORED_SETTINGS_KEYS);
-    // A registered adapter whose vendor was never seeded is created from the adapter's display name
-    // (possible only for an adapter whose settings schema accepts none).
-    if (!existing) await deps.store.ensureVendor({ slug, name: adapter.display.name, tier: 'generic' });
-    const vendor = await storeCall(() => deps.store.setVendorTier(slug, 'featured'));
-    await deps.vendorChanged();
-    request.log.info({ vendor: slug }, 'vendor promoted to featured');
-    return { vendor: vendorView(summaryOf(vendor), adapter, vendor.settings) };
+    return { vendor: await promoteVendor(deps, slug, request.log) };
   });
 
   scope.post('/vendors/:slug/demote', ADMIN_ROUTE, async (request) => {
     const slug = slugParam(request.params);
     readOptionalBody(EmptyBody, request.body);
-    const vendor = await storeCall(() => deps.store.setVendorTier(slug, 'generic'));
-    await deps.vendorChanged();
-    request.log.info({ vendor: slug }, 'vendor demoted to generic');
-    return { vendor: vendorView(summaryOf(vendor), deps.adapterOf(slug), vendor.settings) };
+    return { vendor: await demoteVendor(deps, slug, request.log) };
   });
 
   scope.put('/vendors/:slug/settings', ADMIN_ROUTE, async (request) => {

@@ -1,0 +1,2 @@
+export { registerConsole, type ConsoleDeps } from './console-routes.js';
+export { ConsoleSessions } from './console-session.js';
