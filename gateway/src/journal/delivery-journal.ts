@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { migrate, type SqlDatabase } from '@loyalty-gateway/engine';
 import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
@@ -161,6 +161,12 @@ const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
   bodySha256: row.body_sha256, requestKept: row.body_sealed !== null, replayOf: row.replay_of, replayedBy: row.replayed_by,
 });
 
+/**
+ * A journal id that sorts by time (ms in base 36, then 64 random bits): new rows land at the end of
+ * the primary-key index instead of at random places in it, which is most of an insert's cost.
+ */
+const timeOrderedId = (at: Date): string => `${at.getTime().toString(36).padStart(9, '0')}-${randomBytes(8).toString('hex')}`;
+
 const clip = (value: string | null | undefined, max = 255): string | null => (value == null ? null : value.length > max ? value.slice(0, max) : value);
 
 export type DeliveryJournal = Awaited<ReturnType<typeof createDeliveryJournal>>;
@@ -184,7 +190,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
 
   function row(input: DeliveryInput, request: RecordedRequest | undefined, body: Buffer | undefined): GwDeliveriesTable {
     return {
-      id: randomUUID(), request_id: clip(input.requestId, 128)!, received_at: input.receivedAt.getTime(), method: input.method, route: clip(input.route)!,
+      id: timeOrderedId(input.receivedAt), request_id: clip(input.requestId, 128)!, received_at: input.receivedAt.getTime(), method: input.method, route: clip(input.route)!,
       vendor: clip(input.vendor), store_id: clip(input.storeId), connection_id: clip(input.connectionId), event_type: clip(input.eventType), event_id: clip(input.eventId),
       transaction_id: clip(input.transactionId), refund_id: clip(input.refundId), status: input.status, outcome: clip(input.outcome), warning: clip(input.warning, 1000),
       fields: input.fields && input.fields.length > 0 ? JSON.stringify(input.fields.slice(0, 50)) : null, duration_ms: Math.max(0, Math.round(input.durationMs)),
