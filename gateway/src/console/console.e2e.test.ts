@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, chromiumAvailable } from '../testing/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../admin/testing/open-operator-app.js';
 import { bodyOf, headersFor } from '../testing/gateway-fixture.js';
@@ -11,9 +12,7 @@ import { sale } from '../testing/test-seed.js';
  * The console as an operator uses it, in Debian's headless Chromium driven by playwright-core
  * (`.ci/setup-browser` installs it). Skipped when the browser is absent, except in CI.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: run .ci/setup-browser (CI must run the console's browser test)`);
+const available = chromiumAvailable("the console's browser test");
 
 describe.skipIf(!available)('the console in headless Chromium', () => {
   let t: OperatorApp;

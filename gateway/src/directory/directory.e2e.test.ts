@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, chromiumAvailable } from '../testing/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOperatorApp, type OperatorApp } from '../admin/testing/open-operator-app.js';
 
@@ -8,9 +8,7 @@ import { openOperatorApp, type OperatorApp } from '../admin/testing/open-operato
  * (`.ci/setup-browser` installs it). Skipped when the browser is absent, except in CI, where a
  * missing browser is a failure.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: run .ci/setup-browser (CI must run the directory's browser test)`);
+const available = chromiumAvailable("the directory's browser test");
 
 describe.skipIf(!available)('directory in headless Chromium', () => {
   let t: OperatorApp;
