@@ -162,10 +162,16 @@ const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
 });
 
 /**
- * A journal id that sorts by time (ms in base 36, then 64 random bits): new rows land at the end of
- * the primary-key index instead of at random places in it, which is most of an insert's cost.
+ * A journal id that sorts by time (ms in base 36, a per-process sequence, 48 random bits): new rows
+ * land at the end of the primary-key index instead of at random places in it, and entries of the
+ * same millisecond keep the order they were recorded in.
  */
-const timeOrderedId = (at: Date): string => `${at.getTime().toString(36).padStart(9, '0')}-${randomBytes(8).toString('hex')}`;
+let sequence = 0;
+const timeOrderedId = (at: Date): string => {
+  // Within one millisecond, the order this process recorded them in (entries list newest first by time, then id).
+  sequence = (sequence + 1) % 36 ** 5;
+  return `${at.getTime().toString(36).padStart(9, '0')}-${sequence.toString(36).padStart(5, '0')}-${randomBytes(6).toString('hex')}`;
+};
 
 const clip = (value: string | null | undefined, max = 255): string | null => (value == null ? null : value.length > max ? value.slice(0, max) : value);
 
