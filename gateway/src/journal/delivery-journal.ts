@@ -132,7 +132,7 @@ function startWriter(file: string) {
   worker.on('error', (error) => failAll(error));
   worker.on('exit', () => failAll(new Error('the journal writer thread stopped')));
   return {
-    write(rows: GwDeliveriesTable[]): Promise<void> {
+    write(rows: Row[]): Promise<void> {
       const id = (next += 1);
       return new Promise<void>((resolve, reject) => {
         pending.set(id, { resolve, reject });
@@ -151,6 +151,8 @@ const COLUMNS = [
   'id', 'request_id', 'received_at', 'method', 'route', 'vendor', 'store_id', 'connection_id', 'event_type', 'event_id', 'transaction_id', 'refund_id',
   'status', 'outcome', 'warning', 'fields', 'duration_ms', 'skew_seconds', 'body_sha256', 'body_sealed', 'replay_of', 'replayed_by',
 ] as const satisfies ReadonlyArray<keyof GwDeliveriesTable>;
+/** A row's values in COLUMNS order. */
+type Row = Array<GwDeliveriesTable[keyof GwDeliveriesTable]>;
 const parseFields = (text: string | null): FieldError[] | null => (text ? (JSON.parse(text) as FieldError[]) : null);
 
 const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
@@ -162,15 +164,16 @@ const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
 });
 
 /**
- * A journal id that sorts by time (ms in base 36, a per-process sequence, 48 random bits): new rows
- * land at the end of the primary-key index instead of at random places in it, and entries of the
- * same millisecond keep the order they were recorded in.
+ * A journal id that sorts by time: ms in base 36, a per-process sequence, and 48 random bits drawn
+ * once per process (unique across processes without drawing randomness per entry). New rows land
+ * at the end of the primary-key index instead of at random places in it, and entries of the same
+ * millisecond keep the order they were recorded in.
  */
+const PROCESS_TAG = randomBytes(6).toString('hex');
 let sequence = 0;
-const timeOrderedId = (at: Date): string => {
-  // Within one millisecond, the order this process recorded them in (entries list newest first by time, then id).
+const timeOrderedId = (atMs: number): string => {
   sequence = (sequence + 1) % 36 ** 5;
-  return `${at.getTime().toString(36).padStart(9, '0')}-${sequence.toString(36).padStart(5, '0')}-${randomBytes(6).toString('hex')}`;
+  return `${atMs.toString(36).padStart(9, '0')}-${sequence.toString(36).padStart(5, '0')}-${PROCESS_TAG}`;
 };
 
 const clip = (value: string | null | undefined, max = 255): string | null => (value == null ? null : value.length > max ? value.slice(0, max) : value);
@@ -189,29 +192,31 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   const box = createSecretBox(options.masterKey);
   const now = options.now ?? (() => new Date());
   const maxBacklog = options.maxBacklog ?? 10_000;
-  const queue: GwDeliveriesTable[] = [];
+  const queue: Row[] = [];
   const writer = options.sqliteFile && options.database.dialect === 'sqlite' ? startWriter(options.sqliteFile) : null;
   let dropped = 0;
   let writing: Promise<void> = Promise.resolve();
 
-  function row(input: DeliveryInput, request: RecordedRequest | undefined, body: Buffer | undefined): GwDeliveriesTable {
-    return {
-      id: timeOrderedId(input.receivedAt), request_id: clip(input.requestId, 128)!, received_at: input.receivedAt.getTime(), method: input.method, route: clip(input.route)!,
-      vendor: clip(input.vendor), store_id: clip(input.storeId), connection_id: clip(input.connectionId), event_type: clip(input.eventType), event_id: clip(input.eventId),
-      transaction_id: clip(input.transactionId), refund_id: clip(input.refundId), status: input.status, outcome: clip(input.outcome), warning: clip(input.warning, 1000),
-      fields: input.fields && input.fields.length > 0 ? JSON.stringify(input.fields.slice(0, 50)) : null, duration_ms: Math.max(0, Math.round(input.durationMs)),
-      skew_seconds: input.skewSeconds == null || !Number.isFinite(input.skewSeconds) ? null : Math.round(input.skewSeconds),
-      body_sha256: body && body.length > 0 ? createHash('sha256').update(body).digest('hex') : null,
-      body_sealed: request ? box.seal(JSON.stringify({ headers: request.headers, body: request.body.toString('base64') }), SEAL_CONTEXT) : null,
-      replay_of: clip(input.replayOf), replayed_by: clip(input.replayedBy),
-    };
+  /** One entry as its column values, in COLUMNS order (what both writers bind; no object per row). */
+  function row(input: DeliveryInput, request: RecordedRequest | undefined, body: Buffer | undefined): Row {
+    const at = input.receivedAt.getTime();
+    return [
+      timeOrderedId(at), clip(input.requestId, 128)!, at, input.method, clip(input.route)!,
+      clip(input.vendor), clip(input.storeId), clip(input.connectionId), clip(input.eventType), clip(input.eventId),
+      clip(input.transactionId), clip(input.refundId), input.status, clip(input.outcome), clip(input.warning, 1000),
+      input.fields && input.fields.length > 0 ? JSON.stringify(input.fields.slice(0, 50)) : null, Math.max(0, Math.round(input.durationMs)),
+      input.skewSeconds == null || !Number.isFinite(input.skewSeconds) ? null : Math.round(input.skewSeconds),
+      body && body.length > 0 ? createHash('sha256').update(body).digest('hex') : null,
+      request ? box.seal(JSON.stringify({ headers: request.headers, body: request.body.toString('base64') }), SEAL_CONTEXT) : null,
+      clip(input.replayOf), clip(input.replayedBy),
+    ];
   }
 
   // The batch insert as SQL text built once per batch size (Kysely's query builder cost more per row
   // than SQLite's write; the journal must stay cheap on the earn path's main thread).
   const insertTexts = new Map<number, string>();
   const placeholder = options.database.dialect === 'postgres' ? (n: number) => `$${n}` : () => '?';
-  function insertOf(batch: GwDeliveriesTable[]): CompiledQuery {
+  function insertOf(batch: Row[]): CompiledQuery {
     let text = insertTexts.get(batch.length);
     if (!text) {
       let n = 0;
@@ -219,7 +224,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       text = `insert into gw_deliveries (${COLUMNS.join(', ')}) values ${rows.join(', ')}`;
       insertTexts.set(batch.length, text);
     }
-    return CompiledQuery.raw(text, batch.flatMap((row) => COLUMNS.map((column) => row[column])));
+    return CompiledQuery.raw(text, batch.flat());
   }
 
   async function flush(): Promise<void> {

@@ -1,0 +1,62 @@
+/**
+ * The delivery journal alone (no HTTP, no ledger): what one entry costs the event loop (`record`
+ * plus its share of the batch hand-over) and the writer (SQLite: its thread; PostgreSQL: the
+ * server), in CPU µs per entry read from /proc per thread. It isolates the journal's part of the
+ * earn path's cost that `npm run bench` measures as "journal on" against "journal off".
+ *
+ *   npx tsx bench/journal.ts            (JOURNAL_ENTRIES=100000; JOURNAL_RANDOM_REQUEST_IDS=1: callers' own
+ *                                        random X-Request-IDs instead of the gateway's time-ordered ones)
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createDatabase } from '@loyalty-gateway/engine';
+import { timeOrderedUuid } from '../gateway/src/http/request-id.js';
+import { createDeliveryJournal } from '../gateway/src/journal/index.js';
+
+const TICK_US = 1e6 / 100;
+function threads(): { main: number; others: number } {
+  let main = 0;
+  let others = 0;
+  for (const tid of readdirSync('/proc/self/task')) {
+    const raw = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+    const us = (Number(fields[11]) + Number(fields[12])) * TICK_US;
+    if (tid === String(process.pid)) main += us;
+    else others += us;
+  }
+  return { main, others };
+}
+
+const entries = Number(process.env.JOURNAL_ENTRIES ?? 100_000);
+const dir = mkdtempSync(path.join(tmpdir(), 'journal-bench-'));
+const file = path.join(dir, 'gateway.db');
+const database = createDatabase<any>({ sqliteFile: file });
+const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), sqliteFile: file, flushMs: 250, maxBacklog: 1e9 });
+for (const index of (process.env.JOURNAL_DROP ?? '').split(',').filter(Boolean)) await database.db.schema.dropIndex(index).execute();
+const body = Buffer.from(JSON.stringify({ eventType: 'sale.completed', occurredAt: new Date().toISOString(), store: { id: 'store-1' }, transaction: { id: randomUUID(), total: '12.50', currency: 'EUR', items: [{ sku: 'A-1', quantity: 1, unitPrice: '12.50' }] }, customer: { memberId: 'member-0001' } }));
+
+async function round(n: number) {
+  await journal.flush();
+  const before = threads();
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < n; i += 1) {
+    journal.record(
+      { requestId: process.env.JOURNAL_RANDOM_REQUEST_IDS ? randomUUID() : timeOrderedUuid(), receivedAt: new Date(), method: 'POST', route: '/webhooks/generic', vendor: 'acme-pos', storeId: 'store-1', connectionId: 'c0f8a7d2-0000-4000-8000-000000000001', eventType: 'sale.completed', transactionId: `T-${i}`, status: 200, outcome: 'processed', durationMs: 3.2, skewSeconds: 0.4 },
+      body,
+    );
+    // The earn path records ~4,000 entries a second: let the flush timer run between slices.
+    if (i % 1_000 === 999) await new Promise((resolve) => setImmediate(resolve));
+  }
+  await journal.flush();
+  const after = threads();
+  return { main: (after.main - before.main) / n, others: (after.others - before.others) / n, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+}
+
+await round(10_000); // warm-up
+const measured = await round(entries);
+console.log(`${entries} entries: event loop ${measured.main.toFixed(1)} µs/entry, other threads ${measured.others.toFixed(1)} µs/entry (${measured.ms.toFixed(0)} ms)`);
+await journal.close();
+await database.close();
+rmSync(dir, { recursive: true, force: true });
