@@ -19,7 +19,7 @@ import { rateLimitOptions } from './http/rate-limit-options.js';
 import { registerOpenApi } from './openapi/openapi-route.js';
 import { registerReadiness, type ReadinessCheck } from './readiness-route.js';
 import { RequestLogController } from './http/request-log.js';
-import { registerJournalHook, type DeliveryJournal } from './journal/index.js';
+import { createReplayTickets, registerJournalHook, type DeliveryJournal } from './journal/index.js';
 import { requestId } from './http/request-id.js';
 import { sendError } from './http/send-error.js';
 import { registerGenericWebhook } from './webhooks/generic-webhook-route.js';
@@ -148,7 +148,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   registerGenericWebhook(app, pipeline);
-  if (options.featured) registerFeaturedDoors(app, { ...options.featured, pipeline, clock: options.clock ?? Date.now });
+  // An operator's replay of a kept featured delivery goes through its own door again (app.inject), with a ticket.
+  const replayTickets = createReplayTickets();
+  if (options.featured) registerFeaturedDoors(app, { ...options.featured, pipeline, clock: options.clock ?? Date.now, replayTickets });
   registerCheckoutRoutes(app, {
     engine: options.engine,
     cache: options.idempotency,
@@ -158,7 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Catalog pushes of featured vendors whose catalog the operator pulls are refused (needs the vendor registry).
     catalogPullerOf: options.featured ? catalogPullerOf(options.featured.store, options.featured.adapters) : undefined,
   });
-  if (options.admin) registerAdminRoutes(app, { ...options.admin, clockSkew });
+  if (options.admin) registerAdminRoutes(app, { ...options.admin, clockSkew, replayTickets });
   if (options.directory) registerDirectory(app, options.directory);
   registerReadiness(app, {
     ...(options.storePing ? { store: options.storePing } : {}),

@@ -4,9 +4,12 @@ import type { AnyAdapter, LoyaltyEngine } from '@loyalty-gateway/core';
 import type { CatalogRunner } from '../scheduler/index.js';
 import type { Reconciler } from '../reconcile/index.js';
 import type { SubscriptionManager } from '../subscriptions/index.js';
-import type { DeliveryJournal } from '../journal/index.js';
+import type { DeliveryJournal, ReplayTickets } from '../journal/index.js';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { CatalogRunStore, GatewayStore, VendorNoteStore } from '../stores/index.js';
+
+export type ReplayTicketInput = Parameters<ReplayTickets['issue']>[0];
 
 /** What the /admin API needs; the API is mounted only when a token is configured. */
 export interface AdminOptions {
@@ -16,6 +19,8 @@ export interface AdminOptions {
   engineSeed?: ((seed: EngineSeedInput) => Promise<void>) | undefined;
   /** Set by buildApp: the app's clock-skew telemetry. */
   clockSkew?: ClockSkewTracker | undefined;
+  /** Set by buildApp: tickets of replays sent through a featured door again. */
+  replayTickets?: ReplayTickets | undefined;
   store: GatewayStore;
   /** The loyalty engine: a connection is made only to a merchant and outlet it has (read-only findOutlet). */
   engine: Pick<LoyaltyEngine, 'findOutlet' | 'listMerchants'>;
@@ -59,6 +64,8 @@ export interface AdminDeps {
   subscriptions: SubscriptionManager | undefined;
   journal: DeliveryJournal | undefined;
   replayPipeline: WebhookPipeline | undefined;
+  /** A kept featured delivery is replayed through its own door: a request injected into this app with a ticket. */
+  replayThroughDoor: ((request: InjectOptions, ticket: ReplayTicketInput) => Promise<LightMyRequestResponse>) | undefined;
   adapters: readonly AnyAdapter[];
   adapterOf(slug: string): AnyAdapter | undefined;
   now(): Date;

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { GatewayError, type WebhookResult } from '@loyalty-gateway/core';
+import { ERRORS, GatewayError, type ErrorCode, type FieldError, type WebhookResult } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Delivery } from '../journal/index.js';
+import type { RecordedRequest } from '../journal/delivery-journal.js';
 import { readEnvelope } from '../webhooks/read-envelope.js';
 import { webhookOutcome } from '../webhooks/webhook-results.js';
 import { DeliveriesQuery, EmptyBody } from './admin-schemas.js';
@@ -43,11 +44,21 @@ export async function showDelivery(deps: Pick<AdminDeps, 'journal'>, id: string)
   return { delivery, story: storyOf(delivery), replays: await journal.replaysOf(delivery.id), requestKept: kept !== null };
 }
 
+const FEATURED_ROUTE = /^\/webhooks\/([a-z0-9-]+)$/;
+/** Hop-by-hop and framing headers of the original request: the injected replay frames its own body. */
+const NOT_REPLAYED = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'expect'];
+
+type ReplayDeps = Pick<AdminDeps, 'journal' | 'replayPipeline' | 'replayThroughDoor' | 'store' | 'adapterOf'>;
+
 /**
- * Replays a delivery that failed on our side (5xx, request kept) through the exactly-once pipeline,
- * journalled as its own entry naming the original and `replayedBy`. A failed replay is journalled, then thrown.
+ * Replays a delivery that failed on our side (5xx, request kept), journalled as its own entry
+ * naming the original and `replayedBy`; the ledger's unique keys still decide (what landed
+ * meanwhile is a duplicate). A generic delivery goes through the exactly-once pipeline again; a
+ * featured one through its own door again (its adapter's authentication over the kept bytes, as at
+ * the original's receipt, then mapping and the same pipeline). A failed replay is journalled, then
+ * thrown (answered like the original endpoint would have).
  */
-export async function replayDelivery(deps: Pick<AdminDeps, 'journal' | 'replayPipeline' | 'store'>, id: string, replayedBy: string, log: Pick<FastifyBaseLogger, 'info'>) {
+export async function replayDelivery(deps: ReplayDeps, id: string, replayedBy: string, log: Pick<FastifyBaseLogger, 'info'>) {
   const journal = () => journalOf(deps);
   await journal().flush();
   const original = await journal().get(id);
@@ -55,8 +66,10 @@ export async function replayDelivery(deps: Pick<AdminDeps, 'journal' | 'replayPi
   if (original.status < 500 || !original.request) {
     throw new GatewayError('replay_not_available', { message: `Only deliveries that failed on the gateway's side (5xx) are replayed; this one answered HTTP ${original.status}${original.outcome ? ` ${original.outcome}` : ''}.` });
   }
+  const slug = FEATURED_ROUTE.exec(original.route)?.[1];
+  if (slug && slug !== 'generic') return replayThroughDoor(deps, { ...original, request: original.request }, slug, replayedBy, log);
   if (original.route !== '/webhooks/generic' || !deps.replayPipeline) {
-    throw new GatewayError('replay_not_available', { message: `Replay covers /webhooks/generic deliveries; ${original.route} is not replayed yet: ask the vendor to resend, or run a reconciliation (loyalty-gateway admin reconcile run ID).` });
+    throw new GatewayError('replay_not_available', { message: `Replay covers webhook deliveries; ${original.route} is a checkout call, which the till retries itself.` });
   }
   const headers = original.request.headers;
   const connection = await deps.store.find(headers['x-service-vendor'] ?? '', headers['x-service-store'] ?? '');
@@ -73,17 +86,51 @@ export async function replayDelivery(deps: Pick<AdminDeps, 'journal' | 'replayPi
     failure = error;
   }
   const envelope = read.kind === 'envelope' ? read.envelope : null;
+  const outcome = result ? webhookOutcome(result) : failure instanceof GatewayError ? failure.code : 'internal_error';
   journal().record({
     requestId, receivedAt: new Date(started), method: 'POST', route: original.route, vendor: connection.vendor, storeId: connection.storeId, connectionId: connection.id,
     eventType: envelope?.eventType, eventId: envelope?.eventId, transactionId: envelope?.transaction.id, refundId: envelope?.eventType === 'sale.refunded' ? envelope.refund.id : null,
-    status: result ? 200 : failure instanceof GatewayError ? failure.statusCode : 500, outcome: result ? webhookOutcome(result) : failure instanceof GatewayError ? failure.code : 'internal_error',
+    status: result ? 200 : failure instanceof GatewayError ? failure.statusCode : 500, outcome,
     warning: result?.warning, durationMs: Date.now() - started, replayOf: original.id, replayedBy,
   }, original.request.body, original.request);
   await journal().flush();
-  log.info({ delivery: original.id, replay: requestId, replayedBy, outcome: result ? webhookOutcome(result) : 'failed' }, 'delivery replayed');
+  log.info({ delivery: original.id, replay: requestId, replayedBy, outcome }, 'delivery replayed');
   if (failure) throw failure;
-  return { replay: { requestId, replayOf: original.id, replayedBy }, result };
+  return { replay: { requestId, replayOf: original.id, replayedBy }, outcome, result };
 }
+
+/** A featured delivery's kept request, injected into its door again with a replay ticket. */
+async function replayThroughDoor(deps: ReplayDeps, original: Delivery & { request: RecordedRequest }, slug: string, replayedBy: string, log: Pick<FastifyBaseLogger, 'info'>) {
+  if (!deps.replayThroughDoor || !deps.adapterOf(slug)) {
+    throw new GatewayError('replay_not_available', { message: `This gateway has no door ${original.route} any more: ask the vendor to resend, or run a reconciliation.` });
+  }
+  const requestId = `replay-${randomUUID()}`;
+  const headers: Record<string, string> = { ...original.request.headers, 'x-request-id': requestId };
+  for (const name of NOT_REPLAYED) delete headers[name];
+  const answer = await deps.replayThroughDoor(
+    { method: 'POST', url: original.route, headers, payload: original.request.body },
+    { replayOf: original.id, replayedBy, receivedAt: Date.parse(original.receivedAt) },
+  );
+  await journalOf(deps).flush();
+  const entry = await journalOf(deps).get(requestId);
+  const outcome = entry?.outcome ?? null;
+  log.info({ delivery: original.id, replay: requestId, replayedBy, outcome, status: answer.statusCode }, 'delivery replayed');
+  const body = parseAnswer(answer.body);
+  if (answer.statusCode >= 400) {
+    const error = body as { code?: unknown; message?: unknown; fields?: FieldError[] } | null;
+    const code = typeof error?.code === 'string' && error.code in ERRORS ? (error.code as ErrorCode) : 'internal_error';
+    throw new GatewayError(code, { ...(typeof error?.message === 'string' ? { message: error.message } : {}), ...(Array.isArray(error?.fields) ? { fields: error.fields } : {}) });
+  }
+  return { replay: { requestId, replayOf: original.id, replayedBy }, outcome, answer: { statusCode: answer.statusCode, body } };
+}
+
+const parseAnswer = (text: string): unknown => {
+  try {
+    return text.length > 0 ? JSON.parse(text) : null;
+  } catch {
+    return text;
+  }
+};
 
 /**
  * The delivery journal for support: list (filters, newest first, cursor), one delivery's story,

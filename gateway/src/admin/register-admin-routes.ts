@@ -10,6 +10,7 @@ import { registerDeliveryRoutes } from './delivery-routes.js';
 import { registerVendorRoutes } from './vendor-routes.js';
 import { followVendorChange } from './follow-vendor-change.js';
 import { registerConsole } from '../console/index.js';
+import { REPLAY_HEADER } from '../journal/index.js';
 
 /**
  * The operator's API under /admin, in its own scope: bearer-token auth on every route (v1 auth and
@@ -31,6 +32,12 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     subscriptions: options.subscriptions,
     journal: options.journal,
     replayPipeline: options.replayPipeline,
+    replayThroughDoor: options.replayTickets
+      ? (request, ticket) => {
+          const tickets = options.replayTickets!;
+          return app.inject({ ...request, headers: { ...request.headers, [REPLAY_HEADER]: tickets.issue(ticket) } });
+        }
+      : undefined,
     adapters,
     adapterOf: (slug) => adapters.find((a) => a.slug === slug),
     now: options.clock ?? (() => new Date()),

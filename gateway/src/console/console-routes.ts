@@ -9,7 +9,6 @@ import { rotateConnection, setConnectionActive } from '../admin/connection-route
 import { replayDelivery, showDelivery } from '../admin/delivery-routes.js';
 import { readQuery } from '../admin/read-admin-body.js';
 import { demoteVendor, listVendorViews, promoteVendor } from '../admin/vendor-routes.js';
-import { webhookOutcome } from '../webhooks/webhook-results.js';
 import { html } from '../directory/html.js';
 import { consolePage, renderSignIn, type ConsoleMessage } from './console-html.js';
 import { DELIVERY_FILTERS, renderConnections, renderDeliveries, renderDelivery, renderRotated, renderRuns, renderVendors, type DeliveryFilterValues } from './console-pages.js';
@@ -185,8 +184,8 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         const session = current(request);
         const id = deliveryId(request.params);
         try {
-          const { replay, result } = await replayDelivery(deps, id, `console:${sessionTag(session)}`, request.log);
-          return redirectWith(reply, session, `/console/deliveries/${encodeURIComponent(replay.replayOf)}`, `Replayed as ${replay.requestId}: ${result ? webhookOutcome(result) : 'done'}.`);
+          const { replay, outcome } = await replayDelivery(deps, id, `console:${sessionTag(session)}`, request.log);
+          return redirectWith(reply, session, `/console/deliveries/${encodeURIComponent(replay.replayOf)}`, `Replayed as ${replay.requestId}: ${outcome ?? 'done'}.`);
         } catch (error) {
           const { status, text } = failureOf(error, request);
           const shown = await showDelivery(deps, id);

@@ -1,3 +1,4 @@
+import type { ReplayTickets } from '../journal/replay-tickets.js';
 import type { AcceptedOutcome, AnyAdapter, Connection, GatewayError, ResolvedUnit as CoreResolvedUnit, HttpClient, NativeRequest, OutboundPolicy } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayStore, VendorNoteStore } from '../stores/index.js';
@@ -42,6 +43,8 @@ export interface DoorDeps {
   publicUrl: string | undefined;
   /** Milliseconds since the epoch. */
   clock: () => number;
+  /** An operator's replay names its ticket in a header: the door then reads the request as at its first receipt. */
+  replayTickets: ReplayTickets | undefined;
 }
 
 export type { FeaturedResult, SkippedUnit } from '@loyalty-gateway/core';

@@ -91,6 +91,8 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
 
   return async function handle(request, reply) {
     const log = request.log;
+    // An operator's replay of a kept delivery: authenticated and read as at its first receipt.
+    const replay = (request.replay = deps.replayTickets?.take(request) ?? null);
     const vendor = await deps.store.getVendor(adapter.slug);
     if (!vendor || vendor.tier !== 'featured') {
       // The vendor's setup call comes before its secret exists and before promotion (Clover issues
@@ -105,7 +107,7 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
     }
     const provider = providerOf(vendor, log);
     const native = nativeRequestOf(request, signedUrlOf(request, provider.notificationUrl, deps.publicUrl));
-    const now = new Date(deps.clock());
+    const now = new Date(replay ? replay.receivedAt : deps.clock());
     const reading = read(provider, native, now, log);
 
     if (reading.kind === 'handshake') {

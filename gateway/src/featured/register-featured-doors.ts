@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { adapters as registeredAdapters } from '../adapters.js';
 import '../http/fastify-types.js';
+import type { ReplayTickets } from '../journal/replay-tickets.js';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { FeaturedDoorOptions } from './featured-types.js';
 import { featuredHandler } from './handle-featured-webhook.js';
@@ -11,6 +12,8 @@ export interface RegisterFeaturedDoorsOptions extends FeaturedDoorOptions {
   pipeline: WebhookPipeline;
   /** Milliseconds since the epoch (auth windows, adapter clocks). */
   clock: () => number;
+  /** Tickets of in-process replays (the admin replay of a kept delivery). */
+  replayTickets?: ReplayTickets | undefined;
 }
 
 /**
@@ -34,6 +37,7 @@ export function registerFeaturedDoors(app: FastifyInstance, options: RegisterFea
       handshakeLimiter: createHandshakeLimiter(options.handshakeLimits),
       publicUrl: options.publicUrl,
       clock: options.clock,
+      replayTickets: options.replayTickets,
     });
     void app.register(async (scope) => {
       scope.removeAllContentTypeParsers();

@@ -15,6 +15,7 @@ async function errorHandling(app: FastifyInstance): Promise<void> {
   const allowed = new AllowedMethods();
   app.decorateRequest('connection', null);
   app.decorateRequest('audit', null);
+  app.decorateRequest('replay', null);
 
   app.addHook('onRoute', (route) => allowed.add(route.url, route.method));
   app.addHook('onRequest', (request, reply, done) => {

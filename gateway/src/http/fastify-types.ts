@@ -1,4 +1,5 @@
 import type { Connection } from '@loyalty-gateway/core';
+import type { ReplayTicket } from '../journal/replay-tickets.js';
 
 /** Authentication policy of a route, read by the auth plugin in onRoute. Default: 'v1'. */
 export type AuthPolicy = 'v1' | 'none';
@@ -22,6 +23,8 @@ declare module 'fastify' {
     /** The connection the v1 auth headers resolved to; null on unauthenticated routes. */
     connection: Connection | null;
     audit: RequestAudit | null;
+    /** Set when this request is an operator's replay of a kept delivery (an in-process ticket). */
+    replay: ReplayTicket | null;
   }
   interface FastifyContextConfig {
     auth?: AuthPolicy;

@@ -19,7 +19,8 @@ function keptHeaders(request: FastifyRequest): Record<string, string> {
 /**
  * One journal entry per request to /webhooks/* and /v1/*, accepted or refused, written after the
  * answer went out (queued; the request never waits for it). The raw request is kept, sealed, only
- * when the gateway failed it (5xx), so the operator can replay it once the cause is fixed.
+ * when the gateway failed it (5xx), so the operator can replay it once the cause is fixed, and for
+ * a replay itself (which names the delivery it replays and who asked).
  */
 export function registerJournalHook(app: FastifyInstance, journal: DeliveryJournal, clock: () => number = Date.now): void {
   // A callback hook, not an async one: no promise per request on the earn path.
@@ -52,9 +53,11 @@ export function registerJournalHook(app: FastifyInstance, journal: DeliveryJourn
         fields: audit?.fields,
         durationMs: reply.elapsedTime,
         skewSeconds: Number.isFinite(timestamp) && timestamp > 0 ? timestamp - now / 1000 : null,
+        replayOf: request.replay?.replayOf,
+        replayedBy: request.replay?.replayedBy,
       },
       body,
-      reply.statusCode >= 500 && body ? { body, headers: keptHeaders(request) } : undefined,
+      (reply.statusCode >= 500 || request.replay) && body ? { body, headers: keptHeaders(request) } : undefined,
     );
   });
 }
