@@ -1,3 +1,4 @@
+import type { ConsoleSessions } from '../console/console-session.js';
 import type { EngineSeedInput } from '@loyalty-gateway/engine';
 import type { ClockSkewTracker } from '../http/clock-skew.js';
 import type { AnyAdapter, LoyaltyEngine } from '@loyalty-gateway/core';
@@ -19,6 +20,8 @@ export interface AdminOptions {
   engineSeed?: ((seed: EngineSeedInput) => Promise<void>) | undefined;
   /** Set by buildApp: the app's clock-skew telemetry. */
   clockSkew?: ClockSkewTracker | undefined;
+  /** Operator console sessions (the gateway's database: shared by every process). */
+  consoleSessions: ConsoleSessions;
   /** Set by buildApp: tickets of replays sent through a featured door again. */
   replayTickets?: ReplayTickets | undefined;
   store: GatewayStore;

@@ -59,5 +59,5 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     { prefix: '/admin' },
   );
   // The operator console: the same building blocks as HTML pages, signed in with the same token.
-  registerConsole(app, { ...deps, token });
+  registerConsole(app, { ...deps, token, sessions: options.consoleSessions });
 }

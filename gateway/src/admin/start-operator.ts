@@ -1,3 +1,4 @@
+import { createConsoleSessions } from '../console/index.js';
 import { createHttpClient, type AnyAdapter, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
 import type { SqlDatabase } from '@loyalty-gateway/engine';
 import type { FastifyBaseLogger } from 'fastify';
@@ -95,7 +96,7 @@ export async function startOperatorSide(options: {
     appOptions: {
       admin: {
         token: config.GATEWAY_ADMIN_TOKEN, store, engine: options.engine, notes: options.notes, runs, runner, reconciler, subscriptions, adapters,
-        journal: options.journal ?? undefined, replayPipeline: pipeline, tlsListener, engineSeed: options.engineSeed,
+        journal: options.journal ?? undefined, replayPipeline: pipeline, consoleSessions: createConsoleSessions({ database: options.database, adminToken: config.GATEWAY_ADMIN_TOKEN ?? '' }), tlsListener, engineSeed: options.engineSeed,
         onVendorChanged: () => vendorChanges.changed(),
       },
       directory: { store, adapters, publicUrl: config.GATEWAY_PUBLIC_URL, environment: config.GATEWAY_ENV },

@@ -17,8 +17,8 @@ import { ConsoleSessions, csrfMatches, readCookie, SESSION_COOKIE, SESSION_TTL_M
 export interface ConsoleDeps extends AdminDeps {
   /** GATEWAY_ADMIN_TOKEN: what signs an operator in. */
   token: string;
-  /** Where sessions live (one per process by default). */
-  sessions?: ConsoleSessions | undefined;
+  /** Where sessions live: the gateway's database, shared by every process. */
+  sessions: ConsoleSessions;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -55,8 +55,10 @@ const fieldOf = (body: unknown, name: string): unknown => (body && typeof body =
  * the session's CSRF token. Mounted only when an admin token is configured.
  */
 export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
-  const sessions = deps.sessions ?? new ConsoleSessions();
+  const sessions = deps.sessions;
   const sessionOf = new WeakMap<FastifyRequest, ConsoleSession>();
+  /** Sessions whose one-shot message changed in this request: saved before the answer leaves (the next page may be served by another process). */
+  const flashChanged = new WeakSet<ConsoleSession>();
   const current = (request: FastifyRequest): ConsoleSession => {
     const session = sessionOf.get(request);
     if (!session) throw new GatewayError('admin_unauthorized');
@@ -65,11 +67,14 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
   /** The one-shot message an action left for this page. */
   const takeFlash = (session: ConsoleSession): ConsoleMessage | null => {
     const text = session.flash;
+    if (!text) return null;
     session.flash = undefined;
-    return text ? { kind: 'notice', text } : null;
+    flashChanged.add(session);
+    return { kind: 'notice', text };
   };
   const redirectWith = (reply: FastifyReply, session: ConsoleSession, to: string, flash: string) => {
     session.flash = flash;
+    flashChanged.add(session);
     return reply.redirect(to, 303);
   };
 
@@ -83,9 +88,13 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         reply.headers(SECURITY_HEADERS);
         const path = request.url.split('?', 1)[0];
         if (path === SIGN_IN) return;
-        const session = sessions.get(readCookie(request.headers.cookie, SESSION_COOKIE));
+        const session = await sessions.get(readCookie(request.headers.cookie, SESSION_COOKIE));
         if (!session) return reply.redirect(SIGN_IN, 303);
         sessionOf.set(request, session);
+      });
+      scope.addHook('onSend', async (request) => {
+        const session = sessionOf.get(request);
+        if (session && flashChanged.has(session)) await sessions.setFlash(session.id, session.flash);
       });
 
       // Every form of a session carries its CSRF token (sign-in has no session yet: it needs the admin token itself).
@@ -112,7 +121,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
 
       // ---- sign-in / sign-out
       scope.get('/sign-in', ROUTE, async (request, reply) => {
-        if (sessions.get(readCookie(request.headers.cookie, SESSION_COOKIE))) return reply.redirect('/console', 303);
+        if (await sessions.get(readCookie(request.headers.cookie, SESSION_COOKIE))) return reply.redirect('/console', 303);
         return send(reply, 200, renderSignIn(null));
       });
 
@@ -122,7 +131,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
           request.log.warn('console sign-in refused: wrong admin token');
           return send(reply, 401, renderSignIn('That is not this gateway\'s admin token. Check GATEWAY_ADMIN_TOKEN and try again.'));
         }
-        const session = sessions.create();
+        const session = await sessions.create();
         request.log.info({ session: sessionTag(session) }, 'console session started');
         reply.header('set-cookie', sessionCookie(session.id, { secure: request.protocol === 'https', maxAgeSeconds: Math.floor(SESSION_TTL_MS / 1000) }));
         return reply.redirect('/console', 303);
@@ -130,7 +139,8 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
 
       scope.post('/sign-out', ROUTE, async (request, reply) => {
         const session = current(request);
-        sessions.destroy(session.id);
+        await sessions.destroy(session.id);
+        sessionOf.delete(request);
         request.log.info({ session: sessionTag(session) }, 'console session ended');
         reply.header('set-cookie', sessionCookie('', { secure: request.protocol === 'https', maxAgeSeconds: 0 }));
         return reply.redirect(SIGN_IN, 303);

@@ -1,2 +1,2 @@
 export { registerConsole, type ConsoleDeps } from './console-routes.js';
-export { ConsoleSessions } from './console-session.js';
+export { createConsoleSessions, type ConsoleSessions } from './console-session.js';

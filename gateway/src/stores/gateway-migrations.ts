@@ -3,6 +3,7 @@ import { operatorTablesMigration } from './gateway-migration-0002.js';
 import { vendorNoteCountsMigration } from './gateway-migration-0003.js';
 import { reconcileRunsMigration } from './gateway-migration-0004.js';
 import { deliveriesMigration } from './gateway-migration-0005.js';
+import { consoleSessionsMigration } from './gateway-migration-0006.js';
 
 /**
  * The gateway's schema, as numbered migrations run on SQLite and PostgreSQL alike through the
@@ -66,4 +67,5 @@ export const gatewayMigrations: Record<string, Migration> = {
   '0003_vendor_note_counts': vendorNoteCountsMigration,
   '0004_reconcile_runs': reconcileRunsMigration,
   '0005_deliveries': deliveriesMigration,
+  '0006_console_sessions': consoleSessionsMigration,
 };

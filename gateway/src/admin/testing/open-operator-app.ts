@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { EngineUnavailableError, type AnyAdapter } from '@loyalty-gateway/core';
+import { createConsoleSessions } from '../../console/index.js';
 import { createDeliveryJournal, type DeliveryJournal } from '../../journal/index.js';
 import { createEmbeddedEngine, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
 import { openTestDatabase } from '@loyalty-gateway/engine/testing';
@@ -101,7 +102,7 @@ export async function openOperatorApp(
   const app = await buildApp({
     journal,
     engine: appEngine, connections: store, idempotency, rateLimit: { max: 100_000 }, loggerInstance: logger,
-    admin: { token, store, engine, notes, runs, runner, reconciler, subscriptions, adapters, journal, replayPipeline, engineSeed: (seed) => engine.applySeed(seed), tlsListener: options.tlsListener, onVendorChanged: options.onVendorChanged, vendorChangeWaitMs: options.vendorChangeWaitMs },
+    admin: { token, store, engine, notes, runs, runner, reconciler, subscriptions, adapters, journal, replayPipeline, consoleSessions: createConsoleSessions({ database, adminToken: token ?? '' }), engineSeed: (seed) => engine.applySeed(seed), tlsListener: options.tlsListener, onVendorChanged: options.onVendorChanged, vendorChangeWaitMs: options.vendorChangeWaitMs },
     directory: { store, adapters, publicUrl: options.publicUrl, environment: options.environment },
     // The featured doors too, so a promotion through /admin can be followed by a native POST.
     featured: { store, notes, adapters, publicUrl: options.publicUrl },
