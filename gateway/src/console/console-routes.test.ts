@@ -57,6 +57,20 @@ describe.each(testDialects())('the operator console (/console) ($name)', ({ name
     expect(signInForm.body).not.toContain('<script');
   });
 
+  it('the session cookie is Secure when the sign-in came over HTTPS through a trusted proxy, and only then', async () => {
+    const behindProxy = await openOperatorApp({ dialect: name, trustedProxies: ['127.0.0.1'] });
+    try {
+      const signInVia = (app: OperatorApp, proto: string) =>
+        app.app.inject({ method: 'POST', url: '/console/sign-in', remoteAddress: '127.0.0.1', headers: { ...FORM, 'x-forwarded-proto': proto }, payload: form({ token: ADMIN_TOKEN }) });
+      expect(String((await signInVia(behindProxy, 'https')).headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Strict; Max-Age=28800; Secure$/);
+      expect(String((await signInVia(behindProxy, 'http')).headers['set-cookie'])).not.toContain('Secure');
+      // Without a trusted proxy the header is anyone's to send: it does not count.
+      expect(String((await signInVia(t, 'https')).headers['set-cookie'])).not.toContain('Secure');
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
   it('a wrong token gets the form again with an error (401) and no session', async () => {
     for (const token of ['wrong', '', ADMIN_TOKEN.slice(0, -1)]) {
       const response = await t.app.inject({ method: 'POST', url: '/console/sign-in', headers: FORM, payload: form({ token }) });

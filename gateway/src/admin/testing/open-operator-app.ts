@@ -67,6 +67,8 @@ export async function openOperatorApp(
     journal?: boolean;
     /** While `down` is true the engine's earn and reverse fail as unreachable (the doors answer 500). */
     engineFault?: { down: boolean };
+    /** GATEWAY_TRUSTED_PROXIES (none when absent). */
+    trustedProxies?: string[];
   } = {},
 ): Promise<OperatorApp> {
   const database = await openTestDatabase<any>(options.dialect ?? 'sqlite');
@@ -101,6 +103,7 @@ export async function openOperatorApp(
   const replayPipeline = journal ? createWebhookPipeline({ engine: appEngine, cache: idempotency, onCacheError: () => {} }) : undefined;
   const app = await buildApp({
     journal,
+    trustedProxies: options.trustedProxies,
     engine: appEngine, connections: store, idempotency, rateLimit: { max: 100_000 }, loggerInstance: logger,
     admin: { token, store, engine, notes, runs, runner, reconciler, subscriptions, adapters, journal, replayPipeline, consoleSessions: createConsoleSessions({ database, adminToken: token ?? '' }), engineSeed: (seed) => engine.applySeed(seed), tlsListener: options.tlsListener, onVendorChanged: options.onVendorChanged, vendorChangeWaitMs: options.vendorChangeWaitMs },
     directory: { store, adapters, publicUrl: options.publicUrl, environment: options.environment },
