@@ -33,7 +33,7 @@ const entries = Number(process.env.JOURNAL_ENTRIES ?? 100_000);
 const dir = mkdtempSync(path.join(tmpdir(), 'journal-bench-'));
 const file = path.join(dir, 'gateway.db');
 const database = createDatabase<any>({ sqliteFile: file });
-const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), sqliteFile: file, flushMs: 250, maxBacklog: 1e9 });
+const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), sqliteFile: file, flushMs: Number(process.env.JOURNAL_FLUSH_MS ?? 250), maxBacklog: 1e9 });
 for (const index of (process.env.JOURNAL_DROP ?? '').split(',').filter(Boolean)) await database.db.schema.dropIndex(index).execute();
 const body = Buffer.from(JSON.stringify({ eventType: 'sale.completed', occurredAt: new Date().toISOString(), store: { id: 'store-1' }, transaction: { id: randomUUID(), total: '12.50', currency: 'EUR', items: [{ sku: 'A-1', quantity: 1, unitPrice: '12.50' }] }, customer: { memberId: 'member-0001' } }));
 

@@ -29,7 +29,8 @@ import { fileURLToPath } from 'node:url';
 import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/engine/testing';
 import type { Result } from 'autocannon';
 import { cpuPerRequest, sampler, startServer, type ServerProcess } from './server-process.js';
-import { STORE, SECRET, load } from './signed-load.js';
+import { seed } from './seed.js';
+import { load } from './signed-load.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -38,19 +39,6 @@ const compiled = process.env.BENCH_BUILD !== 'source' && existsSync(path.join(ro
 const GATEWAY_ENTRY = compiled ? 'gateway/dist/main.js' : 'gateway/src/main.ts';
 const MB = 1024 * 1024;
 
-const seed = {
-  codePrefix: 'LOYAL',
-  vendors: [{ slug: 'bench-pos', name: 'Bench POS', tier: 'generic' }],
-  merchants: [{
-    id: 'm-bench', name: 'Bench Coffee', currency: 'USD', defaultCountryCode: '1', earnRate: 1, redemptionRate: 100,
-    outlets: [{ id: 'o-bench', name: 'Bench outlet' }],
-    connections: [{ vendor: 'bench-pos', storeId: STORE, outletId: 'o-bench', secret: SECRET, active: true }],
-    members: [{ membershipId: 'MBR-BENCH', phone: '+15550109999', email: 'bench@example.com', externalId: 'crm-bench', points: 0 }],
-    rewards: [{ id: '0b6f8a3e-1c1d-4a7e-9d0a-7f1f2b9d0c11', type: 'STAMP', title: 'Coffee card', stampsRequired: 10,
-      match: { skus: ['COF-LATTE'], keywords: ['coffee'] } }],
-    issuedCodes: [],
-  }],
-};
 
 /** One measured run against one or more processes of a target (the load split evenly between them). */
 async function measureServers(name: string, servers: ServerProcess[], connections: number, members?: readonly string[]) {

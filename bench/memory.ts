@@ -1,0 +1,58 @@
+/**
+ * Resident memory of one gateway process (the compiled earn path, `npm run build` first), read
+ * from /proc: idle after start-up, then every 250 ms under a signed-sale load, then idle again.
+ * It is the soak of issue 14 when run long:
+ *
+ *   npx tsx bench/memory.ts                       (BENCH_DURATION=30 s at BENCH_CONNECTIONS=50)
+ *   BENCH_DURATION=300 npx tsx bench/memory.ts    (the 5-minute soak)
+ *   BENCH_NODE_OPTIONS="--max-semi-space-size=4" npx tsx bench/memory.ts   (V8 flags for the gateway)
+ *
+ * Prints one line per 10 s (RSS now, peak so far, req/s) so growth over time is visible, then a summary.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { seed } from './seed.js';
+import { startServer } from './server-process.js';
+import { load } from './signed-load.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const duration = Number(process.env.BENCH_DURATION ?? 30);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const MB = 1024 * 1024;
+const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-memory-'));
+writeFileSync(path.join(dir, 'seed.json'), JSON.stringify(seed));
+const server = await startServer(root, path.join(dir, 'gateway.log'), ['gateway/dist/main.js'], {
+  PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: path.join(dir, 'seed.json'),
+  GATEWAY_RATE_LIMIT: '100000000', LOG_LEVEL: 'info', DATABASE_URL: '', REDIS_URL: '', GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+  NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? '',
+});
+try {
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const idle = server.rss() / MB;
+  let peak = 0;
+  let sum = 0;
+  let samples = 0;
+  const sample = setInterval(() => {
+    const rss = server.rss() / MB;
+    peak = Math.max(peak, rss);
+    sum += rss;
+    samples += 1;
+  }, 250);
+  let served = 0;
+  for (let at = 0; at < duration; at += 10) {
+    const seconds = Math.min(10, duration - at);
+    const result = await load(server.port, seconds, connections);
+    served += result.requests.total;
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`non-2xx ${result.non2xx}, errors ${result.errors}: the figures are not valid`);
+    console.log(`${String(at + seconds).padStart(4)} s: RSS ${(server.rss() / MB).toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB, ${result.requests.average.toFixed(0)} req/s`);
+  }
+  clearInterval(sample);
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  console.log(`idle ${idle.toFixed(0)} MiB; under load (${duration} s, ${connections} connections, ${served} earns): peak ${peak.toFixed(0)} MiB, mean ${(sum / Math.max(1, samples)).toFixed(0)} MiB; idle 5 s after ${(server.rss() / MB).toFixed(0)} MiB`
+    + (process.env.BENCH_NODE_OPTIONS ? ` (NODE_OPTIONS=${process.env.BENCH_NODE_OPTIONS})` : ''));
+} finally {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
