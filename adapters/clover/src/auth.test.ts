@@ -63,7 +63,7 @@ describe('Clover store identification', () => {
 });
 
 describe('Clover batches with a malformed object', () => {
-  it('bug: a bad object is reported unreadable and the rest of the batch is still read (a digit-string ts is read as a number)', () => {
+  it('a bad object is reported unreadable and the rest of the batch is still read (a digit-string ts is read as a number)', () => {
     const body = CloverWebhookBody.parse({
       appId: 'A',
       merchants: {

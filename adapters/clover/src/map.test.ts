@@ -29,7 +29,7 @@ describe('toEnvelopes: paymentState decides', () => {
     ]);
   });
 
-  it('bug: a refunded order whose sale notification was missed earns first: its sale.completed, keyed on the order id, precedes the refunds', () => {
+  it('a refunded order whose sale notification was missed earns first: its sale.completed, keyed on the order id, precedes the refunds', () => {
     // Clover's first delivery of this order came after a partial refund (or the PAID one was lost).
     const { envelopes, note } = toEnvelopes(refunded(), unit);
     expect(note).toBeUndefined();

@@ -102,7 +102,7 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
     ]);
   });
 
-  it('bug: fetched with the bearer token and at most three expansions per call (Clover\'s limit), retrying once each', () => {
+  it('fetched with the bearer token and at most three expansions per call (Clover\'s limit), retrying once each', () => {
     const paid = server.seen.filter((r) => r.path === `${XYZ}/orders/GHIVJT2ABCRSC`);
     const refunded = server.seen.filter((r) => r.path === `${XYZ}/orders/ABCVJTABCRRSC`);
     expect(paid).toHaveLength(3); // two calls, one retried through the scripted 429

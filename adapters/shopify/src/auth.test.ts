@@ -61,7 +61,7 @@ describe('shopify settings and store identity', () => {
     expect(adminApiBaseUrl(pinned, 'a.myshopify.com')).toBe('http://127.0.0.1:9/a.myshopify.com/admin');
   });
 
-  it('bug: a store id that is not a myshopify.com domain never becomes the host the access token is sent to', async () => {
+  it('a store id that is not a myshopify.com domain never becomes the host the access token is sent to', async () => {
     const defaults = ShopifySettings.parse({ appSecret: 's' });
     for (const storeId of ['evil.example/x?', 'evil.example', 'bean-there.myshopify.com.evil.example', 'Bean-There.myshopify.com', 'a@b.myshopify.com']) {
       expect(() => adminApiBaseUrl(defaults, storeId), storeId).toThrow(expect.objectContaining({ name: 'VendorApiError', status: 400, retryable: false }));

@@ -79,7 +79,7 @@ describe('refunds on multi-currency shops (transactions in the presentment curre
     refund_line_items: [{ ...documented().refund_line_items![0], subtotal_set: subtotalSet }],
   });
 
-  it('bug: a EUR refund of a USD shop was reported as EUR 190.00 against a USD sale; it is now the USD value at Shopify\'s own rate', () => {
+  it('a EUR refund of a USD shop is reported as its USD value at Shopify\'s own rate, never as EUR 190.00 against a USD sale', () => {
     const refund = inEuros({ shop_money: { amount: '195.66', currency_code: 'USD' }, presentment_money: { amount: '180.00', currency_code: 'EUR' } });
     // 190.00 EUR × 195.66 / 180.00 = 206.53 USD
     expect(refundMoney(refund)).toEqual({ minor: 20653, currency: 'USD' });

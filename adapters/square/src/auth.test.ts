@@ -76,7 +76,7 @@ describe('Square settings', () => {
     expect(adapter.settings.safeParse({ signatureKey: 'k', notificationUrl: '/webhooks/square' }).success).toBe(false);
   });
 
-  it('bug: refuses an unknown key (a typo such as apiBaseURL is not silently ignored)', () => {
+  it('refuses an unknown key (a typo such as apiBaseURL is not silently ignored)', () => {
     const typo = adapter.settings.safeParse({ signatureKey: 'k', notificationUrl: SDK_URL, apiBaseURL: 'https://connect.squareupsandbox.com' });
     expect(typo.success).toBe(false);
     expect(typo.error?.issues).toEqual([expect.objectContaining({ code: 'unrecognized_keys', keys: ['apiBaseURL'] })]);

@@ -32,7 +32,7 @@ describe('classify', () => {
     expect(classify(withStatus('payment.created', 'payment', 'APPROVED'))).toMatchObject({ kind: 'ignore' });
   });
 
-  it('bug: a refund.created that is already COMPLETED reverses like refund.updated (a cash refund may never be updated)', () => {
+  it('a refund.created that is already COMPLETED reverses like refund.updated (a cash refund may never be updated)', () => {
     expect(classify(withStatus('refund.created', 'refund', 'COMPLETED'))).toMatchObject({ kind: 'refund' });
     expect(classify(withStatus('refund.created', 'refund', 'PENDING'))).toMatchObject({ kind: 'ignore', note: expect.stringContaining('only COMPLETED refunds reverse') });
   });

@@ -21,7 +21,7 @@ describe('defineAdapter', () => {
     expect(() => defineAdapter(spec(z.object({ appSecret: z.string() }).transform((s) => s)))).not.toThrow();
   });
 
-  it('bug: refuses a default scheme whose secret key is not in the settings schema, optional, or not a string', () => {
+  it('refuses a default scheme whose secret key is not in the settings schema, optional, or not a string', () => {
     expect(() => defineAdapter(spec(z.object({ appSecret: z.string() }), 'appSecrett'))).toThrow(
       'adapter "acme-pos": its auth scheme reads settings.appSecrett, but its settings schema declares no "appSecrett" key',
     );

@@ -154,7 +154,7 @@ export interface AdapterSpec<
   native: NativeSchema;
   /** A one-time setup call (Clover's verificationCode): answered 200 and shown to the operator. */
   handshake?: HandshakeSpec<z.infer<NativeSchema>>;
-  /** The answer the vendor expects on success, per outcome; today's JSON when omitted. Errors are always the spec's Error body. */
+  /** The answer the vendor expects on success, per outcome; the default JSON (`defaultAcceptedAnswer`, `defaultHandshakeAnswer`) when omitted. Errors are always the spec's Error body. */
   response?: ResponseSpec;
   /** Which stores the request concerns, and each one's part of it (or why a part cannot be read). */
   units(native: z.infer<NativeSchema>, request: NativeRequest): Array<WebhookUnit<Unit> | UnreadableUnit>;

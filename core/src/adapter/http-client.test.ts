@@ -64,7 +64,7 @@ describe('createHttpClient', () => {
     expect(error.status).toBe(0);
   });
 
-  it('bug: a Retry-After longer than maxDelayMs is not retried early: thrown at once, carrying the wait', async () => {
+  it('a Retry-After longer than maxDelayMs is not retried early: thrown at once, carrying the wait', async () => {
     scripts['/later'] = [{ status: 429, headers: { 'retry-after': '120' } }, { status: 200, body: { ok: 1 } }];
     const waits: number[] = [];
     const client = createHttpClient({ maxDelayMs: 30_000, sleep: async (ms) => void waits.push(ms) });
@@ -74,7 +74,7 @@ describe('createHttpClient', () => {
     expect(hits['/later']).toBe(1);
   });
 
-  it('bug: with a deadline, a Retry-After that ends past it is not waited for', async () => {
+  it('with a deadline, a Retry-After that ends past it is not waited for', async () => {
     scripts['/deadline-429'] = [{ status: 429, headers: { 'retry-after': '20' } }, { status: 200, body: { ok: 1 } }];
     const started = Date.now();
     const client = createHttpClient({ deadline: started + 1_000, maxAttempts: 2 });
@@ -84,7 +84,7 @@ describe('createHttpClient', () => {
     expect(hits['/deadline-429']).toBe(1);
   });
 
-  it('bug: with a deadline, a slow answer is cut at the deadline (not at the attempt timeout) and nothing starts after it', async () => {
+  it('with a deadline, a slow answer is cut at the deadline (not at the attempt timeout) and nothing starts after it', async () => {
     scripts['/deadline-slow'] = [{ status: 200, delayMs: 3_000 }, { status: 200, delayMs: 3_000 }];
     const started = Date.now();
     const client = createHttpClient({ deadline: started + 300, timeoutMs: 10_000, maxAttempts: 2, baseDelayMs: 1 });

@@ -61,7 +61,7 @@ describe('resolveUnits (the featured door and the adapter test kit)', () => {
     expect(result).toEqual({ resolved: [{ storeId: 'A', unit: 0, connection: { active: true, secrets: [] } }], skipped: [] });
   });
 
-  it('bug: a request verified with the provider-level secret that names only unconnected stores was a 401 (the vendor then deletes the subscription); it is accepted, its units skipped unknown_connection', async () => {
+  it('a request verified with the provider-level secret that names only unconnected stores is accepted, its units skipped unknown_connection (a 401 would make the vendor delete the subscription)', async () => {
     const db = connections({ A: { active: true, secrets: [] }, C: { active: false, secrets: [] } });
     const settings: RequestAuth = { scheme: perConnection.scheme, secrets: ['provider'] };
     const result = await resolveUnits({ adapter, auth: settings, request: signedWith('provider'), now: NOW, find: db.find }, { units: units('Z', 'C'), unreadable: [] });

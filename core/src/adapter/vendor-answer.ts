@@ -43,7 +43,7 @@ export interface VendorAnswer {
 }
 
 /**
- * The answer a vendor expects, per outcome, when today's JSON will not do: a plain-text `OK`, a
+ * The answer a vendor expects, per outcome, when the default JSON will not do: a plain-text `OK`, a
  * 202, a challenge echoed back on the setup call. Each function is pure; omitted ones answer the
  * default JSON (`defaultAcceptedAnswer`, `defaultHandshakeAnswer`).
  */
@@ -52,10 +52,10 @@ export interface ResponseSpec {
   handshake?(handshake: Handshake, request: NativeRequest): VendorAnswer;
 }
 
-/** Today's answer to a processed request: 200 with the outcome as JSON (support reads it; vendors need only the 200). */
+/** The default answer to a processed request: 200 with the outcome as JSON (support reads it; vendors need only the 200). */
 export const defaultAcceptedAnswer = (outcome: AcceptedOutcome): VendorAnswer => ({ status: 200, body: { ...outcome } });
 
-/** Today's answer to a setup call: 200 `{status: "handshake", note}` (the value goes to the operator, not back to the caller). */
+/** The default answer to a setup call: 200 `{status: "handshake", note}` (the value goes to the operator, not back to the caller). */
 export const defaultHandshakeAnswer = (handshake: Handshake): VendorAnswer => ({ status: 200, body: { status: 'handshake', note: handshake.note } });
 
 const SUCCESS = new Set([200, 201, 202, 204]);

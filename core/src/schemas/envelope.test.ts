@@ -93,7 +93,7 @@ describe('Envelope', () => {
     expect(error.fields?.map((f) => f.path)).toContain(fieldPath);
   });
 
-  it('bug: quantity 1e16 was "must be an integer": a whole number beyond the safe range says so', () => {
+  it('quantity 1e16 is refused as beyond the safe range, naming the limit (not "must be an integer")', () => {
     const items = (quantity: number) => set('transaction.items', [{ name: 'a', quantity, unitPrice: 1 }]);
     expect(failure(items(1e16)).fields).toEqual([{ path: 'transaction.items[0].quantity', message: 'must be at most 9,007,199,254,740,991' }]);
     expect(failure(items(1.5)).fields).toEqual([{ path: 'transaction.items[0].quantity', message: 'must be an integer' }]);
@@ -141,7 +141,7 @@ describe('Envelope', () => {
     expect(failure({ ...refund, transaction: { id: 'T', currency: 'USD', total: 0 } }).code).toBe('validation_failed');
   });
 
-  it('bug: with eventType missing or not a string, fields listed only eventType: every problem is listed and 400 wins', () => {
+  it('with eventType missing or not a string, fields lists every problem, not only eventType, and 400 wins', () => {
     const paths = (error: GatewayError) => (error.fields ?? []).map((f) => f.path).sort();
     const empty = failure({});
     expect(empty).toMatchObject({ statusCode: 400, code: 'missing_field' });

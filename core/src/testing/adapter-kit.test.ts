@@ -66,8 +66,8 @@ describe('adapterKit.post runs the door\'s own per-connection resolution', () =>
   });
   const T0 = Date.parse('2026-01-05T10:00:00Z');
 
-  it('bug: a request is judged at one instant: a timestamp the pre-check found fresh is not found stale by the per-store check (the kit said bad_signature, the door stale_timestamp)', async () => {
-    // A clock that moves 400 s each time it is read (the window is 300 s): the kit read it once per step.
+  it('a request is judged at one instant: a timestamp the pre-check found fresh is not found stale by the per-store check, so the kit and the door agree', async () => {
+    // A clock that moves 400 s each time it is read (the window is 300 s): a kit reading it once per step would find the request stale.
     let reads = 0;
     const kit = adapterKit(perConnection, { settings: { secret: 'unused' }, connectionSecret: 'conn-secret', now: () => new Date(T0 + 400_000 * reads++) });
     const request = kit.signed(sale, { 'x-acme-ts': String(T0 / 1000) });

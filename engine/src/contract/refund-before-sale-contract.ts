@@ -12,7 +12,7 @@ export function refundBeforeSaleContract(t: ContractContext): void {
     t.engine.reverse({ ...scope, transactionId, refundId, ...(amountMinor === undefined ? {} : { amountMinor }) });
 
   describe('refund before its sale', () => {
-    it('bug: a sale arriving after its full refund kept its points; it now earns them and gives them back at once', async () => {
+    it('a sale arriving after its full refund earns its points and gives them back at once, keeping none', async () => {
       const command = sale({ totalMinor: 6000 });
       expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'NOTHING_TO_REVERSE', pointsReversed: 0, pointsReCredited: 0, membershipId: '' });
       expect(await t.engine.earn(command)).toEqual({

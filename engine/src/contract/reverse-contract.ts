@@ -27,7 +27,7 @@ export function reverseContract(t: ContractContext): void {
       expect(await t.balance(ANN)).toBe(1200 + 10 + 20 - 5);
     });
 
-    it('bug: a full refund retried with its amount spelled out was refund_id_reused; an omitted amount now counts as the sale total, both ways', async () => {
+    it('an omitted amount counts as the sale total, both ways: a full refund retried with its amount spelled out is the same refund, not refund_id_reused', async () => {
       const omittedFirst = sale({ totalMinor: 6000 });
       const explicitFirst = sale({ totalMinor: 6000 });
       await t.engine.earn(omittedFirst);

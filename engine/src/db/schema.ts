@@ -58,7 +58,7 @@ export interface EngineTables {
     merchant_id: string;
     member_id: string;
     reward_id: string;
-    /** issued_code (stamp cards were rows here before migration 0002; they are counted on stamp_cards now) */
+    /** issued_code (stamp cards are counted on stamp_cards, never rows here; migration 0002 folded older rows into counts) */
     origin: string;
     code: string | null;
     /** available · used */

@@ -58,7 +58,7 @@ describe.each(testDialects())('catalogSync on $name', ({ name }) => {
     expect(await sync(items.slice(0, 600))).toMatchObject({ itemsCreated: 0, itemsUpdated: 0, itemsDeactivated: 600 });
   });
 
-  it('bug: concurrent identical syncs (PostgreSQL) failed with unique violations and counted deactivations twice; each outlet now syncs one at a time', async () => {
+  it('concurrent identical syncs (PostgreSQL) run one at a time per outlet: no unique violation, deactivations counted once', async () => {
     const items = Array.from({ length: 300 }, (_, i) => ({ externalId: `c-${i}`, name: `Item ${i}`, isActive: true }));
     const created = await Promise.all(Array.from({ length: 4 }, () => sync(items)));
     expect(created.map((r) => r.itemsCreated).sort((a, b) => b - a)).toEqual([300, 0, 0, 0]);

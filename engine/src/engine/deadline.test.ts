@@ -28,7 +28,7 @@ describe.each(testDialects())('call deadlines on $name: the engine never commits
     Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   const refused = async (call: Promise<unknown>) => expect(await call.then(() => 'committed', (e: unknown) => e)).toBeInstanceOf(EngineUnavailableError);
 
-  it('bug: a redemption still running at its deadline was committed after the caller gave up; now rolled back', async () => {
+  it('a redemption still running at its deadline is rolled back, never committed after the caller gave up', async () => {
     slow.set('wallets', 150); // the debit, inside the redemption's transaction
     await refused(engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'o-1', pointsToRedeem: 100 }, within(50)));
     expect(await balanceOf(database.db, 'MBR-0001')).toBe(1200);
@@ -38,7 +38,7 @@ describe.each(testDialects())('call deadlines on $name: the engine never commits
     expect(retry).toMatchObject({ status: 'REDEEMED', pointsDeducted: 100, walletBalance: 1100 });
   });
 
-  it('bug: an earn still running at its deadline was committed; now nothing of it is written and the retry is processed', async () => {
+  it('an earn still running at its deadline writes nothing, and the retry is processed', async () => {
     // The code-usage update, the earn's last statement (its others are compiled once and never
     // pass through a plugin's transformQuery, so SlowStatements cannot slow them).
     slow.set('reward_instances', 150);
@@ -52,7 +52,7 @@ describe.each(testDialects())('call deadlines on $name: the engine never commits
     expect(await engine.earn(command, within(1_000))).toMatchObject({ status: 'processed', pointsEarned: 42 });
   });
 
-  it('bug: a refund and a catalog sync past their deadline were committed; now rolled back', async () => {
+  it('a refund and a catalog sync past their deadline are rolled back, not committed', async () => {
     const command = sale({ totalMinor: 4200 });
     await engine.earn(command);
     slow.set('refunds', 150).set('catalog_items', 150);

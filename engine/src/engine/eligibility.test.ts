@@ -55,12 +55,12 @@ describe.each(testDialects())('eligibility on $name', ({ name }) => {
     expect([ledger.length, sales.length]).toEqual([1, 0]);
   });
 
-  it('bug: cashier messages said "Needs 1 points"; counts are pluralised properly', async () => {
+  it('cashier messages pluralise counts ("Needs 1 point", never "Needs 1 points")', async () => {
     const error = await t.engine.redeem({ ...SCOPE, customer: BOB, externalTransactionId: 'o-1', pointsToRedeem: 1 }).then(() => null, (e: unknown) => e);
     expect(error).toMatchObject({ code: 'insufficient_points', message: 'Needs 1 point; customer has 0 (1 short).' });
   });
 
-  it('bug: after a refund took back points already spent, eligibility showed walletBalance -500 and "customer has -500"; now 0 spendable and the debt explained', async () => {
+  it('after a refund took back points already spent, eligibility shows 0 spendable and explains the debt (never walletBalance -500 or "customer has -500")', async () => {
     const big = sale({ customer: BOB, totalMinor: 50_000 });
     await t.engine.earn(big);
     await t.engine.redeem({ ...SCOPE, customer: BOB, externalTransactionId: 'later-order', pointsToRedeem: 500 });

@@ -37,7 +37,7 @@ describe.each(testDialects())('redeem on $name', ({ name }) => {
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(950);
   });
 
-  it('bug: an identical retry of a redemption reversed by a refund answered ALREADY_PROCESSED with stale figures; now 400 redemption_reversed', async () => {
+  it('an identical retry of a redemption a refund reversed is 400 redemption_reversed, not ALREADY_PROCESSED with stale figures', async () => {
     await redeem({ pointsToRedeem: 100 });
     expect(await t.engine.reverse({ ...SCOPE, transactionId: 'order-1', refundId: 'r-1' })).toMatchObject({ status: 'REVERSED', pointsReCredited: 100 });
     const error = await redeem({ pointsToRedeem: 100 }).then(() => null, (e: unknown) => e);
@@ -47,7 +47,7 @@ describe.each(testDialects())('redeem on $name', ({ name }) => {
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1200);
   });
 
-  it('bug: a retry with another orderValue answered ALREADY_PROCESSED although a different payload is 409; orderValue is part of the request', async () => {
+  it('orderValue is part of the request: a retry with another orderValue is a different payload (409), not ALREADY_PROCESSED', async () => {
     const first = await redeem({ rewardId: IDS.discount, orderValueMinor: 5000 });
     expect(first.status).toBe('REDEEMED');
     expect(await redeem({ rewardId: IDS.discount, orderValueMinor: 5000 })).toEqual({ ...first, status: 'ALREADY_PROCESSED' });
@@ -57,7 +57,7 @@ describe.each(testDialects())('redeem on $name', ({ name }) => {
     await expect(redeem({ externalTransactionId: 'order-2', pointsToRedeem: 10, orderValueMinor: 2500 })).rejects.toMatchObject({ code: 'already_redeemed' });
   });
 
-  it('bug: an upper-case UUID of an existing reward was reward_not_found (UUIDs are case-insensitive)', async () => {
+  it('an upper-case UUID of an existing reward finds it, not reward_not_found (UUIDs are case-insensitive)', async () => {
     const upper = await redeem({ rewardId: IDS.points.toUpperCase() });
     expect(upper).toMatchObject({ status: 'REDEEMED', rewardId: IDS.points, pointsDeducted: 500 });
     expect(await redeem({ rewardId: IDS.points })).toEqual({ ...upper, status: 'ALREADY_PROCESSED' });

@@ -19,7 +19,7 @@ describe.each(testDialects())('reverse on $name', ({ name }) => {
     expect(await ledgerSum(t.db, 'MBR-0001')).toBe(1200);
   });
 
-  it('bug: replays answered 0/0 and a refund id reused for another sale was silently ALREADY_PROCESSED; replays now carry the stored figures, a reuse is 400 refund_id_reused', async () => {
+  it('a replay carries the stored figures (not 0/0); a refund id reused for another sale is 400 refund_id_reused, not ALREADY_PROCESSED', async () => {
     const command = sale({ totalMinor: 2000 });
     await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: command.transaction.id, pointsToRedeem: 150 });
     await t.engine.earn(command);

@@ -31,7 +31,7 @@ describe('group commit on sqlite', () => {
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1215);
   });
 
-  it('bug: a unit still running at its deadline was committed with its batch; it now rolls back to its savepoint alone', async () => {
+  it('a unit still running at its deadline rolls back to its savepoint alone; the rest of its batch commits', async () => {
     const batcher = new TransactionBatcher(t.db);
     const put = (key: string, pause = 0) => async (trx: Tx) => {
       await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
@@ -53,7 +53,7 @@ describe('group commit on sqlite', () => {
     expect(keys).toEqual(['unit-a', 'unit-c']);
   });
 
-  it('bug: a released unit waited for the rest of its batch and committed past its deadline; the batch now commits before it', async () => {
+  it('a released unit is answered before its deadline: its batch commits at once, the units not yet run go to the next batch', async () => {
     const batcher = new TransactionBatcher(t.db);
     const put = (key: string, pause = 0) => async (trx: Tx) => {
       await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
@@ -66,7 +66,7 @@ describe('group commit on sqlite', () => {
     const slow = [1, 2, 3].map((i) => batcher.run(put(`early-slow-${i}`, 100)));
     const results = await Promise.allSettled([quick, ...slow]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
-    // Answered after its commit, before its deadline (the old code ran three 100 ms units first).
+    // Answered after its commit, before its deadline (not after the three 100 ms units).
     expect(answeredAt).toBeLessThan(deadline);
     const keys = (await t.db.selectFrom('engine_settings').select('key').where('key', 'like', 'early-%').orderBy('key').execute()).map((r) => r.key);
     expect(keys).toEqual(['early-quick', 'early-slow-1', 'early-slow-2', 'early-slow-3']);

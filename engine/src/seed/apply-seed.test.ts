@@ -69,7 +69,7 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
   const merchantCount = async () => Number((await t.db.selectFrom('merchants').select(t.db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   const storedPrefix = async () => (await t.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirst())?.value;
 
-  it('bug: a later seed changed the established code prefix, killing issued codes; it is refused and writes nothing', async () => {
+  it('a later seed that would change the established code prefix (killing issued codes) is refused and writes nothing', async () => {
     const seed = testSeed();
     seed.codePrefix = 'SHOP';
     seed.merchants = [newMerchant(seed, 'm-shop', 'SHOP-1')];
@@ -130,7 +130,7 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
     (await db.selectFrom('reward_instances').select('status').where('code', '=', code).executeTakeFirstOrThrow()).status;
 
   it.each([['with LOYAL- codes issued', true], ['with no codes at all', false]])(
-    'bug: a data dir of the previous release (code_prefix DEMO stored by the old demo, %s) refused a seed of LOYAL- codes, claiming DEMO- codes that do not exist; it applies and LOYAL- codes match',
+    'a data dir of the previous release (code_prefix DEMO stored by the old demo, %s) takes a seed of LOYAL- codes, as no DEMO- code exists; LOYAL- codes match',
     async (_, withCodes) => {
       const old = await openSeededEngine(name, withCodes ? testSeed() : null);
       try {
@@ -159,7 +159,7 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
     },
   );
 
-  it('bug: a first seed that only named a prefix (no codes issued) locked it forever; a later seed with another prefix and its codes applies', async () => {
+  it('a first seed that only names a prefix (no codes issued) does not lock it: a later seed with another prefix and its codes applies', async () => {
     const fresh = await openSeededEngine(name, null);
     try {
       const named = testSeed();

@@ -63,7 +63,7 @@ describe('the embedded engine on a worker thread', () => {
     expect(await balance()).toBe(before + 10);
   });
 
-  it('bug: calls waiting when a worker crashed each started a worker of their own (all but one leaked); one restart serves them all', async () => {
+  it('calls waiting when a worker crashed share one restart (no worker started per call, none leaked)', async () => {
     await engine.earn(sale('CRASH-2')).catch(() => undefined);
     const after = await Promise.all(Array.from({ length: 5 }, (_, i) => engine.earn(sale(`T-after-${i}`))));
     expect(after.map((r) => r.status)).toEqual(Array(5).fill('processed'));
@@ -71,7 +71,7 @@ describe('the embedded engine on a worker thread', () => {
     expect(new Set(starts).size).toBe(2);
   });
 
-  it('bug: close() with calls in flight left them pending forever; they finish, then the engine closes', async () => {
+  it('close() with calls in flight lets them finish, then the engine closes (none left pending)', async () => {
     const calls = Array.from({ length: 10 }, (_, i) => engine.earn(sale(`T-closing-${i}`)));
     await engine.close();
     const settled = await Promise.race([Promise.allSettled(calls), new Promise<'pending'>((r) => setTimeout(() => r('pending'), 5_000))]);

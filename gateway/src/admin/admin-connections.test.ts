@@ -65,7 +65,7 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
     expect(badCredentials.body).not.toContain('tok-secret-1');
   });
 
-  it('bug: refuses a connection without the credentials its vendor\'s adapter requires (every event would be a 500)', async () => {
+  it('refuses a connection without the credentials its vendor\'s adapter requires (every event would be a 500)', async () => {
     const { credentials: _none, ...withoutCredentials } = newConnection;
     const refused = await t.admin('POST', '/admin/connections', withoutCredentials);
     expect(refused.statusCode).toBe(422);
@@ -80,7 +80,7 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
     expect((await t.admin('POST', '/admin/connections', { vendor: 'shopify', storeId: 'new-shop.myshopify.com', merchantId: 'm-bean', outletId: 'o-uptown' })).statusCode).toBe(201);
   });
 
-  it('bug: refuses a connection to a merchant or outlet the loyalty engine does not have (every event would be a 500)', async () => {
+  it('refuses a connection to a merchant or outlet the loyalty engine does not have (every event would be a 500)', async () => {
     const noMerchant = await t.admin('POST', '/admin/connections', { ...newConnection, merchantId: 'no-such-merchant', outletId: 'no-such-outlet' });
     expect(noMerchant.statusCode).toBe(422);
     expect(noMerchant.json()).toMatchObject({ code: 'validation_failed', fields: [{ path: 'merchantId', message: 'the loyalty engine has no merchant "no-such-merchant"' }] });
@@ -90,7 +90,7 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
     expect((await t.admin('POST', '/admin/connections', newConnection)).statusCode).toBe(201);
   });
 
-  it('bug: refuses a Shopify connection whose store id is not a myshopify.com domain', async () => {
+  it('refuses a Shopify connection whose store id is not a myshopify.com domain', async () => {
     const refused = await t.admin('POST', '/admin/connections', { vendor: 'shopify', storeId: 'evil.example/x?', merchantId: 'm-bean', outletId: 'o-uptown', credentials: { accessToken: 'shpat_x' } });
     expect(refused.statusCode).toBe(422);
     expect(refused.json()).toMatchObject({ code: 'validation_failed', fields: [{ path: 'storeId', message: expect.stringContaining('myshopify.com domain') }] });

@@ -14,7 +14,7 @@ describe.each(testDialects())('admin API: merchants and outlets ($name)', ({ nam
   });
   afterEach(() => t.close());
 
-  it('bug: no admin route to create or list merchants (a connection needed a seed file); now create, list, add an outlet, connect', async () => {
+  it('merchants are onboarded through /admin, no seed file needed: list, create, add an outlet, connect', async () => {
     const listed = await t.admin('GET', '/admin/merchants');
     expect(listed.statusCode).toBe(200);
     expect((listed.json() as { merchants: Array<{ id: string }> }).merchants.map((m) => m.id)).toContain('m-bean');

@@ -33,7 +33,7 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     expect(response.body).not.toContain('clover-auth-code-secret');
   });
 
-  it('bug: no way to onboard without a seed file (POST /admin/vendors was 405): creates a generic vendor (201), refuses a taken or reserved slug, renames', async () => {
+  it('POST /admin/vendors onboards without a seed file: creates a generic vendor (201), refuses a taken or reserved slug, renames', async () => {
     const created = await t.admin('POST', '/admin/vendors', { slug: 'new-pos', name: 'New POS' });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ vendor: { slug: 'new-pos', name: 'New POS', tier: 'generic', featuredAdapter: false, hasSettings: false, exists: true } });
@@ -72,7 +72,7 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     });
   });
 
-  it('bug: refuses to promote a vendor whose provider settings its adapter cannot use (its door could only answer 500)', async () => {
+  it('refuses to promote a vendor whose provider settings its adapter cannot use (its door could only answer 500)', async () => {
     await t.store.ensureVendor({ slug: 'square', name: 'Square', tier: 'generic' });
     const refused = await t.admin('POST', '/admin/vendors/square/promote');
     expect(refused.statusCode).toBe(422);
@@ -85,7 +85,7 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     expect((await t.app.inject({ method: 'GET', url: '/directory/square' })).statusCode).toBe(404);
   });
 
-  it('bug: a refused promotion writes nothing (it used to create the vendor row first)', async () => {
+  it('a refused promotion writes nothing, not even the vendor row', async () => {
     expect(await t.store.getVendor('square')).toBeFalsy();
     expect((await t.admin('POST', '/admin/vendors/square/promote')).json()).toMatchObject({ statusCode: 422, code: 'invalid_settings' });
     expect(await t.store.getVendor('square')).toBeFalsy();
@@ -123,7 +123,7 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     expect(t.logs.join('\n')).not.toContain('new-auth-code-value');
   });
 
-  it('bug: stored settings with a key this build does not know do not block promotion (ignored), while PUT still refuses unknown keys by name', async () => {
+  it('stored settings with a key this build does not know do not block promotion (ignored), while PUT still refuses unknown keys by name', async () => {
     await t.store.ensureVendor({ slug: 'square', name: 'Square', tier: 'generic' });
     const settings = { signatureKey: 'sq-key', notificationUrl: 'https://gw.example.com/webhooks/square' };
     await t.store.setVendorSettings('square', { ...settings, legacyOption: true });
@@ -133,7 +133,7 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
     expect(typo.json()).toMatchObject({ code: 'invalid_settings', fields: [{ path: 'apiBaseURL', message: 'unknown field' }] });
   });
 
-  it('bug: refuses settings whose auth scheme could never verify, naming the field', async () => {
+  it('refuses settings whose auth scheme could never verify, naming the field', async () => {
     const relay = { kind: 'hmac', header: 'X-Relay-Signature', secret: { from: 'settings', key: 'relayKeyy' } };
     const typo = await t.admin('PUT', '/admin/vendors/clover/settings', { authCode: 'c', relayKey: 'k', auth: relay });
     expect(typo.statusCode).toBe(422);
@@ -156,7 +156,7 @@ describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) 
 });
 
 describe('admin API on a gateway without an HTTPS listener', () => {
-  it('bug: refuses mTLS direct settings (no listener can ask for the client certificate); proxy is fine', async () => {
+  it('refuses mTLS direct settings (no listener can ask for the client certificate); proxy is fine', async () => {
     const pki = createTestPki('Provider CA');
     const t = await openOperatorApp({ tlsListener: false });
     try {
@@ -171,7 +171,7 @@ describe('admin API on a gateway without an HTTPS listener', () => {
     }
   });
 
-  it('bug: refuses to promote a vendor whose stored settings are mTLS direct (seeded, or written on a gateway that had the listener)', async () => {
+  it('refuses to promote a vendor whose stored settings are mTLS direct (seeded, or written on a gateway that had the listener)', async () => {
     const pki = createTestPki('Provider CA');
     const t = await openOperatorApp({ tlsListener: false });
     try {

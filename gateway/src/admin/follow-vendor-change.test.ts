@@ -16,7 +16,7 @@ describe('followVendorChange', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('bug: answers after waitMs when the follower hangs (the admin write never answered), with a warning', async () => {
+  it('answers after waitMs when the follower hangs, with a warning (the admin write is never left unanswered)', async () => {
     const { warnings, log } = recorder();
     const started = Date.now();
     await followVendorChange(() => new Promise<void>(() => undefined), log, 50);

@@ -8,7 +8,7 @@ const pki = createTestPki('Provider CA');
 afterAll(() => pki.dispose());
 
 describe('reportUnusableSettings (start-up)', () => {
-  it('bug: a featured vendor seeded with mTLS direct on a gateway without an HTTPS listener is reported at error, naming the field', async () => {
+  it('a featured vendor seeded with mTLS direct on a gateway without an HTTPS listener is reported at error, naming the field', async () => {
     const t = await openOperatorApp();
     try {
       await t.store.setVendorSettings('clover', { authCode: 'c', auth: { kind: 'mtls', mode: 'direct', caPem: pki.caPem } });
@@ -23,7 +23,7 @@ describe('reportUnusableSettings (start-up)', () => {
     }
   });
 
-  it('bug: stored settings with keys this build does not know are usable: logged at warn naming the keys, not reported unusable', async () => {
+  it('stored settings with keys this build does not know are usable: logged at warn naming the keys, not reported unusable', async () => {
     const t = await openOperatorApp();
     try {
       await t.store.setVendorSettings('clover', { authCode: 'c', pollIntervalSeconds: 30 });

@@ -5,7 +5,7 @@ import { startOperatorSide } from './start-operator.js';
 import { openOperatorApp } from './testing/open-operator-app.js';
 
 describe('startOperatorSide', () => {
-  it('bug: a start-up that fails after polling and the scheduler began stops both (they kept reading a store the caller then closed)', async () => {
+  it('a start-up that fails after polling and the scheduler began stops both, so neither keeps reading a store the caller then closes', async () => {
     const t = await openOperatorApp();
     try {
       let lists = 0;

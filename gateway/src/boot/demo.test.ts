@@ -43,7 +43,7 @@ async function codeStatuses(dataDir: string): Promise<Record<string, string>> {
 
 describe('development: the demo sandbox beside GATEWAY_SEED_FILE', () => {
   it.each([['LOYAL' as const], [undefined]])(
-    'bug: the demo overwrote the seed file\'s code prefix (codes dead, a second start aborted): codePrefix %s, two starts, codes usable',
+    'the demo keeps the seed file\'s code prefix (codes live, a second start succeeds): codePrefix %s, two starts, codes usable',
     async (codePrefix) => {
       const dataDir = path.join(dir, `data-${codePrefix ?? 'default'}`);
       const seedFile = path.join(dir, `seed-${codePrefix ?? 'default'}.json`);
@@ -65,7 +65,7 @@ describe('development: the demo sandbox beside GATEWAY_SEED_FILE', () => {
     },
   );
 
-  it('bug: a data dir of the previous release (its demo stored code prefix DEMO, no DEMO- code issued) refused a seed file of LOYAL- codes; two starts, codes usable', async () => {
+  it('a data dir of the previous release (its demo stored code prefix DEMO, no DEMO- code issued) takes a seed file of LOYAL- codes; two starts, codes usable', async () => {
     const dataDir = path.join(dir, 'data-previous-release');
     const seedFile = path.join(dir, 'seed-previous-release.json');
     writeFileSync(seedFile, JSON.stringify(seedWithCodes('LOYAL')));

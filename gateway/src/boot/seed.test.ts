@@ -69,7 +69,7 @@ describe('seed file validation', () => {
     expect(message).toMatch(/merchants\[0\]\.connections\[3\]\.storeId: a second connection/);
   });
 
-  it('bug: store ids with whitespace around them (or control characters) were accepted, though HTTP trims the header', async () => {
+  it('store ids with whitespace around them (or control characters) are refused, as HTTP trims the header', async () => {
     const doc: any = testSeedDocument();
     doc.merchants[0].connections[0].storeId = ' padded ';
     doc.merchants[0].connections[1].storeId = 'two\nlines';
@@ -100,7 +100,7 @@ describe('a seed file is checked before anything is written', () => {
   const env = (dataDir: string, seedFile: string) =>
     ({ PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: dataDir, GATEWAY_SEED_FILE: seedFile, DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', LOG_LEVEL: 'silent' });
 
-  it('bug: an issued code without the prefix was found only while applying (no file, a stack, vendors written): SeedError naming file and path, nothing written', async () => {
+  it('an issued code without the prefix is refused while the file is checked, before anything is applied: SeedError naming file and path, no stack, nothing written', async () => {
     const doc: any = testSeedDocument();
     doc.merchants[0].rewards.push({ id: '6f1c2a7e-0b7d-4c1a-9a3e-000000000003', type: 'DISCOUNT', title: '$10 off', discountValue: 10 });
     doc.merchants[0].issuedCodes = [{ code: 'XYZ-1', rewardId: '6f1c2a7e-0b7d-4c1a-9a3e-000000000003', membershipId: 'MBR-0001' }];

@@ -64,7 +64,7 @@ describe.each(testDialects())('POST /v1/catalog/sync ($name)', ({ name }) => {
     expectError(await gw.post(PATHS.catalog, { store: { id: STORE }, items: {} }), 422, 'validation_failed');
   });
 
-  it('bug: the same snapshot sent concurrently (a retry overlapping the first call) answered 500 on PostgreSQL; now one creates, the others find it done', async () => {
+  it('the same snapshot sent concurrently (a retry overlapping the first call): one creates, the others find it done, never a 500 on PostgreSQL', async () => {
     const items = Array.from({ length: 200 }, (_, i) => ({ externalId: `conc-${i}`, name: `Item ${i}`, isActive: true }));
     const answers = await Promise.all(Array.from({ length: 4 }, () => gw.post(PATHS.catalog, { store: { id: STORE }, items })));
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);

@@ -60,7 +60,7 @@ describe('environment gating of the coming endpoints', () => {
     });
   });
 
-  it('bug: in production a disabled endpoint revealed itself to other methods (GET: 405 with Allow: POST); every method now gets 404 endpoint_not_enabled', async () => {
+  it('in production a disabled endpoint answers every method 404 endpoint_not_enabled, never revealing itself (no GET 405 with Allow: POST)', async () => {
     await withGateway('production', ['eligibility'], async (gw) => {
       for (const method of ['GET', 'PUT', 'DELETE', 'PATCH'] as const) {
         const response = await gw.app.inject({ method, url: PATHS.refund });

@@ -56,7 +56,7 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
     expect(await gw.balance(MEMBERS.rich.id)).toBe(before - 500);
   });
 
-  it('bug: a 409 already_redeemed carried no figures (a till retrying 200 points after a committed 100 could not know 100 stand); its message now says what stands', async () => {
+  it('a 409 already_redeemed says in its message what stands (a till retrying 200 points after a committed 100 learns that 100 stand)', async () => {
     const order = freshId('R');
     await redeemed({ externalTransactionId: order, pointsToRedeem: 100 });
     const before = await gw.balance(MEMBERS.rich.id);
@@ -70,7 +70,7 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
     expect(await gw.balance(MEMBERS.rich.id)).toBe(before - 200);
   });
 
-  it('bug: an identical retry after a refund reversed the redemption replayed ALREADY_PROCESSED with stale figures; now 400 redemption_reversed', async () => {
+  it('an identical retry of a redemption a refund reversed is refused 400 redemption_reversed, not replayed with stale figures', async () => {
     const order = freshId('R');
     const body = { externalTransactionId: order, pointsToRedeem: 100 };
     await redeemed(body);
@@ -81,7 +81,7 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
     expect(await gw.balance(MEMBERS.rich.id)).toBe(before);
   });
 
-  it('bug: a retry with another orderValue answered ALREADY_PROCESSED; a different payload is 409 already_redeemed, as documented', async () => {
+  it('a retry with another orderValue is a different payload: 409 already_redeemed, as documented, not ALREADY_PROCESSED', async () => {
     const order = freshId('R');
     const first = await redeemed({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 25 });
     expect(await redeemed({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 25 })).toEqual({ ...first, status: 'ALREADY_PROCESSED' });
@@ -91,7 +91,7 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
     expect(await gw.balance(MEMBERS.rich.id)).toBe(before);
   });
 
-  it('bug: an upper-case UUID of an existing reward answered 400 reward_not_found; UUIDs are case-insensitive', async () => {
+  it('an upper-case UUID of an existing reward redeems it, not 400 reward_not_found (UUIDs are case-insensitive)', async () => {
     const order = freshId('R');
     const upper = await redeemed({ externalTransactionId: order, rewardId: REWARDS.fiveOff.toUpperCase() });
     expect(upper).toMatchObject({ status: 'REDEEMED', rewardId: REWARDS.fiveOff, pointsDeducted: 500 });

@@ -8,7 +8,7 @@ import { MEMBERS, PATHS, byMembership, expectError, expectOk, freshId, openCheck
 const MEMBER = MEMBERS.refund.id;
 
 /** An omitted refund amount is the sale's total: a full refund is the same refund whether or not its retry spells the amount out. */
-describe.each(testDialects())('bug: a full refund retried with its amount spelled out was 400 refund_id_reused ($name)', ({ name }) => {
+describe.each(testDialects())('a full refund retried with its amount spelled out is the same refund, not 400 refund_id_reused ($name)', ({ name }) => {
   let gw: GatewayFixture;
   beforeAll(async () => {
     gw = await openCheckoutGateway(name);

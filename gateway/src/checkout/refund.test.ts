@@ -56,7 +56,7 @@ describe.each(testDialects())('POST /v1/refund ($name)', ({ name }) => {
     expect(await gw.balance(MEMBER)).toBe(start - 100 + 200);
   });
 
-  it('bug: a repeat answered 0/0 and a refundTransactionId reused for another sale was silently ALREADY_PROCESSED; now the stored figures, and 400 refund_id_reused', async () => {
+  it('a repeat answers the stored figures (not 0/0); a refundTransactionId reused for another sale is 400 refund_id_reused, not ALREADY_PROCESSED', async () => {
     const order = await paidSale(60);
     const refundId = freshId('RF');
     expect(await refund(order, refundId, 30)).toEqual({ status: 'REVERSED', pointsReversed: 30, pointsReCredited: 0 });

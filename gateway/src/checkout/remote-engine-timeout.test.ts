@@ -41,7 +41,7 @@ describe.each(testDialects())('a remote engine that times out, through the gatew
     expect(expectOk(await gw.post(PATHS.eligibility, body))).toMatchObject({ membershipId: MEMBERS.rich.id });
   });
 
-  it('bug: redeem timed out with 502 but the engine committed afterwards; now nothing is deducted and the identical retry is REDEEMED', async () => {
+  it('a redeem that times out with 502 deducts nothing (the engine does not commit it afterwards) and the identical retry is REDEEMED', async () => {
     const before = await balance(MEMBERS.rich.id);
     const body = { customer: byMembership(MEMBERS.rich.id), externalTransactionId: freshId('TO'), pointsToRedeem: 70 };
     slow.set('wallets', SLOW_MS, 1); // the conditional debit, inside the redemption's transaction
@@ -55,7 +55,7 @@ describe.each(testDialects())('a remote engine that times out, through the gatew
     expect(expectOk(await gw.post(PATHS.redeem, body))).toMatchObject({ status: 'REDEEMED', pointsDeducted: 70, walletBalance: before - 70 });
   });
 
-  it('bug: the earn webhook answered 503 "not recorded" and the engine recorded the sale; now it is not, and the retry earns', async () => {
+  it('an earn webhook that times out answers 500 engine_unavailable_retry ("may not have been recorded"), the engine records nothing afterwards, and the retry earns', async () => {
     const before = await balance('MBR-0001');
     const base = sale({ total: 30 });
     // A code with the reward prefix: its usage update runs inside the earn's transaction, and is
@@ -71,7 +71,7 @@ describe.each(testDialects())('a remote engine that times out, through the gatew
     expect(await balance('MBR-0001')).toBe(before + 30);
   });
 
-  it('bug: refund and catalog sync timed out with 502 and were committed afterwards; now the retries do the work', async () => {
+  it('a refund and a catalog sync that time out with 502 commit nothing afterwards; the retries do the work', async () => {
     const order = freshId('TO');
     expect((await gw.send(sale({ id: order, total: 40, customer: byMembership(MEMBERS.refund.id) }))).json()).toMatchObject({ pointsEarned: 40 });
     const refund = { externalTransactionId: order, refundTransactionId: freshId('TOR') };

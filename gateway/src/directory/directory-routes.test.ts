@@ -54,14 +54,14 @@ describe('GET /directory and /directory/{slug}', () => {
     expect(response.body).toContain('Admin API access token');
   });
 
-  it('bug: a Host header that is not host[:port] is never shown as the webhook URL', async () => {
+  it('a Host header that is not host[:port] is never shown as the webhook URL', async () => {
     const response = await get('/directory/shopify', { host: 'evil.example"><x' });
     expect(response.statusCode).toBe(200);
     expect(response.body).not.toContain('evil.example');
     expect(response.body).toContain('public address is not configured yet');
   });
 
-  it('bug: for Square the page shows the notificationUrl Square signs, exactly, whatever the Host', async () => {
+  it('for Square the page shows the notificationUrl Square signs, exactly, whatever the Host', async () => {
     await t.admin('PUT', '/admin/vendors/square/settings', { signatureKey: 'k', notificationUrl: 'https://loyalty.example.com/hooks/sq?x=1' });
     await t.admin('POST', '/admin/vendors/square/promote');
     const response = await get('/directory/square', { host: 'internal:3000' });
@@ -82,7 +82,7 @@ describe('GET /directory and /directory/{slug}', () => {
 });
 
 describe('directory outside development without GATEWAY_PUBLIC_URL', () => {
-  it('bug: shows no URL chosen by the Host header; tells the merchant to ask the operator', async () => {
+  it('shows no URL chosen by the Host header; tells the merchant to ask the operator', async () => {
     const t = await openOperatorApp({ environment: 'production' });
     try {
       const response = await t.app.inject({ method: 'GET', url: '/directory/shopify', headers: { host: 'attacker.example' } });

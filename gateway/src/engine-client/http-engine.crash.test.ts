@@ -37,7 +37,7 @@ describe.each(testDialects())('a client crash mid-earn on $name leaves the engin
     expect((await harness.client.earn(command)).status).toBe('duplicate');
   });
 
-  it('bug: the engine committed an earn the client had given up on; past its budget it now commits nothing and the retry is processed', async () => {
+  it('past its budget the engine commits nothing of an earn the client gave up on, and the retry is processed', async () => {
     let slow = true;
     harness = await openEngineService(name, { timeoutMs: 100 }, (engine) => ({
       ...engine,

@@ -10,7 +10,7 @@ import { adapterFixture, adapterFixtureJson } from '../testing/native-fixtures.j
  * the promotion needs. So the door records the verification for a registered adapter whatever its
  * tier or settings; nothing else is accepted until the vendor is promoted.
  */
-describe('bug: Clover\'s verification call reached an unpromoted vendor and was 404; the whole onboarding order now works', () => {
+describe('the whole onboarding order works: Clover\'s verification call is answered while the vendor is not yet promoted, never 404', () => {
   let api: RecordedVendorServer;
   let gw: FeaturedGateway;
   const AUTH_CODE = 'a1b2c3d4-auth-code-issued-after-verification';

@@ -26,7 +26,7 @@ const post = (slug: string, payload: Buffer | string, headers: Record<string, st
   gw.app.inject({ method: 'POST', url: `/webhooks/${slug}`, payload, headers: { ...json, ...headers }, remoteAddress });
 
 describe('the featured door authenticates over the raw bytes before reading the payload', () => {
-  it('bug: an unsigned unreadable body is 401, not a 400 describing what the adapter reads', async () => {
+  it('an unsigned unreadable body is 401, not a 400 describing what the adapter reads', async () => {
     const shopify = await post('shopify', 'garbage{', { 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': SHOP_DOMAIN });
     expect(shopify.statusCode).toBe(401);
     expect(shopify.json()).toMatchObject({ code: 'bad_signature' });
@@ -47,7 +47,7 @@ describe('the featured door authenticates over the raw bytes before reading the 
     expect(signed.json()).toMatchObject({ statusCode: 400, code: 'invalid_native_payload' });
   });
 
-  it('bug: a per-connection scheme refuses an unsigned request, readable or not, before telling anything about the payload', async () => {
+  it('a per-connection scheme refuses an unsigned request, readable or not, before telling anything about the payload', async () => {
     for (const body of ['garbage{', JSON.stringify({ orders: [{ storeId: 7 }] }), JSON.stringify({ orders: [{ storeId: 'site-a', orderId: 'X', total: 1 }] })]) {
       const response = await post('erp-test', body);
       expect(response.statusCode).toBe(401);
@@ -62,7 +62,7 @@ describe('the featured door authenticates over the raw bytes before reading the 
 });
 
 describe('handshakes: only declared unsigned ones before auth, and what they may write is bounded', () => {
-  it('bug: a forged, unsigned Square test notification is 401 and writes no note; the signed one is a handshake', async () => {
+  it('a forged, unsigned Square test notification is 401 and writes no note; the signed one is a handshake', async () => {
     const forged = JSON.stringify({ merchant_id: 'X', type: 'webhooks.test_notification', event_id: 'PASTE-THIS-EVIL', data: {} });
     const response = await post('square', forged);
     expect(response.statusCode).toBe(401);
@@ -74,7 +74,7 @@ describe('handshakes: only declared unsigned ones before auth, and what they may
     expect((await gw.notes.listVendorNotes('square'))[0]).toMatchObject({ value: 'ac3ac95b-f97d-458c-a6e6-18981597e05f' });
   });
 
-  it('bug: unsigned handshakes are rate-limited per address (429 Retry-After, nothing written), and the same value is one note', async () => {
+  it('unsigned handshakes are rate-limited per address (429 Retry-After, nothing written), and the same value is one note', async () => {
     const code = (n: number) => JSON.stringify({ verificationCode: `spam-${n}` });
     for (let n = 0; n < 3; n += 1) expect((await post('clover', code(n), {}, '203.0.113.7')).statusCode).toBe(200);
     const limited = await post('clover', code(3), {}, '203.0.113.7');
@@ -88,9 +88,9 @@ describe('handshakes: only declared unsigned ones before auth, and what they may
     expect(values.sort()).toEqual(['spam-0', 'spam-1', 'spam-2', 'spam-4']);
   });
 
-  it('bug: forged unsigned handshakes from many addresses do not lock the vendor\'s genuine one out, and each note names its sender', async () => {
-    // Two forged calls a minute from rotating addresses used to exhaust a per-vendor count (20 per
-    // 10 minutes), so Clover's own verificationCode was answered 429 for as long as the sender kept on.
+  it('forged unsigned handshakes from many addresses do not lock the vendor\'s genuine one out, and each note names its sender', async () => {
+    // A per-vendor count (say 20 per 10 minutes) would be kept spent by two forged calls a minute from
+    // rotating addresses, so Clover's own verificationCode would be answered 429 for as long as they came.
     for (let n = 0; n < 30; n += 1) {
       const forged = await post('clover', JSON.stringify({ verificationCode: `forged-${n}` }), {}, `198.51.100.${n + 1}`);
       expect(forged.statusCode).toBe(200);

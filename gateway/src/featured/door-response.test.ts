@@ -37,7 +37,7 @@ afterAll(() => gw.close());
 const post = (slug: string, body: Buffer, signed = true) =>
   gw.app.inject({ method: 'POST', url: `/webhooks/${slug}`, payload: body, headers: { 'content-type': 'application/json', ...(signed ? { 'x-erp-signature': sign(body) } : {}) } });
 
-describe('bug: the answer a vendor expects, declared by its adapter (`response`)', () => {
+describe('the answer a vendor expects, declared by its adapter (`response`)', () => {
   it('answers a processed request with the declared status, content type and body', async () => {
     const response = await post('erp-plain', order('P-1'));
     expect(response.statusCode).toBe(202);

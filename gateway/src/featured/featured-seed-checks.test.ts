@@ -8,7 +8,7 @@ const issuesOf = (document: unknown) => {
 };
 
 describe('the seed\'s featured checks', () => {
-  it('bug: a featured connection without the credentials its adapter requires is refused at boot, naming the field', () => {
+  it('a featured connection without the credentials its adapter requires is refused at boot, naming the field', () => {
     const doc = featuredSeedDocument();
     const { credentials: _dropped, ...square } = doc.merchants[0]!.connections[1]!;
     doc.merchants[0]!.connections[1] = square as never;
@@ -22,13 +22,13 @@ describe('the seed\'s featured checks', () => {
     expect(issuesOf(doc)).toEqual([]);
   });
 
-  it('bug: a Shopify store id that is not its myshopify.com domain is refused (the access token would go to that host)', () => {
+  it('a Shopify store id that is not its myshopify.com domain is refused (the access token would go to that host)', () => {
     const doc = featuredSeedDocument();
     doc.merchants[0]!.connections[0]!.storeId = 'evil.example/x?';
     expect(issuesOf(doc)).toEqual([{ path: 'merchants[0].connections[0].storeId', message: expect.stringContaining('myshopify.com domain') }]);
   });
 
-  it('refuses a provider settings key the adapter does not know, by name (the seed is written now; only stored settings ignore one)', () => {
+  it('refuses a provider settings key the adapter does not know, by name (a seed writes settings; only settings already stored ignore one)', () => {
     const doc = featuredSeedDocument();
     doc.vendors[1]!.settings = { ...doc.vendors[1]!.settings, apiBaseURL: 'https://connect.squareupsandbox.com' } as never;
     expect(issuesOf(doc)).toEqual([{ path: 'vendors[1].settings.apiBaseURL', message: 'unknown field' }]);

@@ -32,7 +32,7 @@ describe('the fetch-back budget of a webhook request', () => {
     return { value, elapsed: Date.now() - started };
   };
 
-  it('bug: Square\'s order fetch answered 429 Retry-After: 20 → 503 vendor_api_unavailable at once, not after 40 s', async () => {
+  it('Square\'s order fetch answered 429 Retry-After: 20 → 503 vendor_api_unavailable at once, not after 40 s', async () => {
     api.script(SQUARE_ORDER, { status: 429, headers: { 'retry-after': '20' }, body: { errors: [{ code: 'RATE_LIMITED' }] } });
     const { value: response, elapsed } = await timed(() =>
       gw.app.inject({
@@ -45,7 +45,7 @@ describe('the fetch-back budget of a webhook request', () => {
     expect(api.hits(SQUARE_ORDER)).toBe(1); // the Retry-After ends past the budget: not waited for, not retried early
   });
 
-  it('bug: a Clover batch whose orders all answer 503 Retry-After: 20, or hang, is answered within the budget', async () => {
+  it('a Clover batch whose orders all answer 503 Retry-After: 20, or hang, is answered within the budget', async () => {
     const ids = ['SLOW503AAAAA1', 'SLOW503AAAAA2', 'SLOW503AAAAA3', 'HANGINGAAAAA4'];
     for (const id of ids.slice(0, 3)) {
       api.route(`${XYZ}/orders/${id}`, { status: 503, headers: { 'retry-after': '20' }, body: { message: 'Service Unavailable' } });
@@ -63,7 +63,7 @@ describe('the fetch-back budget of a webhook request', () => {
     expect(elapsed).toBeLessThan(WEBHOOK_FETCH_POLICY.budgetMs + 1_500);
   });
 
-  it('bug: a batch of one merchant whose orders each fetch in 0.9 s earns (the budget was shared, so unit 5 always failed: every redelivery 503 at the same point)', async () => {
+  it('a batch of one merchant whose orders each fetch in 0.9 s earns: each unit has a budget of its own (a shared one would fail unit 5 on every redelivery, 503 at the same point)', async () => {
     const ids = ['SLOWOKAAAAAA1', 'SLOWOKAAAAAA2', 'SLOWOKAAAAAA3', 'SLOWOKAAAAAA4', 'SLOWOKAAAAAA5'];
     for (const id of ids) api.route(`${XYZ}/orders/${id}`, { body: { ...paidOrder, id }, delayMs: 900 });
     const body = Buffer.from(JSON.stringify({

@@ -6,7 +6,7 @@ import type { Vendor } from '../stores/index.js';
 import { featuredAudit } from './featured-audit.js';
 import type { DoorDeps, RequestLogger, RequestScope } from './featured-types.js';
 import { nativeRequestOf, signedUrlOf } from './native-request-of.js';
-import { processUnits } from './process-units.js';
+import { processByStore } from './process-by-store.js';
 import { IGNORED_SETTINGS_KEYS, parseProviderSettings, type ProviderConfig, type ProviderSettingsResult } from './provider-settings.js';
 import { recordHandshake } from './record-handshake.js';
 import { sendVendorAnswer } from './send-vendor-answer.js';
@@ -62,7 +62,7 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
     request.connection = resolved[0]?.connection ?? null;
     await noteUnknownStores(skipped, scope.log);
     // When a unit failed, the first failure is the answer (the vendor redelivers the request).
-    const { outcomes, failure } = await processUnits(deps, scope, resolved);
+    const { outcomes, failure } = await processByStore(deps, scope, resolved);
     const results = outcomes.flatMap((o) => o.results);
     request.audit = featuredAudit(results, skipped.length);
     if (failure) throw failure.error;

@@ -42,7 +42,7 @@ describe('parseProviderSettings', () => {
     expect(parseProviderSettings(square, { signatureKey: 'k' })).toMatchObject({ ok: false, fields: [{ path: 'notificationUrl' }] });
   });
 
-  it('bug: stored settings with a key this build does not know still work: the key is ignored and named (they answered 500 after an upgrade)', () => {
+  it('stored settings with a key this build does not know still work: the key is ignored and named (not a 500 after an upgrade)', () => {
     const stored = { signatureKey: 'k', notificationUrl: 'https://gw.example.com/webhooks/square', apiBaseURL: 'https://connect.squareupsandbox.com', legacy: 1 };
     const parsed = parseProviderSettings(square, stored);
     expect(parsed).toMatchObject({ ok: true, ignoredKeys: ['apiBaseURL', 'legacy'], config: { secrets: ['k'], settings: { apiBaseUrl: 'https://connect.squareup.com' } } });
@@ -55,7 +55,7 @@ describe('parseProviderSettings', () => {
     expect(parseProviderSettings(square, { signatureKey: 'k', notificationUrl: 'https://gw.example.com/webhooks/square' })).toMatchObject({ ok: true, ignoredKeys: [] });
   });
 
-  describe('bug: overrides that can never verify are refused, naming the field', () => {
+  describe('overrides that can never verify are refused, naming the field', () => {
     it('a secret key that is not in the settings (or is empty)', () => {
       const relay = { kind: 'hmac', header: 'X-Relay-Signature', secret: { from: 'settings', key: 'relayKeyy' } };
       expect(parseProviderSettings(clover, { authCode: 'x', relayKey: 'k', auth: relay }, { unknownKeys: 'refuse' })).toMatchObject({

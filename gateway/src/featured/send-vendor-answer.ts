@@ -5,7 +5,7 @@ import type { DoorDeps, RequestLogger } from './featured-types.js';
 type Outcome = { kind: 'accepted'; outcome: AcceptedOutcome } | { kind: 'handshake'; handshake: Handshake };
 
 /**
- * Send the success answer the adapter declares for this outcome (`response`), or today's JSON.
+ * Send the success answer the adapter declares for this outcome (`response`), or the default JSON.
  * An adapter whose answer function throws or names a non-2xx status has a bug: 500, logged with
  * its name (what was processed stays processed; the vendor's retry is answered `duplicate`).
  */

@@ -69,7 +69,7 @@ describe.each(dialects)('Shopify end to end through /webhooks/shopify (%s)', (di
     expect(await gw.balance(MEMBERS.shopify.membershipId)).toBe(before);
   });
 
-  it('bug: a verified delivery for a shop with no connection yet was 401 (Shopify then deletes the subscription); now 200, nothing earned, noted for the operator (counted); once connected, the next delivery earns', async () => {
+  it('a verified delivery for a shop with no connection yet is 200, nothing earned, noted for the operator (counted), not 401 (Shopify would delete the subscription); once connected, the next delivery earns', async () => {
     const shop = `later-${dialect}.myshopify.com`;
     const body = adapterFixture('shopify', 'orders-paid.json');
     const headers = shopifyHeaders('orders/paid', body, { 'x-shopify-shop-domain': shop, 'x-shopify-event-id': `unknown-${dialect}` });

@@ -92,7 +92,7 @@ describe.each(dialects)('Square end to end through /webhooks/square (%s)', (dial
     expect(await gw.balance(member)).toBe(before + result.pointsEarned);
   });
 
-  it('bug: a documented refund.updated (its order_id is the refund\'s own order) reversed nothing; the sale is now found through its payment: partial, then full', async () => {
+  it('a documented refund.updated (its order_id is the refund\'s own order) reverses the sale found through its payment: partial, then full', async () => {
     // A sale of its own (a fresh order), refunded in part and then in full.
     const SALE_ORDER = 'ORDER-REFUNDED';
     api.route(`/v2/orders/${SALE_ORDER}`, { body: { order: { ...order.order, id: SALE_ORDER } } });
@@ -126,7 +126,7 @@ describe.each(dialects)('Square end to end through /webhooks/square (%s)', (dial
     expect(await gw.balance(member)).toBe(before);
   });
 
-  it('bug: stored settings with a key this build does not know (left by an older build) still serve: the key is ignored, not a 500', async () => {
+  it('stored settings with a key this build does not know (left by an older build) still serve: the key is ignored, not a 500', async () => {
     const current = (await gw.store.getVendor('square'))!.settings!;
     await gw.store.setVendorSettings('square', { ...current, legacyOption: 'from an older build' });
     try {

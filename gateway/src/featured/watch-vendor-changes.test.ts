@@ -86,7 +86,7 @@ describe.each(dialects)('watchVendorChanges: settings written by another process
     expect(lists).toBe(after);
   });
 
-  it('bug: a registry slower than the interval never has two polls in flight (they stacked up, and a stale one could undo a newer one)', async () => {
+  it('a registry slower than the interval never has two polls in flight (stacked polls would let a stale one undo a newer one)', async () => {
     let inFlight = 0;
     let most = 0;
     let lists = 0;

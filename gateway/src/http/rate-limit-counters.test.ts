@@ -30,7 +30,7 @@ const hit = (instance: FastifyInstance, connection: string) =>
   instance.inject({ method: 'GET', url: '/', headers: { 'x-connection': connection } }).then((r) => r.statusCode);
 
 describe('in-process rate-limit counters', () => {
-  it('bug: beyond 5,000 active connections the LRU forgot counters and the limit silently stopped working', async () => {
+  it('beyond 5,000 active connections every counter is kept and the limit still holds (an LRU would forget counters and silently stop limiting)', async () => {
     const instance = await limitedApp(2);
     expect(await hit(instance, 'busy')).toBe(200);
     expect(await hit(instance, 'busy')).toBe(200);

@@ -11,7 +11,7 @@ type Callback = (error: Error | null, result?: { current: number; ttl: number })
 /**
  * In-process rate-limit counters: one fixed window per key (a connection id), with no cap on how
  * many keys it holds. @fastify/rate-limit's default store is an LRU of 5,000 keys: past that many
- * connections active in one window it forgot counters, and the limit silently stopped working for
+ * connections active in one window it forgets counters, and the limit silently stops working for
  * the evicted ones. Here a counter lives exactly as long as its window; ended windows are swept
  * at most once per window (amortised O(1), no per-insert eviction), so memory follows the number
  * of connections that sent a request in the last window (about 100 bytes each) and the limit

@@ -55,7 +55,7 @@ describe.each(testDialects())('scheduled catalog pulls on $name', ({ name }) => 
     await b.runner.stop();
   });
 
-  it('bug: a Retry-After longer than the runner waits is not retried early: the run fails at once and says why', async () => {
+  it('a Retry-After longer than the runner waits is not retried early: the run fails at once and says why', async () => {
     server.script(0, { status: 429, headers: { 'retry-after': '120' }, body: { message: 'Too Many Requests' } }, { status: 429, headers: { 'retry-after': '120' } });
     const started = Date.now();
     const [run] = await a.runner.runTick('clover', SLOT);

@@ -30,7 +30,7 @@ describe.each(testDialects())('operator stores (migration 0002) on $name', ({ na
     await expect(notes.recordVendorNote('Bad Slug', { kind: 'k', value: 'v' })).rejects.toBeInstanceOf(StoreInputError);
   });
 
-  it('bug: notes are bounded: the same (kind, value) again moves to the top, and each vendor keeps only its newest', async () => {
+  it('notes are bounded: the same (kind, value) again moves to the top, and each vendor keeps only its newest', async () => {
     const capped = await createVendorNoteStore({ database: t.database, clock: t.clock.now, keepPerVendor: 3 });
     for (const value of ['v1', 'v2', 'v3', 'v4', 'v5']) {
       await capped.recordVendorNote('clover', { kind: 'clover.handshake', value, note: 'x'.repeat(1000) });

@@ -18,7 +18,7 @@ describe.each(testDialects())('store ids HTTP can carry, on $name', ({ name }) =
     ['store\n', 'must not contain control characters'],
     ['line\r\nbreak', 'must not contain control characters'],
     ['nul\u0000', 'must not contain control characters'],
-  ])('bug: store id %j was accepted though no request could ever authenticate with it: refused, nothing written', async (storeId, message) => {
+  ])('store id %j, with which no request could ever authenticate, is refused, nothing written', async (storeId, message) => {
     const error = await t.store.createConnection(connectionFor(storeId)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreInputError);
     expect((error as Error).message).toContain(`storeId: ${message}`);

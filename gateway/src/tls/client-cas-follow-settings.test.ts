@@ -55,7 +55,7 @@ const mtls = (caPem: string) => ({ auth: { kind: 'mtls', mode: 'direct', caPem }
 const post = (ts: number, client?: { certPem: string; keyPem: string }) =>
   httpsPost({ port: gw.tlsPort!, path: '/webhooks/clover', body: notification(ts), serverCaPem: serverPki.caPem, client });
 
-describe('bug: a provider CA configured after start-up is advertised to clients without a restart', () => {
+describe('a provider CA configured after start-up is advertised to clients without a restart', () => {
   it('advertises no CA while no provider uses mTLS direct', async () => {
     expect(await advertisedClientCas(gw.tlsPort!)).toEqual([]);
   });

@@ -196,7 +196,7 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     expect(await runAdminCommand(['vendors', 'list'], { env: {}, out: () => {}, err: () => {} })).toBe(2); // no token at all
   });
 
-  it('admin --help prints the usage and exits 0 (it was refused as an unknown option, exit 2)', async () => {
+  it('admin --help prints the usage and exits 0 (not refused as an unknown option, exit 2)', async () => {
     for (const argv of [['--help'], ['-h'], ['connections', 'rotate', '--help']]) {
       let stdout = '';
       let stderr = '';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queuesByStore } from './process-units.js';
+import { queuesByStore } from './process-by-store.js';
 
 describe('queuesByStore: a batch\'s units grouped per store, each store in the vendor\'s order', () => {
   it('keeps the order of first appearance across stores and of units within a store', () => {
