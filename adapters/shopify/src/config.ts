@@ -1,4 +1,4 @@
-import { VendorApiError } from '@loyalty-gateway/core';
+import { Secret, VendorApiError } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 /**
@@ -7,9 +7,6 @@ import { z } from 'zod';
  * it per vendor with the `apiVersion` setting; move the default forward at least once a year.
  */
 export const DEFAULT_API_VERSION = '2026-07';
-
-/** One secret or a list of them: during a rotation both the new and the old secret verify. */
-const Secret = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
 /**
  * Provider-level settings (one Shopify app for every merchant). `apiBaseUrl` defaults to the

@@ -1,12 +1,9 @@
-import { VendorApiBaseUrl } from '@loyalty-gateway/core';
+import { Secret, VendorApiBaseUrl } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 export const SQUARE_API_BASE_URL = 'https://connect.squareup.com';
 /** A published Square API version (https://developer.squareup.com/docs/build-basics/versioning-overview). */
 export const DEFAULT_SQUARE_VERSION = '2025-01-23';
-
-/** One signature key, or several while a rotated key overlaps the old one. */
-const SecretList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
 /**
  * Provider-level settings (one Square application / webhook subscription for every merchant).
@@ -19,7 +16,7 @@ const SecretList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)
 export const SquareSettings = z
   .strictObject({
     /** The subscription's signature key (Developer Console → Webhooks → subscription). */
-    signatureKey: SecretList,
+    signatureKey: Secret,
     /**
      * The notification URL exactly as registered in the subscription, byte for byte: Square signs
      * it together with the body, so a proxy-rewritten local URL would never verify.

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { adapterKit, startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapter } from './index.js';
+import { fixtures } from './testing/index.js';
 
-const json = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
 const credentials = { consumerKey: 'ck_0123456789abcdef', consumerSecret: 'cs_0123456789abcdef' };
 const BASIC = `Basic ${Buffer.from('ck_0123456789abcdef:cs_0123456789abcdef').toString('base64')}`;
 const WINDOW = { since: new Date('2017-03-21T00:00:00Z'), until: new Date('2017-03-23T00:00:00Z') };
@@ -14,8 +13,8 @@ beforeAll(async () => {
   // A real HTTP server answering with the documented pages, keyed by path and page number.
   api = await startRecordedVendorServer({ key: ({ url }) => `${url.pathname}?page=${url.searchParams.get('page')}` });
   site = `${api.baseUrl}/`;
-  const [order727, order723] = json('orders-list.json') as unknown[];
-  const products = json('products-list.json') as unknown[];
+  const [order727, order723] = fixtures.json('orders-list.json') as unknown[];
+  const products = fixtures.json('products-list.json') as unknown[];
   api.route('/wp-json/wc/v3/products?page=1', { body: [products[0]], headers: { 'x-wp-totalpages': '2', 'x-wp-total': '2' } });
   api.route('/wp-json/wc/v3/products?page=2', { body: [products[1]], headers: { 'x-wp-totalpages': '2', 'x-wp-total': '2' } });
   api.script('/wp-json/wc/v3/products?page=2', { status: 503, body: { code: 'unavailable' } });

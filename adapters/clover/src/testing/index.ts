@@ -1,15 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { startRecordedVendorServer } from '@loyalty-gateway/core/testing';
+import { loadFixtures, startRecordedVendorServer } from '@loyalty-gateway/core/testing';
 
-/** The exact bytes of a recorded fixture (webhooks are signed over these). */
-export function fixtureText(name: string): string {
-  return readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
-}
-
-/** A recorded fixture, parsed. */
-export function fixture<T = Record<string, unknown>>(name: string): T {
-  return JSON.parse(fixtureText(name)) as T;
-}
+/** Clover's recorded payloads of src/fixtures, byte for byte (webhooks are signed over these). */
+export const fixtures = loadFixtures(new URL('../fixtures/', import.meta.url));
 
 /**
  * core's recorded vendor server playing Clover's REST API: routes keyed by path, or `path?offset=N`

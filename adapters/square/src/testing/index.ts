@@ -1,15 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { startRecordedVendorServer, type RecordedReply } from '@loyalty-gateway/core/testing';
+import { loadFixtures, startRecordedVendorServer, type RecordedReply } from '@loyalty-gateway/core/testing';
 
-/** The exact bytes of a recorded fixture (webhook bodies are signed over these). Tests only. */
-export function fixtureBytes(name: string): Buffer {
-  return readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
-}
-
-/** A fixture parsed, for recorded API answers and for deriving edge-case bodies. Tests only. */
-export function fixtureJson<T = Record<string, unknown>>(name: string): T {
-  return JSON.parse(fixtureBytes(name).toString('utf8')) as T;
-}
+/** Square's recorded payloads of src/fixtures, byte for byte (webhook bodies are signed over these). Tests only. */
+export const fixtures = loadFixtures(new URL('../fixtures/', import.meta.url));
 
 /**
  * core's recorded vendor server playing connect.squareup.com: routes keyed by path + query as
