@@ -19,7 +19,6 @@ export const adapter = defineAdapter({
     description: 'Square Point of Sale and Square Online: completed payments earn, completed refunds reverse; the item library is pulled nightly.',
     category: 'pos',
     logoSvg,
-    website: 'https://squareup.com',
   },
   setup: {
     storeIdLabel: 'Square location ID',
@@ -40,15 +39,6 @@ export const adapter = defineAdapter({
         title: 'Test it',
         body: 'Take a card or cash payment of at least 1.00 at this location with a customer attached (or an email receipt). The sale appears in your loyalty activity within a minute.',
       },
-    ],
-    credentials: [
-      { key: 'accessToken', label: 'Square access token', help: 'OAuth access token for this seller (ORDERS_READ, PAYMENTS_READ, CUSTOMERS_READ, ITEMS_READ).', secret: true },
-    ],
-    provider: [
-      { key: 'signatureKey', label: 'Webhook signature key', help: 'From the webhook subscription in the Square Developer Console; a list during rotation.', secret: true },
-      { key: 'notificationUrl', label: 'Notification URL', help: 'The subscription URL exactly as registered in Square (Square signs it with the body).', secret: false },
-      { key: 'apiBaseUrl', label: 'API base URL', help: 'Defaults to https://connect.squareup.com (https://connect.squareupsandbox.com for sandbox).', secret: false },
-      { key: 'squareVersion', label: 'Square-Version', help: 'API version header, e.g. 2025-01-23.', secret: false },
     ],
   },
   settings: SquareSettings,

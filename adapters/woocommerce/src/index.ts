@@ -9,8 +9,10 @@ export const WooSettings = z.strictObject({});
 export type WooSettings = z.infer<typeof WooSettings>;
 /** REST API keys (WooCommerce → Settings → Advanced → REST API, Read) for the catalog and reconciliation pulls. */
 export const WooCredentials = z.strictObject({
-  consumerKey: z.string().regex(/^ck_\w+$/, { message: 'must be a WooCommerce consumer key (ck_…)' }).optional(),
-  consumerSecret: z.string().regex(/^cs_\w+$/, { message: 'must be a WooCommerce consumer secret (cs_…)' }).optional(),
+  consumerKey: z.string().regex(/^ck_\w+$/, { message: 'must be a WooCommerce consumer key (ck_…)' }).optional()
+    .meta({ title: 'REST API consumer key', description: 'ck_…, permission Read: used for the catalog and order reconciliation pulls.', secret: true }),
+  consumerSecret: z.string().regex(/^cs_\w+$/, { message: 'must be a WooCommerce consumer secret (cs_…)' }).optional()
+    .meta({ title: 'REST API consumer secret', description: 'cs_…, shown once when the key is created.', secret: true }),
 });
 export type WooCredentials = z.infer<typeof WooCredentials>;
 
@@ -18,7 +20,7 @@ const logoSvg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48" rol
 
 export const adapter = defineAdapter({
   slug: 'woocommerce',
-  display: { name: 'WooCommerce', description: 'Earn on paid WooCommerce orders and reverse on refunds, from WooCommerce webhooks; orders reconciled every 15 minutes, catalog nightly.', category: 'ecommerce', website: 'https://woocommerce.com', logoSvg },
+  display: { name: 'WooCommerce', description: 'Earn on paid WooCommerce orders and reverse on refunds, from WooCommerce webhooks; orders reconciled every 15 minutes, catalog nightly.', category: 'ecommerce', logoSvg },
   setup: {
     storeIdLabel: 'Site address, exactly as WooCommerce sends it (e.g. https://shop.example.com/)',
     steps: [
@@ -27,11 +29,6 @@ export const adapter = defineAdapter({
       { title: 'Add "Order created" too', body: 'Add a second webhook exactly like the first with topic "Order created", so orders paid at checkout earn at once.' },
       { title: 'Test', body: 'Pay a small order with a loyalty member\'s billing email: the member\'s points show the sale within a minute. A missed webhook is still earned by the next reconciliation (every 15 minutes).' },
     ],
-    credentials: [
-      { key: 'consumerKey', label: 'REST API consumer key', help: 'ck_…, permission Read: used for the catalog and order reconciliation pulls.', secret: true },
-      { key: 'consumerSecret', label: 'REST API consumer secret', help: 'cs_…, shown once when the key is created.', secret: true },
-    ],
-    provider: [],
   },
   settings: WooSettings,
   credentials: WooCredentials,

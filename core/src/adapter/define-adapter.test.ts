@@ -5,8 +5,8 @@ import { Secret } from './secret.js';
 
 const spec = (settings: z.ZodType, key = 'appSecret'): AdapterSpec<z.ZodType, z.ZodType, z.ZodType, unknown> => ({
   slug: 'acme-pos',
-  display: { name: 'Acme', description: 'd', category: 'pos', logoSvg: '<svg/>', website: 'https://acme.example' },
-  setup: { storeIdLabel: 'store', steps: [], credentials: [], provider: [] },
+  display: { name: 'Acme', description: 'd', category: 'pos', logoSvg: '<svg/>' },
+  setup: { storeIdLabel: 'store', steps: [] },
   settings,
   credentials: z.object({}),
   auth: { kind: 'hmac', header: 'x-sig', secret: { from: 'settings', key } },
