@@ -1,7 +1,7 @@
 import type { ReconcilePage, ReconcileWindow } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { bearer, isCloverId, merchantUrl, type CloverContext } from './config.js';
-import { fetchOrder } from './fetch-order.js';
+import { fetchOrder } from './api.js';
 import { toEnvelopes } from './map.js';
 
 /** Orders per listing page (Clover allows up to 1000; each listed order is then fetched back). */
@@ -14,7 +14,7 @@ const OrderList = z.object({ elements: z.array(z.object({ id: z.string(), modifi
 /**
  * Clover's reconciliation pull: the merchant's orders modified in the window
  * (`GET /v3/merchants/{mId}/orders?filter=modifiedTime>=…&filter=modifiedTime<…`, offset paging),
- * each fetched back and mapped exactly as a webhook notification about it would be (fetch-order.ts,
+ * each fetched back and mapped exactly as a webhook notification about it would be (api.ts,
  * map.ts): the same transaction and refund ids, so what the webhook delivered is a duplicate and
  * what it missed is earned now. Open orders map to nothing, as on the webhook.
  */

@@ -1,6 +1,6 @@
 import { adapterKit, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_EXPANSIONS_PER_CALL } from './fetch-order.js';
+import { MAX_EXPANSIONS_PER_CALL } from './api.js';
 import { adapter } from './index.js';
 import { fixtures, startCloverApi } from './testing/index.js';
 

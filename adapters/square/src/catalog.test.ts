@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pullCatalog } from './catalog.js';
 import { adapter } from './index.js';
 import { fixtures, startSquareApi } from './testing/index.js';
-import type { SquareContext } from './square-api.js';
+import type { SquareContext } from './api.js';
 
 const CURSOR = 'CAASHgoTNTEzNDY0NTE3OjMwOTE4MzUyMBIHEAEgATisAg';
 const FIRST = '/v2/catalog/list?types=ITEM';

@@ -1,6 +1,6 @@
 import type { CatalogPage } from '@loyalty-gateway/core';
 import { toCatalogItems } from './map.js';
-import { listCatalogPage, type SquareContext } from './square-api.js';
+import { listCatalogPage, type SquareContext } from './api.js';
 
 /** Nightly, after Square's quietest hours in most markets. */
 export const CATALOG_SCHEDULE = '20 3 * * *';

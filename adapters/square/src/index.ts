@@ -1,10 +1,10 @@
 import { defineAdapter } from '@loyalty-gateway/core';
 import { squareAuth, squareHandshake, squareUnits } from './auth.js';
 import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
-import { handleSquareEvent } from './handle-event.js';
+import { mapSquareUnit } from './map-unit.js';
 import { SquareEvent } from './native.js';
 import { RECONCILE_SCHEDULE, pullPayments } from './reconcile.js';
-import { SquareCredentials, SquareSettings } from './settings.js';
+import { SquareCredentials, SquareSettings } from './config.js';
 
 const logoSvg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48" role="img" aria-label="Square">' +
@@ -49,7 +49,7 @@ export const adapter = defineAdapter({
   // Square signs its test notification like any event: authenticated first.
   handshake: { auth: 'signed', detect: squareHandshake },
   units: squareUnits,
-  map: (event, ctx) => handleSquareEvent(event, ctx),
+  map: (event, ctx) => mapSquareUnit(event, ctx),
   catalog: { schedule: CATALOG_SCHEDULE, pull: pullCatalog },
   reconcile: { schedule: RECONCILE_SCHEDULE, pull: pullPayments },
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapter } from './index.js';
 import { fixtures, startSquareApi } from './testing/index.js';
 import { pullPayments } from './reconcile.js';
-import type { SquareContext } from './square-api.js';
+import type { SquareContext } from './api.js';
 
 // Square's documented payment.updated (unedited): its payment object is what ListPayments lists.
 const payment = fixtures.json<{ data: { object: { payment: Record<string, unknown> & { id: string } } } }>('payment-updated-completed.json').data.object.payment;
