@@ -1,6 +1,6 @@
+import { offsetPage } from '@loyalty-gateway/core';
 import { adapterKit, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { offsetOf } from './catalog.js';
 import { adapter } from './index.js';
 import { fixtures, startCloverApi } from './testing/index.js';
 
@@ -62,6 +62,7 @@ describe('Clover catalog pull', () => {
   });
 
   it('reads a checkpoint as the next offset, restarting on anything else', () => {
+    const offsetOf = (checkpoint: string | null) => offsetPage(checkpoint, 100).offset;
     expect(offsetOf(null)).toBe(0);
     expect(offsetOf('200')).toBe(200);
     expect(offsetOf('-5')).toBe(0);

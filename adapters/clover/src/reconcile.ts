@@ -1,4 +1,4 @@
-import type { ReconcilePage, ReconcileWindow } from '@loyalty-gateway/core';
+import { offsetPage, type ReconcilePage, type ReconcileWindow } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { bearer, isCloverId, merchantUrl, type CloverContext } from './config.js';
 import { fetchOrder } from './api.js';
@@ -20,10 +20,10 @@ const OrderList = z.object({ elements: z.array(z.object({ id: z.string(), modifi
  */
 export async function pullOrders(ctx: CloverContext, window: ReconcileWindow, cursor: string | null): Promise<ReconcilePage> {
   const merchantId = ctx.storeId;
-  const offset = cursor === null ? 0 : Number(cursor);
+  const { offset, limit, next } = offsetPage(cursor, RECONCILE_PAGE_SIZE);
   const url = merchantUrl(ctx, merchantId, '/orders');
   const listing = OrderList.parse(await ctx.http.json(`${url}?filter=${encodeURIComponent(`modifiedTime>=${window.since.getTime()}`)}&filter=${encodeURIComponent(`modifiedTime<${window.until.getTime()}`)}`, {
-    headers: bearer(ctx), query: { limit: RECONCILE_PAGE_SIZE, offset, orderBy: 'modifiedTime ASC' },
+    headers: bearer(ctx), query: { limit, offset, orderBy: 'modifiedTime ASC' },
   }));
   const envelopes: ReconcilePage['envelopes'] = [];
   const failures: NonNullable<ReconcilePage['failures']> = [];
@@ -37,6 +37,5 @@ export async function pullOrders(ctx: CloverContext, window: ReconcileWindow, cu
     const unit = { merchantId, objectId: `O:${listed.id}`, type: 'UPDATE', ts: listed.modifiedTime ?? window.until.getTime() };
     envelopes.push(...toEnvelopes(order, unit).envelopes);
   }
-  const full = listing.elements.length === RECONCILE_PAGE_SIZE;
-  return { envelopes, failures, examined: listing.elements.length, cursor: full ? String(offset + RECONCILE_PAGE_SIZE) : null };
+  return { envelopes, failures, examined: listing.elements.length, cursor: next(listing.elements.length) };
 }

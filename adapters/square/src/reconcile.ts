@@ -1,4 +1,4 @@
-import type { ReconcilePage, ReconcileWindow } from '@loyalty-gateway/core';
+import { cursorPage, type ReconcilePage, type ReconcileWindow } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { mapSquareUnit } from './map-unit.js';
 import { SquareId, SquarePayment, SquareRefund, type SquareEvent } from './native.js';
@@ -30,11 +30,12 @@ const asEvent = (type: string, kind: 'payment' | 'refund', object: { id: string;
  */
 export async function pullPayments(ctx: SquareContext, window: ReconcileWindow, cursor: string | null): Promise<ReconcilePage> {
   const url = squareUrl(ctx.settings, '/v2/payments');
+  const paging = cursorPage(cursor);
   const listing = PaymentListing.parse(await ctx.http.json(url, {
     headers: squareHeaders(ctx),
     query: {
       location_id: ctx.storeId, updated_at_begin_time: window.since.toISOString(), updated_at_end_time: window.until.toISOString(),
-      sort_field: 'UPDATED_AT', sort_order: 'ASC', limit: 100, cursor: cursor ?? undefined,
+      sort_field: 'UPDATED_AT', sort_order: 'ASC', limit: 100, cursor: paging.cursor,
     },
   }));
   const payments = listing.payments ?? [];
@@ -56,5 +57,5 @@ export async function pullPayments(ctx: SquareContext, window: ReconcileWindow, 
       envelopes.push(...(await mapSquareUnit(asEvent('refund.updated', 'refund', refund), ctx)).envelopes);
     }
   }
-  return { envelopes, failures, examined: payments.length, cursor: listing.cursor || null };
+  return { envelopes, failures, examined: payments.length, cursor: paging.next(listing.cursor) };
 }

@@ -1,6 +1,6 @@
 import type { CatalogPage } from '@loyalty-gateway/core';
 import { z } from 'zod';
-import { listPage, pageOf } from './api.js';
+import { listPage } from './api.js';
 import type { WooContext } from './config.js';
 import { toCatalogItem } from './map.js';
 import { WooProduct } from './native.js';
@@ -10,7 +10,7 @@ export const CATALOG_SCHEDULE = '50 3 * * *';
 
 /** The catalog: `GET /wp-json/wc/v3/products`, 100 a page. */
 export async function pullProducts(ctx: WooContext, checkpoint: string | null): Promise<CatalogPage> {
-  const { response, next } = await listPage(ctx, 'products', pageOf(checkpoint));
+  const { response, next } = await listPage(ctx, 'products', checkpoint);
   return { items: z.array(WooProduct).parse(response.body).map(toCatalogItem), checkpoint: next };
 }
 

@@ -1,6 +1,6 @@
 import type { ReconcilePage, ReconcileWindow } from '@loyalty-gateway/core';
 import { z } from 'zod';
-import { listPage, pageOf } from './api.js';
+import { listPage } from './api.js';
 import type { WooContext } from './config.js';
 import { orderEnvelopes } from './map.js';
 import { WooOrder } from './native.js';
@@ -14,7 +14,7 @@ export const RECONCILE_SCHEDULE = '*/15 * * * *';
  * so what a webhook delivered is a duplicate, what WooCommerce never sent (it does not retry) earns now.
  */
 export async function pullOrders(ctx: WooContext, window: ReconcileWindow, cursor: string | null): Promise<ReconcilePage> {
-  const { response, next } = await listPage(ctx, 'orders', pageOf(cursor), {
+  const { response, next } = await listPage(ctx, 'orders', cursor, {
     modified_after: window.since.toISOString(), modified_before: window.until.toISOString(), dates_are_gmt: 'true', orderby: 'id', order: 'asc',
   });
   const orders = z.array(z.unknown()).parse(response.body);

@@ -17,3 +17,4 @@ export * from './resolve-units.js';
 export * from './settings-secret-key.js';
 export * from './setup-fields.js';
 export * from './secret.js';
+export * from './paginate.js';
