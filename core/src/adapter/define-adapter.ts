@@ -131,7 +131,7 @@ export interface AdapterSpec<
   setup: { storeIdLabel: string; steps: SetupStep[] };
   /**
    * Provider-level settings (per vendor app), e.g. the app secret and API base URL. Each field says
-   * what it is with `.meta({ title, description, secret? })`, as `credentials` must.
+   * what it is with `.meta({ title, description, secret? })`, as `credentials` do (the gateway checks its adapters').
    */
   settings: SettingsSchema;
   /**
