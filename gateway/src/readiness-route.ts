@@ -1,5 +1,7 @@
 import { GatewayError } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { responseJsonSchema } from './http/response-json-schema.js';
 import './http/fastify-types.js';
 
 /** A dependency probe: resolves when the dependency can serve requests. */
@@ -8,7 +10,12 @@ export type ReadinessCheck = () => Promise<void>;
 /** How long each check may take before it counts as failing. */
 export const READINESS_TIMEOUT_MS = 1_000;
 
-type CheckOutcome = 'ok' | 'failed' | 'timed out';
+const CheckOutcome = z.enum(['ok', 'failed', 'timed out']);
+type CheckOutcome = z.infer<typeof CheckOutcome>;
+
+/** GET /ready's 200 answer. */
+export const ReadyResult = z.strictObject({ status: z.literal('ready'), checks: z.record(z.string(), CheckOutcome) });
+const readyJsonSchema = responseJsonSchema(ReadyResult);
 
 function probe(check: ReadinessCheck, timeoutMs: number): Promise<CheckOutcome> {
   let timer: NodeJS.Timeout | undefined;
@@ -20,13 +27,6 @@ function probe(check: ReadinessCheck, timeoutMs: number): Promise<CheckOutcome> 
     .then((): CheckOutcome => 'ok', (): CheckOutcome => 'failed');
   return Promise.race([run, timeout]).finally(() => clearTimeout(timer));
 }
-
-const readyJsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { status: { type: 'string' }, checks: { type: 'object', additionalProperties: { type: 'string' } } },
-  required: ['status', 'checks'],
-} as const;
 
 /**
  * GET /ready: readiness, no authentication, no rate limit. Every check runs at once with its own
@@ -47,6 +47,6 @@ export function registerReadiness(
       const detail = failing.map((name) => `${name} ${results[name]}`).join(', ');
       throw new GatewayError('not_ready', { message: `The gateway is not ready: ${detail}.` });
     }
-    return { status: 'ready', checks: results };
+    return { status: 'ready', checks: results } satisfies z.infer<typeof ReadyResult>;
   });
 }

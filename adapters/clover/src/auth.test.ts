@@ -4,14 +4,14 @@ import { cloverHandshake, cloverUnits } from './auth.js';
 import { CloverSettings } from './config.js';
 import { adapter } from './index.js';
 import { CloverWebhookBody } from './native.js';
-import { fixture, fixtureText } from './testing/fixture.js';
+import { fixtures } from './testing/index.js';
 
 const settings = { authCode: ['old-auth-code', 'new-auth-code'] };
 
 describe('Clover auth: static X-Clover-Auth, constant time, rotation list', () => {
   it('accepts every configured code during rotation and refuses others', () => {
     const kit = adapterKit(adapter, { settings, credentials: { accessToken: 't' } });
-    const body = fixtureText('webhook-notification.json');
+    const body = fixtures.text('webhook-notification.json');
     expect(kit.authenticate(kit.signed(body))).toEqual({ ok: true });
     expect(kit.authenticate(kit.unsigned(body, { 'X-Clover-Auth': 'new-auth-code' }))).toEqual({ ok: true });
     expect(kit.authenticate(kit.unsigned(body, { 'X-Clover-Auth': 'new-auth-code ' })).ok).toBe(false);
@@ -20,10 +20,10 @@ describe('Clover auth: static X-Clover-Auth, constant time, rotation list', () =
 
   it('the door answers a wrong or missing X-Clover-Auth 401; the unsigned verificationCode 200 (declared unsigned)', async () => {
     const kit = adapterKit(adapter, { settings, credentials: { accessToken: 't' } });
-    const body = fixtureText('webhook-notification.json');
+    const body = fixtures.text('webhook-notification.json');
     expect(await kit.post(kit.unsigned(body, { 'X-Clover-Auth': 'older-auth-code' }))).toMatchObject({ statusCode: 401, code: 'bad_signature' });
     expect(await kit.post(kit.unsigned(body))).toMatchObject({ statusCode: 401, code: 'bad_signature' });
-    expect(await kit.post(kit.unsigned(fixtureText('webhook-verification.json')))).toMatchObject({ statusCode: 200, body: { status: 'handshake' } });
+    expect(await kit.post(kit.unsigned(fixtures.text('webhook-verification.json')))).toMatchObject({ statusCode: 200, body: { status: 'handshake' } });
   });
 
   it('declares the static-header scheme with the secret in provider settings', () => {
@@ -34,7 +34,7 @@ describe('Clover auth: static X-Clover-Auth, constant time, rotation list', () =
 describe('Clover verification handshake', () => {
   it('answers the one-time verificationCode with a note and the code, and no envelopes', async () => {
     const kit = adapterKit(adapter, { settings, credentials: { accessToken: 't' } });
-    const request = kit.unsigned(fixtureText('webhook-verification.json'));
+    const request = kit.unsigned(fixtures.text('webhook-verification.json'));
     // Clover sends it before any auth code exists: it does not authenticate, so the gateway
     // must detect the handshake before running auth for this adapter.
     expect(kit.authenticate(request).ok).toBe(false);
@@ -47,14 +47,14 @@ describe('Clover verification handshake', () => {
   });
 
   it('is not a handshake when the body is a notification', () => {
-    expect(cloverHandshake(CloverWebhookBody.parse(fixture('webhook-notification.json')))).toBeNull();
+    expect(cloverHandshake(CloverWebhookBody.parse(fixtures.json('webhook-notification.json')))).toBeNull();
     expect(cloverHandshake(CloverWebhookBody.parse({ verificationCode: '  ' }))).toBeNull();
   });
 });
 
 describe('Clover store identification', () => {
   it('splits a batch into one unit per (merchant, object), the merchant id as store', () => {
-    const units = cloverUnits(CloverWebhookBody.parse(fixture('webhook-notification.json')));
+    const units = cloverUnits(CloverWebhookBody.parse(fixtures.json('webhook-notification.json')));
     expect(units).toHaveLength(7);
     expect(units[0]).toEqual({ storeId: 'XYZVJT2ZRRRSC', unit: { merchantId: 'XYZVJT2ZRRRSC', objectId: 'O:GHIVJT2ABCRSC', type: 'CREATE', ts: 1537970958000 } });
     expect(units[6]).toEqual({ storeId: 'MNOVJT2ZRRRSC', unit: { merchantId: 'MNOVJT2ZRRRSC', objectId: 'O:GONVJT2ABCRSC', type: 'UPDATE', ts: 1537971004000 } });

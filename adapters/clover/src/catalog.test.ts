@@ -1,15 +1,15 @@
+import { offsetPage } from '@loyalty-gateway/core';
 import { adapterKit, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { offsetOf } from './catalog.js';
 import { adapter } from './index.js';
-import { fixture, startCloverApi } from './testing/fixture.js';
+import { fixtures, startCloverApi } from './testing/index.js';
 
 const ITEMS = '/v3/merchants/XYZVJT2ZRRRSC/items';
 let server: RecordedVendorServer;
 
 /** Page 1 is full (100 items): the 6 recorded items, then copies of the first with their own ids. */
 function fullFirstPage(): { elements: Array<Record<string, unknown>> } {
-  const recorded = fixture<{ elements: Array<Record<string, unknown>> }>('items-page-1.json').elements;
+  const recorded = fixtures.json<{ elements: Array<Record<string, unknown>> }>('items-page-1.json').elements;
   const copies = Array.from({ length: 100 - recorded.length }, (_, n) => ({ ...recorded[0], id: `COPY${String(n).padStart(9, '0')}` }));
   return { elements: [...recorded, ...copies] };
 }
@@ -17,7 +17,7 @@ function fullFirstPage(): { elements: Array<Record<string, unknown>> } {
 beforeAll(async () => {
   server = await startCloverApi();
   server.route(`${ITEMS}?offset=0`, { status: 200, body: fullFirstPage() });
-  server.route(`${ITEMS}?offset=100`, { status: 200, body: fixture('items-page-2.json') });
+  server.route(`${ITEMS}?offset=100`, { status: 200, body: fixtures.json('items-page-2.json') });
   server.script(`${ITEMS}?offset=0`, { status: 429, headers: { 'retry-after': '1' }, body: { message: 'Too Many Requests' } });
   server.script(`${ITEMS}?offset=100`, { status: 502, body: { message: 'Bad Gateway' } });
 });
@@ -62,6 +62,7 @@ describe('Clover catalog pull', () => {
   });
 
   it('reads a checkpoint as the next offset, restarting on anything else', () => {
+    const offsetOf = (checkpoint: string | null) => offsetPage(checkpoint, 100).offset;
     expect(offsetOf(null)).toBe(0);
     expect(offsetOf('200')).toBe(200);
     expect(offsetOf('-5')).toBe(0);

@@ -1,4 +1,4 @@
-import type { CatalogPage } from '@loyalty-gateway/core';
+import { offsetPage, type CatalogPage } from '@loyalty-gateway/core';
 import { bearer, merchantUrl, type CloverContext } from './config.js';
 import { toCatalogItem } from './map.js';
 import { CloverItemPage } from './native.js';
@@ -9,25 +9,20 @@ export const CATALOG_PAGE_SIZE = 100;
 /** Nightly, 03:20 (the gateway's clock), after the merchant's day is closed. */
 export const CATALOG_SCHEDULE = '20 3 * * *';
 
-/** Checkpoint = the next offset as a decimal string; anything unreadable restarts at 0. */
-export function offsetOf(checkpoint: string | null): number {
-  if (checkpoint === null || !/^\d+$/.test(checkpoint)) return 0;
-  return Number(checkpoint);
-}
-
 /**
  * One page of `GET /v3/merchants/{mId}/items?limit=100&offset=N&expand=categories`. Clover gives no
- * total or next link: a page shorter than the limit is the last one.
+ * total or next link: a page shorter than the limit is the last one. The checkpoint is the next
+ * offset; anything unreadable restarts at 0.
  */
 export async function pullCatalog(ctx: CloverContext, checkpoint: string | null): Promise<CatalogPage> {
-  const offset = offsetOf(checkpoint);
+  const { offset, limit, next } = offsetPage(checkpoint, CATALOG_PAGE_SIZE);
   const raw = await ctx.http.json(merchantUrl(ctx, ctx.storeId, '/items'), {
     headers: bearer(ctx),
-    query: { limit: CATALOG_PAGE_SIZE, offset, expand: 'categories' },
+    query: { limit, offset, expand: 'categories' },
   });
   const elements = CloverItemPage.parse(raw).elements ?? [];
   return {
     items: elements.map(toCatalogItem),
-    checkpoint: elements.length < CATALOG_PAGE_SIZE ? null : String(offset + elements.length),
+    checkpoint: next(elements.length),
   };
 }

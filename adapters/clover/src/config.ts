@@ -1,9 +1,7 @@
-import { VendorApiBaseUrl, type AdapterContext } from '@loyalty-gateway/core';
+import { Secret, VendorApiBaseUrl, type AdapterContext } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 export const CLOVER_API_BASE_URL = 'https://api.clover.com';
-
-const secret = z.string().min(1);
 
 /**
  * Provider settings (one Clover app): the X-Clover-Auth code (a list during rotation) and the REST
@@ -11,14 +9,20 @@ const secret = z.string().min(1);
  * point it at a local recorded server).
  */
 export const CloverSettings = z.strictObject({
-  authCode: z.union([secret, z.array(secret).min(1)]),
-  apiBaseUrl: VendorApiBaseUrl.default(CLOVER_API_BASE_URL).transform((url) => url.replace(/\/+$/, '')),
+  authCode: Secret.meta({ title: 'Clover Auth Code', description: 'Sent by Clover as X-Clover-Auth on every notification; a list during rotation.', secret: true }),
+  apiBaseUrl: VendorApiBaseUrl.default(CLOVER_API_BASE_URL)
+    .transform((url) => url.replace(/\/+$/, ''))
+    .meta({ title: 'API base URL', description: 'https://api.clover.com (default), https://api.eu.clover.com, or the sandbox.' }),
 });
 export type CloverSettings = z.infer<typeof CloverSettings>;
 
 /** Per connection (one merchant): the OAuth access token used for fetch-back and catalog pulls. */
 export const CloverCredentials = z.strictObject({
-  accessToken: secret,
+  accessToken: z.string().min(1).meta({
+    title: 'OAuth access token',
+    description: 'Token of our Clover app for this merchant (orders read, inventory read, customers read).',
+    secret: true,
+  }),
 });
 export type CloverCredentials = z.infer<typeof CloverCredentials>;
 

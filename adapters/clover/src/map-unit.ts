@@ -1,7 +1,7 @@
 import type { MapResult } from '@loyalty-gateway/core';
 import type { CloverUnit } from './auth.js';
 import { isCloverId, type CloverContext } from './config.js';
-import { fetchOrder } from './fetch-order.js';
+import { fetchOrder } from './api.js';
 import { toEnvelopes } from './map.js';
 
 /** `O:GHIVJT2ABCRSC` → `GHIVJT2ABCRSC`; null for every other object kind (P:, I:, C:, M:, A:...). */

@@ -4,11 +4,11 @@ import type { CloverUnit } from './auth.js';
 import { currencyOf, eventIdOf, toCatalogItem, toEnvelopes } from './map.js';
 import { orderIdOf } from './map-unit.js';
 import { CloverOrder } from './native.js';
-import { fixture } from './testing/fixture.js';
+import { fixtures } from './testing/index.js';
 
 const unit: CloverUnit = { merchantId: 'XYZVJT2ZRRRSC', objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1537970958000 };
-const paid = () => CloverOrder.parse(fixture('order-paid.json'));
-const refunded = () => CloverOrder.parse(fixture('order-refunded.json'));
+const paid = () => CloverOrder.parse(fixtures.json('order-paid.json'));
+const refunded = () => CloverOrder.parse(fixtures.json('order-refunded.json'));
 
 describe('toEnvelopes: paymentState decides', () => {
   it('maps a PAID order (as fetched, no contact lookup) to one strict sale.completed', () => {

@@ -7,7 +7,7 @@ import { toItems } from './map-items.js';
 import type { CloverItem, CloverOrder, CloverRefund } from './native.js';
 
 /**
- * Pure mapping, Clover → canonical. No I/O: the order arrives already fetched (see fetch-order.ts).
+ * Pure mapping, Clover → canonical. No I/O: the order arrives already fetched (see api.ts).
  * Clover has no event id: `${merchantId}:${objectId}:${ts}` is stable across Clover's retries of one
  * notification; each refund envelope adds `:${refundId}` so two refunds of one order never share an
  * eventId (refund.id is the gateway's idempotency key for the reversal anyway).

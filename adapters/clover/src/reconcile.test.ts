@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapter } from './index.js';
 import type { CloverContext } from './config.js';
 import { RECONCILE_PAGE_SIZE } from './reconcile.js';
-import { fixture, startCloverApi } from './testing/fixture.js';
+import { fixtures, startCloverApi } from './testing/index.js';
 
 const XYZ = '/v3/merchants/XYZVJT2ZRRRSC';
 // Clover's documented order objects (fixtures, unedited); the listing pages are assembled from them
 // the way `GET /v3/merchants/{mId}/orders` answers: `{ elements: [order…] }`.
-const paid = fixture<{ id: string; modifiedTime: number }>('order-paid.json');
-const open = fixture<{ id: string; modifiedTime: number }>('order-open.json');
+const paid = fixtures.json<{ id: string; modifiedTime: number }>('order-paid.json');
+const open = fixtures.json<{ id: string; modifiedTime: number }>('order-open.json');
 const window = { since: new Date(1_537_900_000_000), until: new Date(1_538_000_000_000) };
 let server: RecordedVendorServer;
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
   server.route(`${XYZ}/orders?offset=${RECONCILE_PAGE_SIZE}`, { body: { elements: [] } });
   server.route(`${XYZ}/orders/${paid.id}`, { body: paid });
   server.route(`${XYZ}/orders/${open.id}`, { body: open });
-  server.route(`${XYZ}/customers/CUSTVJT2ABCRS`, { body: fixture('customer.json') });
+  server.route(`${XYZ}/customers/CUSTVJT2ABCRS`, { body: fixtures.json('customer.json') });
 });
 afterAll(() => server.close());
 

@@ -1,8 +1,8 @@
 import { adapterKit, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_EXPANSIONS_PER_CALL } from './fetch-order.js';
+import { MAX_EXPANSIONS_PER_CALL } from './api.js';
 import { adapter } from './index.js';
-import { fixture, fixtureText, startCloverApi } from './testing/fixture.js';
+import { fixtures, startCloverApi } from './testing/index.js';
 
 const XYZ = '/v3/merchants/XYZVJT2ZRRRSC';
 const MNO = '/v3/merchants/MNOVJT2ZRRRSC';
@@ -10,11 +10,11 @@ let server: RecordedVendorServer;
 
 beforeAll(async () => {
   server = await startCloverApi();
-  server.route(`${XYZ}/orders/GHIVJT2ABCRSC`, { status: 200, body: fixture('order-paid.json') });
-  server.route(`${XYZ}/customers/CUSTVJT2ABCRS`, { status: 200, body: fixture('customer.json') });
-  server.route(`${XYZ}/orders/ABCVJTABCRRSC`, { status: 200, body: fixture('order-refunded.json') });
-  server.route(`${MNO}/orders/OPNVJT2ABCRSC`, { status: 200, body: fixture('order-open.json') });
-  server.route(`${MNO}/orders/GONVJT2ABCRSC`, { status: 404, body: fixture('not-found.json') });
+  server.route(`${XYZ}/orders/GHIVJT2ABCRSC`, { status: 200, body: fixtures.json('order-paid.json') });
+  server.route(`${XYZ}/customers/CUSTVJT2ABCRS`, { status: 200, body: fixtures.json('customer.json') });
+  server.route(`${XYZ}/orders/ABCVJTABCRRSC`, { status: 200, body: fixtures.json('order-refunded.json') });
+  server.route(`${MNO}/orders/OPNVJT2ABCRSC`, { status: 200, body: fixtures.json('order-open.json') });
+  server.route(`${MNO}/orders/GONVJT2ABCRSC`, { status: 404, body: fixtures.json('not-found.json') });
   // Clover throttles, then fails once: the client must retry through both.
   server.script(`${XYZ}/orders/GHIVJT2ABCRSC`, { status: 429, headers: { 'retry-after': '1' }, body: { message: 'Too Many Requests' } });
   server.script(`${XYZ}/orders/ABCVJTABCRRSC`, { status: 503, body: { message: 'Service Unavailable' } });
@@ -80,7 +80,7 @@ const refund = (id: string, amount: number, occurredAt: string) => ({
 describe('Clover webhook: signed notification batch in, envelopes out', () => {
   it('maps a multi-merchant batch through fetch-back, retrying a 429 and a 503', async () => {
     const k = kit();
-    const request = k.signed(fixtureText('webhook-notification.json'));
+    const request = k.signed(fixtures.text('webhook-notification.json'));
     expect(k.authenticate(request)).toEqual({ ok: true });
 
     const out = await k.envelopes(request);
@@ -120,7 +120,7 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
 
   it('gives the same eventIds when Clover retries the same notification', async () => {
     const k = kit();
-    const body = fixtureText('webhook-notification.json');
+    const body = fixtures.text('webhook-notification.json');
     const first = await k.envelopes(k.signed(body));
     const again = await k.envelopes(k.signed(body));
     expect(again.envelopes.map((e) => e.eventId)).toEqual(first.envelopes.map((e) => e.eventId));
@@ -128,7 +128,7 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
 
   it('refuses a wrong or missing X-Clover-Auth', () => {
     const k = kit();
-    const body = fixtureText('webhook-notification.json');
+    const body = fixtures.text('webhook-notification.json');
     expect(k.authenticate(k.unsigned(body, { 'X-Clover-Auth': 'not-the-auth-code' }))).toMatchObject({ ok: false, reason: 'bad_signature' });
     expect(k.authenticate(k.unsigned(body))).toMatchObject({ ok: false, reason: 'missing_credentials' });
   });

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { shopDomainOf } from './auth.js';
 import { adminApiBaseUrl, ShopifySettings } from './config.js';
 import { adapter } from './index.js';
-import { loadFixture } from './load-fixture.js';
+import { fixtures } from './testing/index.js';
 
-const body = loadFixture('orders-paid.json');
+const body = fixtures.text('orders-paid.json');
 const topic = { 'X-Shopify-Topic': 'orders/paid', 'X-Shopify-Shop-Domain': 'bean-there.myshopify.com' };
 /** Shopify's own recipe, computed independently of the kit: base64 HMAC-SHA256 of the raw body. */
 const shopifySignature = (secret: string, raw: string) => createHmac('sha256', secret).update(raw).digest('base64');

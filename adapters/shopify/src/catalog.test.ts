@@ -3,14 +3,14 @@ import { adapterKit } from '@loyalty-gateway/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
 import { adapter } from './index.js';
-import { loadFixture, startRecordedShopify } from './load-fixture.js';
+import { fixtures, startRecordedShopify } from './testing/index.js';
 
 type RecordedShopify = Awaited<ReturnType<typeof startRecordedShopify>>;
 
 const SHOP = 'bean-there.myshopify.com';
 const TOKEN = 'shpat_fake_access_token';
 const PAGE_1_CURSOR = 'eyJsYXN0X2lkIjoxMDcwMzI1MDQwLCJsYXN0X3ZhbHVlIjoiMTA3MDMyNTA0MCJ9';
-const ok = (name: string) => ({ status: 200, body: loadFixture(name) });
+const ok = (name: string) => ({ status: 200, body: fixtures.text(name) });
 
 let server: RecordedShopify | undefined;
 afterEach(async () => {

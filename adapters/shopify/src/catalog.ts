@@ -1,5 +1,5 @@
 import type { CatalogPage } from '@loyalty-gateway/core';
-import { shopifyGraphql, type ShopifyContext } from './graphql.js';
+import { shopifyGraphql, type ShopifyContext } from './api.js';
 import { toCatalogItem } from './map.js';
 import { ShopifyVariantsPage } from './native.js';
 

@@ -1,4 +1,4 @@
-import { VendorApiError } from '@loyalty-gateway/core';
+import { Secret, VendorApiError } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 /**
@@ -8,24 +8,23 @@ import { z } from 'zod';
  */
 export const DEFAULT_API_VERSION = '2026-07';
 
-/** One secret or a list of them: during a rotation both the new and the old secret verify. */
-const Secret = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
-
 /**
  * Provider-level settings (one Shopify app for every merchant). `apiBaseUrl` defaults to the
  * shop's own Admin API, `https://{shop}/admin/api/{apiVersion}`; set it to point tests or UAT at
  * a recorded server. A `{shop}` placeholder in it is replaced by the connection's shop domain.
  */
 export const ShopifySettings = z.strictObject({
-  appSecret: Secret,
+  appSecret: Secret.meta({ title: 'App client secret', description: 'Signs every webhook (X-Shopify-Hmac-Sha256). A list allows rotation.', secret: true }),
   apiBaseUrl: z
     .string()
     .regex(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
-    .optional(),
+    .optional()
+    .meta({ title: 'Admin API base URL', description: 'Defaults to https://{shop}/admin/api/{apiVersion}; for tests and UAT only.' }),
   apiVersion: z
     .string()
     .regex(/^(\d{4}-(01|04|07|10)|unstable)$/, { message: 'must be a Shopify API version such as 2026-07' })
-    .default(DEFAULT_API_VERSION),
+    .default(DEFAULT_API_VERSION)
+    .meta({ title: 'Admin API version', description: 'Defaults to 2026-07 (supported by Shopify until at least July 2027).' }),
 });
 export type ShopifySettings = z.infer<typeof ShopifySettings>;
 
@@ -35,7 +34,11 @@ export type ShopifySettings = z.infer<typeof ShopifySettings>;
  * requires `accessToken` and says so when it is missing.
  */
 export const ShopifyCredentials = z.strictObject({
-  accessToken: z.string().min(1).optional(),
+  accessToken: z.string().min(1).optional().meta({
+    title: 'Admin API access token',
+    description: 'shpat_… token with read_products and read_orders: the nightly catalog pull and the order reconciliation every 15 minutes.',
+    secret: true,
+  }),
 });
 export type ShopifyCredentials = z.infer<typeof ShopifyCredentials>;
 

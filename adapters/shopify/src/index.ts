@@ -20,7 +20,6 @@ export const adapter = defineAdapter({
     description: 'Earn on paid Shopify orders and reverse on refunds, straight from Shopify webhooks; nightly catalog pull for item rules.',
     category: 'ecommerce',
     logoSvg,
-    website: 'https://www.shopify.com',
   },
   setup: {
     storeIdLabel: 'Shop domain (e.g. bean-there.myshopify.com)',
@@ -29,14 +28,6 @@ export const adapter = defineAdapter({
       { title: 'Do not add webhooks by hand', body: 'Webhooks added under Settings → Notifications → Webhooks are signed with a key of your shop, not the app\'s: the gateway refuses every one of them (401). Delete any you added for this address.' },
       { title: 'Enter your shop', body: 'Enter your {{storeIdLabel}} exactly as Shopify shows it, and paste the app\'s Admin API access token (read_products, read_orders) for the catalog and the order reconciliation.' },
       { title: 'Test', body: 'Pay a small order with a loyalty member\'s email: the gateway answers Shopify 200 and the member\'s points show the sale within a minute.' },
-    ],
-    credentials: [
-      { key: 'accessToken', label: 'Admin API access token', help: 'shpat_… token with read_products and read_orders: the nightly catalog pull and the order reconciliation every 15 minutes.', secret: true },
-    ],
-    provider: [
-      { key: 'appSecret', label: 'App client secret', help: 'Signs every webhook (X-Shopify-Hmac-Sha256). A list allows rotation.', secret: true },
-      { key: 'apiVersion', label: 'Admin API version', help: 'Defaults to 2026-07 (supported by Shopify until at least July 2027).', secret: false },
-      { key: 'apiBaseUrl', label: 'Admin API base URL', help: 'Defaults to https://{shop}/admin/api/{apiVersion}; for tests and UAT only.', secret: false },
     ],
   },
   settings: ShopifySettings,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decimalToMinor } from './decimal.js';
 import { parseExactJson } from './exact-json.js';
-import { loadFixture } from './load-fixture.js';
+import { fixtures } from './testing/index.js';
 import { ShopifyRefund } from './native.js';
 import { refundEnvelopes } from './map-refund.js';
 import { refundMoney, refundShopCurrency } from './refund-money.js';
@@ -30,7 +30,7 @@ describe('decimalToMinor (exact, via core toMinorUnits)', () => {
 });
 
 describe('refundMoney (uncertain Shopify facts isolated here)', () => {
-  const refundOf = (name: string) => ShopifyRefund.parse(parseExactJson(loadFixture(name)));
+  const refundOf = (name: string) => ShopifyRefund.parse(parseExactJson(fixtures.text(name)));
 
   it('sums successful refund transactions in their currency', () => {
     expect(refundMoney(refundOf('refunds-create.json'))).toEqual({ minor: 20900, currency: 'USD' });
@@ -72,7 +72,7 @@ describe('refundMoney (uncertain Shopify facts isolated here)', () => {
 describe('refunds on multi-currency shops (transactions in the presentment currency)', () => {
   // Shopify's documented refunds/create (unedited fixture) as a multi-currency shop sends it: the
   // same refund, paid back in EUR (the presentment currency), its line's money set in both.
-  const documented = () => ShopifyRefund.parse(parseExactJson(loadFixture('refunds-create.json')));
+  const documented = () => ShopifyRefund.parse(parseExactJson(fixtures.text('refunds-create.json')));
   const inEuros = (subtotalSet: unknown) => ShopifyRefund.parse({
     ...documented(),
     transactions: documented().transactions!.map((t) => ({ ...t, amount: '190.00', currency: 'EUR' })),

@@ -1,12 +1,12 @@
 import { adapterKit } from '@loyalty-gateway/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adapter } from './index.js';
-import { loadFixture, startRecordedShopify } from './load-fixture.js';
+import { fixtures, startRecordedShopify } from './testing/index.js';
 import { RECONCILE_ORDER_QUERY, RECONCILE_QUERY } from './reconcile.js';
 import { graphqlOrderOf, shopMoney as money } from './testing/graphql-order.js';
 
-const restOrder = JSON.parse(loadFixture('orders-paid.json'));
-const restRefund = JSON.parse(loadFixture('refunds-create.json'));
+const restOrder = JSON.parse(fixtures.text('orders-paid.json'));
+const restRefund = JSON.parse(fixtures.text('refunds-create.json'));
 const graphqlOrder = (overrides: Record<string, unknown> = {}) => ({ ...graphqlOrderOf(restOrder, [restRefund]), ...overrides });
 
 type RecordedShopify = Awaited<ReturnType<typeof startRecordedShopify>>;
@@ -36,8 +36,8 @@ describe('shopify order reconciliation (Admin GraphQL orders by updated_at, curs
     server = await startRecordedShopify([...page([graphqlOrder()], 'cursor-2'), ...page([], null)]);
     const kit = kitFor(server);
     const pulled = await kit.reconcile(SHOP, WINDOW);
-    const paid = await kit.envelopes(kit.signed(loadFixture('orders-paid.json'), { 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': SHOP }));
-    const refunded = await kit.envelopes(kit.signed(loadFixture('refunds-create.json'), { 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': SHOP }));
+    const paid = await kit.envelopes(kit.signed(fixtures.text('orders-paid.json'), { 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': SHOP }));
+    const refunded = await kit.envelopes(kit.signed(fixtures.text('refunds-create.json'), { 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': SHOP }));
     // GraphQL's Order.discountCodes names the codes only (the REST amount and type are not there):
     // the one difference, and one the ledger's sale fingerprint leaves out (the same sale, a duplicate).
     const webhookSale = { ...paid.envelopes[0]!.transaction, discountCodes: [{ code: 'TENOFF' }] };

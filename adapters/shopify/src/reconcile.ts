@@ -1,6 +1,6 @@
 import type { Envelope, ReconcilePage, ReconcileWindow } from '@loyalty-gateway/core';
 import { z } from 'zod';
-import { shopifyGraphql, type ShopifyContext } from './graphql.js';
+import { shopifyGraphql, type ShopifyContext } from './api.js';
 import { orderEnvelopes } from './map-order.js';
 import { refundEnvelopes } from './map-refund.js';
 import type { ShopifyUnit } from './webhook-unit.js';

@@ -1,8 +1,8 @@
 import { adapterKit } from '@loyalty-gateway/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adapter } from './index.js';
-import type { ShopifyContext } from './graphql.js';
-import { startRecordedShopify } from './load-fixture.js';
+import type { ShopifyContext } from './api.js';
+import { startRecordedShopify } from './testing/index.js';
 import { ensureSubscriptions, listSubscriptions } from './subscriptions.js';
 
 type RecordedShopify = Awaited<ReturnType<typeof startRecordedShopify>>;

@@ -1,7 +1,7 @@
 import { VendorApiError, type SubscriptionReport, type VendorSubscription } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { adminApiBaseUrl } from './config.js';
-import { shopifyGraphql, type ShopifyContext } from './graphql.js';
+import { shopifyGraphql, type ShopifyContext } from './api.js';
 
 /** The topics the mapping acts on (map.ts): orders/paid, refunds/create, orders/cancelled. */
 export const SUBSCRIPTION_TOPICS = ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'] as const;

@@ -1,7 +1,7 @@
 import { adapterKit } from '@loyalty-gateway/core/testing';
 import { describe, expect, it } from 'vitest';
 import { adapter } from './index.js';
-import { loadFixture } from './load-fixture.js';
+import { fixtures } from './testing/index.js';
 
 const SHOP = 'bean-there.myshopify.com';
 const EVENT_ID = '59d6d79c-595f-4e7e-bc6f-72f5c3d0c66f';
@@ -32,7 +32,7 @@ const saleTransaction = {
 
 describe('shopify webhook: signed fixture in, canonical envelopes out', () => {
   it('orders/paid → sale.completed for the shop in X-Shopify-Shop-Domain', async () => {
-    const request = kit.signed(loadFixture('orders-paid.json'), headers('orders/paid'));
+    const request = kit.signed(fixtures.text('orders-paid.json'), headers('orders/paid'));
     expect(kit.authenticate(request)).toEqual({ ok: true });
     const result = await kit.envelopes(request);
     expect(result.stores).toEqual([SHOP]);
@@ -49,14 +49,14 @@ describe('shopify webhook: signed fixture in, canonical envelopes out', () => {
   });
 
   it('a retry (new webhook id, same event id) maps to the same eventId', async () => {
-    const body = loadFixture('orders-paid.json');
+    const body = fixtures.text('orders-paid.json');
     const first = await kit.envelopes(kit.signed(body, headers('orders/paid')));
     const retry = await kit.envelopes(kit.signed(body, headers('orders/paid', { 'X-Shopify-Webhook-Id': 'another-delivery' })));
     expect(retry.envelopes[0]?.eventId).toBe(first.envelopes[0]?.eventId);
   });
 
   it('falls back to X-Shopify-Webhook-Id, then to topic:id, when the event id is absent', async () => {
-    const body = loadFixture('orders-paid.json');
+    const body = fixtures.text('orders-paid.json');
     const { 'X-Shopify-Event-Id': _dropped, ...noEvent } = headers('orders/paid');
     const viaWebhook = await kit.envelopes(kit.signed(body, noEvent));
     expect(viaWebhook.envelopes[0]?.eventId).toBe('orders/paid:b54557e4-bdd9-4b37-8a5f-bf7d70bcd043');
@@ -66,7 +66,7 @@ describe('shopify webhook: signed fixture in, canonical envelopes out', () => {
   });
 
   it('refunds/create → sale.refunded on the original order with the refunded amount', async () => {
-    const result = await kit.envelopes(kit.signed(loadFixture('refunds-create.json'), headers('refunds/create')));
+    const result = await kit.envelopes(kit.signed(fixtures.text('refunds-create.json'), headers('refunds/create')));
     expect(result.envelopes).toEqual([
       {
         eventId: `refunds/create:${EVENT_ID}`,
@@ -80,7 +80,7 @@ describe('shopify webhook: signed fixture in, canonical envelopes out', () => {
   });
 
   it('orders/cancelled → sale.voided carrying the full transaction', async () => {
-    const result = await kit.envelopes(kit.signed(loadFixture('orders-paid.json'), headers('orders/cancelled')));
+    const result = await kit.envelopes(kit.signed(fixtures.text('orders-paid.json'), headers('orders/cancelled')));
     expect(result.envelopes).toEqual([
       {
         eventId: `orders/cancelled:${EVENT_ID}`,
@@ -95,7 +95,7 @@ describe('shopify webhook: signed fixture in, canonical envelopes out', () => {
 
 describe('shopify webhook: accepted without acting (zero envelopes, a note)', () => {
   const zero = async (fixtureName: string, topic: string) => {
-    const result = await kit.envelopes(kit.signed(loadFixture(fixtureName), headers(topic)));
+    const result = await kit.envelopes(kit.signed(fixtures.text(fixtureName), headers(topic)));
     expect(result.envelopes).toEqual([]);
     expect(result.notes).toHaveLength(1);
     return result.notes[0];
@@ -123,7 +123,7 @@ describe('shopify webhook: accepted without acting (zero envelopes, a note)', ()
 
   it('no shop domain header: no store, nothing mapped', async () => {
     const { 'X-Shopify-Shop-Domain': _dropped, ...noShop } = headers('orders/paid');
-    const result = await kit.envelopes(kit.signed(loadFixture('orders-paid.json'), noShop));
+    const result = await kit.envelopes(kit.signed(fixtures.text('orders-paid.json'), noShop));
     expect(result).toMatchObject({ stores: [], envelopes: [], notes: [] });
   });
 });

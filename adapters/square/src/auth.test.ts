@@ -2,7 +2,7 @@ import { adapterKit } from '@loyalty-gateway/core/testing';
 import { describe, expect, it } from 'vitest';
 import { locationOf, squareUnits } from './auth.js';
 import { adapter } from './index.js';
-import { fixtureBytes, fixtureJson } from './load-fixture.js';
+import { fixtures } from './testing/index.js';
 import { SquareEvent } from './native.js';
 
 /** Square's own published vector (square-nodejs-sdk tests/integration/webhooks.test.ts). */
@@ -10,7 +10,7 @@ const SDK_KEY = 'Ibxx_5AKakO-3qeNVR61Dw';
 const SDK_URL = 'https://webhook.site/679a4f3a-dcfa-49ee-bac5-9d0edad886b9';
 const SDK_SIGNATURE = 'GF4YkrJgGBDZ9NIYbNXBnMzqb2HoL4RW/S6vkZ9/2N4=';
 const HEADER = 'x-square-hmacsha256-signature';
-const body = fixtureBytes('webhooks-test-notification.json');
+const body = fixtures.bytes('webhooks-test-notification.json');
 
 const kitFor = (signatureKey: string | string[], url = SDK_URL) =>
   adapterKit(adapter, { settings: { signatureKey, notificationUrl: url }, credentials: { accessToken: 'EAAA-test' }, url });
@@ -90,8 +90,8 @@ describe('Square settings', () => {
 
 describe('store identification (the Square location id)', () => {
   it('reads the payment and the refund location', () => {
-    const payment = SquareEvent.parse(fixtureJson('payment-updated-completed.json'));
-    const refund = SquareEvent.parse(fixtureJson('refund-created-pending.json'));
+    const payment = SquareEvent.parse(fixtures.json('payment-updated-completed.json'));
+    const refund = SquareEvent.parse(fixtures.json('refund-created-pending.json'));
     expect(squareUnits(payment)).toEqual([{ storeId: 'S8GWD5R9QB376', unit: payment }]);
     expect(locationOf(refund)).toBe('NAQ1FHV6ZJ8YV');
   });

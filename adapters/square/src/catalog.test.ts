@@ -3,14 +3,14 @@ import { adapterKit, type RecordedReply, type RecordedVendorServer } from '@loya
 import { afterEach, describe, expect, it } from 'vitest';
 import { pullCatalog } from './catalog.js';
 import { adapter } from './index.js';
-import { fixtureJson, startSquareApi } from './load-fixture.js';
-import type { SquareContext } from './square-api.js';
+import { fixtures, startSquareApi } from './testing/index.js';
+import type { SquareContext } from './api.js';
 
 const CURSOR = 'CAASHgoTNTEzNDY0NTE3OjMwOTE4MzUyMBIHEAEgATisAg';
 const FIRST = '/v2/catalog/list?types=ITEM';
 const SECOND = `/v2/catalog/list?types=ITEM&cursor=${CURSOR}`;
-const page1 = fixtureJson('catalog-list-page-1.json');
-const page2 = fixtureJson('catalog-list-page-2.json');
+const page1 = fixtures.json('catalog-list-page-1.json');
+const page2 = fixtures.json('catalog-list-page-2.json');
 
 let server: RecordedVendorServer | undefined;
 /** Waits asked of the (real) client's sleep: Retry-After honoured without slowing the suite. */

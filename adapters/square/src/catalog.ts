@@ -1,6 +1,6 @@
-import type { CatalogPage } from '@loyalty-gateway/core';
+import { cursorPage, type CatalogPage } from '@loyalty-gateway/core';
 import { toCatalogItems } from './map.js';
-import { listCatalogPage, type SquareContext } from './square-api.js';
+import { listCatalogPage, type SquareContext } from './api.js';
 
 /** Nightly, after Square's quietest hours in most markets. */
 export const CATALOG_SCHEDULE = '20 3 * * *';
@@ -12,5 +12,5 @@ export const CATALOG_SCHEDULE = '20 3 * * *';
 export async function pullCatalog(ctx: SquareContext, checkpoint: string | null): Promise<CatalogPage> {
   const page = await listCatalogPage(ctx, checkpoint);
   const items = (page.objects ?? []).flatMap((object) => toCatalogItems(object, ctx.storeId));
-  return { items, checkpoint: page.cursor ? page.cursor : null };
+  return { items, checkpoint: cursorPage(checkpoint).next(page.cursor) };
 }

@@ -1,10 +1,10 @@
 import { defineAdapter } from '@loyalty-gateway/core';
 import { squareAuth, squareHandshake, squareUnits } from './auth.js';
 import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
-import { handleSquareEvent } from './handle-event.js';
+import { mapSquareUnit } from './map-unit.js';
 import { SquareEvent } from './native.js';
 import { RECONCILE_SCHEDULE, pullPayments } from './reconcile.js';
-import { SquareCredentials, SquareSettings } from './settings.js';
+import { SquareCredentials, SquareSettings } from './config.js';
 
 const logoSvg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48" role="img" aria-label="Square">' +
@@ -19,7 +19,6 @@ export const adapter = defineAdapter({
     description: 'Square Point of Sale and Square Online: completed payments earn, completed refunds reverse; the item library is pulled nightly.',
     category: 'pos',
     logoSvg,
-    website: 'https://squareup.com',
   },
   setup: {
     storeIdLabel: 'Square location ID',
@@ -41,15 +40,6 @@ export const adapter = defineAdapter({
         body: 'Take a card or cash payment of at least 1.00 at this location with a customer attached (or an email receipt). The sale appears in your loyalty activity within a minute.',
       },
     ],
-    credentials: [
-      { key: 'accessToken', label: 'Square access token', help: 'OAuth access token for this seller (ORDERS_READ, PAYMENTS_READ, CUSTOMERS_READ, ITEMS_READ).', secret: true },
-    ],
-    provider: [
-      { key: 'signatureKey', label: 'Webhook signature key', help: 'From the webhook subscription in the Square Developer Console; a list during rotation.', secret: true },
-      { key: 'notificationUrl', label: 'Notification URL', help: 'The subscription URL exactly as registered in Square (Square signs it with the body).', secret: false },
-      { key: 'apiBaseUrl', label: 'API base URL', help: 'Defaults to https://connect.squareup.com (https://connect.squareupsandbox.com for sandbox).', secret: false },
-      { key: 'squareVersion', label: 'Square-Version', help: 'API version header, e.g. 2025-01-23.', secret: false },
-    ],
   },
   settings: SquareSettings,
   credentials: SquareCredentials,
@@ -59,7 +49,7 @@ export const adapter = defineAdapter({
   // Square signs its test notification like any event: authenticated first.
   handshake: { auth: 'signed', detect: squareHandshake },
   units: squareUnits,
-  map: (event, ctx) => handleSquareEvent(event, ctx),
+  map: (event, ctx) => mapSquareUnit(event, ctx),
   catalog: { schedule: CATALOG_SCHEDULE, pull: pullCatalog },
   reconcile: { schedule: RECONCILE_SCHEDULE, pull: pullPayments },
 });

@@ -1,13 +1,13 @@
 import { Envelope } from '@loyalty-gateway/core';
 import { describe, expect, it } from 'vitest';
-import { fixtureJson } from './load-fixture.js';
+import { fixtures } from './testing/index.js';
 import { classify, firstTimestamp, presentAt, toCatalogItems, toRefundEnvelopes, toSaleEnvelopes } from './map.js';
 import { SquareCatalogObject, SquareEvent, SquareOrder, SquarePayment, SquareRefund } from './native.js';
 
-const event = SquareEvent.parse(fixtureJson('payment-updated-completed.json'));
+const event = SquareEvent.parse(fixtures.json('payment-updated-completed.json'));
 const payment = SquarePayment.parse((event.data?.object as { payment: unknown }).payment);
-const order = SquareOrder.parse(fixtureJson<{ order: unknown }>('order-retrieve.json').order);
-const refundEvent = SquareEvent.parse(fixtureJson('refund-updated-completed.json'));
+const order = SquareOrder.parse(fixtures.json<{ order: unknown }>('order-retrieve.json').order);
+const refundEvent = SquareEvent.parse(fixtures.json('refund-updated-completed.json'));
 const refund = SquareRefund.parse((refundEvent.data?.object as { refund: unknown }).refund);
 const base = { event, storeId: 'S8GWD5R9QB376', payment, order, customer: null, receivedAt: '2026-01-01T00:00:00.000Z' };
 const withStatus = (type: string, key: 'payment' | 'refund', status: string) =>

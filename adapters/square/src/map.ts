@@ -106,7 +106,7 @@ export function toSaleEnvelopes(input: SaleInput): MapResult {
 
 /**
  * A COMPLETED refund → sale.refunded naming `saleTransactionId`: the sale's order, resolved through
- * the refunded payment (square-api.ts, saleOfRefund; `refund.order_id` is the refund's own order).
+ * the refunded payment (api.ts, saleOfRefund; `refund.order_id` is the refund's own order).
  * amount = amount_money.
  */
 export function toRefundEnvelopes(event: SquareEvent, refund: SquareRefund, saleTransactionId: string, storeId: string, receivedAt: string): MapResult {

@@ -1,12 +1,12 @@
 import { adapterKit, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapter } from './index.js';
-import { fixtureJson, startSquareApi } from './load-fixture.js';
+import { fixtures, startSquareApi } from './testing/index.js';
 import { pullPayments } from './reconcile.js';
-import type { SquareContext } from './square-api.js';
+import type { SquareContext } from './api.js';
 
 // Square's documented payment.updated (unedited): its payment object is what ListPayments lists.
-const payment = fixtureJson<{ data: { object: { payment: Record<string, unknown> & { id: string } } } }>('payment-updated-completed.json').data.object.payment;
+const payment = fixtures.json<{ data: { object: { payment: Record<string, unknown> & { id: string } } } }>('payment-updated-completed.json').data.object.payment;
 const window = { since: new Date('2020-02-01T00:00:00.000Z'), until: new Date('2020-02-08T00:00:00.000Z') };
 const range = 'location_id=S8GWD5R9QB376&updated_at_begin_time=2020-02-01T00%3A00%3A00.000Z&updated_at_end_time=2020-02-08T00%3A00%3A00.000Z&sort_field=UPDATED_AT&sort_order=ASC&limit=100';
 let server: RecordedVendorServer;
@@ -15,8 +15,8 @@ beforeAll(async () => {
   server = await startSquareApi({
     [`/v2/payments?${range}`]: [{ body: { payments: [{ ...payment, status: 'APPROVED' }], cursor: 'NEXT-PAGE' } }],
     [`/v2/payments?${range}&cursor=NEXT-PAGE`]: [{ body: { payments: [{ ...payment, refund_ids: ['../../v2/locations'] }] } }],
-    ['/v2/orders/03O3USaPaAaFnI6kkwB1JxGgBsUZY']: [{ body: fixtureJson('order-retrieve.json') }],
-    ['/v2/customers/JDKYHBWT1D4F8MFH63DBMEN8Y4']: [{ body: fixtureJson('customer-retrieve.json') }],
+    ['/v2/orders/03O3USaPaAaFnI6kkwB1JxGgBsUZY']: [{ body: fixtures.json('order-retrieve.json') }],
+    ['/v2/customers/JDKYHBWT1D4F8MFH63DBMEN8Y4']: [{ body: fixtures.json('customer-retrieve.json') }],
   });
 });
 afterAll(() => server.close());

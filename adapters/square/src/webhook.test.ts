@@ -2,15 +2,15 @@ import { createHttpClient, VendorApiError } from '@loyalty-gateway/core';
 import { adapterKit, type RecordedReply, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adapter } from './index.js';
-import { fixtureBytes, fixtureJson, startSquareApi } from './load-fixture.js';
+import { fixtures, startSquareApi } from './testing/index.js';
 
 const NOTIFICATION_URL = 'https://loyalty.example.com/webhooks/square';
 const ORDER_PATH = '/v2/orders/03O3USaPaAaFnI6kkwB1JxGgBsUZY';
 const CUSTOMER_PATH = '/v2/customers/JDKYHBWT1D4F8MFH63DBMEN8Y4';
 const ORDER_ID = '03O3USaPaAaFnI6kkwB1JxGgBsUZY';
-const order = fixtureJson('order-retrieve.json');
-const customer = fixtureJson('customer-retrieve.json');
-const paymentBody = fixtureBytes('payment-updated-completed.json');
+const order = fixtures.json('order-retrieve.json');
+const customer = fixtures.json('customer-retrieve.json');
+const paymentBody = fixtures.bytes('payment-updated-completed.json');
 
 let server: RecordedVendorServer | undefined;
 afterEach(async () => {
@@ -33,7 +33,7 @@ async function kitWith(routes: Record<string, RecordedReply[]>) {
 }
 
 /** A fixture body with one string replaced, re-signed by the kit (for edge cases). */
-const variant = (name: string, from: string, to: string) => fixtureBytes(name).toString('utf8').replace(from, to);
+const variant = (name: string, from: string, to: string) => fixtures.bytes(name).toString('utf8').replace(from, to);
 
 const expectedSale = {
   eventId: '6a8f5f28-54a1-4eb0-a98a-3111513fd4fc',
@@ -128,8 +128,8 @@ describe('refunds', () => {
   });
 
   it('bug: refund.updated COMPLETED reverses the sale of its PAYMENT (GetPayment → order_id), not refund.order_id (the refund\'s own order)', async () => {
-    const { kit, seen } = await kitWith({ [PAYMENT_PATH]: [{ body: fixtureJson('payment-retrieve.json') }] });
-    expect(await kit.envelopes(kit.signed(fixtureBytes('refund-updated-completed.json')))).toEqual({
+    const { kit, seen } = await kitWith({ [PAYMENT_PATH]: [{ body: fixtures.json('payment-retrieve.json') }] });
+    expect(await kit.envelopes(kit.signed(fixtures.bytes('refund-updated-completed.json')))).toEqual({
       handshake: null,
       stores: ['NAQ1FHV6ZJ8YV'],
       // payment-retrieve.json is Square's GetPayment example: its order d7eKah653Z579f3gVtjlxpSlmUcZY is the sale.
@@ -157,12 +157,12 @@ describe('refunds', () => {
 
   it('a refund the payment lookup cannot answer (503) fails the unit: Square redelivers', async () => {
     const { kit } = await kitWith({ [PAYMENT_PATH]: [{ status: 503, body: {} }] });
-    await expect(kit.envelopes(kit.signed(fixtureBytes('refund-updated-completed.json')))).rejects.toBeInstanceOf(VendorApiError);
+    await expect(kit.envelopes(kit.signed(fixtures.bytes('refund-updated-completed.json')))).rejects.toBeInstanceOf(VendorApiError);
   });
 
   it('accepts a PENDING refund.created without acting', async () => {
     const { kit } = await kitWith({});
-    expect(await kit.envelopes(kit.signed(fixtureBytes('refund-created-pending.json')))).toEqual({
+    expect(await kit.envelopes(kit.signed(fixtures.bytes('refund-created-pending.json')))).toEqual({
       handshake: null,
       stores: ['NAQ1FHV6ZJ8YV'],
       envelopes: [],

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { orderEnvelopes, toCatalogItem } from './map.js';
 import { WooProduct } from './native.js';
+import { fixtures } from './testing/index.js';
 
-const json = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
-const order727 = json('order-727.json') as Record<string, unknown>;
-const [, order723] = json('orders-list.json') as Array<Record<string, unknown>>;
+const order727 = fixtures.json('order-727.json') as Record<string, unknown>;
+const [, order723] = fixtures.json('orders-list.json') as Array<Record<string, unknown>>;
 const SITE = 'https://shop.example.com/';
 
 describe('woocommerce map (pure: REST v3 order → canonical)', () => {
@@ -56,7 +55,7 @@ describe('woocommerce map (pure: REST v3 order → canonical)', () => {
   });
 
   it('maps the documented products: price left out when empty, active when published and purchasable', () => {
-    const products = (json('products-list.json') as unknown[]).map((p) => toCatalogItem(WooProduct.parse(p)));
+    const products = (fixtures.json('products-list.json') as unknown[]).map((p) => toCatalogItem(WooProduct.parse(p)));
     expect(products).toEqual([
       { externalId: '799', name: 'Ship Your Idea', category: 'Clothing', isActive: false },
       { externalId: '794', name: 'Premium Quality', category: 'Clothing', price: 21.99, isActive: true },

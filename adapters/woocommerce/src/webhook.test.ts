@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { adapterKit } from '@loyalty-gateway/core/testing';
 import { describe, expect, it } from 'vitest';
 import { adapter } from './index.js';
+import { fixtures } from './testing/index.js';
 
 const SITE = 'https://shop.example.com/';
 const SECRET = 'wc-webhook-secret';
-const order727 = readFileSync(new URL('./fixtures/order-727.json', import.meta.url));
+const order727 = fixtures.bytes('order-727.json');
 const kit = adapterKit(adapter, { settings: {}, connectionSecret: SECRET });
 
 /** The headers WC_Webhook::deliver() adds, the signature computed as generate_signature() does, independently of the kit. */

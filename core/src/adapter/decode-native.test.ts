@@ -6,8 +6,8 @@ import { defineAdapter } from './define-adapter.js';
 const adapterWith = (body: 'json' | 'form' | 'json-or-form') =>
   defineAdapter({
     slug: `decode-${body}`,
-    display: { name: 'Decode', description: 'd', category: 'ecommerce', logoSvg: '<svg/>', website: 'https://decode.example' },
-    setup: { storeIdLabel: 'store', steps: [], credentials: [], provider: [] },
+    display: { name: 'Decode', description: 'd', category: 'ecommerce', logoSvg: '<svg/>' },
+    setup: { storeIdLabel: 'store', steps: [] },
     settings: z.object({}),
     credentials: z.object({}),
     auth: { kind: 'hmac', header: 'x-sig', secret: { from: 'connection' } },

@@ -5,6 +5,7 @@ import { AuthScheme, type AuthSchemeInput } from './auth/scheme.js';
 import type { HttpClient } from './http-client.js';
 import type { NativeRequest } from './native-request.js';
 import { settingsSecretKeyProblem } from './settings-secret-key.js';
+import { setupFields, type SetupField } from './setup-fields.js';
 import type { Handshake, ResponseSpec } from './vendor-answer.js';
 
 export interface AdapterLogger {
@@ -116,13 +117,6 @@ export interface HandshakeSpec<Native> {
   detect(native: Native, request: NativeRequest): Handshake | null;
 }
 
-export interface CredentialField {
-  key: string;
-  label: string;
-  help: string;
-  secret: boolean;
-}
-
 export interface AdapterSpec<
   SettingsSchema extends z.ZodType,
   CredentialsSchema extends z.ZodType,
@@ -131,11 +125,19 @@ export interface AdapterSpec<
 > {
   /** Lowercase, permanent: the path `/webhooks/{slug}` and the X-Service-Vendor value. */
   slug: string;
-  display: { name: string; description: string; category: 'pos' | 'ecommerce' | 'erp'; logoSvg: string; website: string };
-  setup: { storeIdLabel: string; steps: SetupStep[]; credentials: CredentialField[]; provider: CredentialField[] };
-  /** Provider-level settings (per vendor app), e.g. the app secret and API base URL. */
+  /** The directory's card: name, one-line description, category and an inline SVG logo. */
+  display: { name: string; description: string; category: 'pos' | 'ecommerce' | 'erp'; logoSvg: string };
+  /** The guided setup page: what the merchant types as the store id, and the steps. Its credential rows come from `credentials`. */
+  setup: { storeIdLabel: string; steps: SetupStep[] };
+  /**
+   * Provider-level settings (per vendor app), e.g. the app secret and API base URL. Each field says
+   * what it is with `.meta({ title, description, secret? })`, as `credentials` do (the gateway checks its adapters').
+   */
   settings: SettingsSchema;
-  /** Per-connection credentials for fetch-back and catalog pulls. */
+  /**
+   * Per-connection credentials for fetch-back and catalog pulls. Each field's
+   * `.meta({ title, description, secret? })` is its row on the guided setup page (`setupFields`).
+   */
   credentials: CredentialsSchema;
   /**
    * The shape of this vendor's store ids (a connection's `storeId`: shop domain, location id…),
@@ -200,7 +202,11 @@ export type Adapter<
   CredentialsSchema extends z.ZodType = z.ZodType,
   NativeSchema extends z.ZodType = z.ZodType,
   Unit = unknown,
-> = Readonly<AdapterSpec<SettingsSchema, CredentialsSchema, NativeSchema, Unit>> & { readonly defaultAuth: AuthScheme };
+> = Readonly<Omit<AdapterSpec<SettingsSchema, CredentialsSchema, NativeSchema, Unit>, 'setup'>> & {
+  readonly defaultAuth: AuthScheme;
+  /** The declared setup, with the credential rows read from the `credentials` schema's `.meta()`. */
+  readonly setup: Readonly<AdapterSpec<SettingsSchema, CredentialsSchema, NativeSchema, Unit>['setup'] & { credentials: SetupField[] }>;
+};
 
 /** Any adapter, as the gateway's typed list holds them. */
 export type AnyAdapter = Adapter<z.ZodType, z.ZodType, z.ZodType, any>;
@@ -223,5 +229,6 @@ export function defineAdapter<S extends z.ZodType, C extends z.ZodType, N extend
     const problem = settingsSecretKeyProblem(spec.settings, defaultAuth.secret.key);
     if (problem) throw new Error(`adapter "${spec.slug}": its auth scheme reads settings.${defaultAuth.secret.key}, but ${problem}`);
   }
-  return Object.freeze({ ...spec, defaultAuth });
+  const credentials = setupFields(spec.credentials, `adapter "${spec.slug}": credentials`);
+  return Object.freeze({ ...spec, defaultAuth, setup: { ...spec.setup, credentials } });
 }

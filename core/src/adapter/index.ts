@@ -15,3 +15,6 @@ export * from './decode-native.js';
 export * from './read-native-request.js';
 export * from './resolve-units.js';
 export * from './settings-secret-key.js';
+export * from './setup-fields.js';
+export * from './secret.js';
+export * from './paginate.js';

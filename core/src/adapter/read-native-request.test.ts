@@ -19,8 +19,8 @@ function countingAdapter() {
   });
   const adapter = defineAdapter({
     slug: 'acme-read',
-    display: { name: 'Acme', description: 'd', category: 'pos', logoSvg: '<svg/>', website: 'https://acme.example' },
-    setup: { storeIdLabel: 'store', steps: [], credentials: [], provider: [] },
+    display: { name: 'Acme', description: 'd', category: 'pos', logoSvg: '<svg/>' },
+    setup: { storeIdLabel: 'store', steps: [] },
     settings: z.strictObject({ secret: z.string().min(1) }),
     credentials: z.object({}),
     auth: { kind: 'hmac', header: 'x-acme-signature', encoding: 'hex', secret: { from: 'settings', key: 'secret' } },

@@ -1,5 +1,6 @@
 export { adapterKit, type KitOptions } from './adapter-kit.js';
 export type { KitResponse } from './kit-door.js';
+export { loadFixtures, type Fixtures } from './load-fixtures.js';
 export { createTestPki, type TestIssuer, type TestPki } from './test-certificates.js';
 export {
   startRecordedVendorServer,

@@ -25,8 +25,8 @@ export function erpTestAdapter(options: { slug?: string; auth?: AuthSchemeInput;
   const slug = options.slug ?? 'erp-test';
   return defineAdapter({
     slug,
-    display: { name: 'Test ERP', description: 'ERP middleware used by tests', category: 'erp', logoSvg: '<svg/>', website: 'https://erp.example.com' },
-    setup: { storeIdLabel: 'ERP site code', steps: [], credentials: [], provider: [] },
+    display: { name: 'Test ERP', description: 'ERP middleware used by tests', category: 'erp', logoSvg: '<svg/>' },
+    setup: { storeIdLabel: 'ERP site code', steps: [] },
     settings: z.strictObject({ region: z.string().default('eu') }),
     credentials: z.looseObject({}),
     auth: options.auth ?? { kind: 'hmac', header: 'x-erp-signature', secret: { from: 'connection' } },

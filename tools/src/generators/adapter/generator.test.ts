@@ -28,7 +28,7 @@ describe('adapter generator', () => {
   it('scaffolds the same-shaped adapter folder', async () => {
     await adapterGenerator(tree, { slug: 'acme-pos' });
     for (const file of ['package.json', 'vitest.config.ts', 'README.md', 'src/index.ts', 'src/native.ts', 'src/map.ts', 'src/auth.ts',
-      'src/catalog.ts', 'src/fixtures/order-paid.json', 'src/fixtures/products-page-1.json', 'src/fixtures/products-page-2.json',
+      'src/catalog.ts', 'src/config.ts', 'src/testing/index.ts', 'src/fixtures/order-paid.json', 'src/fixtures/products-page-1.json', 'src/fixtures/products-page-2.json',
       'src/fixtures/SOURCES.md', 'seed.example.json', 'src/map.test.ts', 'src/auth.test.ts', 'src/webhook.test.ts', 'src/catalog.test.ts']) {
       expect(tree.exists(`adapters/acme-pos/${file}`), file).toBe(true);
     }

@@ -9,7 +9,7 @@ import {
   type SquarePayment,
   type SquareRefund,
 } from './native.js';
-import type { SquareCredentials, SquareSettings } from './settings.js';
+import type { SquareCredentials, SquareSettings } from './config.js';
 
 export type SquareContext = AdapterContext<SquareSettings, SquareCredentials>;
 

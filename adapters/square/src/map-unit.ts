@@ -1,7 +1,7 @@
 import type { MapResult } from '@loyalty-gateway/core';
 import { classify, toRefundEnvelopes, toSaleEnvelopes } from './map.js';
 import type { SquareEvent, SquarePayment } from './native.js';
-import { fetchCustomer, fetchOrder, saleOfRefund, type SquareContext } from './square-api.js';
+import { fetchCustomer, fetchOrder, saleOfRefund, type SquareContext } from './api.js';
 
 /**
  * The adapter's `map`: decide from the payload (pure), fetch back what the webhook does not carry,
@@ -9,7 +9,7 @@ import { fetchCustomer, fetchOrder, saleOfRefund, type SquareContext } from './s
  * the customer profile only when the payment has no `buyer_email_address` and the order or payment
  * names a customer; for a refund the refunded payment (whose order is the sale).
  */
-export async function handleSquareEvent(event: SquareEvent, ctx: SquareContext): Promise<MapResult> {
+export async function mapSquareUnit(event: SquareEvent, ctx: SquareContext): Promise<MapResult> {
   const action = classify(event);
   const receivedAt = ctx.now().toISOString();
   switch (action.kind) {

@@ -1,12 +1,9 @@
-import { VendorApiBaseUrl } from '@loyalty-gateway/core';
+import { Secret, VendorApiBaseUrl } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 export const SQUARE_API_BASE_URL = 'https://connect.squareup.com';
 /** A published Square API version (https://developer.squareup.com/docs/build-basics/versioning-overview). */
 export const DEFAULT_SQUARE_VERSION = '2025-01-23';
-
-/** One signature key, or several while a rotated key overlaps the old one. */
-const SecretList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
 /**
  * Provider-level settings (one Square application / webhook subscription for every merchant).
@@ -19,24 +16,29 @@ const SecretList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)
 export const SquareSettings = z
   .strictObject({
     /** The subscription's signature key (Developer Console → Webhooks → subscription). */
-    signatureKey: SecretList,
+    signatureKey: Secret.meta({ title: 'Webhook signature key', description: 'From the webhook subscription in the Square Developer Console; a list during rotation.', secret: true }),
     /**
      * The notification URL exactly as registered in the subscription, byte for byte: Square signs
      * it together with the body, so a proxy-rewritten local URL would never verify.
      */
-    notificationUrl: z.url(),
-    apiBaseUrl: VendorApiBaseUrl.default(SQUARE_API_BASE_URL),
+    notificationUrl: z.url().meta({ title: 'Notification URL', description: 'The subscription URL exactly as registered in Square (Square signs it with the body).' }),
+    apiBaseUrl: VendorApiBaseUrl.default(SQUARE_API_BASE_URL).meta({ title: 'API base URL', description: 'Defaults to https://connect.squareup.com (https://connect.squareupsandbox.com for sandbox).' }),
     /** Sent as the `Square-Version` header on fetch-back and catalog calls. */
     squareVersion: z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a Square API version such as 2025-01-23' })
-      .default(DEFAULT_SQUARE_VERSION),
+      .default(DEFAULT_SQUARE_VERSION)
+      .meta({ title: 'Square-Version', description: 'API version header, e.g. 2025-01-23.' }),
   });
 export type SquareSettings = z.infer<typeof SquareSettings>;
 
 /** Per-connection (per location) credentials for the Orders, Customers and Catalog APIs. */
 export const SquareCredentials = z.object({
   /** OAuth access token (or personal access token) with ORDERS_READ, PAYMENTS_READ, CUSTOMERS_READ, ITEMS_READ. */
-  accessToken: z.string().min(1),
+  accessToken: z.string().min(1).meta({
+    title: 'Square access token',
+    description: 'OAuth access token for this seller (ORDERS_READ, PAYMENTS_READ, CUSTOMERS_READ, ITEMS_READ).',
+    secret: true,
+  }),
 });
 export type SquareCredentials = z.infer<typeof SquareCredentials>;

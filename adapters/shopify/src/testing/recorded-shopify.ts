@@ -1,10 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { startRecordedVendorServer, type RecordedReply } from '@loyalty-gateway/core/testing';
-
-/** A recorded fixture's exact bytes (what Shopify would have sent or answered). */
-export function loadFixture(name: string): string {
-  return readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
-}
 
 /**
  * core's recorded vendor server playing a shop's Admin API: every request takes the next scripted
