@@ -127,7 +127,7 @@ describe('refunds', () => {
     refund: { id: REFUND_ID, amount: 10 },
   });
 
-  it('bug: refund.updated COMPLETED reverses the sale of its PAYMENT (GetPayment → order_id), not refund.order_id (the refund\'s own order)', async () => {
+  it('refund.updated COMPLETED reverses the sale of its PAYMENT (GetPayment → order_id), not refund.order_id (the refund\'s own order)', async () => {
     const { kit, seen } = await kitWith({ [PAYMENT_PATH]: [{ body: fixtures.json('payment-retrieve.json') }] });
     expect(await kit.envelopes(kit.signed(fixtures.bytes('refund-updated-completed.json')))).toEqual({
       handshake: null,
