@@ -106,8 +106,11 @@ export function createEngineCallPolicy(options: EngineCallPolicyOptions): Engine
   const readOnlyRetry = options.retryDelaysMs.length === 0
     ? null
     : retry(handleWhen(unreachable), { maxAttempts: options.retryDelaysMs.length, backoff: new IterableBackoff(options.retryDelaysMs) });
+  /** The consecutive failures that opened the circuit (a late success of a call sent before may reset the count since). */
+  let openedAfter = 0;
+  breaker.onBreak(() => { openedAfter = consecutive.state; });
   const failFast = (label: string) =>
-    engineUnavailable('circuit_open', `${label}: circuit open after ${consecutive.state} consecutive failures; failing fast`);
+    engineUnavailable('circuit_open', `${label}: circuit open after ${openedAfter} consecutive failures; failing fast`);
 
   return {
     async run<T>(label: string, readOnly: boolean, call: () => Promise<T>): Promise<T> {
