@@ -11,5 +11,6 @@ export * from './schemas/checkout.js';
 export * from './schemas/catalog.js';
 export * from './schemas/error.js';
 export * from './adapter/index.js';
+export * from './resilience/index.js';
 export * from './service/env-schema.js';
 export * from './service/run-service.js';

@@ -1,5 +1,6 @@
 import { ConfigError, logLevelEnv, optionalEnv, parseEnv, portEnv, urlEnv } from '@loyalty-gateway/core';
 import { z } from 'zod';
+import { ENGINE_CALL } from './engine-client/engine-call-policy.js';
 
 const optional = optionalEnv;
 const port = portEnv;
@@ -28,8 +29,8 @@ export const GatewayConfig = z
     LOYALTY_ENGINE_URL: optional(url(['http:', 'https:'])),
     /** Bearer token the engine service expects (its ENGINE_TOKEN). */
     LOYALTY_ENGINE_TOKEN: optional(z.string().min(1)),
-    /** Per-call timeout towards a remote engine. */
-    LOYALTY_ENGINE_TIMEOUT_MS: optional(z.coerce.number({ message: 'must be a number' }).int().positive({ message: 'must be positive' })).default(2000),
+    /** Per-call deadline towards a remote engine (the engine-call policy's). */
+    LOYALTY_ENGINE_TIMEOUT_MS: optional(z.coerce.number({ message: 'must be a number' }).int().positive({ message: 'must be positive' })).default(ENGINE_CALL.timeoutMs),
     /**
      * Comma-separated `x-status: coming` endpoints enabled in production (elsewhere they are all on):
      * eligibility, redeem, refund, catalog-sync.

@@ -5,8 +5,7 @@ import { ShopifyGraphqlResponse } from './native.js';
 
 export type ShopifyContext = AdapterContext<ShopifySettings, ShopifyCredentials>;
 
-/** Attempts of one query while Shopify answers 200 + THROTTLED (HTTP 429/5xx are ctx.http's). */
-export const THROTTLE_ATTEMPTS = 3;
+/** The longest wait a THROTTLED answer asks for (the bucket refills within it). */
 const MAX_THROTTLE_WAIT_MS = 10_000;
 
 /** How long until the bucket holds the query's cost again: (requested − available) / restoreRate. */
@@ -22,7 +21,7 @@ export function throttleWaitMs(response: ShopifyGraphqlResponse): number {
 
 /**
  * GraphQL errors inside an HTTP 200 as a VendorApiError: THROTTLED becomes a retryable 429 with
- * the computed wait as retryAfterMs (the scheduler's backoff honours it), INTERNAL_SERVER_ERROR a
+ * the computed wait as retryAfterMs (the vendor-call policy honours it), INTERNAL_SERVER_ERROR a
  * retryable 500, ACCESS_DENIED a 403, anything else a 400 (not retryable: fix the query/scopes).
  */
 export function graphqlFailure(response: ShopifyGraphqlResponse, url: string): VendorApiError | null {
@@ -36,12 +35,11 @@ export function graphqlFailure(response: ShopifyGraphqlResponse, url: string): V
   return new VendorApiError(400, url, message);
 }
 
-const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
- * POST a query to `{apiBaseUrl}/graphql.json` with the connection's access token. ctx.http retries
- * HTTP 429/5xx (Retry-After honoured); a THROTTLED answer inside a 200 is retried here after the
- * wait Shopify's cost data implies, then thrown as a retryable VendorApiError.
+ * POST a query to `{apiBaseUrl}/graphql.json` with the connection's access token. ctx.http's
+ * vendor-call policy is the one retry: HTTP 429/5xx (Retry-After honoured) and a THROTTLED or
+ * INTERNAL_SERVER_ERROR answer inside a 200 (`graphqlFailure`, waiting what Shopify's cost data
+ * implies) share its attempts; once they are spent the last failure is thrown.
  */
 export async function shopifyGraphql<S extends z.ZodType>(
   ctx: ShopifyContext,
@@ -52,13 +50,11 @@ export async function shopifyGraphql<S extends z.ZodType>(
   const url = `${adminApiBaseUrl(ctx.settings, ctx.storeId)}/graphql.json`;
   const token = ctx.credentials.accessToken;
   if (!token) throw new VendorApiError(401, url, `no accessToken on the Shopify connection ${ctx.storeId}`);
-  for (let attempt = 1; ; attempt += 1) {
-    const body = await ctx.http.json(url, { method: 'POST', headers: { 'x-shopify-access-token': token }, body: { query, variables } });
-    const response = ShopifyGraphqlResponse.parse(body);
-    const failure = graphqlFailure(response, url);
-    if (!failure) return data.parse(response.data);
-    if (!failure.retryable || attempt >= THROTTLE_ATTEMPTS) throw failure;
-    ctx.logger.warn({ store: ctx.storeId, attempt, waitMs: failure.retryAfterMs }, failure.message);
-    await wait(failure.retryAfterMs ?? 1000);
-  }
+  const body = await ctx.http.json(url, {
+    method: 'POST',
+    headers: { 'x-shopify-access-token': token },
+    body: { query, variables },
+    failureIn: (answer) => graphqlFailure(ShopifyGraphqlResponse.parse(answer), url),
+  });
+  return data.parse(ShopifyGraphqlResponse.parse(body).data);
 }

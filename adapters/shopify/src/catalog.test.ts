@@ -1,4 +1,4 @@
-import { createHttpClient, VendorApiError } from '@loyalty-gateway/core';
+import { createHttpClient, VENDOR_CALL, VendorApiError } from '@loyalty-gateway/core';
 import { adapterKit } from '@loyalty-gateway/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
@@ -38,7 +38,9 @@ describe('shopify catalog pull (Admin GraphQL, cursor paging) against a real HTT
     ]);
     const waits: number[] = [];
     const { items, checkpoints } = await kitFor(server, { accessToken: TOKEN }, waits).catalog(SHOP);
-    expect(waits).toEqual([1000, 5]); // Retry-After: 1, then the first backoff step for the 503
+    // Retry-After: 1, the first backoff step for the 503, then THROTTLED's wait from the cost data:
+    // THROTTLED is a retry condition of the same vendor-call policy, so its wait is the client's too.
+    expect(waits).toEqual([1000, 5, 1720]);
 
     expect(items).toEqual([
       { externalId: 'gid://shopify/ProductVariant/642667041472713922', name: 'Example T-Shirt - Small', category: 'Shirts', price: 19.99, isActive: true },
@@ -77,6 +79,14 @@ describe('shopify catalog pull (Admin GraphQL, cursor paging) against a real HTT
     expect(failure).toBeInstanceOf(VendorApiError);
     expect(failure).toMatchObject({ status: 429, retryable: true, retryAfterMs: 1720, message: 'Shopify GraphQL errors: THROTTLED' });
     expect(server.seen).toHaveLength(3);
+  });
+
+  it('HTTP 5xx and THROTTLED share one vendor-call budget: VENDOR_CALL.maxAttempts requests in all', async () => {
+    const unavailable = { status: 503, body: '{"errors":"Service Unavailable"}' };
+    server = await startRecordedShopify([unavailable, ok('graphql-throttled.json'), unavailable, ok('graphql-throttled.json'), unavailable, ok('graphql-variants-page-1.json')]);
+    const failure = await kitFor(server).catalog(SHOP).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ status: 503, retryable: true, attempts: VENDOR_CALL.maxAttempts });
+    expect(server.seen).toHaveLength(VENDOR_CALL.maxAttempts);
   });
 
   it('does not retry ACCESS_DENIED (missing read_products scope)', async () => {

@@ -101,6 +101,18 @@ describe('createHttpClient', () => {
     await expect(client.json(`${base}/deadline-ok`)).resolves.toEqual({ ok: 2 });
   });
 
+  it('failureIn: a 2xx the adapter reads as a retryable failure is retried within the same budget, its wait honoured', async () => {
+    scripts['/graphql'] = [{ status: 200, body: { errors: ['THROTTLED'] } }, { status: 503 }, { status: 200, body: { errors: ['THROTTLED'] } }, { status: 200, body: { data: 1 } }];
+    const waits: number[] = [];
+    const client = createHttpClient({ baseDelayMs: 10, sleep: async (ms) => void waits.push(ms) });
+    const failureIn = (body: unknown) => ((body as { errors?: unknown }).errors ? new VendorApiError(429, `${base}/graphql`, 'throttled', 70) : null);
+    const error = (await client.json(`${base}/graphql`, { failureIn }).catch((e: unknown) => e)) as VendorApiError;
+    expect(error).toMatchObject({ status: 429, message: 'throttled', retryAfterMs: 70, attempts: 3 });
+    expect(waits).toEqual([70, 20]);
+    expect(hits['/graphql']).toBe(3);
+    await expect(client.json(`${base}/graphql`, { failureIn })).resolves.toEqual({ data: 1 });
+  });
+
   it('parses Retry-After seconds and dates', () => {
     expect(parseRetryAfter('7')).toBe(7000);
     expect(parseRetryAfter(new Date(Date.now() + 5000).toUTCString(), Date.now())).toBeGreaterThan(3000);

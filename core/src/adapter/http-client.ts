@@ -1,10 +1,13 @@
+import { VENDOR_CALL, type VendorCallBudget } from '../resilience/policies.js';
+import { runVendorCall } from '../resilience/vendor-call.js';
 import { DEVELOPMENT_OUTBOUND_POLICY, outboundUrlProblem, type OutboundPolicy } from './outbound-url.js';
 
 /**
- * The HTTP client adapters use for fetch-back and catalog pulls: global fetch (undici) with a
- * timeout per attempt and bounded retries on 429 and 5xx that honour Retry-After. Two policies
- * use it: a catalog pull is patient (long timeouts, several attempts); a webhook's fetch-back has
- * a deadline (the vendor waits for our answer), past which nothing is started or waited for.
+ * The HTTP client adapters use for fetch-back and catalog pulls: global fetch (undici) under the
+ * vendor-call policy (`core/src/resilience`): a timeout per attempt and bounded retries on 429 and
+ * 5xx that honour Retry-After. Two budgets use it: a pull's is patient (VENDOR_CALL: long
+ * timeouts, several attempts); a webhook's fetch-back has a deadline (WEBHOOK_FETCH_BACK: the
+ * vendor waits for our answer), past which nothing is started or waited for.
  */
 export class VendorApiError extends Error {
   constructor(
@@ -17,6 +20,9 @@ export class VendorApiError extends Error {
     this.name = 'VendorApiError';
   }
 
+  /** Attempts the HttpClient made before throwing this (set when it gives up). */
+  attempts?: number;
+
   /** 429 and 5xx (and network failures, status 0) are worth retrying later. */
   get retryable(): boolean {
     return this.status === 0 || this.status === 429 || this.status >= 500;
@@ -28,6 +34,13 @@ export interface HttpRequestOptions {
   headers?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /**
+   * A 2xx answer that still reports a failure (GraphQL `errors` inside a 200, such as Shopify's
+   * THROTTLED): return the VendorApiError it means, or null when the answer is good. What it
+   * returns is thrown, and retried within this call's budget when retryable, its `retryAfterMs`
+   * honoured like a Retry-After. Never loop or sleep in an adapter: this is the one retry.
+   */
+  failureIn?: (body: unknown) => VendorApiError | null;
 }
 
 /** A successful (2xx) answer: its status, its headers (e.g. `X-WP-TotalPages`, `Link`) and its parsed JSON body. */
@@ -45,17 +58,17 @@ export interface HttpClient {
 }
 
 export interface HttpClientOptions {
-  /** Longest one attempt may take (connect to last byte). Default 10 s. */
+  /** Longest one attempt may take (connect to last byte). Default: VENDOR_CALL's. */
   timeoutMs?: number;
-  /** Default 3. */
+  /** Attempts in all. Default: VENDOR_CALL's. */
   maxAttempts?: number;
   /**
-   * Longest wait between attempts (default 30 s). A Retry-After longer than this is not shortened:
-   * the client gives up at once and the error carries `retryAfterMs`, so the caller can come back
-   * when the vendor asked (retrying early only earns another 429).
+   * Longest wait between attempts (default: VENDOR_CALL's). A Retry-After longer than this is not
+   * shortened: the client gives up at once and the error carries `retryAfterMs`, so the caller can
+   * come back when the vendor asked (retrying early only earns another 429).
    */
   maxDelayMs?: number;
-  /** First backoff step when the vendor sends no Retry-After, doubled each attempt. Default 250 ms. */
+  /** First backoff step when the vendor sends no Retry-After, doubled each attempt. Default: VENDOR_CALL's. */
   baseDelayMs?: number;
   /**
    * Epoch milliseconds after which nothing is started or waited for: each attempt's timeout is
@@ -109,11 +122,15 @@ async function attempt(url: string, options: HttpRequestOptions, timeoutMs: numb
   if (!response.ok) {
     throw new VendorApiError(response.status, url, `HTTP ${response.status} from ${new URL(url).host}`, parseRetryAfter(response.headers.get('retry-after')));
   }
+  let body: unknown;
   try {
-    return { status: response.status, headers: response.headers, body: text === '' ? null : JSON.parse(text) };
+    body = text === '' ? null : JSON.parse(text);
   } catch {
     throw new VendorApiError(response.status, url, `invalid JSON from ${new URL(url).host}`);
   }
+  const failure = options.failureIn?.(body);
+  if (failure) throw failure;
+  return { status: response.status, headers: response.headers, body };
 }
 
 /** The host a redirect points to, for the error message (never its path or query: they may carry tokens). */
@@ -129,39 +146,33 @@ function redirectTarget(from: string, location: string | null): string {
 const deadlinePassed = (url: string) => new VendorApiError(0, url, 'no time left to ask the vendor API within this request\'s deadline');
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const maxAttempts = options.maxAttempts ?? 3;
-  const maxDelayMs = options.maxDelayMs ?? 30_000;
-  const baseDelayMs = options.baseDelayMs ?? 250;
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const remaining = () => (options.deadline === undefined ? Infinity : options.deadline - now());
-
-  /** How long to wait before the next attempt, or null when the error must be thrown now. */
-  function waitBefore(error: unknown, n: number): number | null {
-    if (!(error instanceof VendorApiError) || !error.retryable || n >= maxAttempts) return null;
-    const wait = error.retryAfterMs ?? Math.min(maxDelayMs, baseDelayMs * 2 ** (n - 1));
-    return wait > maxDelayMs || wait >= remaining() ? null : wait;
-  }
-
+  const budget: VendorCallBudget = {
+    timeoutMs: options.timeoutMs ?? VENDOR_CALL.timeoutMs,
+    maxAttempts: options.maxAttempts ?? VENDOR_CALL.maxAttempts,
+    baseDelayMs: options.baseDelayMs ?? VENDOR_CALL.baseDelayMs,
+    maxDelayMs: options.maxDelayMs ?? VENDOR_CALL.maxDelayMs,
+  };
+  const clock = {
+    deadline: options.deadline,
+    now: options.now ?? Date.now,
+    sleep: options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
+  };
   const outbound = options.outbound ?? DEVELOPMENT_OUTBOUND_POLICY;
+  const judge = (error: unknown) => (error instanceof VendorApiError ? error : null);
+  const countAttempts = (error: unknown, attempts: number) => {
+    if (error instanceof VendorApiError) error.attempts = attempts;
+  };
 
   async function request<T>(url: string, options: HttpRequestOptions = {}): Promise<HttpResponse<T>> {
     const target = withQuery(url, options.query);
     const problem = outboundUrlProblem(target, outbound);
     // Not retryable (a 4xx-like status): the configured URL is wrong, not the vendor's weather.
     if (problem) throw new VendorApiError(400, target, `vendor API URL refused: it ${problem}`);
-    for (let n = 1; ; n += 1) {
-      const budget = Math.min(timeoutMs, remaining());
-      if (budget <= 0) throw deadlinePassed(target);
-      try {
-        return (await attempt(target, options, budget)) as HttpResponse<T>;
-      } catch (error) {
-        const wait = waitBefore(error, n);
-        if (wait === null) throw error;
-        await sleep(wait);
-      }
-    }
+    return runVendorCall(budget, clock, {
+      attempt: async (timeoutMs) => (await attempt(target, options, timeoutMs)) as HttpResponse<T>,
+      judge,
+      noTimeLeft: () => deadlinePassed(target),
+    }, countAttempts);
   }
 
   return {

@@ -1,9 +1,8 @@
 import type { EngineCallOptions, LoyaltyEngine, MerchantSummary } from '@loyalty-gateway/core';
 import { z } from 'zod';
-import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
+import { createEngineCallPolicy, ENGINE_CALL, type CircuitState } from './engine-call-policy.js';
 import { engineUnavailable } from './engine-call-failure.js';
 import { createEngineTransport } from './engine-transport.js';
-import { RETRY_DELAYS_MS, retryUnavailable } from './retry-unavailable.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -14,20 +13,23 @@ export const HttpEngineOptions = z.strictObject({
   /** Bearer token the engine service expects (ENGINE_TOKEN there). */
   token: z.string().min(1).optional(),
   /** Deadline of each port call (retries included), from the call to the last byte of the answer. */
-  timeoutMs: positiveInt.default(2_000),
+  timeoutMs: positiveInt.default(ENGINE_CALL.timeoutMs),
   /**
    * Kept back from the budget the engine is given (x-engine-budget-ms), for the answer to travel
    * back: the engine stops committing this long before the client gives up. Default: a tenth of
-   * `timeoutMs`, at most 100 ms.
+   * `timeoutMs`, at most ENGINE_CALL.maxMarginMs.
    */
   deadlineMarginMs: z.number().int().min(0).optional(),
   /** Keep-alive sockets at most. */
   connections: positiveInt.default(16),
-  breaker: z.strictObject({ failureThreshold: positiveInt.default(5), coolDownMs: positiveInt.default(10_000) }).prefault({}),
+  breaker: z.strictObject({
+    failureThreshold: positiveInt.default(ENGINE_CALL.breaker.failureThreshold),
+    coolDownMs: positiveInt.default(ENGINE_CALL.breaker.coolDownMs),
+  }).prefault({}),
   /** Milliseconds now; for the breaker's cool-down. */
   clock: z.custom<() => number>((value) => typeof value === 'function').default(() => Date.now),
   /** Pauses before each retry of ping / eligibility (tests shorten them). */
-  retryDelaysMs: z.array(z.number().int().min(0)).max(2).default([...RETRY_DELAYS_MS]),
+  retryDelaysMs: z.array(z.number().int().min(0)).max(2).default([...ENGINE_CALL.readOnlyRetryDelaysMs]),
 }).refine((o) => o.deadlineMarginMs === undefined || o.deadlineMarginMs < o.timeoutMs, {
   message: 'deadlineMarginMs must be smaller than timeoutMs', path: ['deadlineMarginMs'],
 });
@@ -41,47 +43,46 @@ export interface HttpEngine extends LoyaltyEngine {
 /**
  * The LoyaltyEngine port as a client of the engine service (engine/src/http). Throws only
  * EngineError (the engine's answer, same code and message) and EngineUnavailableError (no answer:
- * refused, reset, timed out, 502/503/504, or the circuit is open). Only ping and eligibility are
- * retried; every call goes through one circuit breaker. Each port call has one deadline: now +
+ * refused, reset, timed out, 502/503/504, or the circuit is open). Every call goes through the
+ * engine-call policy (engine-call-policy.ts): one circuit breaker, and retries of the read-only
+ * calls (ping, eligibility, findOutlet, listMerchants) only. Each port call has one deadline: now +
  * `timeoutMs`, or the caller's `options.deadline` when earlier; the engine is told what is left of
  * it with every attempt and commits nothing past it.
  */
 export function createHttpEngine(input: HttpEngineOptions): HttpEngine {
   const options = HttpEngineOptions.parse(input);
-  const marginMs = options.deadlineMarginMs ?? Math.min(100, Math.ceil(options.timeoutMs / 10));
+  const marginMs = options.deadlineMarginMs ?? Math.min(ENGINE_CALL.maxMarginMs, Math.ceil(options.timeoutMs / 10));
   const transport = createEngineTransport({
     url: new URL(options.url), token: options.token, timeoutMs: options.timeoutMs, connections: options.connections, marginMs,
   });
-  const breaker = new CircuitBreaker({ ...options.breaker, clock: options.clock });
+  const policy = createEngineCallPolicy({ ...options.breaker, clock: options.clock, retryDelaysMs: options.retryDelaysMs });
   /** The call's deadline; a caller's deadline too close to call at all fails here, outside the breaker (the engine is not at fault). */
   const deadlineOf = (label: string, call: EngineCallOptions | undefined): number => {
     const deadline = Math.min(Date.now() + options.timeoutMs, call?.deadline ?? Infinity);
     if (deadline - Date.now() <= marginMs) throw engineUnavailable('timeout', `${label}: the caller's deadline leaves no time to call the engine; not sent`);
     return deadline;
   };
-  const once = async <T>(path: string, body: unknown, call?: EngineCallOptions) => {
-    const label = `POST ${path}`;
-    const deadline = deadlineOf(label, call);
-    return breaker.run(label, () => transport.call<T>('POST', path, body, deadline));
-  };
-  const retried = async <T>(method: 'GET' | 'POST', path: string, body?: unknown, call?: EngineCallOptions) => {
+  /** One port call within its deadline, through the engine-call policy; `readOnly` calls are the only ones retried. */
+  const send = async <T>(readOnly: boolean, method: 'GET' | 'POST', path: string, body?: unknown, call?: EngineCallOptions) => {
     const label = `${method} ${path}`;
     const deadline = deadlineOf(label, call);
-    return breaker.run(label, () => retryUnavailable(() => transport.call<T>(method, path, body, deadline), options.retryDelaysMs));
+    return policy.run(label, readOnly, () => transport.call<T>(method, path, body, deadline));
   };
+  const write = <T>(path: string, body: unknown, call?: EngineCallOptions) => send<T>(false, 'POST', path, body, call);
+  const read = <T>(method: 'GET' | 'POST', path: string, body?: unknown, call?: EngineCallOptions) => send<T>(true, method, path, body, call);
 
   return {
-    earn: (command, call) => once('/v1/earn', command, call),
-    reverse: (command, call) => once('/v1/reverse', command, call),
-    redeem: (command, call) => once('/v1/redeem', command, call),
-    catalogSync: (command, call) => once('/v1/catalog-sync', command, call),
-    eligibility: (command, call) => retried('POST', '/v1/eligibility', command, call),
-    findOutlet: (query) => retried('POST', '/v1/find-outlet', query),
-    listMerchants: async () => (await retried<{ merchants: MerchantSummary[] }>('GET', '/v1/merchants')).merchants,
+    earn: (command, call) => write('/v1/earn', command, call),
+    reverse: (command, call) => write('/v1/reverse', command, call),
+    redeem: (command, call) => write('/v1/redeem', command, call),
+    catalogSync: (command, call) => write('/v1/catalog-sync', command, call),
+    eligibility: (command, call) => read('POST', '/v1/eligibility', command, call),
+    findOutlet: (query) => read('POST', '/v1/find-outlet', query),
+    listMerchants: async () => (await read<{ merchants: MerchantSummary[] }>('GET', '/v1/merchants')).merchants,
     ping: async () => {
-      await retried('GET', '/v1/ping');
+      await read('GET', '/v1/ping');
     },
     close: () => transport.close(),
-    circuitState: () => breaker.state,
+    circuitState: () => policy.state,
   };
 }

@@ -1,4 +1,4 @@
-import { Envelope, formatPath, type AnyAdapter, type Connection, type HttpClient } from '@loyalty-gateway/core';
+import { Envelope, formatPath, PULL, type AnyAdapter, type Connection, type HttpClient } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildPullContext } from '../scheduler/build-pull-context.js';
 import type { ConnectionSummary, GatewayStore } from '../stores/index.js';
@@ -8,7 +8,7 @@ import type { ReconcileCounts, ReconcileRun, ReconcileRunStore } from './reconci
 /** Each window starts this long before the last one ended: orders updated at the boundary are looked at twice (harmless: the ledger dedupes). */
 export const RECONCILE_OVERLAP_MS = 10 * 60 * 1000;
 /** Pages one run reads at most (a runaway cursor ends the run as failed; the checkpoint stays). */
-const MAX_PAGES = 1_000;
+const MAX_PAGES = PULL.reconcileMaxPages;
 
 export interface ReconcileDeps {
   store: GatewayStore;
@@ -29,7 +29,8 @@ export async function reconcileWindow(runs: ReconcileRunStore, connection: Conne
 
 /**
  * One reconciliation run of one connection: claim it, list the orders and refunds the vendor
- * changed in the window page by page (the adapter maps each with its own webhook mapping), submit
+ * changed in the window page by page (each page one vendor call under the pull policy: its retries
+ * are the HttpClient's, none on top; a failed run is pulled again at the next slot) (the adapter maps each with its own webhook mapping), submit
  * every envelope through the same exactly-once pipeline as the webhook (a sale it delivered is a
  * duplicate; one it missed is earned now), record the counts. The checkpoint advances only when
  * the run succeeded with nothing failed, so a failed order is looked at again next time.

@@ -10,10 +10,10 @@ export interface CatalogRunnerOptions {
   engine: LoyaltyEngine;
   adapters: readonly AnyAdapter[];
   logger: FastifyBaseLogger;
-  /** Default: createHttpClient() (10 s per attempt, 3 attempts honouring Retry-After). */
+  /** Default: createHttpClient(), the VENDOR_CALL budget: each page's one budget. */
   http?: HttpClient;
   now?: () => Date;
-  policy?: Partial<Omit<PagePolicy, 'sleep'>>;
+  policy?: Partial<PagePolicy>;
   /** Told of every finished pull (the process's metrics). */
   onFinished?: (run: CatalogRun) => void;
 }
@@ -35,7 +35,7 @@ export interface CatalogRunner {
   runCatalogPull(vendor: string, connectionId: string, trigger?: CatalogRunTrigger): Promise<CatalogRun>;
   /** One schedule tick of a vendor: every active connection, one after the other. */
   runTick(vendor: string, slot: string): Promise<CatalogRun[]>;
-  /** Interrupt waits, end running pulls between pages (recorded failed), wait for them. */
+  /** End running pulls between pages (recorded failed), wait for them. */
   stop(): Promise<void>;
 }
 
@@ -44,20 +44,7 @@ export function createCatalogRunner(options: CatalogRunnerOptions): CatalogRunne
   const http = options.http ?? createHttpClient();
   const controller = new AbortController();
   const inFlight = new Set<Promise<CatalogRun>>();
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve, reject) => {
-      if (controller.signal.aborted) return reject(new Error('the gateway is shutting down'));
-      const timer = setTimeout(() => {
-        controller.signal.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(new Error('the gateway is shutting down'));
-      };
-      controller.signal.addEventListener('abort', onAbort, { once: true });
-    });
-  const policy: PagePolicy = { ...DEFAULT_PAGE_POLICY, ...options.policy, sleep };
+  const policy: PagePolicy = { ...DEFAULT_PAGE_POLICY, ...options.policy };
   const adapterOf = (slug: string) => options.adapters.find((a) => a.slug === slug && a.catalog);
 
   async function start(vendorSlug: string, connectionId: string, trigger: CatalogRunTrigger, slot?: string): Promise<StartedRun | null> {

@@ -33,7 +33,7 @@ describe('a catalog run whose outcome cannot be recorded', () => {
     const runs: CatalogRunStore = { ...a.runs, finish: async () => { throw new Error('database unavailable'); } };
     const runner = createCatalogRunner({
       store: a.store, runs, engine: a.engine, adapters: (await import('../adapters.js')).adapters, logger: quietLogger(),
-      http: createHttpClient({ timeoutMs: 2_000, baseDelayMs: 10 }), policy: { baseDelayMs: 10 },
+      http: createHttpClient({ timeoutMs: 2_000, baseDelayMs: 10 }),
     });
     const connectionId = (await a.store.listConnections({ vendor: 'clover' }))[0]!.id;
     const started = await runner.start('clover', connectionId, 'manual'); // the admin route does not await `done`

@@ -1,26 +1,21 @@
-import { VendorApiError, type AnyAdapter, type CatalogItem } from '@loyalty-gateway/core';
+import { PULL, VendorApiError, type AnyAdapter, type CatalogItem } from '@loyalty-gateway/core';
 
+/**
+ * The pull policy of a catalog run (PULL in core's resilience policies): a page is one vendor call,
+ * with exactly the HttpClient's vendor-call budget, and is never retried on top of it. A page that
+ * still fails ends the run (recorded failed); the next schedule slot pulls again.
+ */
 export interface PagePolicy {
-  /** Attempts per page on a retryable VendorApiError, after the HTTP client's own retries (default 3). */
-  pageAttempts: number;
-  /** First wait between page attempts, doubled each time (default 2 s); Retry-After wins when longer. */
-  baseDelayMs: number;
-  /**
-   * Longest wait between page attempts (default 60 s). A vendor's Retry-After is waited in full up
-   * to this; a longer one ends the pull (recorded failed, saying so): the next run comes back later.
-   */
-  maxDelayMs: number;
-  /** A pull that has not ended after this many pages is broken (default 10,000). */
+  /** A pull that has not ended after this many pages is broken (PULL.catalogMaxPages). */
   maxPages: number;
-  /** Interruptible wait; rejects when the scheduler stops. */
-  sleep(ms: number): Promise<void>;
 }
 
-export const DEFAULT_PAGE_POLICY: Omit<PagePolicy, 'sleep'> = { pageAttempts: 3, baseDelayMs: 2_000, maxDelayMs: 60_000, maxPages: 10_000 };
+export const DEFAULT_PAGE_POLICY: PagePolicy = { maxPages: PULL.catalogMaxPages };
 
 export interface PullProgress {
   pages: number;
   items: number;
+  /** Pages asked, the failing one included (each page's own retries are the HttpClient's, not counted here). */
   attempts: number;
 }
 
@@ -40,10 +35,9 @@ type Pull = NonNullable<AnyAdapter['catalog']>['pull'];
 type PullContext = Parameters<Pull>[0];
 
 /**
- * Every page of an adapter's catalog, in order, from a null checkpoint to a null checkpoint.
- * A page failing with a retryable VendorApiError (429, 5xx, network) is asked again after
- * max(Retry-After, backoff), up to `pageAttempts` times; a Retry-After longer than `maxDelayMs` and
- * anything else fail the pull at once.
+ * Every page of an adapter's catalog, in order, from a null checkpoint to a null checkpoint. Each
+ * page is asked once: its retries (429, 5xx, network, Retry-After) are the HttpClient's, within the
+ * vendor-call budget; a page that still fails ends the pull, saying why.
  */
 export async function pullAllPages(
   pull: Pull,
@@ -57,7 +51,7 @@ export async function pullAllPages(
   let checkpoint: string | null = null;
   do {
     if (progress.pages >= policy.maxPages) throw new CatalogPullError(`no last page after ${policy.maxPages} pages`, progress);
-    const page = await pullOnePage(pull, ctx, checkpoint, policy, progress);
+    const page = await pullOnePage(pull, ctx, checkpoint, progress);
     items.push(...page.items);
     progress.pages += 1;
     progress.items = items.length;
@@ -71,25 +65,24 @@ export async function pullAllPages(
   return { items, progress };
 }
 
-async function pullOnePage(pull: Pull, ctx: PullContext, checkpoint: string | null, policy: PagePolicy, progress: PullProgress) {
-  for (let attempt = 1; ; attempt += 1) {
-    progress.attempts += 1;
-    try {
-      return await pull(ctx, checkpoint);
-    } catch (error) {
-      const where = `page ${progress.pages + 1}${checkpoint === null ? '' : ` (checkpoint ${checkpoint})`}`;
-      if (!(error instanceof VendorApiError) || !error.retryable || attempt >= policy.pageAttempts) {
-        const tries = error instanceof VendorApiError && error.retryable ? ` after ${attempt} attempts` : '';
-        throw new CatalogPullError(`${where} failed${tries}: ${(error as Error).message}`, progress, { cause: error });
-      }
-      const retryAfter = error.retryAfterMs ?? 0;
-      if (retryAfter > policy.maxDelayMs) {
-        const asked = `the vendor asked to retry after ${Math.ceil(retryAfter / 1000)} s (Retry-After), longer than the ${Math.ceil(policy.maxDelayMs / 1000)} s a pull waits`;
-        throw new CatalogPullError(`${where} failed: ${asked}; gave up rather than retry early`, progress, { cause: error });
-      }
-      const wait = Math.max(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)), retryAfter);
-      ctx.logger.warn({ status: error.status, attempt, waitMs: wait }, `catalog ${where} failed; retrying`);
-      await policy.sleep(wait);
-    }
+async function pullOnePage(pull: Pull, ctx: PullContext, checkpoint: string | null, progress: PullProgress) {
+  progress.attempts += 1;
+  try {
+    return await pull(ctx, checkpoint);
+  } catch (error) {
+    const where = `page ${progress.pages + 1}${checkpoint === null ? '' : ` (checkpoint ${checkpoint})`}`;
+    throw new CatalogPullError(`${where} failed${why(error)}`, progress, { cause: error });
   }
+}
+
+/** What the vendor-call policy did before it gave up on a page, and the vendor's error. */
+function why(error: unknown): string {
+  const message = `: ${(error as Error).message}`;
+  if (!(error instanceof VendorApiError) || !error.retryable) return message;
+  const retryAfter = error.retryAfterMs ?? 0;
+  if (retryAfter > PULL.page.maxDelayMs) {
+    const asked = `the vendor asked to retry after ${Math.ceil(retryAfter / 1000)} s (Retry-After), longer than the ${Math.ceil(PULL.page.maxDelayMs / 1000)} s a pull waits`;
+    return `: ${asked}; gave up rather than retry early`;
+  }
+  return error.attempts === undefined ? message : ` after ${error.attempts} attempts${message}`;
 }

@@ -83,7 +83,7 @@ export async function openOperatorApp(
   const logs: string[] = [];
   const logger = pino({ level: 'debug' }, new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } }));
   const adapters = options.adapters ?? registeredAdapters;
-  const runner = createCatalogRunner({ store, runs, engine, adapters, logger, policy: { baseDelayMs: 10 } });
+  const runner = createCatalogRunner({ store, runs, engine, adapters, logger });
   const idempotency = createMemoryIdempotencyCache();
   const reconciler = createReconciler({
     store, runs: await createReconcileRunStore({ database }), adapters, logger, http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),

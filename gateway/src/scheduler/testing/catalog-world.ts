@@ -81,7 +81,7 @@ export async function openProcess(
   const runner = createCatalogRunner({
     store, runs, engine, adapters: options.adapters ?? adapters, logger: quietLogger(),
     http: options.http ?? createHttpClient({ timeoutMs: 2_000, baseDelayMs: 10 }),
-    policy: { baseDelayMs: 20, ...options.policy },
+    ...(options.policy ? { policy: options.policy } : {}),
   });
   return { database, store, engine, runs, runner };
 }

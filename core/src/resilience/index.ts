@@ -1,0 +1,2 @@
+export * from './policies.js';
+export * from './vendor-call.js';
