@@ -11,7 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createDatabase } from '@loyalty-gateway/engine';
+import { createDatabase } from '@loyalty-gateway/storage';
 import { timeOrderedUuid } from '../gateway/src/http/request-id.js';
 import { createDeliveryJournal } from '../gateway/src/journal/index.js';
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERRORS } from '@loyalty-gateway/core';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { SlowStatements } from '@loyalty-gateway/engine/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';

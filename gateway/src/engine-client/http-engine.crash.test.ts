@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EngineUnavailableError, type EarnCommand } from '@loyalty-gateway/core';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { ANN, SCOPE, sale, testSeed } from '@loyalty-gateway/engine/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failureKind } from './engine-call-failure.js';

@@ -1,10 +1,17 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../database.js';
-import { openTestDatabase } from '../testing.js';
-import { ENGINE_MIGRATION_TABLE, engineMigrations } from './index.js';
+import { migrate, type MigrationSet } from './migrate.js';
+import { openTestDatabase } from './testing/test-database.js';
 
 const url = process.env.DATABASE_URL;
+
+const twoTables: MigrationSet = {
+  table: 'race_migrations',
+  migrations: {
+    '0001_a': { up: (db) => db.schema.createTable('a').addColumn('id', 'integer', (c) => c.primaryKey()).execute() },
+    '0002_b': { up: (db) => db.schema.createTable('b').addColumn('id', 'integer', (c) => c.primaryKey()).execute() },
+  },
+};
 
 /** Create and drop throwaway schemas until `stop()`: what other test files do on a shared server. */
 function churnSchemas(): { stop(): Promise<void> } {
@@ -31,7 +38,7 @@ describe.skipIf(!url)('migrate on a PostgreSQL server where other schemas come a
       for (let round = 0; round < 15; round += 1) {
         const database = await openTestDatabase('postgres');
         try {
-          await expect(migrate(database.db, engineMigrations, ENGINE_MIGRATION_TABLE)).resolves.toBeUndefined();
+          await expect(migrate(database.db, twoTables)).resolves.toEqual(['0001_a', '0002_b']);
         } finally {
           await database.close();
         }
