@@ -13,8 +13,11 @@ const twoTables: MigrationSet = {
   },
 };
 
-/** Create and drop throwaway schemas until `stop()`: what other test files do on a shared server. */
-function churnSchemas(): { stop(): Promise<void> } {
+/**
+ * Create and drop throwaway schemas until `stop()`, and with `columns` also drop columns of their
+ * tables (what another schema's migrations do): what other test files do on a shared server.
+ */
+function churnSchemas(columns = false): { stop(): Promise<void> } {
   const client = new pg.Client({ connectionString: url });
   let running = true;
   const loop = (async () => {
@@ -22,7 +25,8 @@ function churnSchemas(): { stop(): Promise<void> } {
     for (let i = 0; running; i += 1) {
       const name = `churn_${process.pid}_${i}`;
       await client.query(`create schema "${name}"`);
-      await client.query(`create table "${name}".t (id int)`);
+      await client.query(`create table "${name}".t (id int${columns ? ', a int, b int, c int' : ''})`);
+      if (columns) for (const column of ['a', 'b', 'c']) await client.query(`alter table "${name}".t drop column ${column}`);
       await client.query(`drop schema "${name}" cascade`);
       await new Promise((resolve) => setTimeout(resolve, 20)); // busier than any test suite
     }
@@ -36,6 +40,22 @@ describe.skipIf(!url)('migrate on a PostgreSQL server where other schemas come a
     const churn = churnSchemas();
     try {
       for (let round = 0; round < 15; round += 1) {
+        const database = await openTestDatabase('postgres');
+        try {
+          await expect(migrate(database.db, twoTables)).resolves.toEqual(['0001_a', '0002_b']);
+        } finally {
+          await database.close();
+        }
+      }
+    } finally {
+      await churn.stop();
+    }
+  });
+
+  it('bug: migrations failed with "column … does not exist" (42703) when another schema\'s migration dropped a column during their introspection', async () => {
+    const churn = churnSchemas(true);
+    try {
+      for (let round = 0; round < 30; round += 1) {
         const database = await openTestDatabase('postgres');
         try {
           await expect(migrate(database.db, twoTables)).resolves.toEqual(['0001_a', '0002_b']);

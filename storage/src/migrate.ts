@@ -44,12 +44,13 @@ const MIGRATE_ATTEMPTS = 10;
 
 /**
  * Kysely's migrator looks for its tables with a catalog query over every schema of the database
- * that calls has_schema_privilege(schema) and pg_get_serial_sequence(schema.table) by name: a
- * schema or table dropped by another session while that query runs fails it with 3F000
- * (invalid_schema_name) or 42P01 (undefined_table). That happens before any migration runs (no
+ * that calls has_schema_privilege(schema) and pg_get_serial_sequence(schema.table, column) by
+ * name: a schema, table or column dropped by another session while that query runs (another
+ * schema's tests or migrations on a shared server) fails it with 3F000 (invalid_schema_name),
+ * 42P01 (undefined_table) or 42703 (undefined_column). That happens before any migration runs (no
  * results), so retrying is safe; a migration that itself fails is never retried.
  */
-const isDroppedMeanwhile = (error: unknown): boolean => ['3F000', '42P01'].includes(String((error as { code?: unknown } | null)?.code));
+const isDroppedMeanwhile = (error: unknown): boolean => ['3F000', '42P01', '42703'].includes(String((error as { code?: unknown } | null)?.code));
 
 /** `{ migrationTableSchema }` for the connection's current PostgreSQL schema; nothing on SQLite. */
 async function postgresSchemaOf(db: Kysely<any>): Promise<{ migrationTableSchema?: string }> {
