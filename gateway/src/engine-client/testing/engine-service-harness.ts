@@ -1,7 +1,7 @@
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
 import { createEmbeddedEngine, createEngineServer, engineMigrations, type EmbeddedEngine } from '@loyalty-gateway/engine';
 import { openTestDatabase } from '@loyalty-gateway/storage/testing';
-import type { SlowStatements } from '@loyalty-gateway/engine/contract';
+import type { SlowStatements } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance } from 'fastify';
 import { createHttpEngine, type HttpEngine, type HttpEngineOptions } from '../create-http-engine.js';
 
