@@ -1,9 +1,10 @@
 // Lint for every package (`npm run lint`, also part of `npm test`): typescript-eslint's recommended
 // rules and Nx's module boundaries, which hold the layering of docs/architecture.md:
 //   core      → nothing of ours
-//   engine    → core
-//   adapters  → core only (never another adapter)
-//   gateway   → core, engine, adapters
+//   storage   → core only (database plumbing: dialects, pool, migrations runner)
+//   engine    → core, storage
+//   adapters  → core only (never another adapter, never storage)
+//   gateway   → core, storage, engine, adapters
 //   tools     → anything
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
@@ -33,10 +34,11 @@ export default tseslint.config(
           allow: [],
           depConstraints: [
             { sourceTag: 'type:core', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:engine', onlyDependOnLibsWithTags: ['type:core'] },
+            { sourceTag: 'type:storage', onlyDependOnLibsWithTags: ['type:core'] },
+            { sourceTag: 'type:engine', onlyDependOnLibsWithTags: ['type:core', 'type:storage'] },
             { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:core'] },
-            { sourceTag: 'type:gateway', onlyDependOnLibsWithTags: ['type:core', 'type:engine', 'type:adapter'] },
-            { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:core', 'type:engine', 'type:adapter', 'type:gateway'] },
+            { sourceTag: 'type:gateway', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:engine', 'type:adapter'] },
+            { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:engine', 'type:adapter', 'type:gateway'] },
           ],
         },
       ],

@@ -8,8 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { EarnOutcome, LoyaltyEngine } from '@loyalty-gateway/core';
-import { createDatabase } from '@loyalty-gateway/engine';
-import { buildApp, createGatewayLogging, createGatewayStore, createMemoryIdempotencyCache } from '@loyalty-gateway/gateway';
+import { createDatabase, migrate } from '@loyalty-gateway/storage';
+import { buildApp, createGatewayLogging, createGatewayStore, createMemoryIdempotencyCache, gatewayMigrations } from '@loyalty-gateway/gateway';
 import { SECRET, STORE } from './signed-load.js';
 
 const unused = () => Promise.reject(new Error('not used by this benchmark'));
@@ -21,6 +21,7 @@ const nullEngine: LoyaltyEngine = {
 };
 
 const database = createDatabase<any>({ sqliteFile: path.join(mkdtempSync(path.join(os.tmpdir(), 'lg-bench-null-')), 'gateway.sqlite') });
+await migrate(database.db, gatewayMigrations);
 const store = await createGatewayStore({ database, masterKey: Buffer.alloc(32, 7) });
 await store.ensureVendor({ slug: 'bench-pos', name: 'Bench POS', tier: 'generic' });
 await store.ensureConnection({ vendor: 'bench-pos', storeId: STORE, merchantId: 'm-bench', outletId: 'o-bench', secret: SECRET });

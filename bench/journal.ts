@@ -11,9 +11,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createDatabase } from '@loyalty-gateway/engine';
+import { createDatabase, migrate } from '@loyalty-gateway/storage';
 import { timeOrderedUuid } from '../gateway/src/http/request-id.js';
 import { createDeliveryJournal } from '../gateway/src/journal/index.js';
+import { gatewayMigrations } from '../gateway/src/stores/gateway-migrations.js';
 
 const TICK_US = 1e6 / 100;
 function threads(): { main: number; others: number } {
@@ -33,6 +34,7 @@ const entries = Number(process.env.JOURNAL_ENTRIES ?? 100_000);
 const dir = mkdtempSync(path.join(tmpdir(), 'journal-bench-'));
 const file = path.join(dir, 'gateway.db');
 const database = createDatabase<any>({ sqliteFile: file });
+await migrate(database.db, gatewayMigrations);
 const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), sqliteFile: file, flushMs: Number(process.env.JOURNAL_FLUSH_MS ?? 250), maxBacklog: 1e9 });
 for (const index of (process.env.JOURNAL_DROP ?? '').split(',').filter(Boolean)) await database.db.schema.dropIndex(index).execute();
 const body = Buffer.from(JSON.stringify({ eventType: 'sale.completed', occurredAt: new Date().toISOString(), store: { id: 'store-1' }, transaction: { id: randomUUID(), total: '12.50', currency: 'EUR', items: [{ sku: 'A-1', quantity: 1, unitPrice: '12.50' }] }, customer: { memberId: 'member-0001' } }));

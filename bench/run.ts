@@ -26,7 +26,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/engine/testing';
+import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import type { Result } from 'autocannon';
 import { cpuPerRequest, sampler, startServer, type ServerProcess } from './server-process.js';
 import { seed } from './seed.js';

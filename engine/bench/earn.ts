@@ -6,12 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EarnCommand } from '@loyalty-gateway/core';
-import { createDatabase, createEmbeddedEngine } from '../src/index.js';
+import { createDatabase, migrate } from '@loyalty-gateway/storage';
+import { createEmbeddedEngine, engineMigrations } from '../src/index.js';
 import { IDS, SCOPE, testSeed } from '../src/testing/fixture.js';
 
 const total = Number(process.argv[2] ?? 20_000);
 const dir = mkdtempSync(join(tmpdir(), 'engine-bench-'));
 const database = createDatabase({ sqliteFile: join(dir, 'engine.sqlite') });
+await migrate(database.db, engineMigrations);
 const engine = await createEmbeddedEngine({ database });
 const seed = testSeed();
 for (let i = 3; i < 10_000; i++) seed.merchants[0]!.members.push({ membershipId: `MBR-${i}`, phone: `+1555${String(i).padStart(7, '0')}`, points: 10 });

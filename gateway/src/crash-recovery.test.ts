@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { createDatabase } from '@loyalty-gateway/engine';
+import { createDatabase } from '@loyalty-gateway/storage';
 import { afterAll, describe, expect, it } from 'vitest';
 import { headersFor } from './testing/gateway-fixture.js';
 import { exited, spawnGateway, sqliteGatewayFixture } from './testing/spawn-gateway.js';

@@ -1,5 +1,5 @@
 import { ErrorBody, WebhookResult } from '@loyalty-gateway/core';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { Pool } from 'undici';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorBody } from '@loyalty-gateway/core';
-import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/engine/testing';
+import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -177,7 +177,7 @@ describe('the remote engine service killed and restarted under load', () => {
     await exited(engine);
     gateway.child.kill('SIGTERM');
     await exited(gateway.child);
-    const { createDatabase } = await import('@loyalty-gateway/engine');
+    const { createDatabase } = await import('@loyalty-gateway/storage');
     const database = createDatabase<any>({ sqliteFile: path.join(dir, 'engine-data', 'engine.sqlite') });
     try {
       const acked = traffic.answers.filter((a) => a.status === 200).map((a) => a.id);

@@ -1,5 +1,5 @@
 import { ErrorBody } from '@loyalty-gateway/core';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { describe, expect, it } from 'vitest';
 import { createHttpEngine } from './engine-client/index.js';
 import { startSilentServer } from './engine-client/testing/scripted-server.js';

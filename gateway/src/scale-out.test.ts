@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/engine/testing';
+import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { headersFor } from './testing/gateway-fixture.js';
 import { spawnGateway, stopGateway, type SpawnedGateway } from './testing/spawn-gateway.js';

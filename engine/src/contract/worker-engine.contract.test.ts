@@ -1,4 +1,4 @@
-import { testDatabaseOptions, testDialects } from '../db/testing.js';
+import { testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
 import { createWorkerEngine } from '../worker/create-worker-engine.js';
 import { describeEngineContract } from './describe-engine-contract.js';
 

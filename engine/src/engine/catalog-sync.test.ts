@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogSyncCommand } from '@loyalty-gateway/core';
-import { testDialects } from '../db/testing.js';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { SCOPE, openSeededEngine, type TestEngine } from '../testing/fixture.js';
 
 type Item = CatalogSyncCommand['items'][number];

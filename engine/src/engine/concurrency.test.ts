@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testDialects } from '../db/testing.js';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { ANN, IDS, SCOPE, balanceOf, ledgerSum, line, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
 
 describe.each(testDialects())('concurrency on $name', ({ name }) => {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { SqlDialect } from '../db/database.js';
+import type { SqlDialect } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
 import type { SettingsCache } from './settings-cache.js';
 

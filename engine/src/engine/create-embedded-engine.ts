@@ -1,8 +1,6 @@
 import { EngineUnavailableError, type EngineCallOptions, type LoyaltyEngine, type OutletQuery } from '@loyalty-gateway/core';
 import { sql, type Kysely } from 'kysely';
-import { isConnectionLoss } from '../db/connection-loss.js';
-import { migrate, type SqlDatabase } from '../db/database.js';
-import { ENGINE_MIGRATION_TABLE, engineMigrations } from '../db/migrations/index.js';
+import { isConnectionLoss, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
 import { applySeed } from '../seed/apply-seed.js';
 import { DEFAULT_CODE_PREFIX, type EngineSeed, type EngineSeedInput } from '../seed/engine-seed.js';
@@ -24,7 +22,10 @@ export interface EmbeddedEngine extends LoyaltyEngine {
 }
 
 export interface EmbeddedEngineOptions {
-  /** Opened and owned by the caller: the engine runs its migrations on it but never closes it. */
+  /**
+   * Opened, migrated (`migrate(db, engineMigrations)`, once at boot) and owned by the caller: the
+   * engine never closes it.
+   */
   database: SqlDatabase<any>;
   /**
    * Reward-code prefix this engine uses, over the stored one (tests and tools; the gateway leaves
@@ -39,10 +40,9 @@ async function storedPrefix(db: Kysely<EngineTables>): Promise<string | undefine
   return row?.value;
 }
 
-/** The reference loyalty engine, embedded: migrations run on the given database at creation. */
+/** The reference loyalty engine, embedded, on a database its boot has migrated. */
 export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Promise<EmbeddedEngine> {
   const db = options.database.db as Kysely<EngineTables>;
-  await migrate(db, engineMigrations, ENGINE_MIGRATION_TABLE);
   const clock = options.clock ?? (() => new Date());
   let prefix = options.codePrefix ?? (await storedPrefix(db)) ?? DEFAULT_CODE_PREFIX;
   const batcher = options.database.dialect === 'sqlite' ? new TransactionBatcher(db) : null;

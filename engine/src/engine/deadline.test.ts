@@ -1,11 +1,12 @@
 import { EngineUnavailableError } from '@loyalty-gateway/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestDatabase, testDialects } from '../db/testing.js';
+import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
+import { engineMigrations } from '../db/migrations/index.js';
 import type { EngineTables } from '../db/schema.js';
 import { ANN, IDS, SCOPE, balanceOf, line, sale, testSeed } from '../testing/fixture.js';
 import { SlowStatements } from '../testing/slow-statements.js';
 import { createEmbeddedEngine, type EmbeddedEngine } from './create-embedded-engine.js';
-import type { SqlDatabase } from '../db/database.js';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 
 /** A deadline `ms` from now (what the engine service derives from the x-engine-budget-ms header). */
 const within = (ms: number) => ({ deadline: Date.now() + ms });
@@ -16,7 +17,7 @@ describe.each(testDialects())('call deadlines on $name: the engine never commits
   const slow = new SlowStatements();
   beforeEach(async () => {
     slow.clear();
-    database = await openTestDatabase<EngineTables>(name);
+    database = await openTestDatabase<EngineTables>(name, engineMigrations);
     engine = await createEmbeddedEngine({ database: slow.wrap(database) });
     await engine.applySeed(testSeed());
   });

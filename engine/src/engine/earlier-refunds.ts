@@ -1,5 +1,5 @@
 import { fromMinorUnits, type EarnCommand } from '@loyalty-gateway/core';
-import { preparedQuery } from '../db/prepared-query.js';
+import { preparedQuery } from '@loyalty-gateway/storage';
 import { proportion } from '../rules/earn-rate.js';
 import { formatPoints } from '../rules/format-money.js';
 import type { Tx } from './context.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { testDialects } from '../db/testing.js';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { balanceOf, line, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
 
 describe.each(testDialects())('one transaction per event on $name', ({ name }) => {

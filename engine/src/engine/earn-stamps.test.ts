@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testDialects } from '../db/testing.js';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { ANN, IDS, SCOPE, balanceOf, line, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
 
 const TITLE = 'Buy 5 coffees, get one free';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testDialects } from '../db/testing.js';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { ANN, balanceOf, ledgerSum, openSeededEngine, sale, testSeed, type TestEngine } from '../testing/fixture.js';
 
 describe.each(testDialects())('earn on $name', ({ name }) => {

@@ -1,7 +1,7 @@
 import { newId } from './new-id.js';
 import { saleFingerprint, type EarnCommand, type EarnOutcome, type EngineCallOptions, type StampUpdate } from '@loyalty-gateway/core';
 import { sql } from 'kysely';
-import { preparedQuery } from '../db/prepared-query.js';
+import { preparedQuery } from '@loyalty-gateway/storage';
 import { cardProgress } from '../rules/stamps.js';
 import type { EngineContext, Tx } from './context.js';
 import { needsCatalog, planEarn, type EarnPlan } from './earn-plan.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EligibilityResult } from '@loyalty-gateway/core';
-import { testDialects } from '../db/testing.js';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { ANN, BOB, IDS, SCOPE, balanceOf, line, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
 
 describe.each(testDialects())('eligibility on $name', ({ name }) => {

@@ -1,5 +1,5 @@
 import type { CustomerIdentifier } from '@loyalty-gateway/core';
-import { preparedQuery } from '../db/prepared-query.js';
+import { preparedQuery } from '@loyalty-gateway/storage';
 import { normalizeEmail, normalizePhone } from '../rules/phone.js';
 import type { EngineContext } from './context.js';
 import type { MerchantSettings } from './settings-cache.js';

@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SqlDatabase } from '../db/database.js';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
-import { openTestDatabase, testDialects } from '../db/testing.js';
+import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
+import { engineMigrations } from '../db/migrations/index.js';
 import { SCOPE, balanceOf, ledgerSum, sale, testSeed } from '../testing/fixture.js';
 import { SlowStatements } from '../testing/slow-statements.js';
 import { createEmbeddedEngine, type EmbeddedEngine } from './create-embedded-engine.js';
@@ -18,7 +19,7 @@ describe.each(testDialects())('a sale and its refund in flight at once on $name'
   const slow = new SlowStatements();
   beforeEach(async () => {
     slow.clear();
-    database = await openTestDatabase<EngineTables>(name);
+    database = await openTestDatabase<EngineTables>(name, engineMigrations);
     engine = await createEmbeddedEngine({ database: slow.wrap(database) });
     await engine.applySeed(testSeed());
   });

@@ -2,7 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GatewayError } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
-import { createDatabase } from '../db/database.js';
+import { createDatabase, migrate } from '@loyalty-gateway/storage';
+import { engineMigrations } from '../db/migrations/index.js';
 import { createEmbeddedEngine } from '../engine/create-embedded-engine.js';
 import { createEngineServer } from './create-engine-server.js';
 import { EngineServiceConfigError, loadEngineServiceConfig, type EngineServiceConfig } from './service-config.js';
@@ -34,6 +35,7 @@ export async function startEngineService(env: Record<string, string | undefined>
   });
   let app: FastifyInstance | undefined;
   try {
+    await migrate(database.db, engineMigrations);
     const engine = await createEmbeddedEngine({ database });
     if (seed) {
       await engine.applySeed(seed).catch((error: unknown) => {

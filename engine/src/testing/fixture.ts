@@ -1,8 +1,9 @@
 import type { CustomerIdentifier, EarnCommand, SaleLine } from '@loyalty-gateway/core';
 import type { Kysely } from 'kysely';
-import type { SqlDatabase } from '../db/database.js';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
-import { openTestDatabase } from '../db/testing.js';
+import { openTestDatabase } from '@loyalty-gateway/storage/testing';
+import { engineMigrations } from '../db/migrations/index.js';
 import { createEmbeddedEngine, type EmbeddedEngine } from '../engine/create-embedded-engine.js';
 import type { EngineSeed } from '../seed/engine-seed.js';
 
@@ -54,7 +55,7 @@ export interface TestEngine {
 }
 
 export async function openSeededEngine(dialect: 'sqlite' | 'postgres', seed: EngineSeed | null = testSeed()): Promise<TestEngine> {
-  const database = await openTestDatabase<EngineTables>(dialect);
+  const database = await openTestDatabase<EngineTables>(dialect, engineMigrations);
   const engine = await createEmbeddedEngine({ database });
   if (seed) await engine.applySeed(seed);
   return { engine, database, db: database.db, close: async () => { await engine.close(); await database.close(); } };

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
-import type { SqlDatabase } from '../db/database.js';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 
 /** True when the operation tree names `table` anywhere (into, from, join, update target...). */
 function names(node: unknown, table: string): boolean {

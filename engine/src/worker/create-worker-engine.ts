@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { EngineCallOptions } from '@loyalty-gateway/core';
-import type { DatabaseOptions } from '../db/database.js';
+import type { DatabaseOptions } from '@loyalty-gateway/storage';
 import type { EmbeddedEngine } from '../engine/create-embedded-engine.js';
 import {
   fromWireError,

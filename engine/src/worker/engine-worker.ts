@@ -1,9 +1,11 @@
 /**
- * The worker thread's side of createWorkerEngine: opens the database and the embedded engine,
+ * The worker thread's side of createWorkerEngine: the engine's boot in the gateway process. Opens
+ * and migrates the database, opens the embedded engine,
  * then answers one reply per call message. Runs nothing else; every failure is sent back coded.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDatabase, ensureSchema } from '../db/database.js';
+import { createDatabase, ensureSchema, migrate } from '@loyalty-gateway/storage';
+import { engineMigrations } from '../db/migrations/index.js';
 import { createEmbeddedEngine, type EmbeddedEngine } from '../engine/create-embedded-engine.js';
 import { toWireError, type CallMessage, type EngineWorkerData, type ReplyMessage, type StartMessage } from './worker-messages.js';
 
@@ -14,6 +16,7 @@ async function open(): Promise<{ engine: EmbeddedEngine; close(): Promise<void> 
   await ensureSchema(data.database);
   const database = createDatabase<unknown>(data.database);
   try {
+    await migrate(database.db, engineMigrations);
     const engine = await createEmbeddedEngine({ database, ...(data.codePrefix === undefined ? {} : { codePrefix: data.codePrefix }) });
     return { engine, close: async () => { await engine.close(); await database.close(); } };
   } catch (error) {

@@ -1,5 +1,5 @@
 import { EngineError, EngineUnavailableError, GatewayError, isErrorCode, type EngineCallOptions, type FieldError } from '@loyalty-gateway/core';
-import type { DatabaseOptions } from '../db/database.js';
+import type { DatabaseOptions } from '@loyalty-gateway/storage';
 
 /** The engine operations a worker serves: the port's, plus seeding (not part of the port). */
 export type WorkerMethod = 'earn' | 'reverse' | 'eligibility' | 'redeem' | 'catalogSync' | 'findOutlet' | 'listMerchants' | 'ping' | 'applySeed' | 'close';

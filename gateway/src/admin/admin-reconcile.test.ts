@@ -1,5 +1,5 @@
 import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adapterFixtureJson } from '../testing/native-fixtures.js';
 import { openOperatorApp, operatorSeed, type OperatorApp } from './testing/open-operator-app.js';

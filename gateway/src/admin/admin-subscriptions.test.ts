@@ -1,5 +1,5 @@
 import { startRecordedVendorServer, type RecordedReply } from '@loyalty-gateway/core/testing';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openOperatorApp, operatorSeed, type OperatorApp } from './testing/open-operator-app.js';
 

@@ -1,5 +1,5 @@
 import { createTestPki } from '@loyalty-gateway/core/testing';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from './testing/open-operator-app.js';
 

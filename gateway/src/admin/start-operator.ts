@@ -1,6 +1,6 @@
 import { createConsoleSessions } from '../console/index.js';
 import { createHttpClient, type AnyAdapter, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
-import type { SqlDatabase } from '@loyalty-gateway/engine';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { FastifyBaseLogger } from 'fastify';
 import { adapters as registeredAdapters } from '../adapters.js';
 import type { GatewayConfig } from '../config.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { signedHeaders } from '@loyalty-gateway/core';
-import { createDatabase } from '@loyalty-gateway/engine';
+import { createDatabase } from '@loyalty-gateway/storage';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startGateway } from '../start-gateway.js';
 import { SECRET, STORE, VENDOR, sale, testSeedDocument } from '../testing/test-seed.js';

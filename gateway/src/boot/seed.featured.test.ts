@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createEmbeddedEngine } from '@loyalty-gateway/engine';
-import { openTestDatabase } from '@loyalty-gateway/engine/testing';
 import { describe, expect, it } from 'vitest';
 import { createGatewayStore } from '../stores/index.js';
 import { CLOVER_MERCHANT, SQUARE_LOCATION, featuredSeedDocument } from '../testing/featured-seed.js';
 import { parseSeed, type SeedIssue } from './seed-schema.js';
 import { applySeed } from './seed.js';
+import { openMigratedDatabase } from '../testing/migrated-database.js';
 
 const issuesOf = (document: unknown): SeedIssue[] => {
   const parsed = parseSeed(document);
@@ -67,7 +67,7 @@ describe('seed file: featured vendors', () => {
   });
 
   it('applies settings and credentials encrypted, idempotently', async () => {
-    const database = await openTestDatabase<any>('sqlite');
+    const database = await openMigratedDatabase('sqlite');
     const store = await createGatewayStore({ database, masterKey: randomBytes(32) });
     const engine = await createEmbeddedEngine({ database });
     try {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '@loyalty-gateway/engine';
+import { createDatabase } from '@loyalty-gateway/storage';
 import { startGateway } from '../start-gateway.js';
 import { openGateway } from '../testing/gateway-fixture.js';
 import { sale, testSeedDocument } from '../testing/test-seed.js';

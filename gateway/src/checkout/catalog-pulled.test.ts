@@ -1,6 +1,6 @@
 import { adapter as shopify } from '@loyalty-gateway/adapter-shopify';
 import { signV1 } from '@loyalty-gateway/core';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../adapters.js';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';

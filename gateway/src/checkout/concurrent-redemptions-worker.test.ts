@@ -1,5 +1,6 @@
-import { createDatabase, createWorkerEngine } from '@loyalty-gateway/engine';
-import { testDatabaseOptions } from '@loyalty-gateway/engine/testing';
+import { createWorkerEngine } from '@loyalty-gateway/engine';
+import { createDatabase } from '@loyalty-gateway/storage';
+import { testDatabaseOptions } from '@loyalty-gateway/storage/testing';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { MEMBERS, PATHS, byMembership, freshId, openCheckoutGateway, rawWallet } from './testing/checkout-kit.js';

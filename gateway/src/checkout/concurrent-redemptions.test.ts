@@ -1,4 +1,4 @@
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { describe, expect, it } from 'vitest';
 import { MEMBERS, PATHS, REWARDS, byMembership, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
 import { postConcurrently } from './testing/post-concurrently.js';

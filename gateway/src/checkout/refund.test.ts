@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { RefundResult, type IdempotencyCache } from '@loyalty-gateway/core';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdempotencyCache } from '../stores/index.js';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERRORS } from '@loyalty-gateway/core';
-import { testDialects } from '@loyalty-gateway/engine/testing';
-import { SlowStatements } from '@loyalty-gateway/engine/contract';
+import { testDialects } from '@loyalty-gateway/storage/testing';
+import { SlowStatements } from '@loyalty-gateway/engine/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { sale } from '../testing/test-seed.js';

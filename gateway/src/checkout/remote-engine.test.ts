@@ -1,4 +1,4 @@
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpEngine, type HttpEngine } from '../engine-client/index.js';
 import type { EngineServiceHarness } from '../engine-client/testing/engine-service-harness.js';

@@ -1,5 +1,5 @@
 import { EligibilityResult, RedeemResult } from '@loyalty-gateway/core';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { sale } from '../testing/test-seed.js';

@@ -1,17 +1,12 @@
-import { migrate } from '@loyalty-gateway/engine';
-import { openTestDatabase, testDialects } from '@loyalty-gateway/engine/testing';
+import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_MIGRATION_TABLE, gatewayMigrations } from '../stores/gateway-migrations.js';
+import { gatewayMigrations } from '../stores/gateway-migrations.js';
 import { createConsoleSessions, csrfMatches, readCookie, SESSION_TTL_MS, sessionCookie } from './console-session.js';
 
 const TOKEN = 'adm_test_token_0123456789abcdef0123';
 
 describe.each(testDialects())('console sessions ($name)', ({ name }) => {
-  const open = async () => {
-    const database = await openTestDatabase<any>(name);
-    await migrate(database.db, gatewayMigrations, GATEWAY_MIGRATION_TABLE);
-    return database;
-  };
+  const open = () => openTestDatabase<any>(name, gatewayMigrations);
 
   it('expire after 8 hours; a destroyed, unknown or forged id is no session; the table never holds the cookie', async () => {
     const database = await open();

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { SqlDatabase } from '@loyalty-gateway/engine';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { Kysely } from 'kysely';
 import { constantTimeEqual } from '@loyalty-gateway/core';
 

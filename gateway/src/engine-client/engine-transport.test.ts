@@ -1,6 +1,6 @@
 import { setImmediate as nextEvent } from 'node:timers/promises';
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
-import { ANN, SCOPE, sale, testSeed, uniqueId } from '@loyalty-gateway/engine/contract';
+import { ANN, SCOPE, sale, testSeed, uniqueId } from '@loyalty-gateway/engine/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openEngineService, type EngineServiceHarness } from './testing/engine-service-harness.js';
 

@@ -1,6 +1,6 @@
 import { EngineUnavailableError } from '@loyalty-gateway/core';
 import { createEngineServer } from '@loyalty-gateway/engine';
-import { ANN, SCOPE, sale, testSeed } from '@loyalty-gateway/engine/contract';
+import { ANN, SCOPE, sale, testSeed } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failureKind } from './engine-call-failure.js';

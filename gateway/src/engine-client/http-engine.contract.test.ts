@@ -1,4 +1,4 @@
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { describeEngineContract } from '@loyalty-gateway/engine/contract';
 import { openEngineService } from './testing/engine-service-harness.js';
 

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EngineUnavailableError, type EarnCommand } from '@loyalty-gateway/core';
-import { testDialects } from '@loyalty-gateway/engine/testing';
-import { ANN, SCOPE, sale, testSeed } from '@loyalty-gateway/engine/contract';
+import { testDialects } from '@loyalty-gateway/storage/testing';
+import { ANN, SCOPE, sale, testSeed } from '@loyalty-gateway/engine/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failureKind } from './engine-call-failure.js';
 import { TEST_ENGINE_TOKEN, openEngineService, type EngineServiceHarness } from './testing/engine-service-harness.js';

@@ -1,5 +1,5 @@
 import { EngineError, EngineUnavailableError, type LoyaltyEngine } from '@loyalty-gateway/core';
-import { ANN, SCOPE, sale, testSeed } from '@loyalty-gateway/engine/contract';
+import { ANN, SCOPE, sale, testSeed } from '@loyalty-gateway/engine/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpEngine, type HttpEngine } from './create-http-engine.js';
 import { failureKind } from './engine-call-failure.js';

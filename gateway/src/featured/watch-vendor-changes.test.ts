@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { quietLogger, sharedDatabase } from '../scheduler/testing/catalog-world.js';
-import { createGatewayStore, type GatewayStore } from '../stores/index.js';
+import { migrate } from '@loyalty-gateway/storage';
+import { createGatewayStore, gatewayMigrations, type GatewayStore } from '../stores/index.js';
 import { watchVendorChanges, type VendorChanges } from './watch-vendor-changes.js';
 
 const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
@@ -14,7 +15,9 @@ describe.each(dialects)('watchVendorChanges: settings written by another process
   beforeEach(async () => {
     shared = await sharedDatabase(dialect);
     const masterKey = randomBytes(32);
-    writer = await createGatewayStore({ database: shared.open(), masterKey });
+    const first = shared.open();
+    await migrate(first.db, gatewayMigrations);
+    writer = await createGatewayStore({ database: first, masterKey });
     reader = await createGatewayStore({ database: shared.open(), masterKey, cacheTtlMs: 300 });
     await writer.upsertVendor({ slug: 'clover', name: 'Clover', tier: 'featured', settings: { authCode: 'a' } });
   });

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { createGatewayStore, createMemoryIdempotencyCache } from '../stores/index.js';
 import { createEmbeddedEngine } from '@loyalty-gateway/engine';
-import { openTestDatabase } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance } from 'fastify';
 import { Agent, request } from 'undici';
+import { openMigratedDatabase } from '../testing/migrated-database.js';
 
 /** A raw HTTP exchange over a real socket: what an ordinary client (or a slow attacker) sees. */
 function exchange(port: number, write: (socket: Socket) => void, waitMs = 10_000): Promise<{ text: string; closed: boolean; elapsed: number }> {
@@ -38,7 +38,7 @@ describe('HTTP edges over a real socket: timeouts, oversized headers, closing', 
   let app: FastifyInstance;
   let port = 0;
   beforeAll(async () => {
-    const database = await openTestDatabase<any>('sqlite');
+    const database = await openMigratedDatabase('sqlite');
     const store = await createGatewayStore({ database, masterKey: randomBytes(32) });
     await store.ensureVendor({ slug: 'acme-pos', name: 'Acme POS', tier: 'generic' });
     await store.ensureConnection({ vendor: 'acme-pos', storeId: 'store-001', merchantId: 'm-1', outletId: 'o-1', secret: 'whsec_edge_test_secret_0123456789' });
@@ -120,7 +120,7 @@ describe('HTTP edges over a real socket: timeouts, oversized headers, closing', 
 
 describe('closing with a request in flight', () => {
   it('the request in flight is answered, with Connection: close, and its connection then ends (nothing kept alive holds the stop up)', async () => {
-    const database = await openTestDatabase<any>('sqlite');
+    const database = await openMigratedDatabase('sqlite');
     const store = await createGatewayStore({ database, masterKey: randomBytes(32) });
     const engine = await createEmbeddedEngine({ database });
     const app = await buildApp({ engine, connections: store, idempotency: createMemoryIdempotencyCache(), rateLimit: { max: 1000 } });

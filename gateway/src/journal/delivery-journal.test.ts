@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDatabase } from '@loyalty-gateway/engine';
-import { openTestDatabase, testDialects } from '@loyalty-gateway/engine/testing';
+import { createDatabase, migrate } from '@loyalty-gateway/storage';
+import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { describe, expect, it } from 'vitest';
+import { gatewayMigrations } from '../stores/gateway-migrations.js';
 import { createDeliveryJournal, type DeliveryInput } from './delivery-journal.js';
 
 const entry = (n: number, at: Date, overrides: Partial<DeliveryInput> = {}): DeliveryInput => ({
@@ -14,7 +15,7 @@ const entry = (n: number, at: Date, overrides: Partial<DeliveryInput> = {}): Del
 
 describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
   it('prunes entries older than the retention and keeps at most maxPerConnection per connection, newest kept', async () => {
-    const database = await openTestDatabase<any>(name);
+    const database = await openTestDatabase<any>(name, gatewayMigrations);
     let now = new Date('2026-11-25T12:00:00Z');
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), retentionDays: 14, maxPerConnection: 3, flushMs: 60_000, now: () => now });
     try {
@@ -35,7 +36,7 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
   });
 
   it('never blocks or fails the caller: past maxBacklog entries are dropped and counted; a write failure is reported, not thrown', async () => {
-    const database = await openTestDatabase<any>(name);
+    const database = await openTestDatabase<any>(name, gatewayMigrations);
     const errors: number[] = [];
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), maxBacklog: 2, flushMs: 60_000, onError: (_e, dropped) => errors.push(dropped) });
     try {
@@ -53,7 +54,7 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
   });
 
   it('a kept request is sealed at rest and opened only through the journal', async () => {
-    const database = await openTestDatabase<any>(name);
+    const database = await openTestDatabase<any>(name, gatewayMigrations);
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
     try {
       const body = Buffer.from('{"secret-ish":"card 4111"}');
@@ -75,6 +76,7 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-journal-'));
     const file = path.join(dir, 'gateway.sqlite');
     const database = createDatabase<any>({ sqliteFile: file });
+    await migrate(database.db, gatewayMigrations);
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000, sqliteFile: file });
     try {
       for (let n = 0; n < 2_500; n += 1) journal.record(entry(n, new Date(Date.UTC(2026, 10, 25, 12, 0, 0, n))));

@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { migrate, type SqlDatabase } from '@loyalty-gateway/engine';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
-import { GATEWAY_MIGRATION_TABLE, gatewayMigrations } from '../stores/gateway-migrations.js';
 import { createSecretBox } from '../stores/secret-box.js';
 
 interface GwDeliveriesTable {
@@ -188,7 +187,6 @@ export type DeliveryJournal = Awaited<ReturnType<typeof createDeliveryJournal>>;
  */
 export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   const db = options.database.db as Kysely<{ gw_deliveries: GwDeliveriesTable }>;
-  await migrate(db as Kysely<any>, gatewayMigrations, GATEWAY_MIGRATION_TABLE);
   const box = createSecretBox(options.masterKey);
   const now = options.now ?? (() => new Date());
   const maxBacklog = options.maxBacklog ?? 10_000;

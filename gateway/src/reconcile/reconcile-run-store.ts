@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { isUniqueViolation, migrate, type SqlDatabase } from '@loyalty-gateway/engine';
+import { isUniqueViolation, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { Kysely, Selectable } from 'kysely';
-import { GATEWAY_MIGRATION_TABLE, gatewayMigrations } from '../stores/gateway-migrations.js';
 
 interface GwReconcileRunsTable {
   id: string;
@@ -71,7 +70,6 @@ export type ReconcileRunStore = Awaited<ReturnType<typeof createReconcileRunStor
  */
 export async function createReconcileRunStore(options: { database: SqlDatabase<any>; clock?: () => Date }) {
   const db = options.database.db as Kysely<Tables>;
-  await migrate(db as Kysely<any>, gatewayMigrations, GATEWAY_MIGRATION_TABLE);
   const now = options.clock ?? (() => new Date());
   return {
     /** Where the next window starts: the end of the latest succeeded run's window, or null. */

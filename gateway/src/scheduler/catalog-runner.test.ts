@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GatewayError, VENDOR_CALL } from '@loyalty-gateway/core';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLOVER_MERCHANT, ACCESS_TOKEN, catalogOf, openProcess, seed, sharedDatabase, type CatalogProcess } from './testing/catalog-world.js';
 import { startCloverItemsServer, type CloverItemsServer } from './testing/clover-items-server.js';

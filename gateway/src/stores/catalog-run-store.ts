@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { isUniqueViolation, migrate, type SqlDatabase } from '@loyalty-gateway/engine';
+import { isUniqueViolation, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { Kysely, Selectable } from 'kysely';
-import { GATEWAY_MIGRATION_TABLE, gatewayMigrations } from './gateway-migrations.js';
 import type { CatalogClaim, CatalogRun, CatalogRunCounts, CatalogRunStore } from './gateway-store-types.js';
 import type { GwCatalogRunsTable, OperatorTables } from './operator-tables.js';
 
@@ -49,7 +48,6 @@ const countColumns = (counts: Partial<CatalogRunCounts>) => {
  */
 export async function createCatalogRunStore(options: CatalogRunStoreOptions): Promise<CatalogRunStore> {
   const db = options.database.db as Kysely<OperatorTables>;
-  await migrate(db, gatewayMigrations, GATEWAY_MIGRATION_TABLE);
   const now = options.clock ?? (() => new Date());
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
 

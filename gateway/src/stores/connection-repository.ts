@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { isUniqueViolation } from '@loyalty-gateway/engine';
+import { isUniqueViolation } from '@loyalty-gateway/storage';
 import type { Kysely, Transaction } from 'kysely';
 import { sealContext, type GatewayTables } from './gateway-tables.js';
 import type { ConnectionInput, IssuedSecret, RotateSecretOptions, SecretJson } from './gateway-store-types.js';

@@ -1,16 +1,10 @@
+import type { MigrationSet } from '@loyalty-gateway/storage';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { operatorTablesMigration } from './gateway-migration-0002.js';
 import { vendorNoteCountsMigration } from './gateway-migration-0003.js';
 import { reconcileRunsMigration } from './gateway-migration-0004.js';
 import { deliveriesMigration } from './gateway-migration-0005.js';
 import { consoleSessionsMigration } from './gateway-migration-0006.js';
-
-/**
- * The gateway's schema, as numbered migrations run on SQLite and PostgreSQL alike through the
- * engine's `migrate(db, gatewayMigrations, GATEWAY_MIGRATION_TABLE)`. Never edit a released
- * migration; add the next number.
- */
-export const GATEWAY_MIGRATION_TABLE = 'gw_migrations';
 
 const init: Migration = {
   async up(db: Kysely<any>) {
@@ -61,11 +55,20 @@ const init: Migration = {
   },
 };
 
-export const gatewayMigrations: Record<string, Migration> = {
-  '0001_gateway_init': init,
-  '0002_operator_tables': operatorTablesMigration,
-  '0003_vendor_note_counts': vendorNoteCountsMigration,
-  '0004_reconcile_runs': reconcileRunsMigration,
-  '0005_deliveries': deliveriesMigration,
-  '0006_console_sessions': consoleSessionsMigration,
+/**
+ * The gateway's schema, as numbered migrations run on SQLite and PostgreSQL alike by storage's
+ * `migrate(db, gatewayMigrations)`, once at boot (openDatabases); the stores assume it ran.
+ * Recorded in `gw_migrations`, apart from the engine's. Never edit a released migration; add the
+ * next number.
+ */
+export const gatewayMigrations: MigrationSet = {
+  table: 'gw_migrations',
+  migrations: {
+    '0001_gateway_init': init,
+    '0002_operator_tables': operatorTablesMigration,
+    '0003_vendor_note_counts': vendorNoteCountsMigration,
+    '0004_reconcile_runs': reconcileRunsMigration,
+    '0005_deliveries': deliveriesMigration,
+    '0006_console_sessions': consoleSessionsMigration,
+  },
 };

@@ -26,7 +26,7 @@ export { createVendorNoteStore, type OperatorStoreOptions } from './vendor-note-
 export { createCatalogRunStore, type CatalogRunStoreOptions } from './catalog-run-store.js';
 export { ConnectionExistsError, ConnectionNotFoundError, StoreInputError, VendorNotFoundError } from './store-errors.js';
 export { generateConnectionSecret } from './connection-repository.js';
-export { GATEWAY_MIGRATION_TABLE, gatewayMigrations } from './gateway-migrations.js';
+export { gatewayMigrations } from './gateway-migrations.js';
 export { createSecretBox, SecretBoxError, type SecretBox } from './secret-box.js';
 export { loadMasterKey, parseMasterKey, MASTER_KEY_FILE, type GatewayEnvironment, type LoadMasterKeyOptions } from './master-key.js';
 export { createMemoryIdempotencyCache, type MemoryIdempotencyCacheOptions } from './memory-idempotency-cache.js';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type SqlDatabase } from '@loyalty-gateway/engine';
-import { openTestDatabase } from '@loyalty-gateway/engine/testing';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
+import { openTestDatabase } from '@loyalty-gateway/storage/testing';
+import { gatewayMigrations } from './gateway-migrations.js';
 import { createGatewayStore, type GatewayStoreOptions } from './sql-gateway-store.js';
 import type { GatewayStore } from './gateway-store-types.js';
 
@@ -28,9 +29,9 @@ export interface TestStore {
   close(): Promise<void>;
 }
 
-/** Test support only: a fresh database of that dialect, a random master key and a manual clock. */
+/** Test support only: a fresh, migrated database of that dialect, a random master key and a manual clock. */
 export async function openTestStore(dialect: 'sqlite' | 'postgres', options: Partial<GatewayStoreOptions> = {}): Promise<TestStore> {
-  const database = await openTestDatabase<any>(dialect);
+  const database = await openTestDatabase<any>(dialect, gatewayMigrations);
   const masterKey = randomBytes(32);
   const clock = manualClock();
   const make = (extra: Partial<GatewayStoreOptions> = {}) =>

@@ -1,4 +1,4 @@
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acme, connectionFor, openTestStore, type TestStore } from './open-test-store.js';
 import { ConnectionExistsError, ConnectionNotFoundError, StoreInputError, VendorNotFoundError } from './store-errors.js';

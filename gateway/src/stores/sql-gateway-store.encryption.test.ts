@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acme, connectionFor, openTestStore, type TestStore } from './open-test-store.js';

@@ -1,10 +1,9 @@
-import { migrate, type SqlDatabase } from '@loyalty-gateway/engine';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { ConnectionCache } from './connection-cache.js';
 import { loadConnection } from './connection-lookup.js';
 import { createConnectionRepository } from './connection-repository.js';
-import { GATEWAY_MIGRATION_TABLE, gatewayMigrations } from './gateway-migrations.js';
 import type { GatewayStore, Vendor } from './gateway-store-types.js';
 import type { GatewayTables } from './gateway-tables.js';
 import { RotatingTtlMap } from './rotating-ttl-map.js';
@@ -12,7 +11,7 @@ import { createSecretBox } from './secret-box.js';
 import { createVendorRepository, type RepositoryContext } from './vendor-repository.js';
 
 export interface GatewayStoreOptions {
-  /** Opened by the caller (engine's createDatabase), possibly shared with the engine; never closed here. */
+  /** Opened and migrated by the caller (boot: openDatabases), possibly shared with the engine; never closed here. */
   database: SqlDatabase<any>;
   /** 32-byte key from loadMasterKey(); encrypts secrets, settings and credentials at rest. */
   masterKey: Buffer;
@@ -30,13 +29,11 @@ const DEFAULT_CACHE_MAX_ENTRIES = 100_000;
 
 /**
  * The gateway's SQL store on SQLite or PostgreSQL: vendors, connections and their rotating
- * secrets. Runs the gateway migrations, then serves `find` (the hot path of every request) from
+ * secrets, on a database boot has migrated. Serves `find` (the hot path of every request) from
  * an in-process cache that writes through this instance invalidate at once.
  */
 export async function createGatewayStore(options: GatewayStoreOptions): Promise<GatewayStore> {
   const db = options.database.db as Kysely<GatewayTables>;
-  await migrate(db, gatewayMigrations, GATEWAY_MIGRATION_TABLE);
-
   const clock = options.clock ?? (() => new Date());
   const injected = options.clock;
   // The hot path reads the time twice per lookup: no Date allocation unless a clock is injected.

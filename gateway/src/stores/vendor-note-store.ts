@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { migrate, type SqlDatabase } from '@loyalty-gateway/engine';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
-import { GATEWAY_MIGRATION_TABLE, gatewayMigrations } from './gateway-migrations.js';
 import type { VendorNote, VendorNoteStore } from './gateway-store-types.js';
 import type { GwVendorNotesTable, OperatorTables } from './operator-tables.js';
 import { VendorSlug, parseInput } from './store-inputs.js';
@@ -39,11 +38,10 @@ const toNote = (row: Selectable<GwVendorNotesTable>): VendorNote => ({
  * Vendor notes: handshakes and test pings a featured door receives (Clover's verificationCode,
  * Square's test notification) kept for the operator (`GET /admin/vendors/:slug/notes`). Bounded:
  * the same (kind, value) again only moves its note to the top, and each vendor keeps its newest
- * `keepPerVendor` notes. Runs the gateway migrations (idempotent), so it can be opened on its own.
+ * `keepPerVendor` notes.
  */
 export async function createVendorNoteStore(options: OperatorStoreOptions): Promise<VendorNoteStore> {
   const db = options.database.db as Kysely<OperatorTables>;
-  await migrate(db, gatewayMigrations, GATEWAY_MIGRATION_TABLE);
   const now = options.clock ?? (() => new Date());
   const keep = options.keepPerVendor ?? VENDOR_NOTES_KEPT;
 

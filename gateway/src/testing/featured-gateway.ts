@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyAdapter, IdempotencyCache } from '@loyalty-gateway/core';
-import { createEmbeddedEngine, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
-import { openTestDatabase } from '@loyalty-gateway/engine/testing';
+import { createEmbeddedEngine, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import { buildApp } from '../app.js';
 import type { HandshakeLimits } from '../featured/handshake-limiter.js';
@@ -9,6 +9,7 @@ import type { WebhookFetchPolicy } from '../featured/webhook-fetch-policy.js';
 import { parseSeed } from '../boot/seed-schema.js';
 import { applySeed } from '../boot/seed.js';
 import { createGatewayStore, createMemoryIdempotencyCache, createVendorNoteStore, type GatewayStore, type VendorNoteStore } from '../stores/index.js';
+import { openMigratedDatabase } from './migrated-database.js';
 
 export interface FeaturedGateway {
   app: FastifyInstance;
@@ -41,7 +42,7 @@ export interface FeaturedGatewayOptions {
  * PostgreSQL schema), seeded, with the production fetch-back budget unless the test sets one.
  */
 export async function openFeaturedGateway(options: FeaturedGatewayOptions): Promise<FeaturedGateway> {
-  const database: SqlDatabase<any> = await openTestDatabase<any>(options.dialect ?? 'sqlite');
+  const database: SqlDatabase<any> = await openMigratedDatabase(options.dialect ?? 'sqlite');
   const store = await createGatewayStore({ database, masterKey: randomBytes(32) });
   const notes = await createVendorNoteStore({ database });
   const engine = await createEmbeddedEngine({ database });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { signV1, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
-import { createEmbeddedEngine, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
-import { openTestDatabase } from '@loyalty-gateway/engine/testing';
+import { createEmbeddedEngine, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
 import { buildApp, type AppOptions } from '../app.js';
@@ -9,6 +9,7 @@ import { parseSeed } from '../boot/seed-schema.js';
 import { applySeed } from '../boot/seed.js';
 import { createGatewayStore, createMemoryIdempotencyCache, type GatewayStore } from '../stores/index.js';
 import { SECRET, STORE, VENDOR, testSeedDocument } from './test-seed.js';
+import { migrateGatewayAndEngine, openMigratedDatabase } from './migrated-database.js';
 
 export interface SendOptions {
   vendor?: string | null;
@@ -85,7 +86,8 @@ export async function openGateway(
     admin?: AppOptions['admin'];
   } = {},
 ): Promise<GatewayFixture> {
-  const database = options.database ?? (await openTestDatabase<any>(options.dialect ?? 'sqlite'));
+  const database = options.database ?? (await openMigratedDatabase(options.dialect ?? 'sqlite'));
+  if (options.database) await migrateGatewayAndEngine(database); // what that process's boot runs
   const masterKey = options.masterKey ?? randomBytes(32);
   const store = await createGatewayStore({ database, masterKey });
   const engine = await createEmbeddedEngine({ database });

@@ -1,4 +1,5 @@
-import { createDatabase, createEmbeddedEngine, type DatabaseOptions } from '@loyalty-gateway/engine';
+import { createEmbeddedEngine } from '@loyalty-gateway/engine';
+import { createDatabase, type DatabaseOptions } from '@loyalty-gateway/storage';
 
 /**
  * MBR-0001's wallet balance read straight from an engine database (after a gateway process wrote

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { describe, expect, it } from 'vitest';
 import { createIdempotencyCache } from '../stores/index.js';
 import { countingEngine, type EngineCallCounts } from '../testing/counting-engine.js';

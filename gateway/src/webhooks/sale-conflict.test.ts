@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { testDialects } from '@loyalty-gateway/engine/testing';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryIdempotencyCache } from '../stores/index.js';
 import { countingEngine, type EngineCallCounts } from '../testing/counting-engine.js';

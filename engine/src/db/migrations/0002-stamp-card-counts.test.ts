@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmbeddedEngine } from '../../engine/create-embedded-engine.js';
 import { ANN, IDS, SCOPE, testSeed } from '../../testing/fixture.js';
-import { migrate, type SqlDatabase } from '../database.js';
+import { migrate, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../schema.js';
-import { openTestDatabase, testDialects } from '../testing.js';
+import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { init } from './0001-init.js';
-import { ENGINE_MIGRATION_TABLE } from './index.js';
+import { engineMigrations } from './index.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
@@ -42,8 +42,9 @@ describe.each(testDialects())('migration 0002 (stamp cards counted) on $name', (
   afterEach(async () => { await database.close(); });
 
   it('folds completed-card rows into counts, keeps issued codes, and the old redemption still reverses', async () => {
-    await migrate(database.db, { '0001_init': init }, ENGINE_MIGRATION_TABLE);
+    await migrate(database.db, { table: engineMigrations.table, migrations: { '0001_init': init } });
     await seedOldShape(database.db);
+    await migrate(database.db, engineMigrations);
     const engine = await createEmbeddedEngine({ database });
     try {
       const card = await database.db.selectFrom('stamp_cards').selectAll().executeTakeFirstOrThrow();

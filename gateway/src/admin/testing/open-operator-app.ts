@@ -3,8 +3,8 @@ import { Writable } from 'node:stream';
 import { EngineUnavailableError, type AnyAdapter } from '@loyalty-gateway/core';
 import { createConsoleSessions } from '../../console/index.js';
 import { createDeliveryJournal, type DeliveryJournal } from '../../journal/index.js';
-import { createEmbeddedEngine, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
-import { openTestDatabase } from '@loyalty-gateway/engine/testing';
+import { createEmbeddedEngine, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import { adapters as registeredAdapters } from '../../adapters.js';
@@ -21,6 +21,7 @@ import {
   type CatalogRunStore, type GatewayStore, type VendorNoteStore,
 } from '../../stores/index.js';
 import { testSeedDocument } from '../../testing/test-seed.js';
+import { openMigratedDatabase } from '../../testing/migrated-database.js';
 
 export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef0123';
 
@@ -71,7 +72,7 @@ export async function openOperatorApp(
     trustedProxies?: string[];
   } = {},
 ): Promise<OperatorApp> {
-  const database = await openTestDatabase<any>(options.dialect ?? 'sqlite');
+  const database = await openMigratedDatabase(options.dialect ?? 'sqlite');
   const masterKey = randomBytes(32);
   const store = await createGatewayStore({ database, masterKey });
   const engine = await createEmbeddedEngine({ database });

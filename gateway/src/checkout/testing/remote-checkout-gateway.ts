@@ -1,4 +1,4 @@
-import type { SlowStatements } from '@loyalty-gateway/engine/contract';
+import type { SlowStatements } from '@loyalty-gateway/engine/testing';
 import { parseSeed } from '../../boot/seed-schema.js';
 import type { HttpEngineOptions } from '../../engine-client/index.js';
 import { openEngineService, type EngineServiceHarness } from '../../engine-client/testing/engine-service-harness.js';

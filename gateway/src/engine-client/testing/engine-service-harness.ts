@@ -1,7 +1,7 @@
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
-import { createEmbeddedEngine, createEngineServer, type EmbeddedEngine } from '@loyalty-gateway/engine';
-import { openTestDatabase } from '@loyalty-gateway/engine/testing';
-import type { SlowStatements } from '@loyalty-gateway/engine/contract';
+import { createEmbeddedEngine, createEngineServer, engineMigrations, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import { openTestDatabase } from '@loyalty-gateway/storage/testing';
+import type { SlowStatements } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance } from 'fastify';
 import { createHttpEngine, type HttpEngine, type HttpEngineOptions } from '../create-http-engine.js';
 
@@ -29,7 +29,7 @@ export async function openEngineService(
   wrap: (engine: EmbeddedEngine) => LoyaltyEngine = (engine) => engine,
   slow?: SlowStatements,
 ): Promise<EngineServiceHarness> {
-  const database = await openTestDatabase(dialect);
+  const database = await openTestDatabase(dialect, engineMigrations);
   const embedded = await createEmbeddedEngine({ database: slow ? slow.wrap(database) : database });
   const server = createEngineServer({ engine: wrap(embedded), token: TEST_ENGINE_TOKEN });
   const url = await server.listen({ port: 0, host: '127.0.0.1' });

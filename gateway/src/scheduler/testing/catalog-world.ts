@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHttpClient, type AnyAdapter, type HttpClient } from '@loyalty-gateway/core';
-import { createDatabase, createEmbeddedEngine, ensureSchema, type EmbeddedEngine, type SqlDatabase } from '@loyalty-gateway/engine';
-import { runPostgresStatement } from '@loyalty-gateway/engine/testing';
+import { createEmbeddedEngine, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import { createDatabase, ensureSchema, type SqlDatabase } from '@loyalty-gateway/storage';
+import { runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import { pino } from 'pino';
 import { adapters } from '../../adapters.js';
 import { parseSeed } from '../../boot/seed-schema.js';
@@ -12,6 +13,7 @@ import { applySeed } from '../../boot/seed.js';
 import { createCatalogRunStore, createGatewayStore, type CatalogRunStore, type GatewayStore } from '../../stores/index.js';
 import { testSeedDocument } from '../../testing/test-seed.js';
 import { createCatalogRunner, type CatalogRunner } from '../catalog-runner.js';
+import { migrateGatewayAndEngine } from '../../testing/migrated-database.js';
 
 export const CLOVER_MERCHANT = 'XYZVJT2ZRRRSC';
 export const ACCESS_TOKEN = 'clover-access-token-for-tests';
@@ -75,6 +77,7 @@ export async function openProcess(
   masterKey: Buffer,
   options: { http?: HttpClient; policy?: Parameters<typeof createCatalogRunner>[0]['policy']; adapters?: readonly AnyAdapter[] } = {},
 ): Promise<CatalogProcess> {
+  await migrateGatewayAndEngine(database); // this process's boot
   const store = await createGatewayStore({ database, masterKey, cacheTtlMs: 0 });
   const engine = await createEmbeddedEngine({ database });
   const runs = await createCatalogRunStore({ database });

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createDatabase, ensureSchema, type DatabaseOptions, type SqlDatabase } from './database.js';
+import { createDatabase, ensureSchema, type DatabaseOptions, type SqlDatabase } from '../database.js';
+import { migrate, type MigrationSet } from '../migrate.js';
 
 /**
  * The dialects a contract suite runs on: SQLite always, PostgreSQL whenever DATABASE_URL is set.
@@ -14,10 +15,21 @@ export function testDialects(): Array<{ name: 'sqlite' | 'postgres' }> {
 }
 
 /**
- * A fresh, empty database for one test: SQLite in memory, or a new PostgreSQL schema that is
- * dropped again on close.
+ * A fresh database for one test: SQLite in memory, or a new PostgreSQL schema that is dropped
+ * again on close. Brought up to date with each of `sets` in order (as boot does), empty without.
  */
-export async function openTestDatabase<DB>(dialect: 'sqlite' | 'postgres'): Promise<SqlDatabase<DB>> {
+export async function openTestDatabase<DB>(dialect: 'sqlite' | 'postgres', ...sets: MigrationSet[]): Promise<SqlDatabase<DB>> {
+  const database = await openEmpty<DB>(dialect);
+  try {
+    for (const set of sets) await migrate(database.db, set);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+async function openEmpty<DB>(dialect: 'sqlite' | 'postgres'): Promise<SqlDatabase<DB>> {
   if (dialect === 'sqlite') return createDatabase<DB>({ sqliteFile: ':memory:' });
   const { options, dispose } = await testDatabaseOptions('postgres');
   const opened = createDatabase<DB>(options);
@@ -37,7 +49,7 @@ export async function openTestDatabase<DB>(dialect: 'sqlite' | 'postgres'): Prom
  */
 export async function testDatabaseOptions(dialect: 'sqlite' | 'postgres'): Promise<{ options: DatabaseOptions; dispose(): Promise<void> }> {
   if (dialect === 'sqlite') {
-    const dir = await mkdtemp(join(tmpdir(), 'engine-test-'));
+    const dir = await mkdtemp(join(tmpdir(), 'storage-test-'));
     return { options: { sqliteFile: join(dir, 'engine.sqlite') }, dispose: () => rm(dir, { recursive: true, force: true }) };
   }
   const url = process.env.DATABASE_URL;

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 
 export type SqlDialect = 'sqlite' | 'postgres';
@@ -96,62 +96,4 @@ export async function ensureSchema(options: DatabaseOptions): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-/**
- * Apply numbered migrations (names sort in order: '0001_init', '0002_...'). Each component keeps
- * its own migration table so the engine and the gateway can share one database.
- */
-export async function migrate(
-  db: Kysely<any>,
-  migrations: Record<string, Migration>,
-  tableName: string,
-): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    migrationTableName: tableName,
-    migrationLockTableName: `${tableName}_lock`,
-    // Kysely looks for its tables in every schema unless told which one: with two schemas in one
-    // PostgreSQL database (environments, tests) it would find the other's and skip creating ours.
-    ...(await postgresSchemaOf(db)),
-  });
-  for (let attempt = 1; ; attempt += 1) {
-    const { error, results } = await migrator.migrateToLatest();
-    if (!error) return;
-    if (attempt < MIGRATE_ATTEMPTS && results === undefined && isDroppedMeanwhile(error)) {
-      await new Promise((resolve) => setTimeout(resolve, 10 * attempt));
-      continue;
-    }
-    const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`migration ${failed?.migrationName ?? '?'} (${tableName}) failed: ${String(error)}`, { cause: error });
-  }
-}
-
-const MIGRATE_ATTEMPTS = 10;
-
-/**
- * Kysely's migrator looks for its tables with a catalog query over every schema of the database
- * that calls has_schema_privilege(schema) and pg_get_serial_sequence(schema.table) by name: a
- * schema or table dropped by another session while that query runs fails it with 3F000
- * (invalid_schema_name) or 42P01 (undefined_table). That happens before any migration runs (no
- * results), so retrying is safe; a migration that itself fails is never retried.
- */
-const isDroppedMeanwhile = (error: unknown): boolean => ['3F000', '42P01'].includes(String((error as { code?: unknown } | null)?.code));
-
-/** `{ migrationTableSchema }` for the connection's current PostgreSQL schema; nothing on SQLite. */
-async function postgresSchemaOf(db: Kysely<any>): Promise<{ migrationTableSchema?: string }> {
-  try {
-    const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
-    const schema = rows[0]?.schema;
-    return schema ? { migrationTableSchema: schema } : {};
-  } catch {
-    return {}; // SQLite has no schemas
-  }
-}
-
-/** True for a unique-constraint violation on either dialect. */
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string } | null;
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

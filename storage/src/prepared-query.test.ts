@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SqlDatabase } from './database.js';
 import { preparedQuery } from './prepared-query.js';
-import { openTestDatabase, testDialects } from './testing.js';
+import { openTestDatabase, testDialects } from './testing/test-database.js';
 
 interface T { things: { id: string; n: number; label: string } }
 

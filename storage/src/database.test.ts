@@ -1,0 +1,50 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDatabase, type SqlDatabase } from './database.js';
+import { openTestDatabase, testDialects } from './testing/test-database.js';
+import { isUniqueViolation } from './unique-violation.js';
+
+interface T { things: { id: string; big: number; amount: number } }
+
+describe.each(testDialects())('createDatabase on $name', ({ name }) => {
+  let database: SqlDatabase<T>;
+  afterEach(() => database.close());
+
+  it('tells its dialect, reads bigint and numeric as numbers, and tells a unique violation from other errors', async () => {
+    database = await openTestDatabase<T>(name);
+    expect(database.dialect).toBe(name);
+    const { db } = database;
+    await db.schema.createTable('things').addColumn('id', 'text', (c) => c.primaryKey()).addColumn('big', 'bigint').addColumn('amount', 'numeric').execute();
+    await db.insertInto('things').values({ id: 'a', big: 2 ** 40, amount: 12.5 }).execute();
+    expect(await db.selectFrom('things').selectAll().execute()).toEqual([{ id: 'a', big: 2 ** 40, amount: 12.5 }]);
+
+    const duplicate = await db.insertInto('things').values({ id: 'a', big: 1, amount: 1 }).execute().catch((error: unknown) => error);
+    expect(isUniqueViolation(duplicate)).toBe(true);
+    const other = await sql`select * from no_such_table`.execute(db).catch((error: unknown) => error);
+    expect(other).toBeInstanceOf(Error);
+    expect(isUniqueViolation(other)).toBe(false);
+  });
+});
+
+describe('createDatabase on a SQLite file', () => {
+  it('opens it in WAL mode with foreign keys on', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'storage-test-'));
+    const database = createDatabase<any>({ sqliteFile: join(dir, 'x.sqlite') });
+    try {
+      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(database.db);
+      expect(mode.rows[0]?.journal_mode).toBe('wal');
+      const keys = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(database.db);
+      expect(keys.rows[0]?.foreign_keys).toBe(1);
+    } finally {
+      await database.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a PostgreSQL schema name that is not a plain identifier', () => {
+    expect(() => createDatabase({ postgresUrl: 'postgres://127.0.0.1:1/x', postgresSchema: 'a"; drop' })).toThrow(/invalid PostgreSQL schema name/);
+  });
+});
