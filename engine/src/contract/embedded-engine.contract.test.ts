@@ -1,6 +1,6 @@
 import { testDialects, openTestDatabase } from '@loyalty-gateway/storage/testing';
 import { engineMigrations } from '../db/migrations/index.js';
-import { createEmbeddedEngine } from '../engine/create-embedded-engine.js';
+import { createEmbeddedEngine } from '../ledger/create-embedded-engine.js';
 import { describeEngineContract } from './describe-engine-contract.js';
 
 for (const { name } of testDialects()) {

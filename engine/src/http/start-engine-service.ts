@@ -4,7 +4,7 @@ import { GatewayError } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
 import { createDatabase, migrate } from '@loyalty-gateway/storage';
 import { engineMigrations } from '../db/migrations/index.js';
-import { createEmbeddedEngine } from '../engine/create-embedded-engine.js';
+import { createEmbeddedEngine } from '../ledger/create-embedded-engine.js';
 import { createEngineServer } from './create-engine-server.js';
 import { EngineServiceConfigError, loadEngineServiceConfig, type EngineServiceConfig } from './service-config.js';
 import { loadEngineSeedFile } from './service-seed.js';

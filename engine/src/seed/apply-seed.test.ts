@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDialects } from '@loyalty-gateway/storage/testing';
-import { createEmbeddedEngine } from '../engine/create-embedded-engine.js';
+import { createEmbeddedEngine } from '../ledger/create-embedded-engine.js';
 import { ANN, IDS, balanceOf, ledgerSum, openSeededEngine, sale, testSeed, type TestEngine } from '../testing/fixture.js';
 
 describe.each(testDialects())('applySeed on $name', ({ name }) => {

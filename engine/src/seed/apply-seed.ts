@@ -1,8 +1,8 @@
-import { newId } from '../engine/new-id.js';
+import { newId } from '../ledger/new-id.js';
 import { parseOrThrow, toMinorUnits } from '@loyalty-gateway/core';
 import { normalizeEmail, normalizePhone } from '../rules/phone.js';
 import { parseRate, rateToText } from '../rules/earn-rate.js';
-import type { Tx } from '../engine/context.js';
+import type { Tx } from '../ledger/context.js';
 import { declaredPrefix, establishPrefix } from './code-prefix.js';
 import { EngineSeed, type MerchantSeed, type RewardSeed } from './engine-seed.js';
 

@@ -1,6 +1,6 @@
 import { GatewayError } from '@loyalty-gateway/core';
 import { sql } from 'kysely';
-import type { Tx } from '../engine/context.js';
+import type { Tx } from '../ledger/context.js';
 
 /** The prefix reward codes carry (`LOYAL-7QX2`) when neither the seed nor the options set one. */
 export const DEFAULT_CODE_PREFIX = 'LOYAL';

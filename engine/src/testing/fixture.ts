@@ -4,7 +4,7 @@ import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
 import { openTestDatabase } from '@loyalty-gateway/storage/testing';
 import { engineMigrations } from '../db/migrations/index.js';
-import { createEmbeddedEngine, type EmbeddedEngine } from '../engine/create-embedded-engine.js';
+import { createEmbeddedEngine, type EmbeddedEngine } from '../ledger/create-embedded-engine.js';
 import type { EngineSeed } from '../seed/engine-seed.js';
 
 /** Test-only helpers: a seeded engine on a fresh database of one dialect, and command builders. */

@@ -1,7 +1,7 @@
 import { EngineError, EngineUnavailableError, GatewayError, type EarnCommand } from '@loyalty-gateway/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabaseOptions } from '@loyalty-gateway/storage/testing';
-import type { EmbeddedEngine } from '../engine/create-embedded-engine.js';
+import type { EmbeddedEngine } from '../ledger/create-embedded-engine.js';
 import { SCOPE, testSeed } from '../testing/fixture.js';
 import { createWorkerEngine } from './create-worker-engine.js';
 

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { EngineCallOptions } from '@loyalty-gateway/core';
 import type { DatabaseOptions } from '@loyalty-gateway/storage';
-import type { EmbeddedEngine } from '../engine/create-embedded-engine.js';
+import type { EmbeddedEngine } from '../ledger/create-embedded-engine.js';
 import {
   fromWireError,
   workerStopped,

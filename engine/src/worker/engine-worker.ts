@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createDatabase, ensureSchema, migrate } from '@loyalty-gateway/storage';
 import { engineMigrations } from '../db/migrations/index.js';
-import { createEmbeddedEngine, type EmbeddedEngine } from '../engine/create-embedded-engine.js';
+import { createEmbeddedEngine, type EmbeddedEngine } from '../ledger/create-embedded-engine.js';
 import { toWireError, type CallMessage, type EngineWorkerData, type ReplyMessage, type StartMessage } from './worker-messages.js';
 
 const port = parentPort!;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEmbeddedEngine } from '../../engine/create-embedded-engine.js';
+import { createEmbeddedEngine } from '../../ledger/create-embedded-engine.js';
 import { ANN, IDS, SCOPE, testSeed } from '../../testing/fixture.js';
 import { migrate, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../schema.js';
