@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ERRORS, GatewayError, type ErrorCode, type FieldError, type WebhookResult } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Delivery } from '../journal/index.js';
+import { featuredSlugOf, type Delivery } from '../journal/index.js';
 import type { RecordedRequest } from '../journal/delivery-journal.js';
 import { readEnvelope } from '../webhooks/read-envelope.js';
 import { webhookOutcome } from '../webhooks/webhook-results.js';
@@ -44,7 +44,6 @@ export async function showDelivery(deps: Pick<AdminDeps, 'journal'>, id: string)
   return { delivery, story: storyOf(delivery), replays: await journal.replaysOf(delivery.id), requestKept: kept !== null };
 }
 
-const FEATURED_ROUTE = /^\/webhooks\/([a-z0-9-]+)$/;
 /** Hop-by-hop and framing headers of the original request: the injected replay frames its own body. */
 const NOT_REPLAYED = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'expect'];
 
@@ -66,8 +65,8 @@ export async function replayDelivery(deps: ReplayDeps, id: string, replayedBy: s
   if (original.status < 500 || !original.request) {
     throw new GatewayError('replay_not_available', { message: `Only deliveries that failed on the gateway's side (5xx) are replayed; this one answered HTTP ${original.status}${original.outcome ? ` ${original.outcome}` : ''}.` });
   }
-  const slug = FEATURED_ROUTE.exec(original.route)?.[1];
-  if (slug && slug !== 'generic') return replayThroughDoor(deps, { ...original, request: original.request }, slug, replayedBy, log);
+  const slug = featuredSlugOf(original.route);
+  if (slug) return replayThroughDoor(deps, { ...original, request: original.request }, slug, replayedBy, log);
   if (original.route !== '/webhooks/generic' || !deps.replayPipeline) {
     throw new GatewayError('replay_not_available', { message: `Replay covers webhook deliveries; ${original.route} is a checkout call, which the till retries itself.` });
   }

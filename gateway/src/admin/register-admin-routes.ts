@@ -22,6 +22,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
   const token = options.token;
   if (!token) return;
   const adapters = options.adapters ?? registeredAdapters;
+  const tickets = options.replayTickets;
   const deps: AdminDeps = {
     store: options.store,
     engine: options.engine,
@@ -32,11 +33,8 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     subscriptions: options.subscriptions,
     journal: options.journal,
     replayPipeline: options.replayPipeline,
-    replayThroughDoor: options.replayTickets
-      ? (request, ticket) => {
-          const tickets = options.replayTickets!;
-          return app.inject({ ...request, headers: { ...request.headers, [REPLAY_HEADER]: tickets.issue(ticket) } });
-        }
+    replayThroughDoor: tickets
+      ? (request, ticket) => app.inject({ ...request, headers: { ...request.headers, [REPLAY_HEADER]: tickets.issue(ticket) } })
       : undefined,
     adapters,
     adapterOf: (slug) => adapters.find((a) => a.slug === slug),

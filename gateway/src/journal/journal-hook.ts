@@ -10,6 +10,12 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
+/** The adapter slug of a featured door's path (`/webhooks/shopify` → `shopify`), or undefined (the generic door included). */
+export function featuredSlugOf(path: string): string | undefined {
+  const slug = /^\/webhooks\/([a-z0-9-]+)$/.exec(path)?.[1];
+  return slug === 'generic' ? undefined : slug;
+}
+
 function keptHeaders(request: FastifyRequest): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string' && !NOT_KEPT.has(name)) kept[name] = value;
@@ -33,14 +39,13 @@ export function registerJournalHook(app: FastifyInstance, journal: DeliveryJourn
     const audit = request.audit;
     const body = Buffer.isBuffer(request.body) ? request.body : undefined;
     const timestamp = Number(header(request, 'x-service-timestamp'));
-    const featuredSlug = /^\/webhooks\/([a-z0-9-]+)$/.exec(path)?.[1];
     journal.record(
       {
         requestId: request.id,
         receivedAt: new Date(now - reply.elapsedTime),
         method: request.method,
         route: path,
-        vendor: connection?.vendor ?? header(request, 'x-service-vendor') ?? (featuredSlug && featuredSlug !== 'generic' ? featuredSlug : undefined),
+        vendor: connection?.vendor ?? header(request, 'x-service-vendor') ?? featuredSlugOf(path),
         storeId: connection?.storeId ?? header(request, 'x-service-store'),
         connectionId: connection?.id,
         eventType: audit?.eventType,
