@@ -6,12 +6,21 @@
 //   adapters  → core only (never another adapter, never storage)
 //   gateway   → core, storage, engine, adapters
 //   tools     → anything
+// Formatting: prettier (.prettierrc), checked by `npm run lint`, applied by `npm run format`.
 import nx from '@nx/eslint-plugin';
+import prettierCompatible from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '.nx/**', 'tools/.generated-test/**', 'tools/src/generators/adapter/files/**', 'coverage/**'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '.nx/**',
+      'tools/.generated-test/**',
+      'tools/src/generators/adapter/files/**',
+      'coverage/**',
+    ],
   },
   ...tseslint.configs.recommended,
   {
@@ -38,10 +47,14 @@ export default tseslint.config(
             { sourceTag: 'type:engine', onlyDependOnLibsWithTags: ['type:core', 'type:storage'] },
             { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:core'] },
             { sourceTag: 'type:gateway', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:engine', 'type:adapter'] },
-            { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:engine', 'type:adapter', 'type:gateway'] },
+            {
+              sourceTag: 'type:tools',
+              onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:engine', 'type:adapter', 'type:gateway'],
+            },
           ],
         },
       ],
     },
-  },
+  }, // Formatting is prettier's (`npm run format`): no ESLint rule may disagree with it.
+  prettierCompatible,
 );

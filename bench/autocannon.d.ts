@@ -1,5 +1,11 @@
 declare module 'autocannon' {
-  export interface Histogram { p50: number; p90: number; p99: number; average: number; max: number }
+  export interface Histogram {
+    p50: number;
+    p90: number;
+    p99: number;
+    average: number;
+    max: number;
+  }
   export interface Result {
     requests: { average: number; total: number; sent: number };
     latency: Histogram;

@@ -35,9 +35,23 @@ const dir = mkdtempSync(path.join(tmpdir(), 'journal-bench-'));
 const file = path.join(dir, 'gateway.db');
 const database = createDatabase<any>({ sqliteFile: file });
 await migrate(database.db, gatewayMigrations);
-const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), sqliteFile: file, flushMs: Number(process.env.JOURNAL_FLUSH_MS ?? 250), maxBacklog: 1e9 });
+const journal = await createDeliveryJournal({
+  database,
+  masterKey: randomBytes(32),
+  sqliteFile: file,
+  flushMs: Number(process.env.JOURNAL_FLUSH_MS ?? 250),
+  maxBacklog: 1e9,
+});
 for (const index of (process.env.JOURNAL_DROP ?? '').split(',').filter(Boolean)) await database.db.schema.dropIndex(index).execute();
-const body = Buffer.from(JSON.stringify({ eventType: 'sale.completed', occurredAt: new Date().toISOString(), store: { id: 'store-1' }, transaction: { id: randomUUID(), total: '12.50', currency: 'EUR', items: [{ sku: 'A-1', quantity: 1, unitPrice: '12.50' }] }, customer: { memberId: 'member-0001' } }));
+const body = Buffer.from(
+  JSON.stringify({
+    eventType: 'sale.completed',
+    occurredAt: new Date().toISOString(),
+    store: { id: 'store-1' },
+    transaction: { id: randomUUID(), total: '12.50', currency: 'EUR', items: [{ sku: 'A-1', quantity: 1, unitPrice: '12.50' }] },
+    customer: { memberId: 'member-0001' },
+  }),
+);
 
 async function round(n: number) {
   await journal.flush();
@@ -45,7 +59,21 @@ async function round(n: number) {
   const started = process.hrtime.bigint();
   for (let i = 0; i < n; i += 1) {
     journal.record(
-      { requestId: process.env.JOURNAL_RANDOM_REQUEST_IDS ? randomUUID() : timeOrderedUuid(), receivedAt: new Date(), method: 'POST', route: '/webhooks/generic', vendor: 'acme-pos', storeId: 'store-1', connectionId: 'c0f8a7d2-0000-4000-8000-000000000001', eventType: 'sale.completed', transactionId: `T-${i}`, status: 200, outcome: 'processed', durationMs: 3.2, skewSeconds: 0.4 },
+      {
+        requestId: process.env.JOURNAL_RANDOM_REQUEST_IDS ? randomUUID() : timeOrderedUuid(),
+        receivedAt: new Date(),
+        method: 'POST',
+        route: '/webhooks/generic',
+        vendor: 'acme-pos',
+        storeId: 'store-1',
+        connectionId: 'c0f8a7d2-0000-4000-8000-000000000001',
+        eventType: 'sale.completed',
+        transactionId: `T-${i}`,
+        status: 200,
+        outcome: 'processed',
+        durationMs: 3.2,
+        skewSeconds: 0.4,
+      },
       body,
     );
     // The earn path records ~4,000 entries a second: let the flush timer run between slices.
@@ -53,12 +81,18 @@ async function round(n: number) {
   }
   await journal.flush();
   const after = threads();
-  return { main: (after.main - before.main) / n, others: (after.others - before.others) / n, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+  return {
+    main: (after.main - before.main) / n,
+    others: (after.others - before.others) / n,
+    ms: Number(process.hrtime.bigint() - started) / 1e6,
+  };
 }
 
 await round(10_000); // warm-up
 const measured = await round(entries);
-console.log(`${entries} entries: event loop ${measured.main.toFixed(1)} µs/entry, other threads ${measured.others.toFixed(1)} µs/entry (${measured.ms.toFixed(0)} ms)`);
+console.log(
+  `${entries} entries: event loop ${measured.main.toFixed(1)} µs/entry, other threads ${measured.others.toFixed(1)} µs/entry (${measured.ms.toFixed(0)} ms)`,
+);
 await journal.close();
 await database.close();
 rmSync(dir, { recursive: true, force: true });

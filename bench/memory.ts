@@ -33,8 +33,17 @@ async function heap(port: number): Promise<string> {
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-memory-'));
 writeFileSync(path.join(dir, 'seed.json'), JSON.stringify(seed));
 const server = await startServer(root, path.join(dir, 'gateway.log'), ['gateway/dist/main.js'], {
-  PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: path.join(dir, 'seed.json'),
-  GATEWAY_RATE_LIMIT: '100000000', LOG_LEVEL: 'info', DATABASE_URL: '', REDIS_URL: '', GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  GATEWAY_ENV: 'uat',
+  GATEWAY_DATA_DIR: path.join(dir, 'data'),
+  GATEWAY_SEED_FILE: path.join(dir, 'seed.json'),
+  GATEWAY_RATE_LIMIT: '100000000',
+  LOG_LEVEL: 'info',
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+  GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
   NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? '',
 });
 try {
@@ -54,14 +63,19 @@ try {
     const seconds = Math.min(10, duration - at);
     const result = await load(server.port, seconds, connections);
     served += result.requests.total;
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`non-2xx ${result.non2xx}, errors ${result.errors}: the figures are not valid`);
-    console.log(`${String(at + seconds).padStart(4)} s: RSS ${(server.rss() / MB).toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB, ${result.requests.average.toFixed(0)} req/s; ${await heap(server.port)}`);
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`non-2xx ${result.non2xx}, errors ${result.errors}: the figures are not valid`);
+    console.log(
+      `${String(at + seconds).padStart(4)} s: RSS ${(server.rss() / MB).toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB, ${result.requests.average.toFixed(0)} req/s; ${await heap(server.port)}`,
+    );
   }
   clearInterval(sample);
   await new Promise((resolve) => setTimeout(resolve, 5_000));
   console.log(`after: ${await heap(server.port)}`);
-  console.log(`idle ${idle.toFixed(0)} MiB; under load (${duration} s, ${connections} connections, ${served} earns): peak ${peak.toFixed(0)} MiB, mean ${(sum / Math.max(1, samples)).toFixed(0)} MiB; idle 5 s after ${(server.rss() / MB).toFixed(0)} MiB`
-    + (process.env.BENCH_NODE_OPTIONS ? ` (NODE_OPTIONS=${process.env.BENCH_NODE_OPTIONS})` : ''));
+  console.log(
+    `idle ${idle.toFixed(0)} MiB; under load (${duration} s, ${connections} connections, ${served} earns): peak ${peak.toFixed(0)} MiB, mean ${(sum / Math.max(1, samples)).toFixed(0)} MiB; idle 5 s after ${(server.rss() / MB).toFixed(0)} MiB` +
+      (process.env.BENCH_NODE_OPTIONS ? ` (NODE_OPTIONS=${process.env.BENCH_NODE_OPTIONS})` : ''),
+  );
 } finally {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -39,7 +39,6 @@ const compiled = process.env.BENCH_BUILD !== 'source' && existsSync(path.join(ro
 const GATEWAY_ENTRY = compiled ? 'gateway/dist/main.js' : 'gateway/src/main.ts';
 const MB = 1024 * 1024;
 
-
 /** One measured run against one or more processes of a target (the load split evenly between them). */
 async function measureServers(name: string, servers: ServerProcess[], connections: number, members?: readonly string[]) {
   const share = Math.max(1, Math.round(connections / servers.length));
@@ -59,21 +58,35 @@ async function measureServers(name: string, servers: ServerProcess[], connection
   servers.forEach((server, i) => {
     const cpu = cpuPerRequest(before[i]!, server.cpu(), total);
     main += cpu.main ?? 0;
-    other += Object.entries(cpu).filter(([thread]) => thread !== 'main').reduce((sum, [, us]) => sum + us, 0);
+    other += Object.entries(cpu)
+      .filter(([thread]) => thread !== 'main')
+      .reduce((sum, [, us]) => sum + us, 0);
   });
   const worst = (pick: (r: Result) => number) => Math.max(...results.map(pick));
   const sum = (pick: (r: Result) => number) => results.reduce((acc, r) => acc + pick(r), 0);
   const measured = {
-    name, connections, processes: servers.length,
-    rps: sum((r) => r.requests.average), p50: worst((r) => r.latency.p50), p99: worst((r) => r.latency.p99),
-    ok: sum((r) => r.statusCodeStats['200']?.count ?? 0), non2xx: sum((r) => r.non2xx), errors: sum((r) => r.errors),
-    main, other, client,
+    name,
+    connections,
+    processes: servers.length,
+    rps: sum((r) => r.requests.average),
+    p50: worst((r) => r.latency.p50),
+    p99: worst((r) => r.latency.p99),
+    ok: sum((r) => r.statusCodeStats['200']?.count ?? 0),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    main,
+    other,
+    client,
     /** Requests per second if every core did nothing but this: the machine's ceiling for this target. */
     ceiling: (os.cpus().length * 1e6) / (main + other + client),
     /** Per process, in MiB: before any load, the peak and the mean of the samples during the measured run. */
-    rssIdle: idle / servers.length / MB, rssPeak: Math.max(...rss.map((r) => r.peak)) / MB, rssMean: rss.reduce((acc, r) => acc + r.mean, 0) / rss.length / MB,
+    rssIdle: idle / servers.length / MB,
+    rssPeak: Math.max(...rss.map((r) => r.peak)) / MB,
+    rssMean: rss.reduce((acc, r) => acc + r.mean, 0) / rss.length / MB,
   };
-  console.log(`${name}, ${connections} connections: ${measured.rps.toFixed(0)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms, non-2xx ${measured.non2xx}, errors ${measured.errors}, server CPU µs/request: main thread ${main.toFixed(0)}, other threads ${other.toFixed(0)}, client ${client.toFixed(0)}; RSS MiB idle ${measured.rssIdle.toFixed(0)}, peak ${measured.rssPeak.toFixed(0)}`);
+  console.log(
+    `${name}, ${connections} connections: ${measured.rps.toFixed(0)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms, non-2xx ${measured.non2xx}, errors ${measured.errors}, server CPU µs/request: main thread ${main.toFixed(0)}, other threads ${other.toFixed(0)}, client ${client.toFixed(0)}; RSS MiB idle ${measured.rssIdle.toFixed(0)}, peak ${measured.rssPeak.toFixed(0)}`,
+  );
   return measured;
 }
 
@@ -108,11 +121,24 @@ const pct = (a: Measured, b: Measured) => `${((a.rps / b.rps) * 100).toFixed(1)}
 /** The earn path (`npm start`), with the delivery journal or without it (GATEWAY_JOURNAL_DAYS=0), on a fresh data dir. */
 function earn(connections: number, journal: boolean, run: number) {
   const name = journal ? 'gateway earn path (SQLite ledger)' : 'gateway earn path, journal off';
-  return measure(run === 1 ? name : `${name} (again)`, [GATEWAY_ENTRY], {
-    PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dataDir, `data-${journal ? 'j' : 'nj'}${run}-${connections}`), GATEWAY_SEED_FILE: seedFile,
-    GATEWAY_RATE_LIMIT: '100000000', LOG_LEVEL: logLevel, DATABASE_URL: '', REDIS_URL: '', ...(journal ? {} : { GATEWAY_JOURNAL_DAYS: '0' }),
-    GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
-  }, connections);
+  return measure(
+    run === 1 ? name : `${name} (again)`,
+    [GATEWAY_ENTRY],
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      GATEWAY_ENV: 'uat',
+      GATEWAY_DATA_DIR: path.join(dataDir, `data-${journal ? 'j' : 'nj'}${run}-${connections}`),
+      GATEWAY_SEED_FILE: seedFile,
+      GATEWAY_RATE_LIMIT: '100000000',
+      LOG_LEVEL: logLevel,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      ...(journal ? {} : { GATEWAY_JOURNAL_DAYS: '0' }),
+      GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+    },
+    connections,
+  );
 }
 
 /**
@@ -128,10 +154,22 @@ async function round(connections: number) {
   const noJournal = [await earn(connections, false, 1), await earn(connections, false, 2)] as const;
   const gatewayAgain = await earn(connections, true, 2);
   const journal = {
-    on: gateway.rps + gatewayAgain.rps, off: noJournal[0].rps + noJournal[1].rps,
-    cpu: (gateway.main + gateway.other + gatewayAgain.main + gatewayAgain.other - noJournal[0].main - noJournal[0].other - noJournal[1].main - noJournal[1].other) / 2,
+    on: gateway.rps + gatewayAgain.rps,
+    off: noJournal[0].rps + noJournal[1].rps,
+    cpu:
+      (gateway.main +
+        gateway.other +
+        gatewayAgain.main +
+        gatewayAgain.other -
+        noJournal[0].main -
+        noJournal[0].other -
+        noJournal[1].main -
+        noJournal[1].other) /
+      2,
   };
-  console.log(`ratio at ${connections} connections: ${((gateway.rps / bare.rps) * 100).toFixed(1)} % of bare Fastify; journal on/off ${((journal.on / journal.off) * 100).toFixed(1)} %`);
+  console.log(
+    `ratio at ${connections} connections: ${((gateway.rps / bare.rps) * 100).toFixed(1)} % of bare Fastify; journal on/off ${((journal.on / journal.off) * 100).toFixed(1)} %`,
+  );
   return { bare, httpPath, gateway, rows: [bare, httpPath, gateway, noJournal[0], noJournal[1], gatewayAgain], journal };
 }
 
@@ -145,7 +183,10 @@ function pgbench(url: string): { tps: number; latencyMs: number } {
   psql(`create database ${database}`);
   try {
     execFileSync(pgbenchBinary(), ['-i', '-s', '10', '-q', target.toString()], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const out = execFileSync(pgbenchBinary(), ['-c', '16', '-j', '2', '-T', String(duration), '-M', 'prepared', target.toString()], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(pgbenchBinary(), ['-c', '16', '-j', '2', '-T', String(duration), '-M', 'prepared', target.toString()], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? NaN);
     const latencyMs = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1] ?? NaN);
     console.log(`pgbench TPC-B, scale 10, 16 clients: ${tps.toFixed(0)} tps, latency average ${latencyMs} ms`);
@@ -156,7 +197,11 @@ function pgbench(url: string): { tps: number; latencyMs: number } {
 }
 
 function pgbenchBinary(): string {
-  for (const candidate of ['/usr/lib/postgresql/17/bin/pgbench', '/usr/lib/postgresql/16/bin/pgbench', '/usr/lib/postgresql/15/bin/pgbench']) {
+  for (const candidate of [
+    '/usr/lib/postgresql/17/bin/pgbench',
+    '/usr/lib/postgresql/16/bin/pgbench',
+    '/usr/lib/postgresql/15/bin/pgbench',
+  ]) {
     if (existsSync(candidate)) return candidate;
   }
   return 'pgbench';
@@ -170,14 +215,26 @@ async function postgresRound(databaseUrl: string, redisUrl: string) {
   const members = Array.from({ length: 300 }, (_, i) => `MBR-B-${String(i).padStart(3, '0')}`);
   const pgSeed = structuredClone(seed);
   pgSeed.merchants[0]!.members = members.map((membershipId, i) => ({
-    membershipId, phone: `+1555020${String(i).padStart(4, '0')}`, email: `member-${i}@example.com`, externalId: `crm-${i}`, points: 0,
+    membershipId,
+    phone: `+1555020${String(i).padStart(4, '0')}`,
+    email: `member-${i}@example.com`,
+    externalId: `crm-${i}`,
+    points: 0,
   }));
   const pgSeedFile = path.join(dataDir, 'seed-pg.json');
   writeFileSync(pgSeedFile, JSON.stringify(pgSeed));
   const env = {
-    PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dataDir, 'data-pg'), GATEWAY_SEED_FILE: pgSeedFile,
-    GATEWAY_RATE_LIMIT: '100000000', LOG_LEVEL: logLevel, DATABASE_URL: postgresUrlWithSchema(databaseUrl, schema), REDIS_URL: redisUrl,
-    GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), GATEWAY_SCHEDULER: 'off',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEWAY_ENV: 'uat',
+    GATEWAY_DATA_DIR: path.join(dataDir, 'data-pg'),
+    GATEWAY_SEED_FILE: pgSeedFile,
+    GATEWAY_RATE_LIMIT: '100000000',
+    LOG_LEVEL: logLevel,
+    DATABASE_URL: postgresUrlWithSchema(databaseUrl, schema),
+    REDIS_URL: redisUrl,
+    GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+    GATEWAY_SCHEDULER: 'off',
   };
   const servers: ServerProcess[] = [];
   try {
@@ -196,7 +253,8 @@ async function postgresRound(databaseUrl: string, redisUrl: string) {
 try {
   const rounds = [];
   for (const connections of connectionCounts) rounds.push(await round(connections));
-  const pg = process.env.DATABASE_URL && process.env.REDIS_URL ? await postgresRound(process.env.DATABASE_URL, process.env.REDIS_URL) : null;
+  const pg =
+    process.env.DATABASE_URL && process.env.REDIS_URL ? await postgresRound(process.env.DATABASE_URL, process.env.REDIS_URL) : null;
   const row = (r: Measured) =>
     `| ${r.connections} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.non2xx} | ${r.main.toFixed(0)} | ${r.other.toFixed(0)} | ${r.client.toFixed(0)} | ${r.ceiling.toFixed(0)} | ${r.rssIdle.toFixed(0)} | ${r.rssPeak.toFixed(0)} |`;
   const table = [
@@ -208,19 +266,26 @@ try {
     ...rounds.flatMap(({ rows }) => rows.map(row)),
     ...(pg ? [row(pg.gateway)] : []),
     '',
-    ...rounds.map(({ bare, httpPath, gateway, journal }) =>
-      `- **${gateway.connections} connections: the durable earn path serves ${pct(gateway, bare)} of bare Fastify's requests per second** ` +
-      `at ${(gateway.main + gateway.other).toFixed(0)} µs of server CPU per earn (both threads) ` +
-      `(the HTTP path alone — auth, validation, cache, rate limit, log — ${pct(httpPath, bare)}). ` +
-      `**The delivery journal costs ${(100 - (journal.on / journal.off) * 100).toFixed(1)} % of throughput** ` +
-      `(${(journal.on / 2).toFixed(0)} req/s with it, ${(journal.off / 2).toFixed(0)} without, each the mean of two runs ordered on, off, off, on; ` +
-      `${journal.cpu.toFixed(0)} µs of server CPU per earn).`),
+    ...rounds.map(
+      ({ bare, httpPath, gateway, journal }) =>
+        `- **${gateway.connections} connections: the durable earn path serves ${pct(gateway, bare)} of bare Fastify's requests per second** ` +
+        `at ${(gateway.main + gateway.other).toFixed(0)} µs of server CPU per earn (both threads) ` +
+        `(the HTTP path alone — auth, validation, cache, rate limit, log — ${pct(httpPath, bare)}). ` +
+        `**The delivery journal costs ${(100 - (journal.on / journal.off) * 100).toFixed(1)} % of throughput** ` +
+        `(${(journal.on / 2).toFixed(0)} req/s with it, ${(journal.off / 2).toFixed(0)} without, each the mean of two runs ordered on, off, off, on; ` +
+        `${journal.cpu.toFixed(0)} µs of server CPU per earn).`,
+    ),
     ...(pg
-      ? [`- **PostgreSQL, 2 gateway processes, ${pg.gateway.connections} connections: ${pg.gateway.rps.toFixed(0)} earn/s (p50 ${pg.gateway.p50} ms, p99 ${pg.gateway.p99} ms) against pgbench TPC-B's ${pg.baseline.tps.toFixed(0)} tps** (scale 10, 16 clients, same server, same run): ${((pg.gateway.rps / pg.baseline.tps) * 100).toFixed(0)} %.`]
+      ? [
+          `- **PostgreSQL, 2 gateway processes, ${pg.gateway.connections} connections: ${pg.gateway.rps.toFixed(0)} earn/s (p50 ${pg.gateway.p50} ms, p99 ${pg.gateway.p99} ms) against pgbench TPC-B's ${pg.baseline.tps.toFixed(0)} tps** (scale 10, 16 clients, same server, same run): ${((pg.gateway.rps / pg.baseline.tps) * 100).toFixed(0)} %.`,
+        ]
       : ['- PostgreSQL round not run (set DATABASE_URL and REDIS_URL).']),
   ].join('\n');
   writeResults(path.join(root, 'docs', 'benchmarks.md'), table);
-  if (rounds.some(({ rows }) => rows.some((r) => r.non2xx > 0 || r.errors > 0)) || (pg && (pg.gateway.non2xx > 0 || pg.gateway.errors > 0))) {
+  if (
+    rounds.some(({ rows }) => rows.some((r) => r.non2xx > 0 || r.errors > 0)) ||
+    (pg && (pg.gateway.non2xx > 0 || pg.gateway.errors > 0))
+  ) {
     console.error('the gateway answered non-2xx or failed requests during the run: the figures are not valid');
     process.exitCode = 1;
   }

@@ -84,7 +84,9 @@ function threadCpu(pid: number): Record<string, number> {
 
 export async function startServer(root: string, logFile: string, args: string[], env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, nodeArgs(args), {
-    cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 60_000;
@@ -93,8 +95,14 @@ export async function startServer(root: string, logFile: string, args: string[],
     if (match) {
       const port = Number(match[1] ?? match[2] ?? match[3]);
       return {
-        child, port, cpu: () => threadCpu(child.pid!), rss: () => processRss(child.pid!),
-        async stop() { child.kill('SIGTERM'); await exited; },
+        child,
+        port,
+        cpu: () => threadCpu(child.pid!),
+        rss: () => processRss(child.pid!),
+        async stop() {
+          child.kill('SIGTERM');
+          await exited;
+        },
       };
     }
     if (child.exitCode !== null || Date.now() > deadline) {

@@ -10,15 +10,26 @@ export function signedSale(member = 'MBR-BENCH'): { body: string; headers: Recor
   counter += 1;
   const id = `B-${process.pid}-${Date.now().toString(36)}-${counter}`;
   const body = JSON.stringify({
-    eventId: `${id}:completed`, eventType: 'sale.completed', occurredAt: new Date().toISOString(),
+    eventId: `${id}:completed`,
+    eventType: 'sale.completed',
+    occurredAt: new Date().toISOString(),
     store: { id: STORE },
     transaction: {
-      id, total: 12.5, currency: 'USD', channel: 'pos', customer: { type: 'membershipId', value: member },
-      items: [{ id: 'p1', name: 'Latte (coffee)', sku: 'COF-LATTE', quantity: 2, unitPrice: 4.5 },
-        { id: 'p2', name: 'Muffin', sku: 'BAK-MUFFIN', quantity: 1, unitPrice: 3.5 }],
+      id,
+      total: 12.5,
+      currency: 'USD',
+      channel: 'pos',
+      customer: { type: 'membershipId', value: member },
+      items: [
+        { id: 'p1', name: 'Latte (coffee)', sku: 'COF-LATTE', quantity: 2, unitPrice: 4.5 },
+        { id: 'p2', name: 'Muffin', sku: 'BAK-MUFFIN', quantity: 1, unitPrice: 3.5 },
+      ],
     },
   });
-  return { body, headers: { 'content-type': 'application/json', ...signedHeaders({ vendor: 'bench-pos', store: STORE, secret: SECRET, body }) } };
+  return {
+    body,
+    headers: { 'content-type': 'application/json', ...signedHeaders({ vendor: 'bench-pos', store: STORE, secret: SECRET, body }) },
+  };
 }
 
 /** `members`: the sales are spread over these membership ids in turn (one member by default). */
@@ -28,7 +39,8 @@ export async function load(port: number, seconds: number, connections = 32, memb
     url: `http://127.0.0.1:${port}`,
     connections,
     duration: seconds,
-    requests: [{ method: 'POST', path: '/webhooks/generic', setupRequest: (req) => ({ ...req, ...signedSale(members[next++ % members.length]) }) }],
+    requests: [
+      { method: 'POST', path: '/webhooks/generic', setupRequest: (req) => ({ ...req, ...signedSale(members[next++ % members.length]) }) },
+    ],
   });
 }
-

@@ -4,9 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ERRORS, EngineError, GatewayError, type ErrorCode } from './errors.js';
 
 const doc = readFileSync(fileURLToPath(new URL('../../docs/errors.md', import.meta.url)), 'utf8');
-const documented = new Map(
-  [...doc.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1]!, Number(m[2])] as const),
-);
+const documented = new Map([...doc.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1]!, Number(m[2])] as const));
 
 describe('the error table', () => {
   it('is documented in docs/errors.md, code by code, with the same status', () => {
@@ -22,14 +20,17 @@ describe('the error table', () => {
     expect(ERRORS.validation_failed.status).toBe(422);
   });
 
-  it('uses only the spec\'s statuses for a malformed body and for the earn webhook\'s retryable fault', () => {
+  it("uses only the spec's statuses for a malformed body and for the earn webhook's retryable fault", () => {
     expect(ERRORS.unsupported_media_type.status).toBe(400);
     expect(ERRORS.engine_unavailable_retry.status).toBe(500);
   });
 
-  it('sends the table\'s headers with its code; an error may add or override headers', () => {
+  it("sends the table's headers with its code; an error may add or override headers", () => {
     expect(new GatewayError('engine_unavailable_retry').headers).toEqual({ 'retry-after': '1' });
-    expect(new GatewayError('engine_unavailable_retry', { headers: { 'retry-after': '5', 'x-a': 'b' } }).headers).toEqual({ 'retry-after': '5', 'x-a': 'b' });
+    expect(new GatewayError('engine_unavailable_retry', { headers: { 'retry-after': '5', 'x-a': 'b' } }).headers).toEqual({
+      'retry-after': '5',
+      'x-a': 'b',
+    });
     expect(new GatewayError('store_mismatch').headers).toBeUndefined();
     expect(new GatewayError('rate_limited', { headers: { 'retry-after': '7' } }).headers).toEqual({ 'retry-after': '7' });
   });

@@ -29,11 +29,24 @@ export const ERRORS = {
   insufficient_points: { status: 400, message: 'The customer does not have enough points.' },
   minimum_spend_not_met: { status: 400, message: 'The order does not reach the minimum spend for this reward.' },
   reward_not_found: { status: 400, message: 'This reward does not exist for this merchant.' },
-  refund_id_reused: { status: 400, message: 'This refund id was already used for another refund; nothing was reversed now. Give every refund its own id.' },
-  currency_mismatch: { status: 400, message: 'This refund is in another currency than the sale it refunds; nothing was reversed. Send the refund amount in the sale\'s currency.' },
-  redemption_reversed: { status: 400, message: 'This redemption was refunded: do not apply it. Nothing was deducted now; to redeem again, use a new order id.' },
+  refund_id_reused: {
+    status: 400,
+    message: 'This refund id was already used for another refund; nothing was reversed now. Give every refund its own id.',
+  },
+  currency_mismatch: {
+    status: 400,
+    message:
+      "This refund is in another currency than the sale it refunds; nothing was reversed. Send the refund amount in the sale's currency.",
+  },
+  redemption_reversed: {
+    status: 400,
+    message: 'This redemption was refunded: do not apply it. Nothing was deducted now; to redeem again, use a new order id.',
+  },
   invalid_native_payload: { status: 400, message: 'The vendor payload could not be read.' },
-  catalog_pulled: { status: 400, message: 'This vendor is featured: the operator pulls its catalog on a schedule, so a pushed catalog is not accepted.' },
+  catalog_pulled: {
+    status: 400,
+    message: 'This vendor is featured: the operator pulls its catalog on a schedule, so a pushed catalog is not accepted.',
+  },
   // 401: authentication (do not retry; check credentials and clock)
   bad_signature: { status: 401, message: 'The X-Service-Signature header is missing or does not match the request.' },
   stale_timestamp: { status: 401, message: 'X-Service-Timestamp is missing or more than 300 seconds from server time.' },
@@ -59,11 +72,26 @@ export const ERRORS = {
   engine_managed: { status: 409, message: 'Merchants and outlets live in the remote loyalty engine: manage them there.' },
   catalog_run_in_progress: { status: 409, message: 'A catalog pull for this connection is already running.' },
   adapter_not_registered: { status: 409, message: 'This gateway has no featured adapter for this vendor, so it cannot be promoted.' },
-  reconcile_not_available: { status: 409, message: 'This connection cannot be reconciled now: the vendor must be featured, its adapter must declare a reconciliation pull, and the connection must be active.' },
-  reconcile_run_in_progress: { status: 409, message: 'A reconciliation run of this connection is already running; see GET /admin/reconcile-runs.' },
+  reconcile_not_available: {
+    status: 409,
+    message:
+      'This connection cannot be reconciled now: the vendor must be featured, its adapter must declare a reconciliation pull, and the connection must be active.',
+  },
+  reconcile_run_in_progress: {
+    status: 409,
+    message: 'A reconciliation run of this connection is already running; see GET /admin/reconcile-runs.',
+  },
   replay_not_available: { status: 409, message: 'This delivery cannot be replayed.' },
-  subscriptions_not_available: { status: 409, message: 'The gateway cannot manage this connection\'s webhook subscriptions now: its adapter must manage subscriptions, the vendor must be featured, GATEWAY_PUBLIC_URL must be set and the connection must hold the API credentials.' },
-  catalog_not_available: { status: 409, message: 'This connection cannot be pulled now: the vendor must be featured, its adapter must declare a catalog pull, and the connection must be active.' },
+  subscriptions_not_available: {
+    status: 409,
+    message:
+      "The gateway cannot manage this connection's webhook subscriptions now: its adapter must manage subscriptions, the vendor must be featured, GATEWAY_PUBLIC_URL must be set and the connection must hold the API credentials.",
+  },
+  catalog_not_available: {
+    status: 409,
+    message:
+      'This connection cannot be pulled now: the vendor must be featured, its adapter must declare a catalog pull, and the connection must be active.',
+  },
   request_timeout: { status: 408, message: 'The request was not received in time: send the whole request promptly.' },
   payload_too_large: { status: 413, message: 'The request body exceeds the 1 MiB limit.' },
   headers_too_large: { status: 431, message: 'The request headers are too large.' },
@@ -75,10 +103,14 @@ export const ERRORS = {
   // 500, not 503: the spec lists 500 (retry with backoff) for the earn webhook; Retry-After is the schedule's first step.
   engine_unavailable_retry: {
     status: 500,
-    message: 'The loyalty engine is unreachable or did not answer in time; the event may not have been recorded. Retry with backoff: a repeat of an event that was recorded answers duplicate.',
+    message:
+      'The loyalty engine is unreachable or did not answer in time; the event may not have been recorded. Retry with backoff: a repeat of an event that was recorded answers duplicate.',
     headers: { 'retry-after': '1' },
   },
-  engine_unavailable: { status: 502, message: 'The loyalty engine is temporarily unreachable. Retry once, then complete the sale without loyalty.' },
+  engine_unavailable: {
+    status: 502,
+    message: 'The loyalty engine is temporarily unreachable. Retry once, then complete the sale without loyalty.',
+  },
   not_ready: { status: 503, message: 'The gateway is not ready.' },
   shutting_down: {
     status: 503,
@@ -90,8 +122,11 @@ export const ERRORS = {
     message: 'The gateway cannot reach its database right now; nothing was recorded. Retry after the Retry-After delay.',
     headers: { 'retry-after': '1' },
   },
-  vendor_api_failed: { status: 502, message: 'The vendor\'s API refused or failed the call; the message says what it answered.' },
-  vendor_api_unavailable: { status: 503, message: 'The vendor API could not be reached to complete this event; it was not recorded. Retry later.' },
+  vendor_api_failed: { status: 502, message: "The vendor's API refused or failed the call; the message says what it answered." },
+  vendor_api_unavailable: {
+    status: 503,
+    message: 'The vendor API could not be reached to complete this event; it was not recorded. Retry later.',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -13,12 +13,9 @@ describe('toMinorUnits', () => {
     expect(toMinorUnits(amount)).toBe(minor);
   });
 
-  it.each([10.005, 0.001, 1.999, Number.NaN, Number.POSITIVE_INFINITY, 1e300, 0.1 + 0.2])(
-    'rejects %d',
-    (amount) => {
-      expect(toMinorUnits(amount)).toBeNull();
-    },
-  );
+  it.each([10.005, 0.001, 1.999, Number.NaN, Number.POSITIVE_INFINITY, 1e300, 0.1 + 0.2])('rejects %d', (amount) => {
+    expect(toMinorUnits(amount)).toBeNull();
+  });
 
   it('round-trips every two-decimal amount written as a JSON literal', () => {
     fc.assert(
@@ -95,7 +92,7 @@ describe('money messages', () => {
   });
 });
 
-describe('decimalToMinor: a vendor\'s decimal text, exactly, or null', () => {
+describe("decimalToMinor: a vendor's decimal text, exactly, or null", () => {
   it('reads plain decimals and JSON numbers, negative ones too (WooCommerce refund totals)', () => {
     expect(decimalToMinor('29.35')).toBe(2935);
     expect(decimalToMinor('-10.00')).toBe(-1000);

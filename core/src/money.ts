@@ -54,7 +54,13 @@ const MONEY_MESSAGES = {
 function money(floor: { test: (n: number) => boolean; message: string }) {
   return z.number().check((ctx) => {
     const n = ctx.value;
-    const message = !floor.test(n) ? floor.message : n > MAX_MONEY ? MONEY_MESSAGES.tooLarge : isTwoDecimalAmount(n) ? null : MONEY_MESSAGES.precision;
+    const message = !floor.test(n)
+      ? floor.message
+      : n > MAX_MONEY
+        ? MONEY_MESSAGES.tooLarge
+        : isTwoDecimalAmount(n)
+          ? null
+          : MONEY_MESSAGES.precision;
     if (message !== null) ctx.issues.push({ code: 'custom', message, input: n });
   });
 }

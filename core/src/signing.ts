@@ -38,12 +38,7 @@ export function signedHeaders(input: {
 }
 
 /** True when `header` is a valid v1 signature of the body under any of `secrets` (constant time). */
-export function verifyV1(
-  secrets: readonly string[],
-  timestamp: string,
-  body: Buffer | string,
-  header: string | undefined,
-): boolean {
+export function verifyV1(secrets: readonly string[], timestamp: string, body: Buffer | string, header: string | undefined): boolean {
   if (header === undefined || !header.startsWith(SIGNATURE_PREFIX)) return false;
   const encoded = header.slice(SIGNATURE_PREFIX.length);
   // A SHA-256 digest is 32 bytes: exactly 43 base64 characters and one '='.

@@ -33,7 +33,9 @@ describe('parseOrThrow', () => {
     expect(error.code).toBe('missing_field');
     expect(error.fields).toHaveLength(MAX_FIELD_ERRORS);
     expect(error.fields![0]).toEqual({ path: 'items[0].name', message: 'is required' });
-    expect(error.message).toBe(`A required field is missing: items[0].name is required (and 79,999 more; fields lists the first ${MAX_FIELD_ERRORS}).`);
+    expect(error.message).toBe(
+      `A required field is missing: items[0].name is required (and 79,999 more; fields lists the first ${MAX_FIELD_ERRORS}).`,
+    );
   });
 
   it('counts unknown keys one by one, and 400 still wins when the first missing field is beyond the listed ones', () => {

@@ -63,7 +63,10 @@ export function toFieldErrors(input: unknown, error: z.ZodError): FieldErrors {
       return;
     }
     // A type, union or enum/literal failure where nothing was sent: the field is missing.
-    if ((issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value') && valueAt(input, issue.path) === undefined) {
+    if (
+      (issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value') &&
+      valueAt(input, issue.path) === undefined
+    ) {
       firstMissing ??= { path: formatPath(issue.path), message: 'is required' };
       add(issue.path, 'is required');
       return;

@@ -16,15 +16,24 @@ const database = createDatabase({ sqliteFile: join(dir, 'engine.sqlite') });
 await migrate(database.db, engineMigrations);
 const engine = await createEmbeddedEngine({ database });
 const seed = testSeed();
-for (let i = 3; i < 10_000; i++) seed.merchants[0]!.members.push({ membershipId: `MBR-${i}`, phone: `+1555${String(i).padStart(7, '0')}`, points: 10 });
+for (let i = 3; i < 10_000; i++)
+  seed.merchants[0]!.members.push({ membershipId: `MBR-${i}`, phone: `+1555${String(i).padStart(7, '0')}`, points: 10 });
 await engine.applySeed(seed);
 
 const command = (i: number, kind: number): EarnCommand => ({
-  ...SCOPE, eventId: `e-${i}`, occurredAt: '2026-01-15T10:00:00Z', store: { id: SCOPE.source.storeId },
+  ...SCOPE,
+  eventId: `e-${i}`,
+  occurredAt: '2026-01-15T10:00:00Z',
+  store: { id: SCOPE.source.storeId },
   transaction: {
-    id: `tx-${kind}-${i}`, totalMinor: 1250 + (i % 500), currency: 'USD',
+    id: `tx-${kind}-${i}`,
+    totalMinor: 1250 + (i % 500),
+    currency: 'USD',
     customer: { type: 'phone', value: `+1555${String(3 + (i % 9_990)).padStart(7, '0')}` },
-    items: [{ name: 'Latte', sku: 'COF-LATTE', quantity: 1, unitPriceMinor: 450 }, { name: 'Muffin', quantity: 1, unitPriceMinor: 300 }],
+    items: [
+      { name: 'Latte', sku: 'COF-LATTE', quantity: 1, unitPriceMinor: 450 },
+      { name: 'Muffin', quantity: 1, unitPriceMinor: 300 },
+    ],
     discountCodes: [],
   },
 });

@@ -6,4 +6,7 @@
 import { ConfigError, runService } from '@loyalty-gateway/core';
 import { startEngineService } from './http/start-engine-service.js';
 
-void runService(() => startEngineService(process.env), (error) => error instanceof ConfigError);
+void runService(
+  () => startEngineService(process.env),
+  (error) => error instanceof ConfigError,
+);

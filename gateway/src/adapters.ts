@@ -8,9 +8,4 @@ import { adapter as woocommerce } from '@loyalty-gateway/adapter-woocommerce';
  * The featured adapters the gateway mounts at /webhooks/{slug}: a typed list, not a directory scan,
  * so Nx's project graph sees every dependency. `nx g @loyalty-gateway/tools:adapter <slug>` adds to it.
  */
-export const adapters: readonly AnyAdapter[] = [
-  shopify,
-  square,
-  clover,
-  woocommerce,
-];
+export const adapters: readonly AnyAdapter[] = [shopify, square, clover, woocommerce];

@@ -81,7 +81,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A whole request (headers and body) must arrive within requestTimeout, headers alone within
     // 10 s; Node checks at connectionsCheckingInterval, so that is kept well under the timeout.
     requestTimeout,
-    http: { headersTimeout: Math.min(10_000, requestTimeout), connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestTimeout / 4))) },
+    http: {
+      headersTimeout: Math.min(10_000, requestTimeout),
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestTimeout / 4))),
+    },
     clientErrorHandler: clientErrorHandler(() => app.log),
     // Requests arriving while closing get our 503 (onRequest below), not Fastify's bare one.
     return503OnClosing: false,
@@ -121,14 +124,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(errorHandlingPlugin);
   if (options.refusalLimit) {
-    registerRefusalLimit(app, { ...options.refusalLimit, redis: options.redis, onError: (error) => app.log.warn({ err: error }, 'refusal limiter unavailable; requests let through') });
+    registerRefusalLimit(app, {
+      ...options.refusalLimit,
+      redis: options.redis,
+      onError: (error) => app.log.warn({ err: error }, 'refusal limiter unavailable; requests let through'),
+    });
   }
   const clockSkew = new ClockSkewTracker(
-    (skew) => app.log.warn({ ...skew }, `clock skew of ${skew.smoothedSeconds} s on this connection (requests fail past 300 s): ask the merchant to fix the till's clock`),
+    (skew) =>
+      app.log.warn(
+        { ...skew },
+        `clock skew of ${skew.smoothedSeconds} s on this connection (requests fail past 300 s): ask the merchant to fix the till's clock`,
+      ),
     options.clock ?? Date.now,
   );
   options.metrics?.watchClockSkew(clockSkew);
-  await app.register(v1AuthPlugin, { connections: options.connections, clock: options.clock ?? Date.now, onAuthenticated: (connection, ts) => clockSkew.record(connection, ts) });
+  await app.register(v1AuthPlugin, {
+    connections: options.connections,
+    clock: options.clock ?? Date.now,
+    onAuthenticated: (connection, ts) => clockSkew.record(connection, ts),
+  });
   if (options.metrics) registerMetrics(app, { metrics: options.metrics, adminToken: options.admin?.token });
   if (options.journal) registerJournalHook(app, options.journal, options.clock ?? Date.now);
   await app.register(rateLimit, rateLimitOptions({ ...options.rateLimit, redis: options.redis }));

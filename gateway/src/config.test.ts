@@ -4,8 +4,23 @@ import { ConfigError, loadConfig } from './config.js';
 describe('loadConfig', () => {
   it('defaults', () => {
     expect(loadConfig({})).toEqual({
-      PORT: 3000, HOST: '127.0.0.1', GATEWAY_ENV: 'development', GATEWAY_DATA_DIR: './.data', GATEWAY_RATE_LIMIT: 600, GATEWAY_REFUSED_LIMIT: 120, GATEWAY_TRUSTED_PROXIES: [], GATEWAY_REQUEST_TIMEOUT_MS: 30_000, GATEWAY_MAX_CONNECTIONS: 4_096, GATEWAY_METRICS_HOST: '127.0.0.1', GATEWAY_OUTBOUND_ALLOW: [], GATEWAY_IDEMPOTENCY_CACHE_MB: 32, GATEWAY_JOURNAL_DAYS: 14, LOG_LEVEL: 'info',
-      LOYALTY_ENGINE_TIMEOUT_MS: 2000, GATEWAY_FEATURES: [], GATEWAY_SCHEDULER: 'on',
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      GATEWAY_ENV: 'development',
+      GATEWAY_DATA_DIR: './.data',
+      GATEWAY_RATE_LIMIT: 600,
+      GATEWAY_REFUSED_LIMIT: 120,
+      GATEWAY_TRUSTED_PROXIES: [],
+      GATEWAY_REQUEST_TIMEOUT_MS: 30_000,
+      GATEWAY_MAX_CONNECTIONS: 4_096,
+      GATEWAY_METRICS_HOST: '127.0.0.1',
+      GATEWAY_OUTBOUND_ALLOW: [],
+      GATEWAY_IDEMPOTENCY_CACHE_MB: 32,
+      GATEWAY_JOURNAL_DAYS: 14,
+      LOG_LEVEL: 'info',
+      LOYALTY_ENGINE_TIMEOUT_MS: 2000,
+      GATEWAY_FEATURES: [],
+      GATEWAY_SCHEDULER: 'on',
     });
   });
 
@@ -16,12 +31,24 @@ describe('loadConfig', () => {
 
   it('parses every variable', () => {
     const config = loadConfig({
-      PORT: '8080', GATEWAY_ENV: 'beta', GATEWAY_DATA_DIR: '/var/lib/lg', GATEWAY_SEED_FILE: 'seed.json', GATEWAY_MASTER_KEY: 'k',
-      DATABASE_URL: 'postgres://u@db:5432/lg', REDIS_URL: 'redis://cache:6379', GATEWAY_RATE_LIMIT: '1200', LOG_LEVEL: 'debug',
+      PORT: '8080',
+      GATEWAY_ENV: 'beta',
+      GATEWAY_DATA_DIR: '/var/lib/lg',
+      GATEWAY_SEED_FILE: 'seed.json',
+      GATEWAY_MASTER_KEY: 'k',
+      DATABASE_URL: 'postgres://u@db:5432/lg',
+      REDIS_URL: 'redis://cache:6379',
+      GATEWAY_RATE_LIMIT: '1200',
+      LOG_LEVEL: 'debug',
       GATEWAY_IDEMPOTENCY_CACHE_MB: '64',
     });
     expect(config).toMatchObject({
-      PORT: 8080, GATEWAY_ENV: 'beta', DATABASE_URL: 'postgres://u@db:5432/lg', REDIS_URL: 'redis://cache:6379', GATEWAY_RATE_LIMIT: 1200, GATEWAY_IDEMPOTENCY_CACHE_MB: 64,
+      PORT: 8080,
+      GATEWAY_ENV: 'beta',
+      DATABASE_URL: 'postgres://u@db:5432/lg',
+      REDIS_URL: 'redis://cache:6379',
+      GATEWAY_RATE_LIMIT: 1200,
+      GATEWAY_IDEMPOTENCY_CACHE_MB: 64,
     });
   });
 
@@ -60,7 +87,11 @@ describe('loadConfig', () => {
 
   it('refuses production without an admin token, and parses the feature list', () => {
     expect(() => loadConfig({ GATEWAY_ENV: 'production' })).toThrow(/GATEWAY_ADMIN_TOKEN: is required in production/);
-    const config = loadConfig({ GATEWAY_ENV: 'production', GATEWAY_ADMIN_TOKEN: 'a'.repeat(32), GATEWAY_FEATURES: ' eligibility, redeem ' });
+    const config = loadConfig({
+      GATEWAY_ENV: 'production',
+      GATEWAY_ADMIN_TOKEN: 'a'.repeat(32),
+      GATEWAY_FEATURES: ' eligibility, redeem ',
+    });
     expect(config.GATEWAY_FEATURES).toEqual(['eligibility', 'redeem']);
     expect(loadConfig({ LOYALTY_ENGINE_URL: 'http://engine:4000' }).LOYALTY_ENGINE_URL).toBe('http://engine:4000');
   });

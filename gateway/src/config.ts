@@ -30,14 +30,27 @@ export const GatewayConfig = z
     /** Bearer token the engine service expects (its ENGINE_TOKEN). */
     LOYALTY_ENGINE_TOKEN: optional(z.string().min(1)),
     /** Per-call deadline towards a remote engine (the engine-call policy's). */
-    LOYALTY_ENGINE_TIMEOUT_MS: optional(z.coerce.number({ message: 'must be a number' }).int().positive({ message: 'must be positive' })).default(ENGINE_CALL.timeoutMs),
+    LOYALTY_ENGINE_TIMEOUT_MS: optional(
+      z.coerce.number({ message: 'must be a number' }).int().positive({ message: 'must be positive' }),
+    ).default(ENGINE_CALL.timeoutMs),
     /**
      * Comma-separated `x-status: coming` endpoints enabled in production (elsewhere they are all on):
      * eligibility, redeem, refund, catalog-sync.
      */
-    GATEWAY_FEATURES: optional(z.string()).transform((value) =>
-      (value ?? '').split(',').map((f) => f.trim()).filter((f) => f !== ''),
-    ).pipe(z.array(z.enum(['eligibility', 'redeem', 'refund', 'catalog-sync'], { message: 'must list only eligibility, redeem, refund, catalog-sync' }))),
+    GATEWAY_FEATURES: optional(z.string())
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((f) => f.trim())
+          .filter((f) => f !== ''),
+      )
+      .pipe(
+        z.array(
+          z.enum(['eligibility', 'redeem', 'refund', 'catalog-sync'], {
+            message: 'must list only eligibility, redeem, refund, catalog-sync',
+          }),
+        ),
+      ),
     /** Bearer token of the /admin API. Required in production; without it elsewhere /admin is off. */
     GATEWAY_ADMIN_TOKEN: optional(z.string().min(24, { message: 'must be at least 24 characters' })),
     /** The public base URL vendors reach (webhook URLs on the directory's setup pages). */
@@ -49,24 +62,42 @@ export const GatewayConfig = z
     GATEWAY_TLS_CERT_FILE: optional(z.string()),
     GATEWAY_TLS_KEY_FILE: optional(z.string()),
     GATEWAY_RATE_LIMIT: optional(
-      z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).positive({ message: 'must be a positive number of requests per minute' }),
+      z.coerce
+        .number({ message: 'must be a number' })
+        .int({ message: 'must be a whole number' })
+        .positive({ message: 'must be a positive number of requests per minute' }),
     ).default(600),
     /** Refused requests (401/403) one client address may cause per minute before it is answered 429. */
     GATEWAY_REFUSED_LIMIT: optional(
-      z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).positive({ message: 'must be a positive number of refused requests per minute' }),
+      z.coerce
+        .number({ message: 'must be a number' })
+        .int({ message: 'must be a whole number' })
+        .positive({ message: 'must be a positive number of refused requests per minute' }),
     ).default(120),
     /**
      * Proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client address
      * (request log, per-address limits). None by default: the socket's address is the client's.
      */
-    GATEWAY_TRUSTED_PROXIES: optional(z.string()).transform((value) => (value ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '')),
+    GATEWAY_TRUSTED_PROXIES: optional(z.string()).transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p !== ''),
+    ),
     /** Longest a whole request (headers and body) may take to arrive; then 408 request_timeout. */
     GATEWAY_REQUEST_TIMEOUT_MS: optional(
-      z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number of milliseconds' }).min(1_000, { message: 'must be at least 1000 (ms)' }).max(600_000, { message: 'must be at most 600000 (ms)' }),
+      z.coerce
+        .number({ message: 'must be a number' })
+        .int({ message: 'must be a whole number of milliseconds' })
+        .min(1_000, { message: 'must be at least 1000 (ms)' })
+        .max(600_000, { message: 'must be at most 600000 (ms)' }),
     ).default(30_000),
     /** Open connections one listener accepts; more are refused at once (a busy load balancer opens others). */
     GATEWAY_MAX_CONNECTIONS: optional(
-      z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).min(16, { message: 'must be at least 16' }),
+      z.coerce
+        .number({ message: 'must be a number' })
+        .int({ message: 'must be a whole number' })
+        .min(16, { message: 'must be at least 16' }),
     ).default(4_096),
     /** A second listener serving GET /metrics without authentication (for a Prometheus scraper). */
     GATEWAY_METRICS_PORT: optional(port),
@@ -77,21 +108,41 @@ export const GatewayConfig = z
      * loopback address, over http: or https: (an on-premises ERP, a sandbox). Metadata addresses never.
      */
     GATEWAY_OUTBOUND_ALLOW: optional(z.string()).transform((value) =>
-      (value ?? '').split(',').map((host) => host.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter((host) => host !== ''),
+      (value ?? '')
+        .split(',')
+        .map((host) =>
+          host
+            .trim()
+            .toLowerCase()
+            .replace(/^\[|\]$/g, ''),
+        )
+        .filter((host) => host !== ''),
     ),
     /** The in-process idempotency cache's memory bound, in MiB (without REDIS_URL). */
     GATEWAY_IDEMPOTENCY_CACHE_MB: optional(
-      z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number of MiB' }).min(1, { message: 'must be at least 1 (MiB)' }).max(65_536, { message: 'must be at most 65536 (MiB)' }),
+      z.coerce
+        .number({ message: 'must be a number' })
+        .int({ message: 'must be a whole number of MiB' })
+        .min(1, { message: 'must be at least 1 (MiB)' })
+        .max(65_536, { message: 'must be at most 65536 (MiB)' }),
     ).default(32),
     /** Days the delivery journal keeps entries (0: no journal). */
     GATEWAY_JOURNAL_DAYS: optional(
-      z.coerce.number({ message: 'must be a number' }).int({ message: 'must be a whole number of days' }).min(0, { message: 'must be 0 (off) or more days' }).max(366, { message: 'must be at most 366 days' }),
+      z.coerce
+        .number({ message: 'must be a number' })
+        .int({ message: 'must be a whole number of days' })
+        .min(0, { message: 'must be 0 (off) or more days' })
+        .max(366, { message: 'must be at most 366 days' }),
     ).default(14),
     LOG_LEVEL: optional(logLevelEnv).default('info'),
   })
   .superRefine((config, ctx) => {
     if (config.GATEWAY_ENV === 'production' && !config.GATEWAY_ADMIN_TOKEN) {
-      ctx.addIssue({ code: 'custom', path: ['GATEWAY_ADMIN_TOKEN'], message: 'is required in production (the /admin API must be authenticated)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GATEWAY_ADMIN_TOKEN'],
+        message: 'is required in production (the /admin API must be authenticated)',
+      });
     }
     if (config.GATEWAY_TLS_PORT !== undefined && (!config.GATEWAY_TLS_CERT_FILE || !config.GATEWAY_TLS_KEY_FILE)) {
       ctx.addIssue({ code: 'custom', path: ['GATEWAY_TLS_PORT'], message: 'needs GATEWAY_TLS_CERT_FILE and GATEWAY_TLS_KEY_FILE' });

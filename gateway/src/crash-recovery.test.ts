@@ -103,16 +103,20 @@ describe('kill -9 during traffic, restart on the same data dir', () => {
     const first = await start();
     const refundedBeforeKill = new Set<number>();
     let killed = false;
-    await drive(n, async (i) => {
-      const sold = await post(first.url, sales[i]!);
-      if (sold.status !== 200 || killed) return;
-      const { status } = await post(first.url, refunds[i]!);
-      if (status === 200) refundedBeforeKill.add(i);
-      if (refundedBeforeKill.size >= 100 && !killed) {
-        killed = true;
-        first.child.kill('SIGKILL');
-      }
-    }, () => killed);
+    await drive(
+      n,
+      async (i) => {
+        const sold = await post(first.url, sales[i]!);
+        if (sold.status !== 200 || killed) return;
+        const { status } = await post(first.url, refunds[i]!);
+        if (status === 200) refundedBeforeKill.add(i);
+        if (refundedBeforeKill.size >= 100 && !killed) {
+          killed = true;
+          first.child.kill('SIGKILL');
+        }
+      },
+      () => killed,
+    );
     await exited(first.child);
     expect(killed).toBe(true);
     expect(refundedBeforeKill.size).toBeGreaterThanOrEqual(100);

@@ -35,8 +35,17 @@ describe('graceful stop under load', () => {
         if (stopAt > 0 && Date.now() - stopAt > 3_000) return;
         const body = JSON.stringify(sale({ id: `STOP-${counter++}`, total: 1 }));
         try {
-          const response = await request(`${gateway.url}/webhooks/generic`, { method: 'POST', headers: headersFor(body), body, dispatcher: agent });
-          answers.push({ status: response.statusCode, body: await response.body.text(), retryAfter: response.headers['retry-after'] as string | undefined });
+          const response = await request(`${gateway.url}/webhooks/generic`, {
+            method: 'POST',
+            headers: headersFor(body),
+            body,
+            dispatcher: agent,
+          });
+          answers.push({
+            status: response.statusCode,
+            body: await response.body.text(),
+            retryAfter: response.headers['retry-after'] as string | undefined,
+          });
           if (!stopAt && answers.filter((a) => a.status === 200).length >= 200) {
             stopAt = Date.now();
             gateway.child.kill('SIGTERM');
@@ -54,7 +63,14 @@ describe('graceful stop under load', () => {
     await agent.close();
 
     expect(stopAt).toBeGreaterThan(0);
-    expect(gateway.child.exitCode, log.split('\n').filter((l) => !l.includes('request completed')).slice(-30).join('\n')).toBe(0);
+    expect(
+      gateway.child.exitCode,
+      log
+        .split('\n')
+        .filter((l) => !l.includes('request completed'))
+        .slice(-30)
+        .join('\n'),
+    ).toBe(0);
     expect(exitTime).toBeLessThan(10_000);
     const ok = answers.filter((a) => a.status === 200);
     for (const refused of answers.filter((a) => a.status !== 200)) {

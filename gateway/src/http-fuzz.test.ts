@@ -37,34 +37,59 @@ interface Shot {
 let counter = 0;
 /** One generated request: a valid sale, a mutated envelope, bad headers, or odd bytes and encodings. */
 const shot: fc.Arbitrary<Shot> = fc.oneof(
-  fc.record({ total: fc.integer({ min: 1, max: 100_000 }).map((c) => c / 100), member: fc.constantFrom('MBR-0001', 'MBR-0002', 'NOBODY') }).map(({ total, member }) => {
-    const body = JSON.stringify(sale({ id: `FZ-${process.pid}-${++counter}`, total, customer: { type: 'membershipId', value: member } }));
-    return { body, headers: headersFor(body), kind: 'valid' };
-  }),
+  fc
+    .record({ total: fc.integer({ min: 1, max: 100_000 }).map((c) => c / 100), member: fc.constantFrom('MBR-0001', 'MBR-0002', 'NOBODY') })
+    .map(({ total, member }) => {
+      const body = JSON.stringify(sale({ id: `FZ-${process.pid}-${++counter}`, total, customer: { type: 'membershipId', value: member } }));
+      return { body, headers: headersFor(body), kind: 'valid' };
+    }),
   fc.tuple(fc.nat(), fc.constantFrom<'set' | 'delete'>('set', 'delete'), fc.jsonValue({ maxDepth: 2 })).map(([pick, op, value]) => {
     const base = sale({ id: `FZ-M-${process.pid}-${++counter}` });
     const paths = pathsOf(base);
     const body = JSON.stringify(mutate(base, paths[pick % paths.length]!, op, value));
     return { body, headers: headersFor(body), kind: 'mutated' };
   }),
-  fc.tuple(fc.constantFrom('signature', 'timestamp', 'vendor', 'store', 'content-type', 'request-id', 'encoding'), fc.string({ maxLength: 40 })).map(([field, junk]) => {
-    const body = JSON.stringify(sale({ id: `FZ-H-${process.pid}-${++counter}` }));
-    const headers = headersFor(body);
-    const printable = junk.replace(/[^\x20-\x7e]/g, '');
-    switch (field) {
-      case 'signature': headers['x-service-signature'] = `v1=${Buffer.from(printable).toString('base64')}`; break;
-      case 'timestamp': Object.assign(headers, headersFor(body, { timestamp: nowSeconds() - 301 - printable.length })); break;
-      case 'vendor': headers['x-service-vendor'] = printable; break;
-      case 'store': headers['x-service-store'] = printable; break;
-      case 'content-type': headers['content-type'] = printable || 'text/plain'; break;
-      case 'request-id': headers['x-request-id'] = printable; break;
-      case 'encoding': headers['content-encoding'] = 'gzip'; break;
-    }
-    return { body, headers, kind: `header:${field}` };
-  }),
-  fc.oneof(fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)), fc.string({ maxLength: 300 }), fc.json()).map((bytes) => (
-    { body: bytes, headers: headersFor(bytes), kind: 'bytes' }
-  )),
+  fc
+    .tuple(
+      fc.constantFrom('signature', 'timestamp', 'vendor', 'store', 'content-type', 'request-id', 'encoding'),
+      fc.string({ maxLength: 40 }),
+    )
+    .map(([field, junk]) => {
+      const body = JSON.stringify(sale({ id: `FZ-H-${process.pid}-${++counter}` }));
+      const headers = headersFor(body);
+      const printable = junk.replace(/[^\x20-\x7e]/g, '');
+      switch (field) {
+        case 'signature':
+          headers['x-service-signature'] = `v1=${Buffer.from(printable).toString('base64')}`;
+          break;
+        case 'timestamp':
+          Object.assign(headers, headersFor(body, { timestamp: nowSeconds() - 301 - printable.length }));
+          break;
+        case 'vendor':
+          headers['x-service-vendor'] = printable;
+          break;
+        case 'store':
+          headers['x-service-store'] = printable;
+          break;
+        case 'content-type':
+          headers['content-type'] = printable || 'text/plain';
+          break;
+        case 'request-id':
+          headers['x-request-id'] = printable;
+          break;
+        case 'encoding':
+          headers['content-encoding'] = 'gzip';
+          break;
+      }
+      return { body, headers, kind: `header:${field}` };
+    }),
+  fc
+    .oneof(
+      fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)),
+      fc.string({ maxLength: 300 }),
+      fc.json(),
+    )
+    .map((bytes) => ({ body: bytes, headers: headersFor(bytes), kind: 'bytes' })),
   fc.constantFrom('utf16le', 'bom').map((encoding) => {
     const text = JSON.stringify(sale({ id: `FZ-E-${process.pid}-${++counter}` }));
     const body = encoding === 'bom' ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]) : Buffer.from(text, 'utf16le');
@@ -91,7 +116,13 @@ describe.each(testDialects())('HTTP-level fuzzing against a running gateway ($na
   });
 
   it(`${REQUESTS.toLocaleString('en-US')} requests: 0 × 5xx, every refusal an Error body, the ledger equals the acknowledged earns`, async () => {
-    const earnedBefore = Number((await sql<{ total: number }>`select coalesce(sum(points), 0) as total from ledger_entries where kind = 'earn'`.execute(gw.database.db)).rows[0]!.total);
+    const earnedBefore = Number(
+      (
+        await sql<{ total: number }>`select coalesce(sum(points), 0) as total from ledger_entries where kind = 'earn'`.execute(
+          gw.database.db,
+        )
+      ).rows[0]!.total,
+    );
     const shots = fc.sample(shot, { numRuns: REQUESTS, seed: 20261125 });
     const statuses = new Map<number, number>();
     let acknowledged = 0;
@@ -110,18 +141,32 @@ describe.each(testDialects())('HTTP-level fuzzing against a running gateway ($na
           else if (result.data.status === 'processed') acknowledged += result.data.pointsEarned;
           continue;
         }
-        const error = ErrorBody.safeParse((() => { try { return JSON.parse(text); } catch { return null; } })());
+        const error = ErrorBody.safeParse(
+          (() => {
+            try {
+              return JSON.parse(text);
+            } catch {
+              return null;
+            }
+          })(),
+        );
         if (!error.success) problems.push(`${kind}: ${response.statusCode} not an Error body: ${text.slice(0, 200)}`);
         else if (error.data.statusCode !== response.statusCode || error.data.requestId !== response.headers['x-request-id']) {
           problems.push(`${kind}: ${response.statusCode} Error body disagrees: ${text.slice(0, 200)}`);
-        } else if (response.statusCode === 422 && !(error.data.fields?.length)) problems.push(`${kind}: 422 without fields`);
+        } else if (response.statusCode === 422 && !error.data.fields?.length) problems.push(`${kind}: 422 without fields`);
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));
     expect(problems.slice(0, 10)).toEqual([]);
     expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
     expect(statuses.get(200)).toBeGreaterThan(REQUESTS / 10);
-    const earnedAfter = Number((await sql<{ total: number }>`select coalesce(sum(points), 0) as total from ledger_entries where kind = 'earn'`.execute(gw.database.db)).rows[0]!.total);
+    const earnedAfter = Number(
+      (
+        await sql<{ total: number }>`select coalesce(sum(points), 0) as total from ledger_entries where kind = 'earn'`.execute(
+          gw.database.db,
+        )
+      ).rows[0]!.total,
+    );
     expect(earnedAfter - earnedBefore).toBe(acknowledged);
   }, 300_000);
 });

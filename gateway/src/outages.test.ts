@@ -26,12 +26,27 @@ writeFileSync(seedFile, JSON.stringify(testSeedDocument()));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const baseEnv = (name: string) => ({
-  ...process.env, PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, name), GATEWAY_SEED_FILE: seedFile,
-  GATEWAY_MASTER_KEY: Buffer.alloc(32, 6).toString('base64'), GATEWAY_RATE_LIMIT: '1000000', GATEWAY_SCHEDULER: 'off', LOG_LEVEL: 'info',
-  DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '',
+  ...process.env,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  GATEWAY_ENV: 'uat',
+  GATEWAY_DATA_DIR: path.join(dir, name),
+  GATEWAY_SEED_FILE: seedFile,
+  GATEWAY_MASTER_KEY: Buffer.alloc(32, 6).toString('base64'),
+  GATEWAY_RATE_LIMIT: '1000000',
+  GATEWAY_SCHEDULER: 'off',
+  LOG_LEVEL: 'info',
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  LOYALTY_ENGINE_URL: '',
 });
 
-interface Answer { id: string; status: number; body: string; retryAfter: string | undefined }
+interface Answer {
+  id: string;
+  status: number;
+  body: string;
+  retryAfter: string | undefined;
+}
 
 /** 8 workers sending distinct sales to `urls` in turn until `done()`; every answer recorded. */
 function load(urls: () => string[], prefix: string) {
@@ -47,7 +62,12 @@ function load(urls: () => string[], prefix: string) {
       const body = JSON.stringify(sale({ id, total: 1 }));
       try {
         const response = await request(`${url}/webhooks/generic`, { method: 'POST', headers: headersFor(body), body, dispatcher: agent });
-        answers.push({ id, status: response.statusCode, body: await response.body.text(), retryAfter: response.headers['retry-after'] as string | undefined });
+        answers.push({
+          id,
+          status: response.statusCode,
+          body: await response.body.text(),
+          retryAfter: response.headers['retry-after'] as string | undefined,
+        });
       } catch {
         // Refused or reset: never answered, never acknowledged (the vendor retries it).
         await new Promise((r) => setTimeout(r, 20));
@@ -80,7 +100,11 @@ function expectRetryableRefusals(answers: Answer[], allowed: string[]) {
   }
 }
 
-function startProcess(args: string[], env: Record<string, string | undefined>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+function startProcess(
+  args: string[],
+  env: Record<string, string | undefined>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -100,7 +124,9 @@ function startProcess(args: string[], env: Record<string, string | undefined>, r
 }
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`redis did not start: ${out}`)), 10_000);
@@ -141,7 +167,12 @@ describe('Redis stopped and started under load', () => {
       const acked = traffic.answers.filter((a) => a.status === 200).map((a) => a.id);
       for (const id of acked.slice(0, 200)) {
         const body = JSON.stringify(sale({ id, total: 1 }));
-        const response = await request(`${gateway.url}/webhooks/generic`, { method: 'POST', headers: headersFor(body), body, dispatcher: agent });
+        const response = await request(`${gateway.url}/webhooks/generic`, {
+          method: 'POST',
+          headers: headersFor(body),
+          body,
+          dispatcher: agent,
+        });
         expect(JSON.parse(await response.body.text()).status).toBe('duplicate');
       }
     } finally {
@@ -155,10 +186,24 @@ describe('Redis stopped and started under load', () => {
 describe('the remote engine service killed and restarted under load', () => {
   it('the webhook answers 500 engine_unavailable_retry with Retry-After meanwhile, the breaker recovers, every acknowledged sale is in the engine ledger once', async () => {
     const enginePort = await freePort();
-    const engineEnv = { ...process.env, ENGINE_PORT: String(enginePort), ENGINE_HOST: '127.0.0.1', ENGINE_DATA_DIR: path.join(dir, 'engine-data'), ENGINE_SEED_FILE: seedFile, DATABASE_URL: '', LOG_LEVEL: 'info', ENGINE_TOKEN: 'engine-token-0123456789abcdef' };
+    const engineEnv = {
+      ...process.env,
+      ENGINE_PORT: String(enginePort),
+      ENGINE_HOST: '127.0.0.1',
+      ENGINE_DATA_DIR: path.join(dir, 'engine-data'),
+      ENGINE_SEED_FILE: seedFile,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'info',
+      ENGINE_TOKEN: 'engine-token-0123456789abcdef',
+    };
     const startEngine = () => startProcess(['--import', 'tsx', 'engine/src/main.ts'], engineEnv, /Server listening at/);
     let engine = (await startEngine()).child;
-    const gateway = await spawnGateway({ ...baseEnv('remote'), LOYALTY_ENGINE_URL: `http://127.0.0.1:${enginePort}`, LOYALTY_ENGINE_TOKEN: engineEnv.ENGINE_TOKEN, LOYALTY_ENGINE_TIMEOUT_MS: '1000' });
+    const gateway = await spawnGateway({
+      ...baseEnv('remote'),
+      LOYALTY_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
+      LOYALTY_ENGINE_TOKEN: engineEnv.ENGINE_TOKEN,
+      LOYALTY_ENGINE_TIMEOUT_MS: '1000',
+    });
     const traffic = load(() => [gateway.url], 'ENG');
     try {
       await traffic.until(() => traffic.ok() >= 100);
@@ -194,7 +239,11 @@ describe.skipIf(!process.env.DATABASE_URL)('kill -9 of one of two gateways on Po
   it('the survivor keeps serving, the restarted one rejoins, every acknowledged sale is in the ledger once', async () => {
     const schema = `outage_${process.pid}_${Date.now().toString(36)}`;
     await runPostgresStatement(process.env.DATABASE_URL!, `create schema ${schema}`);
-    const env = { ...baseEnv('pg'), DATABASE_URL: postgresUrlWithSchema(process.env.DATABASE_URL!, schema), REDIS_URL: process.env.REDIS_URL ?? '' };
+    const env = {
+      ...baseEnv('pg'),
+      DATABASE_URL: postgresUrlWithSchema(process.env.DATABASE_URL!, schema),
+      REDIS_URL: process.env.REDIS_URL ?? '',
+    };
     let a: SpawnedGateway = await spawnGateway(env);
     const b = await spawnGateway(env);
     let targets = [a.url, b.url];
@@ -222,7 +271,10 @@ describe.skipIf(!process.env.DATABASE_URL)('kill -9 of one of two gateways on Po
     await client.connect();
     try {
       const acked = traffic.answers.filter((x) => x.status === 200).map((x) => x.id);
-      const { rows } = await client.query('select transaction_id, count(*)::int as n from sales where transaction_id = any($1) group by transaction_id', [acked]);
+      const { rows } = await client.query(
+        'select transaction_id, count(*)::int as n from sales where transaction_id = any($1) group by transaction_id',
+        [acked],
+      );
       expect(rows.length).toBe(acked.length);
       expect(rows.every((r: { n: number }) => r.n === 1)).toBe(true);
     } finally {

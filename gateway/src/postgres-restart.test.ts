@@ -25,9 +25,19 @@ describe.skipIf(!canRunThrowawayPostgres())('PostgreSQL restarted under load', (
     const seedFile = path.join(dir, 'seed.json');
     writeFileSync(seedFile, JSON.stringify(testSeedDocument()));
     gateway = await spawnGateway({
-      ...process.env, PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: seedFile,
-      GATEWAY_MASTER_KEY: Buffer.alloc(32, 3).toString('base64'), DATABASE_URL: database.url, REDIS_URL: '', LOYALTY_ENGINE_URL: '',
-      GATEWAY_RATE_LIMIT: '1000000', GATEWAY_SCHEDULER: 'off', LOG_LEVEL: 'info',
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      GATEWAY_ENV: 'uat',
+      GATEWAY_DATA_DIR: path.join(dir, 'data'),
+      GATEWAY_SEED_FILE: seedFile,
+      GATEWAY_MASTER_KEY: Buffer.alloc(32, 3).toString('base64'),
+      DATABASE_URL: database.url,
+      REDIS_URL: '',
+      LOYALTY_ENGINE_URL: '',
+      GATEWAY_RATE_LIMIT: '1000000',
+      GATEWAY_SCHEDULER: 'off',
+      LOG_LEVEL: 'info',
     });
   }, 60_000);
   afterAll(async () => {
@@ -43,7 +53,12 @@ describe.skipIf(!canRunThrowawayPostgres())('PostgreSQL restarted under load', (
     const agent = new Agent({ connections: 8 });
     const send = async (id: string) => {
       const body = JSON.stringify(sale({ id, total: 1 }));
-      const response = await request(`${gateway.url}/webhooks/generic`, { method: 'POST', headers: headersFor(body), body, dispatcher: agent });
+      const response = await request(`${gateway.url}/webhooks/generic`, {
+        method: 'POST',
+        headers: headersFor(body),
+        body,
+        dispatcher: agent,
+      });
       return { id, status: response.statusCode, retryAfter: response.headers['retry-after'], body: await response.body.text() };
     };
     const answers: Array<Awaited<ReturnType<typeof send>>> = [];
@@ -65,7 +80,8 @@ describe.skipIf(!canRunThrowawayPostgres())('PostgreSQL restarted under load', (
     // ...each a retryable 5xx in the spec's Error body: the engine's database (500
     // engine_unavailable_retry on the webhook) or the gateway's own (503 service_unavailable).
     expect(new Set(failures.map((f) => (JSON.parse(f.body) as { code: string }).code))).toSatisfy((codes: Set<string>) =>
-      [...codes].every((c) => c === 'engine_unavailable_retry' || c === 'service_unavailable'));
+      [...codes].every((c) => c === 'engine_unavailable_retry' || c === 'service_unavailable'),
+    );
     for (const failed of answers.filter((a) => a.status !== 200)) {
       expect(failed.status, failed.body).toBeGreaterThanOrEqual(500);
       expect(failed.retryAfter).toMatch(/^\d+$/);
@@ -84,7 +100,10 @@ describe.skipIf(!canRunThrowawayPostgres())('PostgreSQL restarted under load', (
     await client.connect();
     try {
       const acked = answers.filter((a) => a.status === 200).map((a) => a.id);
-      const { rows } = await client.query('select transaction_id, count(*)::int as n from sales where transaction_id = any($1) group by transaction_id', [acked]);
+      const { rows } = await client.query(
+        'select transaction_id, count(*)::int as n from sales where transaction_id = any($1) group by transaction_id',
+        [acked],
+      );
       expect(rows).toHaveLength(acked.length);
       expect(rows.every((r: { n: number }) => r.n === 1)).toBe(true);
     } finally {

@@ -24,7 +24,10 @@ function probe(check: ReadinessCheck, timeoutMs: number): Promise<CheckOutcome> 
   });
   const run = Promise.resolve()
     .then(check)
-    .then((): CheckOutcome => 'ok', (): CheckOutcome => 'failed');
+    .then(
+      (): CheckOutcome => 'ok',
+      (): CheckOutcome => 'failed',
+    );
   return Promise.race([run, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -38,15 +41,19 @@ export function registerReadiness(
   checks: Readonly<Record<string, ReadinessCheck>>,
   timeoutMs = READINESS_TIMEOUT_MS,
 ): void {
-  app.get('/ready', { config: { auth: 'none', rateLimit: false, probe: true }, schema: { response: { 200: readyJsonSchema } } }, async () => {
-    const names = Object.keys(checks);
-    const outcomes = await Promise.all(names.map((name) => probe(checks[name]!, timeoutMs)));
-    const results = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!]));
-    const failing = names.filter((name) => results[name] !== 'ok');
-    if (failing.length > 0) {
-      const detail = failing.map((name) => `${name} ${results[name]}`).join(', ');
-      throw new GatewayError('not_ready', { message: `The gateway is not ready: ${detail}.` });
-    }
-    return { status: 'ready', checks: results } satisfies z.infer<typeof ReadyResult>;
-  });
+  app.get(
+    '/ready',
+    { config: { auth: 'none', rateLimit: false, probe: true }, schema: { response: { 200: readyJsonSchema } } },
+    async () => {
+      const names = Object.keys(checks);
+      const outcomes = await Promise.all(names.map((name) => probe(checks[name]!, timeoutMs)));
+      const results = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!]));
+      const failing = names.filter((name) => results[name] !== 'ok');
+      if (failing.length > 0) {
+        const detail = failing.map((name) => `${name} ${results[name]}`).join(', ');
+        throw new GatewayError('not_ready', { message: `The gateway is not ready: ${detail}.` });
+      }
+      return { status: 'ready', checks: results } satisfies z.infer<typeof ReadyResult>;
+    },
+  );
 }

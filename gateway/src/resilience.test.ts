@@ -12,7 +12,11 @@ describe('the named resilience policies', () => {
     expect(DEFAULT_PAGE_POLICY.maxPages).toBe(pull.catalogMaxPages);
     expect(WEBHOOK_FETCH_POLICY).toBe(webhookFetchBack);
     const engine = HttpEngineOptions.parse({ url: 'http://127.0.0.1:1' });
-    expect(engine).toMatchObject({ timeoutMs: engineCall.timeoutMs, breaker: engineCall.breaker, retryDelaysMs: engineCall.readOnlyRetryDelaysMs });
+    expect(engine).toMatchObject({
+      timeoutMs: engineCall.timeoutMs,
+      breaker: engineCall.breaker,
+      retryDelaysMs: engineCall.readOnlyRetryDelaysMs,
+    });
     expect(loadConfig({}).LOYALTY_ENGINE_TIMEOUT_MS).toBe(engineCall.timeoutMs);
   });
 

@@ -30,9 +30,18 @@ async function freshSchema() {
 
 const env = (name: string, rateLimit: number) => ({
   ...process.env,
-  PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, name), GATEWAY_SEED_FILE: path.join(dir, 'seed.json'),
-  GATEWAY_MASTER_KEY: Buffer.alloc(32, 4).toString('base64'), DATABASE_URL: schemaUrl(), REDIS_URL, LOYALTY_ENGINE_URL: '',
-  GATEWAY_RATE_LIMIT: String(rateLimit), GATEWAY_SCHEDULER: 'off', LOG_LEVEL: 'info',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  GATEWAY_ENV: 'uat',
+  GATEWAY_DATA_DIR: path.join(dir, name),
+  GATEWAY_SEED_FILE: path.join(dir, 'seed.json'),
+  GATEWAY_MASTER_KEY: Buffer.alloc(32, 4).toString('base64'),
+  DATABASE_URL: schemaUrl(),
+  REDIS_URL,
+  LOYALTY_ENGINE_URL: '',
+  GATEWAY_RATE_LIMIT: String(rateLimit),
+  GATEWAY_SCHEDULER: 'off',
+  LOG_LEVEL: 'info',
 });
 
 async function post(gateway: SpawnedGateway, body: string) {

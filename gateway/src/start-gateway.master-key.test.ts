@@ -10,7 +10,15 @@ import { MASTER_KEY_FILE } from './stores/index.js';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-master-key-boot-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const base = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', LOG_LEVEL: 'silent', GATEWAY_SCHEDULER: 'off' };
+const base = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  LOYALTY_ENGINE_URL: '',
+  LOG_LEVEL: 'silent',
+  GATEWAY_SCHEDULER: 'off',
+};
 
 describe('GATEWAY_MASTER_KEY at start-up', () => {
   it('beta (real merchant pilots) without it: refuses to start, naming the variable, and generates no key', async () => {
@@ -23,7 +31,12 @@ describe('GATEWAY_MASTER_KEY at start-up', () => {
 
   it('beta with it: starts, and keeps no key in the data dir', async () => {
     const dataDir = path.join(dir, 'beta-keyed');
-    const running = await startGateway({ ...base, GATEWAY_ENV: 'beta', GATEWAY_DATA_DIR: dataDir, GATEWAY_MASTER_KEY: randomBytes(32).toString('base64') });
+    const running = await startGateway({
+      ...base,
+      GATEWAY_ENV: 'beta',
+      GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_MASTER_KEY: randomBytes(32).toString('base64'),
+    });
     try {
       expect((await fetch(`${running.address}/health`)).status).toBe(200);
       expect(existsSync(path.join(dataDir, MASTER_KEY_FILE))).toBe(false);

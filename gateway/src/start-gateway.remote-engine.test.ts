@@ -35,9 +35,18 @@ describe('startGateway with LOYALTY_ENGINE_URL', () => {
   it('uses the engine service: earn and redeem land in its ledger; connections seeded, no demo; ready', async () => {
     const dataDir = path.join(dir, 'data');
     const gateway = await startGateway({
-      PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'silent', GATEWAY_ENV: 'development', GATEWAY_SCHEDULER: 'off',
-      GATEWAY_DATA_DIR: dataDir, GATEWAY_SEED_FILE: seedFile,
-      LOYALTY_ENGINE_URL: service.url, LOYALTY_ENGINE_TOKEN: TEST_ENGINE_TOKEN, LOYALTY_ENGINE_TIMEOUT_MS: '1000',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOG_LEVEL: 'silent',
+      GATEWAY_ENV: 'development',
+      GATEWAY_SCHEDULER: 'off',
+      GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_SEED_FILE: seedFile,
+      LOYALTY_ENGINE_URL: service.url,
+      LOYALTY_ENGINE_TOKEN: TEST_ENGINE_TOKEN,
+      LOYALTY_ENGINE_TIMEOUT_MS: '1000',
     });
     try {
       expect(existsSync(path.join(dataDir, DEMO_CREDENTIALS_FILE))).toBe(false);
@@ -47,7 +56,9 @@ describe('startGateway with LOYALTY_ENGINE_URL', () => {
       const earned = await post(`${gateway.address}/webhooks/generic`, sale({ total: 30 }));
       expect(await earned.json()).toMatchObject({ status: 'processed', membershipId: 'MBR-0001', pointsEarned: 30 });
       const redeemed = await post(`${gateway.address}/v1/redemption/redeem`, {
-        customer: { type: 'membershipId', value: 'MBR-0001' }, externalTransactionId: `remote-${Date.now()}`, pointsToRedeem: 10,
+        customer: { type: 'membershipId', value: 'MBR-0001' },
+        externalTransactionId: `remote-${Date.now()}`,
+        pointsToRedeem: 10,
       });
       expect(await redeemed.json()).toMatchObject({ status: 'REDEEMED', pointsDeducted: 10, walletBalance: before + 20 });
       expect((await service.embedded.eligibility(scope())).walletBalance).toBe(before + 20);
@@ -59,7 +70,9 @@ describe('startGateway with LOYALTY_ENGINE_URL', () => {
 
 function scope() {
   return {
-    merchantId: 'm-bean', outletId: 'o-downtown', source: { vendor: VENDOR, storeId: STORE },
+    merchantId: 'm-bean',
+    outletId: 'o-downtown',
+    source: { vendor: VENDOR, storeId: STORE },
     customer: { type: 'membershipId' as const, value: 'MBR-0001' },
   };
 }

@@ -14,11 +14,22 @@ const base = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '', LO
 
 async function sendSample(url: string, credentials: { vendor: string; storeId: string; secret: string }) {
   const body = JSON.stringify({
-    eventId: `e-${Date.now()}`, eventType: 'sale.completed', occurredAt: new Date().toISOString(), store: { id: credentials.storeId },
-    transaction: { id: `t-${Date.now()}-${Math.random()}`, total: 9.99, currency: 'USD', customer: { type: 'membershipId', value: 'MBR-DEMO-0001' },
-      items: [{ name: 'Latte (coffee)', sku: 'COF-LATTE', quantity: 1, unitPrice: 9.99 }] },
+    eventId: `e-${Date.now()}`,
+    eventType: 'sale.completed',
+    occurredAt: new Date().toISOString(),
+    store: { id: credentials.storeId },
+    transaction: {
+      id: `t-${Date.now()}-${Math.random()}`,
+      total: 9.99,
+      currency: 'USD',
+      customer: { type: 'membershipId', value: 'MBR-DEMO-0001' },
+      items: [{ name: 'Latte (coffee)', sku: 'COF-LATTE', quantity: 1, unitPrice: 9.99 }],
+    },
   });
-  const headers = { 'content-type': 'application/json', ...signedHeaders({ vendor: credentials.vendor, store: credentials.storeId, secret: credentials.secret, body }) };
+  const headers = {
+    'content-type': 'application/json',
+    ...signedHeaders({ vendor: credentials.vendor, store: credentials.storeId, secret: credentials.secret, body }),
+  };
   const response = await fetch(`${url}/webhooks/generic`, { method: 'POST', headers, body });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -64,7 +75,11 @@ describe('startGateway', () => {
     const env = { ...base, GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'seeded'), GATEWAY_SEED_FILE: seedFile };
     const gw = await startGateway(env);
     try {
-      const sale = await sendSample(gw.address, { vendor: 'acme-pos', storeId: 'store-001', secret: testSeedDocument().merchants[0]!.connections[0]!.secret });
+      const sale = await sendSample(gw.address, {
+        vendor: 'acme-pos',
+        storeId: 'store-001',
+        secret: testSeedDocument().merchants[0]!.connections[0]!.secret,
+      });
       expect(sale.status).toBe(200);
     } finally {
       await gw.close();

@@ -16,7 +16,14 @@ import { createGatewayLogging } from './http/logger-options.js';
 import { GatewayMetrics, startMetricsListener } from './metrics/index.js';
 import { outboundPolicyOf } from './outbound-policy.js';
 import { createDeliveryJournal } from './journal/index.js';
-import { createGatewayStore, createIdempotencyCache, createRedisClient, createVendorNoteStore, loadMasterKey, type GatewayStore } from './stores/index.js';
+import {
+  createGatewayStore,
+  createIdempotencyCache,
+  createRedisClient,
+  createVendorNoteStore,
+  loadMasterKey,
+  type GatewayStore,
+} from './stores/index.js';
 import { startTlsListener } from './tls/start-tls-listener.js';
 
 export interface RunningGateway {
@@ -67,10 +74,15 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     const dataDir = config.GATEWAY_DATA_DIR;
     const firstStart = await isEmptyDataDir(dataDir);
     await mkdir(dataDir, { recursive: true });
-    const databases = await openDatabases(config, (error) => log.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects on its next use'));
+    const databases = await openDatabases(config, (error) =>
+      log.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects on its next use'),
+    );
     closers.push(() => databases.close());
     const masterKey = await loadMasterKey({
-      value: config.GATEWAY_MASTER_KEY, dataDir, environment: config.GATEWAY_ENV, warn: (message) => log.warn(message),
+      value: config.GATEWAY_MASTER_KEY,
+      dataDir,
+      environment: config.GATEWAY_ENV,
+      warn: (message) => log.warn(message),
     });
     const store = await createGatewayStore({ database: databases.gateway, masterKey });
     closers.push(() => store.close());
@@ -79,13 +91,21 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     const embedded: EmbeddedEngine | null = config.LOYALTY_ENGINE_URL
       ? null
       : await createWorkerEngine({
-        database: databases.engine,
-        onWorkerStart: (threadId) => log.info({ threadId }, 'loyalty engine thread started'),
-        onWorkerExit: (detail) => log.error({ detail }, 'the loyalty engine thread stopped; calls in flight answered as unavailable, the next call starts a new one'),
-      });
+          database: databases.engine,
+          onWorkerStart: (threadId) => log.info({ threadId }, 'loyalty engine thread started'),
+          onWorkerExit: (detail) =>
+            log.error(
+              { detail },
+              'the loyalty engine thread stopped; calls in flight answered as unavailable, the next call starts a new one',
+            ),
+        });
     const remote = embedded
       ? null
-      : createHttpEngine({ url: config.LOYALTY_ENGINE_URL!, token: config.LOYALTY_ENGINE_TOKEN, timeoutMs: config.LOYALTY_ENGINE_TIMEOUT_MS });
+      : createHttpEngine({
+          url: config.LOYALTY_ENGINE_URL!,
+          token: config.LOYALTY_ENGINE_TOKEN,
+          timeoutMs: config.LOYALTY_ENGINE_TIMEOUT_MS,
+        });
     closers.push(() => (embedded ?? remote!).close());
     const metrics = new GatewayMetrics({ breakerOpen: () => remote?.circuitState() === 'open' });
     // Every user of the port (doors, checkout, catalog pulls) goes through the timed one.
@@ -103,25 +123,34 @@ export async function startGateway(env: Record<string, string | undefined> = pro
       const seed = await loadSeedFile(config.GATEWAY_SEED_FILE);
       const created = embedded ? await applySeed(seed, { store, engine: embedded }) : await applyGatewaySeedOnly(seed, store);
       log.info({ file: config.GATEWAY_SEED_FILE, ...created }, 'seed file applied');
-      if (!embedded) log.info('remote loyalty engine: merchants, members and rewards come from the engine service\'s own ENGINE_SEED_FILE, not this seed file');
+      if (!embedded)
+        log.info(
+          "remote loyalty engine: merchants, members and rewards come from the engine service's own ENGINE_SEED_FILE, not this seed file",
+        );
     }
     // The demo sandbox seeds engine data too: only with the embedded engine.
-    const demo = config.GATEWAY_ENV === 'development' && embedded ? await ensureDemo(dataDir, firstStart, { store, engine: embedded }) : null;
+    const demo =
+      config.GATEWAY_ENV === 'development' && embedded ? await ensureDemo(dataDir, firstStart, { store, engine: embedded }) : null;
 
     // The delivery journal (GATEWAY_JOURNAL_DAYS, 0: off): closed before the databases (closers run in reverse).
-    const journal = config.GATEWAY_JOURNAL_DAYS > 0
-      ? await createDeliveryJournal({
-        database: databases.gateway, masterKey, retentionDays: config.GATEWAY_JOURNAL_DAYS,
-        // SQLite: written by its own thread (a second connection to gateway.sqlite), off the HTTP thread.
-        sqliteFile: config.DATABASE_URL ? undefined : join(dataDir, 'gateway.sqlite'),
-        onError: (error, dropped) => log.warn({ err: error, dropped }, 'delivery journal: entries could not be written (requests are unaffected)'),
-      })
-      : null;
+    const journal =
+      config.GATEWAY_JOURNAL_DAYS > 0
+        ? await createDeliveryJournal({
+            database: databases.gateway,
+            masterKey,
+            retentionDays: config.GATEWAY_JOURNAL_DAYS,
+            // SQLite: written by its own thread (a second connection to gateway.sqlite), off the HTTP thread.
+            sqliteFile: config.DATABASE_URL ? undefined : join(dataDir, 'gateway.sqlite'),
+            onError: (error, dropped) =>
+              log.warn({ err: error, dropped }, 'delivery journal: entries could not be written (requests are unaffected)'),
+          })
+        : null;
     if (journal) {
-      const prune = () => journal.prune().then(
-        (removed) => removed > 0 && log.info({ removed, days: config.GATEWAY_JOURNAL_DAYS }, 'delivery journal pruned'),
-        (error: unknown) => log.warn({ err: error }, 'delivery journal pruning failed; retried in an hour'),
-      );
+      const prune = () =>
+        journal.prune().then(
+          (removed) => removed > 0 && log.info({ removed, days: config.GATEWAY_JOURNAL_DAYS }, 'delivery journal pruned'),
+          (error: unknown) => log.warn({ err: error }, 'delivery journal pruning failed; retried in an hour'),
+        );
       const pruning = setInterval(() => void prune(), 60 * 60 * 1000);
       pruning.unref();
       void prune();
@@ -130,16 +159,40 @@ export async function startGateway(env: Record<string, string | undefined> = pro
         await journal.close();
       });
     }
-    const container = createGatewayContainer({ config, logger: log, requestLineLogger: requestLine, engine, connections: store, idempotency, redis, storePing: () => store.ping() });
+    const container = createGatewayContainer({
+      config,
+      logger: log,
+      requestLineLogger: requestLine,
+      engine,
+      connections: store,
+      idempotency,
+      redis,
+      storePing: () => store.ping(),
+    });
     // The featured doors read the vendor registry per request and record handshakes for the operator.
     const notes = await createVendorNoteStore({ database: databases.gateway });
-    const appOptions: AppOptions = { ...container.resolve<AppOptions>(TOKENS.appOptions), featured: { store, notes, publicUrl: config.GATEWAY_PUBLIC_URL, outbound: outboundPolicyOf(config) }, metrics,
+    const appOptions: AppOptions = {
+      ...container.resolve<AppOptions>(TOKENS.appOptions),
+      featured: { store, notes, publicUrl: config.GATEWAY_PUBLIC_URL, outbound: outboundPolicyOf(config) },
+      metrics,
       http: { requestTimeoutMs: config.GATEWAY_REQUEST_TIMEOUT_MS, maxConnections: config.GATEWAY_MAX_CONNECTIONS },
-      refusalLimit: { max: config.GATEWAY_REFUSED_LIMIT }, trustedProxies: config.GATEWAY_TRUSTED_PROXIES, journal: journal ?? undefined };
+      refusalLimit: { max: config.GATEWAY_REFUSED_LIMIT },
+      trustedProxies: config.GATEWAY_TRUSTED_PROXIES,
+      journal: journal ?? undefined,
+    };
     if (journal) metrics.watchJournal(journal);
     // Operator side (this listener only): /admin, /directory and the scheduled catalog pulls.
     const operator = await startOperatorSide({
-      config, store, engine, database: databases.gateway, notes, log, idempotency, journal, onReconcileRun: (run) => metrics.recordReconcileRun(run), onCatalogRun: (run) => metrics.recordCatalogRun(run),
+      config,
+      store,
+      engine,
+      database: databases.gateway,
+      notes,
+      log,
+      idempotency,
+      journal,
+      onReconcileRun: (run) => metrics.recordReconcileRun(run),
+      onCatalogRun: (run) => metrics.recordCatalogRun(run),
       ...(embedded ? { engineSeed: (seed: EngineSeedInput) => embedded.applySeed(seed) } : {}),
     });
     closers.push(() => operator.close());
@@ -150,7 +203,13 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     let tlsPort: number | undefined;
     if (config.GATEWAY_TLS_PORT !== undefined) {
       const tls = await startTlsListener({
-        appOptions, store, host: config.HOST, port: config.GATEWAY_TLS_PORT, certFile: config.GATEWAY_TLS_CERT_FILE!, keyFile: config.GATEWAY_TLS_KEY_FILE!, log,
+        appOptions,
+        store,
+        host: config.HOST,
+        port: config.GATEWAY_TLS_PORT,
+        certFile: config.GATEWAY_TLS_CERT_FILE!,
+        keyFile: config.GATEWAY_TLS_KEY_FILE!,
+        log,
         changes: operator.vendorChanges,
       });
       closers.push(() => {
@@ -166,7 +225,13 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     }
     const address = localUrl(config.HOST, port);
     log.info(
-      { environment: config.GATEWAY_ENV, dataDir, database: databases.gateway.dialect, redis: Boolean(redis), engine: embedded ? 'embedded' : 'remote' },
+      {
+        environment: config.GATEWAY_ENV,
+        dataDir,
+        database: databases.gateway.dialect,
+        redis: Boolean(redis),
+        engine: embedded ? 'embedded' : 'remote',
+      },
       `gateway ready on ${address}`,
     );
     if (demo) for (const line of demoBanner(demo, address)) log.info(line);

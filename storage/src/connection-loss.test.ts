@@ -7,7 +7,7 @@ describe('isConnectionLoss', () => {
     ['a server starting up (57P03)', Object.assign(new Error('the database system is starting up'), { code: '57P03' })],
     ['a connection exception (class 08)', Object.assign(new Error('connection failure'), { code: '08006' })],
     ['a refused socket', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
-    ['pg\'s ended client', new Error('Connection terminated unexpectedly')],
+    ["pg's ended client", new Error('Connection terminated unexpectedly')],
     ['one wrapped in a cause', new Error('query failed', { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) })],
   ])('%s is a connection loss', (_label, error) => {
     expect(isConnectionLoss(error)).toBe(true);

@@ -17,4 +17,9 @@ export function isConnectionLoss(error: unknown): boolean {
 const CODES = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 // pg's own wording when a client's socket ends under it (no SQLSTATE then).
-const MESSAGES = [/^Connection terminated/, /^Client has encountered a connection error/, /^terminating connection due to/, /^the database system is (starting up|shutting down)/];
+const MESSAGES = [
+  /^Connection terminated/,
+  /^Client has encountered a connection error/,
+  /^terminating connection due to/,
+  /^the database system is (starting up|shutting down)/,
+];

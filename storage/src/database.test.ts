@@ -7,7 +7,9 @@ import { createDatabase, type SqlDatabase } from './database.js';
 import { openTestDatabase, testDialects } from './testing/test-database.js';
 import { isUniqueViolation } from './unique-violation.js';
 
-interface T { things: { id: string; big: number; amount: number } }
+interface T {
+  things: { id: string; big: number; amount: number };
+}
 
 describe.each(testDialects())('createDatabase on $name', ({ name }) => {
   let database: SqlDatabase<T>;
@@ -17,11 +19,23 @@ describe.each(testDialects())('createDatabase on $name', ({ name }) => {
     database = await openTestDatabase<T>(name);
     expect(database.dialect).toBe(name);
     const { db } = database;
-    await db.schema.createTable('things').addColumn('id', 'text', (c) => c.primaryKey()).addColumn('big', 'bigint').addColumn('amount', 'numeric').execute();
-    await db.insertInto('things').values({ id: 'a', big: 2 ** 40, amount: 12.5 }).execute();
+    await db.schema
+      .createTable('things')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('big', 'bigint')
+      .addColumn('amount', 'numeric')
+      .execute();
+    await db
+      .insertInto('things')
+      .values({ id: 'a', big: 2 ** 40, amount: 12.5 })
+      .execute();
     expect(await db.selectFrom('things').selectAll().execute()).toEqual([{ id: 'a', big: 2 ** 40, amount: 12.5 }]);
 
-    const duplicate = await db.insertInto('things').values({ id: 'a', big: 1, amount: 1 }).execute().catch((error: unknown) => error);
+    const duplicate = await db
+      .insertInto('things')
+      .values({ id: 'a', big: 1, amount: 1 })
+      .execute()
+      .catch((error: unknown) => error);
     expect(isUniqueViolation(duplicate)).toBe(true);
     const other = await sql`select * from no_such_table`.execute(db).catch((error: unknown) => error);
     expect(other).toBeInstanceOf(Error);
@@ -45,6 +59,8 @@ describe('createDatabase on a SQLite file', () => {
   });
 
   it('refuses a PostgreSQL schema name that is not a plain identifier', () => {
-    expect(() => createDatabase({ postgresUrl: 'postgres://127.0.0.1:1/x', postgresSchema: 'a"; drop' })).toThrow(/invalid PostgreSQL schema name/);
+    expect(() => createDatabase({ postgresUrl: 'postgres://127.0.0.1:1/x', postgresSchema: 'a"; drop' })).toThrow(
+      /invalid PostgreSQL schema name/,
+    );
   });
 });

@@ -48,7 +48,10 @@ export function createDatabase<DB>(options: DatabaseOptions): SqlDatabase<DB> {
       types: pgTypes,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
-    pool.on('error', options.onPoolError ?? ((error) => console.error(`PostgreSQL connection lost (the pool reconnects): ${error.message}`)));
+    pool.on(
+      'error',
+      options.onPoolError ?? ((error) => console.error(`PostgreSQL connection lost (the pool reconnects): ${error.message}`)),
+    );
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

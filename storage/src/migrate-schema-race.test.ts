@@ -8,8 +8,20 @@ const url = process.env.DATABASE_URL;
 const twoTables: MigrationSet = {
   table: 'race_migrations',
   migrations: {
-    '0001_a': { up: (db) => db.schema.createTable('a').addColumn('id', 'integer', (c) => c.primaryKey()).execute() },
-    '0002_b': { up: (db) => db.schema.createTable('b').addColumn('id', 'integer', (c) => c.primaryKey()).execute() },
+    '0001_a': {
+      up: (db) =>
+        db.schema
+          .createTable('a')
+          .addColumn('id', 'integer', (c) => c.primaryKey())
+          .execute(),
+    },
+    '0002_b': {
+      up: (db) =>
+        db.schema
+          .createTable('b')
+          .addColumn('id', 'integer', (c) => c.primaryKey())
+          .execute(),
+    },
   },
 };
 
@@ -32,7 +44,12 @@ function churnSchemas(columns = false): { stop(): Promise<void> } {
     }
     await client.end();
   })();
-  return { async stop() { running = false; await loop; } };
+  return {
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
 }
 
 describe.skipIf(!url)('migrate on a PostgreSQL server where other schemas come and go', () => {

@@ -50,7 +50,8 @@ const MIGRATE_ATTEMPTS = 10;
  * 42P01 (undefined_table) or 42703 (undefined_column). That happens before any migration runs (no
  * results), so retrying is safe; a migration that itself fails is never retried.
  */
-const isDroppedMeanwhile = (error: unknown): boolean => ['3F000', '42P01', '42703'].includes(String((error as { code?: unknown } | null)?.code));
+const isDroppedMeanwhile = (error: unknown): boolean =>
+  ['3F000', '42P01', '42703'].includes(String((error as { code?: unknown } | null)?.code));
 
 /** `{ migrationTableSchema }` for the connection's current PostgreSQL schema; nothing on SQLite. */
 async function postgresSchemaOf(db: Kysely<any>): Promise<{ migrationTableSchema?: string }> {
@@ -62,4 +63,3 @@ async function postgresSchemaOf(db: Kysely<any>): Promise<{ migrationTableSchema
     return {}; // SQLite has no schemas
   }
 }
-

@@ -4,12 +4,26 @@ import type { SqlDatabase } from './database.js';
 import { preparedQuery } from './prepared-query.js';
 import { openTestDatabase, testDialects } from './testing/test-database.js';
 
-interface T { things: { id: string; n: number; label: string } }
+interface T {
+  things: { id: string; n: number; label: string };
+}
 
 const insert = preparedQuery((db, v: { id: string; n: number }) =>
-  db.insertInto('things').values({ id: v.id, n: v.n, label: 'fixed' }).onConflict((oc) => oc.column('id').doNothing()).returning('id'));
-const bump = preparedQuery((db, v: { id: string; by: number }) => db.updateTable('things').set({ n: sql`n + ${v.by}` }).where('id', '=', v.id));
-const byId = preparedQuery((db, v: { id: string }) => db.selectFrom('things').select(['id', 'n', 'label']).where('id', '=', v.id).where('id', '=', v.id));
+  db
+    .insertInto('things')
+    .values({ id: v.id, n: v.n, label: 'fixed' })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id'),
+);
+const bump = preparedQuery((db, v: { id: string; by: number }) =>
+  db
+    .updateTable('things')
+    .set({ n: sql`n + ${v.by}` })
+    .where('id', '=', v.id),
+);
+const byId = preparedQuery((db, v: { id: string }) =>
+  db.selectFrom('things').select(['id', 'n', 'label']).where('id', '=', v.id).where('id', '=', v.id),
+);
 
 describe.each(testDialects())('preparedQuery on $name', ({ name }) => {
   let database: SqlDatabase<T>;
@@ -18,7 +32,12 @@ describe.each(testDialects())('preparedQuery on $name', ({ name }) => {
   it('binds new values on every run, keeps constants, and works inside transactions', async () => {
     database = await openTestDatabase<T>(name);
     const { db } = database;
-    await db.schema.createTable('things').addColumn('id', 'text', (c) => c.primaryKey()).addColumn('n', 'integer').addColumn('label', 'text').execute();
+    await db.schema
+      .createTable('things')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('n', 'integer')
+      .addColumn('label', 'text')
+      .execute();
     expect((await insert(db, { id: 'a', n: 1 })).rows).toEqual([{ id: 'a' }]);
     expect((await insert(db, { id: 'b', n: 5 })).rows).toEqual([{ id: 'b' }]);
     expect((await insert(db, { id: 'a', n: 9 })).rows).toEqual([]); // conflict: nothing inserted

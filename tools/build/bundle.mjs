@@ -84,31 +84,41 @@ async function writeCliPackage(outdir) {
   const tools = JSON.parse(await readFile(path.join(root, 'tools/package.json'), 'utf8'));
   const workspace = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
   await copyFile(path.join(root, 'tools/vendor-signing/loyalty-signing.mjs'), path.join(outdir, 'loyalty-signing.mjs'));
-  await writeFile(path.join(outdir, 'package.json'), `${JSON.stringify({
-    name: '@loyalty-gateway/cli',
-    version: tools.version,
-    description: 'The loyalty gateway CLI: sign and send sales, certify a vendor integration, and run the operator admin API.',
-    license: workspace.license,
-    type: 'module',
-    bin: { 'loyalty-gateway': 'cli.js' },
-    exports: { './signing': './loyalty-signing.mjs' },
-    files: ['cli.js', 'cli.js.map', 'loyalty-signing.mjs', 'README.md'],
-    engines: workspace.engines,
-  }, null, 2)}\n`);
-  await writeFile(path.join(outdir, 'README.md'), [
-    '# @loyalty-gateway/cli',
-    '',
-    'The loyalty gateway\'s command line, with no dependencies (Node.js 20.19 or later):',
-    '',
-    '```sh',
-    'npx loyalty-gateway --help',
-    'npx loyalty-gateway certify --url https://gw.example.com --vendor SLUG --store ID --secret S',
-    'GATEWAY_URL=https://gw.example.com GATEWAY_ADMIN_TOKEN=… npx loyalty-gateway admin vendors list',
-    '```',
-    '',
-    '`import { signedRequestHeaders, signV1 } from \'@loyalty-gateway/cli/signing\'` is the signing module vendors may also copy.',
-    '',
-  ].join('\n'));
+  await writeFile(
+    path.join(outdir, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: '@loyalty-gateway/cli',
+        version: tools.version,
+        description: 'The loyalty gateway CLI: sign and send sales, certify a vendor integration, and run the operator admin API.',
+        license: workspace.license,
+        type: 'module',
+        bin: { 'loyalty-gateway': 'cli.js' },
+        exports: { './signing': './loyalty-signing.mjs' },
+        files: ['cli.js', 'cli.js.map', 'loyalty-signing.mjs', 'README.md'],
+        engines: workspace.engines,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  await writeFile(
+    path.join(outdir, 'README.md'),
+    [
+      '# @loyalty-gateway/cli',
+      '',
+      "The loyalty gateway's command line, with no dependencies (Node.js 20.19 or later):",
+      '',
+      '```sh',
+      'npx loyalty-gateway --help',
+      'npx loyalty-gateway certify --url https://gw.example.com --vendor SLUG --store ID --secret S',
+      'GATEWAY_URL=https://gw.example.com GATEWAY_ADMIN_TOKEN=… npx loyalty-gateway admin vendors list',
+      '```',
+      '',
+      "`import { signedRequestHeaders, signV1 } from '@loyalty-gateway/cli/signing'` is the signing module vendors may also copy.",
+      '',
+    ].join('\n'),
+  );
 }
 
 const name = process.argv[2];

@@ -8,21 +8,29 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** The CLI as `npm run cli --` runs it: exit code, stdout, stderr. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'tools/src/cli.ts', ...args], { cwd: root, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'tools/src/cli.ts', ...args],
+      { cwd: root, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
-describe('the CLI\'s usage', () => {
-  it.each(['certify', 'sign', 'send', 'send-sample'])('`%s --help` prints that command\'s usage and exits 0, no stack trace', async (command) => {
-    const result = await cli([command, '--help']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^loyalty-gateway ${command} `));
-    expect(result.stderr).not.toContain('    at ');
-  });
+describe("the CLI's usage", () => {
+  it.each(['certify', 'sign', 'send', 'send-sample'])(
+    "`%s --help` prints that command's usage and exits 0, no stack trace",
+    async (command) => {
+      const result = await cli([command, '--help']);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`^loyalty-gateway ${command} `));
+      expect(result.stderr).not.toContain('    at ');
+    },
+  );
 
-  it('an unknown option is named in plain words with the command\'s usage, exit 2, no stack trace', async () => {
+  it("an unknown option is named in plain words with the command's usage, exit 2, no stack trace", async () => {
     const result = await cli(['sign', '--bogus']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^sign: --bogus is not an option of this command\n\nloyalty-gateway sign /);

@@ -79,8 +79,14 @@ async function run(argv: string[]): Promise<number> {
     ({ values } = parseArgs({
       args: rest,
       options: {
-        url: { type: 'string' }, vendor: { type: 'string' }, store: { type: 'string' }, secret: { type: 'string' },
-        file: { type: 'string' }, path: { type: 'string' }, customer: { type: 'string' }, total: { type: 'string' },
+        url: { type: 'string' },
+        vendor: { type: 'string' },
+        store: { type: 'string' },
+        secret: { type: 'string' },
+        file: { type: 'string' },
+        path: { type: 'string' },
+        customer: { type: 'string' },
+        total: { type: 'string' },
         header: { type: 'string', multiple: true },
       },
       strict: true,
@@ -95,8 +101,18 @@ async function run(argv: string[]): Promise<number> {
   switch (command) {
     case 'send-sample': {
       const [url, vendor, store, secret] = required(flags, 'url', 'vendor', 'store', 'secret');
-      const sale = sampleSale({ storeId: store!, customer: parseCustomer(flags.customer), total: flags.total ? Number(flags.total) : undefined });
-      const result = await sendSigned({ url: `${url!.replace(/\/$/, '')}/webhooks/generic`, vendor: vendor!, store: store!, secret: secret!, body: JSON.stringify(sale) });
+      const sale = sampleSale({
+        storeId: store!,
+        customer: parseCustomer(flags.customer),
+        total: flags.total ? Number(flags.total) : undefined,
+      });
+      const result = await sendSigned({
+        url: `${url!.replace(/\/$/, '')}/webhooks/generic`,
+        vendor: vendor!,
+        store: store!,
+        secret: secret!,
+        body: JSON.stringify(sale),
+      });
       console.log(`HTTP ${result.status} (request ${result.requestId ?? '-'}) for transaction ${sale.transaction.id}`);
       console.log(JSON.stringify(result.body, null, 2));
       return result.status === 200 ? 0 : 1;
@@ -104,15 +120,26 @@ async function run(argv: string[]): Promise<number> {
     case 'send': {
       const slug = /^\/webhooks\/([a-z0-9-]+)$/.exec(flags.path ?? '')?.[1];
       const adapter = slug && slug !== 'generic' ? adapters.find((a) => a.slug === slug) : undefined;
-      if (slug && slug !== 'generic' && !adapter) throw new UsageError(`send: no adapter "${slug}" in this CLI (${adapters.map((a) => a.slug).join(', ')}); generic vendors use --path /webhooks/generic`);
+      if (slug && slug !== 'generic' && !adapter)
+        throw new UsageError(
+          `send: no adapter "${slug}" in this CLI (${adapters.map((a) => a.slug).join(', ')}); generic vendors use --path /webhooks/generic`,
+        );
       if (adapter) {
         const [url, secret, file] = required(flags, 'url', 'secret', 'file');
-        const headers = Object.fromEntries(headerFlags.map((h) => {
-          const at = h.indexOf(':');
-          if (at <= 0) throw new UsageError(`send: --header must be 'Name: value' (got "${h}")`);
-          return [h.slice(0, at).trim(), h.slice(at + 1).trim()];
-        }));
-        const result = await sendNative({ url: `${url!.replace(/\/$/, '')}${flags.path}`, adapter, secret: secret!, body: readFileSync(file!), headers });
+        const headers = Object.fromEntries(
+          headerFlags.map((h) => {
+            const at = h.indexOf(':');
+            if (at <= 0) throw new UsageError(`send: --header must be 'Name: value' (got "${h}")`);
+            return [h.slice(0, at).trim(), h.slice(at + 1).trim()];
+          }),
+        );
+        const result = await sendNative({
+          url: `${url!.replace(/\/$/, '')}${flags.path}`,
+          adapter,
+          secret: secret!,
+          body: readFileSync(file!),
+          headers,
+        });
         console.log(`HTTP ${result.status} (request ${result.requestId ?? '-'})`);
         console.log(JSON.stringify(result.body, null, 2));
         return result.status >= 200 && result.status < 300 ? 0 : 1;
@@ -126,14 +153,24 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'certify': {
       const [url, vendor, store, secret] = required(flags, 'url', 'vendor', 'store', 'secret');
-      const results = await runCertification({ url: url!, vendor: vendor!, store: store!, secret: secret!, customer: parseCustomer(flags.customer) });
+      const results = await runCertification({
+        url: url!,
+        vendor: vendor!,
+        store: store!,
+        secret: secret!,
+        customer: parseCustomer(flags.customer),
+      });
       console.log(formatCertification(results));
       return results.every((r) => r.ok) ? 0 : 1;
     }
     case 'sign': {
       const [vendor, store, secret, file] = required(flags, 'vendor', 'store', 'secret', 'file');
       const headers = signedHeaders({ vendor: vendor!, store: store!, secret: secret!, body: readFileSync(file!) });
-      console.log(Object.entries(headers).map(([k, v]) => `-H '${k}: ${v.replace(/'/g, `'\\''`)}'`).join(' '));
+      console.log(
+        Object.entries(headers)
+          .map(([k, v]) => `-H '${k}: ${v.replace(/'/g, `'\\''`)}'`)
+          .join(' '),
+      );
       return 0;
     }
     default:
@@ -147,7 +184,7 @@ run(process.argv.slice(2)).then(
   (error: unknown) => {
     const [command] = process.argv.slice(2);
     const help = command && COMMAND_HELP[command] ? COMMAND_HELP[command] : USAGE;
-    console.error(error instanceof UsageError ? `${error.message}\n\n${help}` : (error as Error).message ?? error);
+    console.error(error instanceof UsageError ? `${error.message}\n\n${help}` : ((error as Error).message ?? error));
     process.exit(error instanceof UsageError ? 2 : 1);
   },
 );

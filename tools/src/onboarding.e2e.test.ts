@@ -27,7 +27,9 @@ async function installPackedCli(): Promise<string> {
   const project = path.join(dir, 'project');
   mkdirSync(project);
   writeFileSync(path.join(project, 'package.json'), '{"name":"onboarding-check","private":true}');
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(dir, stdout.trim().split('\n').at(-1)!)], { cwd: project });
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(dir, stdout.trim().split('\n').at(-1)!)], {
+    cwd: project,
+  });
   return path.join(project, 'node_modules/.bin/loyalty-gateway');
 }
 
@@ -55,8 +57,16 @@ beforeAll(async () => {
   bin = await installPackedCli();
   // A fresh gateway as `npm start` makes it (development, embedded engine, its demo sandbox), with an admin token.
   gateway = await startGateway({
-    PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'development', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_ADMIN_TOKEN: TOKEN,
-    GATEWAY_SCHEDULER: 'off', DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEWAY_ENV: 'development',
+    GATEWAY_DATA_DIR: path.join(dir, 'data'),
+    GATEWAY_ADMIN_TOKEN: TOKEN,
+    GATEWAY_SCHEDULER: 'off',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    LOYALTY_ENGINE_URL: '',
+    LOG_LEVEL: 'silent',
   });
 }, 180_000);
 afterAll(async () => {
@@ -64,7 +74,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('onboarding from nothing with the packaged CLI, exactly as docs/operators.md\'s runbook says', () => {
+describe("onboarding from nothing with the packaged CLI, exactly as docs/operators.md's runbook says", () => {
   it('runs from its own package: --help, and an admin call with GATEWAY_URL and GATEWAY_ADMIN_TOKEN', async () => {
     expect((await step('npx loyalty-gateway --help')).out).toContain('loyalty-gateway <command> [flags]');
     expect((await step('npx loyalty-gateway admin vendors list')).code).toBe(0);
@@ -72,21 +82,35 @@ describe('onboarding from nothing with the packaged CLI, exactly as docs/operato
 
   it('a generic vendor, a merchant with an outlet, a connection; a signed sale earns and certification passes', async () => {
     expect((await step('npx loyalty-gateway admin vendors create acme-pos --name "Acme POS"')).code).toBe(0);
-    expect((await step('npx loyalty-gateway admin merchants create m-bean --name "Bean There" --currency USD --country-code 1 --earn-rate 1 --redemption-rate 100')).code).toBe(0);
+    expect(
+      (
+        await step(
+          'npx loyalty-gateway admin merchants create m-bean --name "Bean There" --currency USD --country-code 1 --earn-rate 1 --redemption-rate 100',
+        )
+      ).code,
+    ).toBe(0);
     expect((await step('npx loyalty-gateway admin merchants add-outlet m-bean --id o-downtown --name Downtown')).code).toBe(0);
-    const created = await step('npx loyalty-gateway admin connections create --vendor acme-pos --store till-001 --merchant m-bean --outlet o-downtown');
+    const created = await step(
+      'npx loyalty-gateway admin connections create --vendor acme-pos --store till-001 --merchant m-bean --outlet o-downtown',
+    );
     expect(created.code, created.out).toBe(0);
     const secret = /^secret: (\S+)$/m.exec(created.out)![1]!;
-    const sale = await step(`npx loyalty-gateway send-sample --vendor acme-pos --store till-001 --secret ${secret}`, { '<secret>': secret });
+    const sale = await step(`npx loyalty-gateway send-sample --vendor acme-pos --store till-001 --secret ${secret}`, {
+      '<secret>': secret,
+    });
     expect(sale).toMatchObject({ code: 0, out: expect.stringMatching(/^HTTP 200/) });
     expect(sale.out).toContain('"status": "processed"');
-    const certified = await step(`npx loyalty-gateway certify --vendor acme-pos --store till-001 --secret ${secret}`, { '<secret>': secret });
+    const certified = await step(`npx loyalty-gateway certify --vendor acme-pos --store till-001 --secret ${secret}`, {
+      '<secret>': secret,
+    });
     expect(certified.code, certified.out).toBe(0);
   });
 
   it('a featured vendor promoted, a store connected, and a native delivery signed as the vendor signs it earns', async () => {
     expect((await step('npx loyalty-gateway admin vendors promote woocommerce')).out).toMatch(/tier: featured/);
-    const created = await step('npx loyalty-gateway admin connections create --vendor woocommerce --store https://shop.example.com/ --merchant m-bean --outlet o-downtown');
+    const created = await step(
+      'npx loyalty-gateway admin connections create --vendor woocommerce --store https://shop.example.com/ --merchant m-bean --outlet o-downtown',
+    );
     expect(created.code, created.out).toBe(0);
     const secret = /^secret: (\S+)$/m.exec(created.out)![1]!;
     const delivered = await step(

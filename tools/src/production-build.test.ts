@@ -14,7 +14,9 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-build-'));
 function externalImports(file: string): string[] {
   const code = readFileSync(file, 'utf8');
   const found = new Set<string>();
-  for (const match of code.matchAll(/(?:^|[;\s])(?:import|export)\s[^'"]*?from\s*["']([^'"./][^'"]*)["']|import\(\s*["']([^'"./][^'"]*)["']\s*\)/gm)) {
+  for (const match of code.matchAll(
+    /(?:^|[;\s])(?:import|export)\s[^'"]*?from\s*["']([^'"./][^'"]*)["']|import\(\s*["']([^'"./][^'"]*)["']\s*\)/gm,
+  )) {
     found.add((match[1] ?? match[2])!);
   }
   return [...found].sort();
@@ -30,7 +32,10 @@ describe('the production build', () => {
   it('bundles our packages and leaves no TypeScript tooling to load at run time (with source maps)', () => {
     for (const file of ['gateway/dist/main.js', 'gateway/dist/engine-worker.js', 'engine/dist/main.js', 'tools/dist/cli.js']) {
       const imports = externalImports(path.join(root, file));
-      expect(imports.filter((name) => /^(tsx|typescript|@swc|esbuild|vite|vitest|@loyalty-gateway\/)/.test(name)), file).toEqual([]);
+      expect(
+        imports.filter((name) => /^(tsx|typescript|@swc|esbuild|vite|vitest|@loyalty-gateway\/)/.test(name)),
+        file,
+      ).toEqual([]);
       expect(readdirSync(path.dirname(path.join(root, file)))).toContain(`${path.basename(file)}.map`);
     }
     expect(externalImports(path.join(root, 'gateway/dist/main.js'))).toEqual(expect.arrayContaining(['fastify', 'kysely']));
@@ -39,10 +44,19 @@ describe('the production build', () => {
   it('the compiled gateway starts with plain node, runs its engine thread and earns a sale sent by the compiled CLI', async () => {
     const dataDir = path.join(dir, 'data');
     const env = {
-      PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'development', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'info',
+      PATH: process.env.PATH,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      GATEWAY_ENV: 'development',
+      GATEWAY_DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
     };
     // No --import, no loader: exactly what `npm run start:prod` runs.
-    const child = spawn(process.execPath, ['--enable-source-maps', 'gateway/dist/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--enable-source-maps', 'gateway/dist/main.js'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const out = await new Promise<string>((resolve, reject) => {
         let text = '';
@@ -62,7 +76,11 @@ describe('the production build', () => {
       const send = /Send a signed sample sale: npm run cli -- (send-sample .*)"/.exec(out)![1]!;
       const result = await run(process.execPath, ['tools/dist/cli.js', ...send.split(' ')], { cwd: root, env });
       expect(result.stdout).toMatch(/^HTTP 200 /);
-      expect(JSON.parse(result.stdout.slice(result.stdout.indexOf('{')))).toMatchObject({ status: 'processed', membershipId: 'MBR-DEMO-0001', pointsEarned: 12 });
+      expect(JSON.parse(result.stdout.slice(result.stdout.indexOf('{')))).toMatchObject({
+        status: 'processed',
+        membershipId: 'MBR-DEMO-0001',
+        pointsEarned: 12,
+      });
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));

@@ -23,7 +23,8 @@ export async function sendNative(options: SendNativeOptions): Promise<SendSigned
     'content-type': options.adapter.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
     ...Object.fromEntries(Object.entries(options.headers).map(([k, v]) => [k.toLowerCase(), v])),
   };
-  if (scheme.kind === 'mtls') throw new Error(`${options.adapter.display.name} authenticates with a client certificate: send with curl --cert instead`);
+  if (scheme.kind === 'mtls')
+    throw new Error(`${options.adapter.display.name} authenticates with a client certificate: send with curl --cert instead`);
   if (scheme.kind === 'static-header') headers[scheme.header] = `${scheme.prefix}${options.secret}`;
   else {
     if (scheme.signed === 'timestamp+body' && scheme.timestampHeader && !headers[scheme.timestampHeader]) {

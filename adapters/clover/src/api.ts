@@ -12,7 +12,10 @@ export const MAX_EXPANSIONS_PER_CALL = 3;
  * the second costs no extra latency against the webhook's budget): what a sale maps, and what
  * decides sale or refund (`payments`, `refunds`; `paymentState` comes with both).
  */
-export const ORDER_EXPANSIONS: ReadonlyArray<readonly string[]> = [['lineItems', 'customers', 'discounts'], ['payments', 'refunds']];
+export const ORDER_EXPANSIONS: ReadonlyArray<readonly string[]> = [
+  ['lineItems', 'customers', 'discounts'],
+  ['payments', 'refunds'],
+];
 
 /** A 404 means the object is gone (deleted since the notification): nothing to map. */
 async function getOrNull(ctx: CloverContext, url: string, expand: string): Promise<unknown> {

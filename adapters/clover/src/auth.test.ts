@@ -15,19 +15,33 @@ describe('Clover auth: static X-Clover-Auth, constant time, rotation list', () =
     expect(kit.authenticate(kit.signed(body))).toEqual({ ok: true });
     expect(kit.authenticate(kit.unsigned(body, { 'X-Clover-Auth': 'new-auth-code' }))).toEqual({ ok: true });
     expect(kit.authenticate(kit.unsigned(body, { 'X-Clover-Auth': 'new-auth-code ' })).ok).toBe(false);
-    expect(kit.authenticate(kit.unsigned(body, { 'X-Clover-Auth': 'older-auth-code' }))).toMatchObject({ ok: false, reason: 'bad_signature' });
+    expect(kit.authenticate(kit.unsigned(body, { 'X-Clover-Auth': 'older-auth-code' }))).toMatchObject({
+      ok: false,
+      reason: 'bad_signature',
+    });
   });
 
   it('the door answers a wrong or missing X-Clover-Auth 401; the unsigned verificationCode 200 (declared unsigned)', async () => {
     const kit = adapterKit(adapter, { settings, credentials: { accessToken: 't' } });
     const body = fixtures.text('webhook-notification.json');
-    expect(await kit.post(kit.unsigned(body, { 'X-Clover-Auth': 'older-auth-code' }))).toMatchObject({ statusCode: 401, code: 'bad_signature' });
+    expect(await kit.post(kit.unsigned(body, { 'X-Clover-Auth': 'older-auth-code' }))).toMatchObject({
+      statusCode: 401,
+      code: 'bad_signature',
+    });
     expect(await kit.post(kit.unsigned(body))).toMatchObject({ statusCode: 401, code: 'bad_signature' });
-    expect(await kit.post(kit.unsigned(fixtures.text('webhook-verification.json')))).toMatchObject({ statusCode: 200, body: { status: 'handshake' } });
+    expect(await kit.post(kit.unsigned(fixtures.text('webhook-verification.json')))).toMatchObject({
+      statusCode: 200,
+      body: { status: 'handshake' },
+    });
   });
 
   it('declares the static-header scheme with the secret in provider settings', () => {
-    expect(adapter.defaultAuth).toEqual({ kind: 'static-header', header: 'x-clover-auth', prefix: '', secret: { from: 'settings', key: 'authCode' } });
+    expect(adapter.defaultAuth).toEqual({
+      kind: 'static-header',
+      header: 'x-clover-auth',
+      prefix: '',
+      secret: { from: 'settings', key: 'authCode' },
+    });
   });
 });
 
@@ -56,8 +70,14 @@ describe('Clover store identification', () => {
   it('splits a batch into one unit per (merchant, object), the merchant id as store', () => {
     const units = cloverUnits(CloverWebhookBody.parse(fixtures.json('webhook-notification.json')));
     expect(units).toHaveLength(7);
-    expect(units[0]).toEqual({ storeId: 'XYZVJT2ZRRRSC', unit: { merchantId: 'XYZVJT2ZRRRSC', objectId: 'O:GHIVJT2ABCRSC', type: 'CREATE', ts: 1537970958000 } });
-    expect(units[6]).toEqual({ storeId: 'MNOVJT2ZRRRSC', unit: { merchantId: 'MNOVJT2ZRRRSC', objectId: 'O:GONVJT2ABCRSC', type: 'UPDATE', ts: 1537971004000 } });
+    expect(units[0]).toEqual({
+      storeId: 'XYZVJT2ZRRRSC',
+      unit: { merchantId: 'XYZVJT2ZRRRSC', objectId: 'O:GHIVJT2ABCRSC', type: 'CREATE', ts: 1537970958000 },
+    });
+    expect(units[6]).toEqual({
+      storeId: 'MNOVJT2ZRRRSC',
+      unit: { merchantId: 'MNOVJT2ZRRRSC', objectId: 'O:GONVJT2ABCRSC', type: 'UPDATE', ts: 1537971004000 },
+    });
     expect(cloverUnits(CloverWebhookBody.parse({ appId: 'A', merchants: {} }))).toEqual([]);
   });
 });
@@ -67,8 +87,14 @@ describe('Clover batches with a malformed object', () => {
     const body = CloverWebhookBody.parse({
       appId: 'A',
       merchants: {
-        XYZVJT2ZRRRSC: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1537970958000 }, { objectId: 1, type: 'UPDATE', ts: 1 }],
-        MNOVJT2ZRRRSC: [{ objectId: 'O:OPNVJT2ABCRSC', type: 'UPDATE', ts: '1537971000000' }, { objectId: 'O:X', type: 'UPDATE', ts: null }],
+        XYZVJT2ZRRRSC: [
+          { objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1537970958000 },
+          { objectId: 1, type: 'UPDATE', ts: 1 },
+        ],
+        MNOVJT2ZRRRSC: [
+          { objectId: 'O:OPNVJT2ABCRSC', type: 'UPDATE', ts: '1537971000000' },
+          { objectId: 'O:X', type: 'UPDATE', ts: null },
+        ],
         BADVJT2ZRRRSC: 'not a list',
       },
     });
@@ -84,11 +110,22 @@ describe('Clover batches with a malformed object', () => {
   it('the whole POST is read (not refused) when one object is malformed; only an all-unreadable batch is 400', async () => {
     const kit = adapterKit(adapter, { settings, credentials: { accessToken: 't' } });
     const onlyBad = JSON.stringify({ appId: 'A', merchants: { XYZVJT2ZRRRSC: [{ objectId: 1 }] } });
-    expect(await kit.post(kit.signed(onlyBad))).toMatchObject({ statusCode: 400, code: 'invalid_native_payload', message: expect.stringContaining('XYZVJT2ZRRRSC: update 0') });
-    const mixed = JSON.stringify({ appId: 'A', merchants: { XYZVJT2ZRRRSC: [{ objectId: 1 }, { objectId: 'P:PAY', type: 'CREATE', ts: 5 }] } });
+    expect(await kit.post(kit.signed(onlyBad))).toMatchObject({
+      statusCode: 400,
+      code: 'invalid_native_payload',
+      message: expect.stringContaining('XYZVJT2ZRRRSC: update 0'),
+    });
+    const mixed = JSON.stringify({
+      appId: 'A',
+      merchants: { XYZVJT2ZRRRSC: [{ objectId: 1 }, { objectId: 'P:PAY', type: 'CREATE', ts: 5 }] },
+    });
     expect(await kit.post(kit.signed(mixed))).toMatchObject({
       statusCode: 200,
-      body: { status: 'accepted', results: [], skipped: [{ storeId: 'XYZVJT2ZRRRSC', reason: 'unreadable', detail: expect.stringContaining('update 0') }] },
+      body: {
+        status: 'accepted',
+        results: [],
+        skipped: [{ storeId: 'XYZVJT2ZRRRSC', reason: 'unreadable', detail: expect.stringContaining('update 0') }],
+      },
     });
   });
 });

@@ -57,5 +57,8 @@ export function cloverUnits(body: CloverWebhookBody): CloverUnitOrUnreadable[] {
 export function cloverHandshake(body: CloverWebhookBody, _request?: NativeRequest): { note: string; value: string } | null {
   const code = body.verificationCode?.trim();
   if (!code || body.merchants) return null;
-  return { note: 'Clover webhook verification code: paste it into the Clover Developer Dashboard (App Settings > Webhooks) and click Verify', value: code };
+  return {
+    note: 'Clover webhook verification code: paste it into the Clover Developer Dashboard (App Settings > Webhooks) and click Verify',
+    value: code,
+  };
 }

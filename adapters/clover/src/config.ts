@@ -9,7 +9,11 @@ export const CLOVER_API_BASE_URL = 'https://api.clover.com';
  * point it at a local recorded server).
  */
 export const CloverSettings = z.strictObject({
-  authCode: Secret.meta({ title: 'Clover Auth Code', description: 'Sent by Clover as X-Clover-Auth on every notification; a list during rotation.', secret: true }),
+  authCode: Secret.meta({
+    title: 'Clover Auth Code',
+    description: 'Sent by Clover as X-Clover-Auth on every notification; a list during rotation.',
+    secret: true,
+  }),
   apiBaseUrl: VendorApiBaseUrl.default(CLOVER_API_BASE_URL)
     .transform((url) => url.replace(/\/+$/, ''))
     .meta({ title: 'API base URL', description: 'https://api.clover.com (default), https://api.eu.clover.com, or the sandbox.' }),

@@ -5,15 +5,21 @@ import type { CloverOrder } from './native.js';
 
 describe('customer: email first, else phone, else walk-in', () => {
   it('prefers the primary email', () => {
-    expect(toCustomer({
-      emailAddresses: { elements: [{ emailAddress: 'other@example.com' }, { emailAddress: 'main@example.com', primaryEmail: true }] },
-      phoneNumbers: { elements: [{ phoneNumber: '+1 555 010 0100' }] },
-    })).toEqual({ type: 'email', value: 'main@example.com' });
+    expect(
+      toCustomer({
+        emailAddresses: { elements: [{ emailAddress: 'other@example.com' }, { emailAddress: 'main@example.com', primaryEmail: true }] },
+        phoneNumbers: { elements: [{ phoneNumber: '+1 555 010 0100' }] },
+      }),
+    ).toEqual({ type: 'email', value: 'main@example.com' });
   });
 
   it('falls back to the phone, then to nothing', () => {
-    expect(toCustomer({ emailAddresses: { elements: [{ emailAddress: 'not-an-email' }] }, phoneNumbers: { elements: [{ phoneNumber: '(555) 010-0142' }] } }))
-      .toEqual({ type: 'phone', value: '5550100142' });
+    expect(
+      toCustomer({
+        emailAddresses: { elements: [{ emailAddress: 'not-an-email' }] },
+        phoneNumbers: { elements: [{ phoneNumber: '(555) 010-0142' }] },
+      }),
+    ).toEqual({ type: 'phone', value: '5550100142' });
     expect(toCustomer({ id: 'C1', phoneNumbers: { elements: [{ phoneNumber: '12' }] } })).toBeUndefined();
     expect(toCustomer(undefined)).toBeUndefined();
   });

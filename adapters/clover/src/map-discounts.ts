@@ -22,7 +22,5 @@ export function toDiscountCode(discount: CloverDiscount): DiscountCode | null {
 /** Every applied discount: order-level first, then line-level ones when the expansion has them. */
 export function toDiscountCodes(order: CloverOrder): DiscountCode[] {
   const lineDiscounts = (order.lineItems?.elements ?? []).flatMap((line) => line.discounts?.elements ?? []);
-  return [...(order.discounts?.elements ?? []), ...lineDiscounts]
-    .map(toDiscountCode)
-    .filter((d): d is DiscountCode => d !== null);
+  return [...(order.discounts?.elements ?? []), ...lineDiscounts].map(toDiscountCode).filter((d): d is DiscountCode => d !== null);
 }

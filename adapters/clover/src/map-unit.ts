@@ -19,7 +19,10 @@ export async function mapCloverUnit(unit: CloverUnit, ctx: CloverContext): Promi
   const orderId = orderIdOf(unit.objectId);
   if (orderId === null) return { envelopes: [], note: `${unit.type} of ${unit.objectId} ignored: only orders (O:) earn` };
   if (!isCloverId(orderId) || !isCloverId(unit.merchantId)) {
-    return { envelopes: [], note: `${unit.type} of ${unit.objectId} for merchant ${unit.merchantId} ignored: not a Clover id (never fetched)` };
+    return {
+      envelopes: [],
+      note: `${unit.type} of ${unit.objectId} for merchant ${unit.merchantId} ignored: not a Clover id (never fetched)`,
+    };
   }
   if (unit.type === 'DELETE') return { envelopes: [], note: `order ${orderId} was deleted: nothing to do` };
   const order = await fetchOrder(ctx, unit.merchantId, orderId);

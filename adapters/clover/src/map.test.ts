@@ -49,7 +49,7 @@ describe('toEnvelopes: paymentState decides', () => {
     expect(toEnvelopes({ ...refunded(), paymentState: 'PAID' }, unit).envelopes).toEqual([envelopes[0]]);
   });
 
-  it('a refunded order with a total not > 0 still reverses its refunds, with the sale\'s note', () => {
+  it("a refunded order with a total not > 0 still reverses its refunds, with the sale's note", () => {
     expect(toEnvelopes({ ...refunded(), total: 0 }, unit)).toEqual({
       envelopes: [expect.objectContaining({ eventType: 'sale.refunded' }), expect.objectContaining({ eventType: 'sale.refunded' })],
       note: 'order ABCVJTABCRRSC is PARTIALLY_REFUNDED but its total is not > 0: nothing to earn',
@@ -66,14 +66,26 @@ describe('toEnvelopes: paymentState decides', () => {
   });
 
   it('answers a paid total that is not > 0 with a note', () => {
-    expect(toEnvelopes({ ...paid(), total: 0 }, unit)).toEqual({ envelopes: [], note: 'order GHIVJT2ABCRSC is PAID but its total is not > 0: nothing to earn' });
+    expect(toEnvelopes({ ...paid(), total: 0 }, unit)).toEqual({
+      envelopes: [],
+      note: 'order GHIVJT2ABCRSC is PAID but its total is not > 0: nothing to earn',
+    });
     expect(toEnvelopes({ ...paid(), total: -100 }, unit).envelopes).toEqual([]);
   });
 
   it('ignores test-mode orders and refund states without usable refunds', () => {
-    expect(toEnvelopes({ ...paid(), testMode: true }, unit)).toEqual({ envelopes: [], note: 'order GHIVJT2ABCRSC is a Clover test-mode order: ignored' });
-    const voidedOnly = { ...refunded(), refunds: { elements: [{ id: 'RF2', amount: 1000, voided: true }, { id: 'RF4', amount: 0 }, { amount: 100 }] } };
-    expect(toEnvelopes(voidedOnly, unit)).toEqual({ envelopes: [], note: 'order ABCVJTABCRRSC is PARTIALLY_REFUNDED but lists no usable refund' });
+    expect(toEnvelopes({ ...paid(), testMode: true }, unit)).toEqual({
+      envelopes: [],
+      note: 'order GHIVJT2ABCRSC is a Clover test-mode order: ignored',
+    });
+    const voidedOnly = {
+      ...refunded(),
+      refunds: { elements: [{ id: 'RF2', amount: 1000, voided: true }, { id: 'RF4', amount: 0 }, { amount: 100 }] },
+    };
+    expect(toEnvelopes(voidedOnly, unit)).toEqual({
+      envelopes: [],
+      note: 'order ABCVJTABCRRSC is PARTIALLY_REFUNDED but lists no usable refund',
+    });
   });
 
   it('falls back to the order time when no successful payment is listed', () => {
@@ -103,10 +115,20 @@ describe('identifiers', () => {
 
 describe('toCatalogItem', () => {
   it('maps sku or code, category, price in cents (omitted when 0) and isActive', () => {
-    expect(toCatalogItem({ id: 'I1', name: 'Latte', code: '0123', price: 1999, categories: { elements: [{ name: 'Drinks' }] } }))
-      .toEqual({ externalId: 'I1', name: 'Latte', sku: '0123', category: 'Drinks', price: 19.99, isActive: true });
-    expect(toCatalogItem({ id: 'I2', name: 'Open', sku: 'S-2', code: 'C-2', price: 0, hidden: false, available: false }))
-      .toEqual({ externalId: 'I2', name: 'Open', sku: 'S-2', isActive: false });
+    expect(toCatalogItem({ id: 'I1', name: 'Latte', code: '0123', price: 1999, categories: { elements: [{ name: 'Drinks' }] } })).toEqual({
+      externalId: 'I1',
+      name: 'Latte',
+      sku: '0123',
+      category: 'Drinks',
+      price: 19.99,
+      isActive: true,
+    });
+    expect(toCatalogItem({ id: 'I2', name: 'Open', sku: 'S-2', code: 'C-2', price: 0, hidden: false, available: false })).toEqual({
+      externalId: 'I2',
+      name: 'Open',
+      sku: 'S-2',
+      isActive: false,
+    });
     expect(toCatalogItem({ id: 'I3', hidden: true })).toEqual({ externalId: 'I3', name: 'I3', isActive: false });
   });
 });

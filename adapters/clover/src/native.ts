@@ -8,21 +8,29 @@ import { z } from 'zod';
 
 /** Clover wraps every expanded collection as `{ "elements": [...] }` (sometimes with an `href`). */
 const cloverList = <T extends z.ZodType>(element: T) =>
-  z.object({ elements: z.array(element).nullish() }).loose().nullish();
+  z
+    .object({ elements: z.array(element).nullish() })
+    .loose()
+    .nullish();
 
 const ref = z.object({ id: z.string().nullish() }).loose().nullish();
 
 /** Milliseconds since the epoch, as a number or a string of digits (what a relay may turn it into). */
-const epochMs = z.union([z.number(), z.string().regex(/^\d{1,16}$/, { message: 'must be milliseconds since the epoch' }).transform(Number)])
+const epochMs = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^\d{1,16}$/, { message: 'must be milliseconds since the epoch' })
+      .transform(Number),
+  ])
   .pipe(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER));
 
 /**
  * One update inside a webhook: `{"objectId": "O:<id>", "type": "CREATE|UPDATE|DELETE", "ts": <ms>}`.
  * Checked one by one (cloverUnits): a malformed update is skipped, the rest of the batch counts.
  */
-export const CloverUpdate = z
-  .object({ objectId: z.string().min(1), type: z.string().min(1), ts: epochMs })
-  .loose();
+export const CloverUpdate = z.object({ objectId: z.string().min(1), type: z.string().min(1), ts: epochMs }).loose();
 export type CloverUpdate = z.infer<typeof CloverUpdate>;
 
 /**
@@ -39,9 +47,7 @@ export const CloverWebhookBody = z
   .loose();
 export type CloverWebhookBody = z.infer<typeof CloverWebhookBody>;
 
-export const CloverEmailAddress = z
-  .object({ emailAddress: z.string().nullish(), primaryEmail: z.boolean().nullish() })
-  .loose();
+export const CloverEmailAddress = z.object({ emailAddress: z.string().nullish(), primaryEmail: z.boolean().nullish() }).loose();
 
 export const CloverPhoneNumber = z.object({ phoneNumber: z.string().nullish() }).loose();
 

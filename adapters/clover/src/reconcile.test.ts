@@ -16,7 +16,10 @@ let server: RecordedVendorServer;
 beforeAll(async () => {
   server = await startCloverApi();
   // Page 1 is full: the paid order, the open one, then orders deleted since they were listed (404).
-  const gone = Array.from({ length: RECONCILE_PAGE_SIZE - 2 }, (_, n) => ({ id: `GONE${String(n).padStart(9, '0')}`, modifiedTime: paid.modifiedTime }));
+  const gone = Array.from({ length: RECONCILE_PAGE_SIZE - 2 }, (_, n) => ({
+    id: `GONE${String(n).padStart(9, '0')}`,
+    modifiedTime: paid.modifiedTime,
+  }));
   server.route(`${XYZ}/orders?offset=0`, { body: { elements: [paid, open, ...gone] } });
   server.route(`${XYZ}/orders?offset=${RECONCILE_PAGE_SIZE}`, { body: { elements: [] } });
   server.route(`${XYZ}/orders/${paid.id}`, { body: paid });
@@ -26,7 +29,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('Clover reconciliation pull', () => {
-  const kit = () => adapterKit(adapter, { settings: { authCode: 'x', apiBaseUrl: server.baseUrl }, credentials: { accessToken: 'fake-oauth-access-token' } });
+  const kit = () =>
+    adapterKit(adapter, {
+      settings: { authCode: 'x', apiBaseUrl: server.baseUrl },
+      credentials: { accessToken: 'fake-oauth-access-token' },
+    });
 
   it('lists the window by modification time, maps each order as its webhook would, and pages by offset until a short page', async () => {
     const first = await adapter.reconcile!.pull(kit().context('XYZVJT2ZRRRSC') as CloverContext, window, null);
@@ -34,7 +41,9 @@ describe('Clover reconciliation pull', () => {
     expect(first.cursor).toBe(String(RECONCILE_PAGE_SIZE));
     expect(first.failures).toEqual([]);
     // Only the paid order becomes an envelope: the open one maps to nothing, deleted ones are skipped.
-    expect(first.envelopes).toEqual([expect.objectContaining({ eventType: 'sale.completed', transaction: expect.objectContaining({ id: paid.id }) })]);
+    expect(first.envelopes).toEqual([
+      expect.objectContaining({ eventType: 'sale.completed', transaction: expect.objectContaining({ id: paid.id }) }),
+    ]);
     const listing = server.seen.find((r) => r.path === `${XYZ}/orders`)!;
     expect(listing.query.getAll('filter')).toEqual([`modifiedTime>=${window.since.getTime()}`, `modifiedTime<${window.until.getTime()}`]);
     expect(listing.query.get('limit')).toBe(String(RECONCILE_PAGE_SIZE));

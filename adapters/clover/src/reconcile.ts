@@ -9,7 +9,9 @@ export const RECONCILE_PAGE_SIZE = 100;
 /** Every 15 minutes: Clover does not guarantee when, or if, a notification arrives. */
 export const RECONCILE_SCHEDULE = '*/15 * * * *';
 
-const OrderList = z.object({ elements: z.array(z.object({ id: z.string(), modifiedTime: z.number().int().nullish() }).loose()).default([]) }).loose();
+const OrderList = z
+  .object({ elements: z.array(z.object({ id: z.string(), modifiedTime: z.number().int().nullish() }).loose()).default([]) })
+  .loose();
 
 /**
  * Clover's reconciliation pull: the merchant's orders modified in the window
@@ -22,9 +24,15 @@ export async function pullOrders(ctx: CloverContext, window: ReconcileWindow, cu
   const merchantId = ctx.storeId;
   const { offset, limit, next } = offsetPage(cursor, RECONCILE_PAGE_SIZE);
   const url = merchantUrl(ctx, merchantId, '/orders');
-  const listing = OrderList.parse(await ctx.http.json(`${url}?filter=${encodeURIComponent(`modifiedTime>=${window.since.getTime()}`)}&filter=${encodeURIComponent(`modifiedTime<${window.until.getTime()}`)}`, {
-    headers: bearer(ctx), query: { limit, offset, orderBy: 'modifiedTime ASC' },
-  }));
+  const listing = OrderList.parse(
+    await ctx.http.json(
+      `${url}?filter=${encodeURIComponent(`modifiedTime>=${window.since.getTime()}`)}&filter=${encodeURIComponent(`modifiedTime<${window.until.getTime()}`)}`,
+      {
+        headers: bearer(ctx),
+        query: { limit, offset, orderBy: 'modifiedTime ASC' },
+      },
+    ),
+  );
   const envelopes: ReconcilePage['envelopes'] = [];
   const failures: NonNullable<ReconcilePage['failures']> = [];
   for (const listed of listing.elements) {

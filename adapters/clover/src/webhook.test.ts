@@ -21,10 +21,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const kit = () => adapterKit(adapter, {
-  settings: { authCode: '0307e264-b33a-4913-88aa-37b10014a0b8', apiBaseUrl: server.baseUrl },
-  credentials: { accessToken: 'fake-oauth-access-token' },
-});
+const kit = () =>
+  adapterKit(adapter, {
+    settings: { authCode: '0307e264-b33a-4913-88aa-37b10014a0b8', apiBaseUrl: server.baseUrl },
+    credentials: { accessToken: 'fake-oauth-access-token' },
+  });
 
 const sale = {
   eventId: 'XYZVJT2ZRRRSC:O:GHIVJT2ABCRSC:1537970958000',
@@ -102,7 +103,7 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
     ]);
   });
 
-  it('fetched with the bearer token and at most three expansions per call (Clover\'s limit), retrying once each', () => {
+  it("fetched with the bearer token and at most three expansions per call (Clover's limit), retrying once each", () => {
     const paid = server.seen.filter((r) => r.path === `${XYZ}/orders/GHIVJT2ABCRSC`);
     const refunded = server.seen.filter((r) => r.path === `${XYZ}/orders/ABCVJTABCRRSC`);
     expect(paid).toHaveLength(3); // two calls, one retried through the scripted 429
@@ -129,14 +130,20 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
   it('refuses a wrong or missing X-Clover-Auth', () => {
     const k = kit();
     const body = fixtures.text('webhook-notification.json');
-    expect(k.authenticate(k.unsigned(body, { 'X-Clover-Auth': 'not-the-auth-code' }))).toMatchObject({ ok: false, reason: 'bad_signature' });
+    expect(k.authenticate(k.unsigned(body, { 'X-Clover-Auth': 'not-the-auth-code' }))).toMatchObject({
+      ok: false,
+      reason: 'bad_signature',
+    });
     expect(k.authenticate(k.unsigned(body))).toMatchObject({ ok: false, reason: 'missing_credentials' });
   });
 
   it('lets a fetch-back failure that is not a 404 surface, so the delivery is retried', async () => {
     server.script(`${XYZ}/orders/GHIVJT2ABCRSC`, ...Array.from({ length: 6 }, () => ({ status: 500 })));
     const k = kit();
-    const body = JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: { XYZVJT2ZRRRSC: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1 }] } });
+    const body = JSON.stringify({
+      appId: 'DRKVJT2ZRRRSC',
+      merchants: { XYZVJT2ZRRRSC: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1 }] },
+    });
     await expect(k.envelopes(k.signed(body))).rejects.toMatchObject({ name: 'VendorApiError', status: 500 });
   });
 
@@ -145,7 +152,13 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
     const before = server.seen.length;
     const body = JSON.stringify({
       appId: 'DRKVJT2ZRRRSC',
-      merchants: { XYZVJT2ZRRRSC: [{ objectId: 'O:..', type: 'UPDATE', ts: 1 }, { objectId: 'O:../items', type: 'UPDATE', ts: 2 }, { objectId: 'O:ghivjt2abcrsc', type: 'UPDATE', ts: 3 }] },
+      merchants: {
+        XYZVJT2ZRRRSC: [
+          { objectId: 'O:..', type: 'UPDATE', ts: 1 },
+          { objectId: 'O:../items', type: 'UPDATE', ts: 2 },
+          { objectId: 'O:ghivjt2abcrsc', type: 'UPDATE', ts: 3 },
+        ],
+      },
     });
     const answer = await k.envelopes(k.signed(body));
     expect(answer.envelopes).toEqual([]);

@@ -63,13 +63,24 @@ describe('shopify settings and store identity', () => {
 
   it('a store id that is not a myshopify.com domain never becomes the host the access token is sent to', async () => {
     const defaults = ShopifySettings.parse({ appSecret: 's' });
-    for (const storeId of ['evil.example/x?', 'evil.example', 'bean-there.myshopify.com.evil.example', 'Bean-There.myshopify.com', 'a@b.myshopify.com']) {
-      expect(() => adminApiBaseUrl(defaults, storeId), storeId).toThrow(expect.objectContaining({ name: 'VendorApiError', status: 400, retryable: false }));
+    for (const storeId of [
+      'evil.example/x?',
+      'evil.example',
+      'bean-there.myshopify.com.evil.example',
+      'Bean-There.myshopify.com',
+      'a@b.myshopify.com',
+    ]) {
+      expect(() => adminApiBaseUrl(defaults, storeId), storeId).toThrow(
+        expect.objectContaining({ name: 'VendorApiError', status: 400, retryable: false }),
+      );
       expect(adapter.storeId?.safeParse(storeId).success, storeId).toBe(false);
     }
     expect(adapter.storeId?.safeParse('bean-there.myshopify.com').success).toBe(true);
     const kit = adapterKit(adapter, { settings: { appSecret: 's' }, credentials: { accessToken: 'shpat_secret' } });
-    await expect(kit.catalog('evil.example/x?')).rejects.toMatchObject({ status: 400, message: expect.stringContaining('not a myshopify.com domain') });
+    await expect(kit.catalog('evil.example/x?')).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('not a myshopify.com domain'),
+    });
   });
 
   it('rejects settings without a secret, with an unknown key, or a malformed version', () => {

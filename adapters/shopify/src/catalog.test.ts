@@ -30,7 +30,11 @@ const kitFor = (recorded: RecordedShopify, credentials: Record<string, string> =
 describe('shopify catalog pull (Admin GraphQL, cursor paging) against a real HTTP server', () => {
   it('pages through a 429 with Retry-After, a 503 and a 200 THROTTLED to every variant', async () => {
     server = await startRecordedShopify([
-      { status: 429, headers: { 'retry-after': '1' }, body: '{"errors":"Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service."}' },
+      {
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: '{"errors":"Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service."}',
+      },
       ok('graphql-variants-page-1.json'),
       { status: 503, body: '{"errors":"Service Unavailable"}' },
       ok('graphql-throttled.json'),
@@ -43,11 +47,42 @@ describe('shopify catalog pull (Admin GraphQL, cursor paging) against a real HTT
     expect(waits).toEqual([1000, 5, 1720]);
 
     expect(items).toEqual([
-      { externalId: 'gid://shopify/ProductVariant/642667041472713922', name: 'Example T-Shirt - Small', category: 'Shirts', price: 19.99, isActive: true },
-      { externalId: 'gid://shopify/ProductVariant/757650484644203962', name: 'Example T-Shirt - Medium', category: 'Shirts', price: 19.99, isActive: true },
-      { externalId: 'gid://shopify/ProductVariant/1070325040', name: 'Burton Custom Freestyle 151', category: 'Snowboard', isActive: false },
-      { externalId: 'gid://shopify/ProductVariant/1', name: 'Coffee - 151cm', sku: '12345', category: 'Coffee', price: 100, isActive: true },
-      { externalId: 'gid://shopify/ProductVariant/39072856', name: 'IPod Nano - 8GB - Green', sku: 'IPOD2008GREEN', category: 'Cult Products', price: 199, isActive: false },
+      {
+        externalId: 'gid://shopify/ProductVariant/642667041472713922',
+        name: 'Example T-Shirt - Small',
+        category: 'Shirts',
+        price: 19.99,
+        isActive: true,
+      },
+      {
+        externalId: 'gid://shopify/ProductVariant/757650484644203962',
+        name: 'Example T-Shirt - Medium',
+        category: 'Shirts',
+        price: 19.99,
+        isActive: true,
+      },
+      {
+        externalId: 'gid://shopify/ProductVariant/1070325040',
+        name: 'Burton Custom Freestyle 151',
+        category: 'Snowboard',
+        isActive: false,
+      },
+      {
+        externalId: 'gid://shopify/ProductVariant/1',
+        name: 'Coffee - 151cm',
+        sku: '12345',
+        category: 'Coffee',
+        price: 100,
+        isActive: true,
+      },
+      {
+        externalId: 'gid://shopify/ProductVariant/39072856',
+        name: 'IPod Nano - 8GB - Green',
+        sku: 'IPOD2008GREEN',
+        category: 'Cult Products',
+        price: 199,
+        isActive: false,
+      },
     ]);
     expect(checkpoints).toEqual([PAGE_1_CURSOR, null]);
     expect(server.seen.map((r) => [r.method, r.path, r.headers['x-shopify-access-token']])).toEqual(
@@ -75,7 +110,9 @@ describe('shopify catalog pull (Admin GraphQL, cursor paging) against a real HTT
 
   it('gives up on a persistent THROTTLED with a retryable 429 carrying the wait', async () => {
     server = await startRecordedShopify([ok('graphql-throttled.json'), ok('graphql-throttled.json'), ok('graphql-throttled.json')]);
-    const failure = await kitFor(server).catalog(SHOP).catch((error: unknown) => error);
+    const failure = await kitFor(server)
+      .catalog(SHOP)
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(VendorApiError);
     expect(failure).toMatchObject({ status: 429, retryable: true, retryAfterMs: 1720, message: 'Shopify GraphQL errors: THROTTLED' });
     expect(server.seen).toHaveLength(3);
@@ -83,8 +120,17 @@ describe('shopify catalog pull (Admin GraphQL, cursor paging) against a real HTT
 
   it('HTTP 5xx and THROTTLED share one vendor-call budget: VENDOR_CALL.maxAttempts requests in all', async () => {
     const unavailable = { status: 503, body: '{"errors":"Service Unavailable"}' };
-    server = await startRecordedShopify([unavailable, ok('graphql-throttled.json'), unavailable, ok('graphql-throttled.json'), unavailable, ok('graphql-variants-page-1.json')]);
-    const failure = await kitFor(server).catalog(SHOP).catch((error: unknown) => error);
+    server = await startRecordedShopify([
+      unavailable,
+      ok('graphql-throttled.json'),
+      unavailable,
+      ok('graphql-throttled.json'),
+      unavailable,
+      ok('graphql-variants-page-1.json'),
+    ]);
+    const failure = await kitFor(server)
+      .catalog(SHOP)
+      .catch((error: unknown) => error);
     expect(failure).toMatchObject({ status: 503, retryable: true, attempts: VENDOR_CALL.maxAttempts });
     expect(server.seen).toHaveLength(VENDOR_CALL.maxAttempts);
   });
@@ -98,7 +144,10 @@ describe('shopify catalog pull (Admin GraphQL, cursor paging) against a real HTT
 
   it('refuses to pull without an access token, before any request', async () => {
     server = await startRecordedShopify([]);
-    await expect(kitFor(server, {}).catalog(SHOP)).rejects.toMatchObject({ status: 401, message: `no accessToken on the Shopify connection ${SHOP}` });
+    await expect(kitFor(server, {}).catalog(SHOP)).rejects.toMatchObject({
+      status: 401,
+      message: `no accessToken on the Shopify connection ${SHOP}`,
+    });
     expect(server.seen).toHaveLength(0);
   });
 });

@@ -14,7 +14,11 @@ export const DEFAULT_API_VERSION = '2026-07';
  * a recorded server. A `{shop}` placeholder in it is replaced by the connection's shop domain.
  */
 export const ShopifySettings = z.strictObject({
-  appSecret: Secret.meta({ title: 'App client secret', description: 'Signs every webhook (X-Shopify-Hmac-Sha256). A list allows rotation.', secret: true }),
+  appSecret: Secret.meta({
+    title: 'App client secret',
+    description: 'Signs every webhook (X-Shopify-Hmac-Sha256). A list allows rotation.',
+    secret: true,
+  }),
   apiBaseUrl: z
     .string()
     .regex(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
@@ -36,7 +40,8 @@ export type ShopifySettings = z.infer<typeof ShopifySettings>;
 export const ShopifyCredentials = z.strictObject({
   accessToken: z.string().min(1).optional().meta({
     title: 'Admin API access token',
-    description: 'shpat_… token with read_products and read_orders: the nightly catalog pull and the order reconciliation every 15 minutes.',
+    description:
+      'shpat_… token with read_products and read_orders: the nightly catalog pull and the order reconciliation every 15 minutes.',
     secret: true,
   }),
 });
@@ -50,13 +55,19 @@ export type ShopifyCredentials = z.infer<typeof ShopifyCredentials>;
 export const ShopifyShopDomain = z
   .string()
   .max(255)
-  .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, { message: 'must be the shop\'s myshopify.com domain in lower case, e.g. bean-there.myshopify.com' });
+  .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, {
+    message: "must be the shop's myshopify.com domain in lower case, e.g. bean-there.myshopify.com",
+  });
 
 /** The Admin API root for one shop, without a trailing slash; refuses a store id that is not a shop domain. */
 export function adminApiBaseUrl(settings: ShopifySettings, shopDomain: string): string {
   const base = settings.apiBaseUrl ?? `https://{shop}/admin/api/${settings.apiVersion}`;
   if (base.includes('{shop}') && !ShopifyShopDomain.safeParse(shopDomain).success) {
-    throw new VendorApiError(400, base, `the connection's store id is not a myshopify.com domain: its access token is sent to Shopify only`);
+    throw new VendorApiError(
+      400,
+      base,
+      `the connection's store id is not a myshopify.com domain: its access token is sent to Shopify only`,
+    );
   }
   return base.replaceAll('{shop}', encodeURIComponent(shopDomain)).replace(/\/+$/, '');
 }

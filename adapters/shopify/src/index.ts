@@ -24,10 +24,22 @@ export const adapter = defineAdapter({
   setup: {
     storeIdLabel: 'Shop domain (e.g. bean-there.myshopify.com)',
     steps: [
-      { title: 'Install the loyalty app', body: 'Install the operator\'s Shopify app on your shop. When your loyalty operator connects your shop, the gateway subscribes it, through the app, to orders/paid, refunds/create and orders/cancelled at {{webhookUrl}}: Shopify signs those deliveries with the app\'s secret, which the gateway checks. Nothing to set up by hand.' },
-      { title: 'Do not add webhooks by hand', body: 'Webhooks added under Settings → Notifications → Webhooks are signed with a key of your shop, not the app\'s: the gateway refuses every one of them (401). Delete any you added for this address.' },
-      { title: 'Enter your shop', body: 'Enter your {{storeIdLabel}} exactly as Shopify shows it, and paste the app\'s Admin API access token (read_products, read_orders) for the catalog and the order reconciliation.' },
-      { title: 'Test', body: 'Pay a small order with a loyalty member\'s email: the gateway answers Shopify 200 and the member\'s points show the sale within a minute.' },
+      {
+        title: 'Install the loyalty app',
+        body: "Install the operator's Shopify app on your shop. When your loyalty operator connects your shop, the gateway subscribes it, through the app, to orders/paid, refunds/create and orders/cancelled at {{webhookUrl}}: Shopify signs those deliveries with the app's secret, which the gateway checks. Nothing to set up by hand.",
+      },
+      {
+        title: 'Do not add webhooks by hand',
+        body: "Webhooks added under Settings → Notifications → Webhooks are signed with a key of your shop, not the app's: the gateway refuses every one of them (401). Delete any you added for this address.",
+      },
+      {
+        title: 'Enter your shop',
+        body: "Enter your {{storeIdLabel}} exactly as Shopify shows it, and paste the app's Admin API access token (read_products, read_orders) for the catalog and the order reconciliation.",
+      },
+      {
+        title: 'Test',
+        body: "Pay a small order with a loyalty member's email: the gateway answers Shopify 200 and the member's points show the sale within a minute.",
+      },
     ],
   },
   settings: ShopifySettings,
@@ -44,8 +56,10 @@ export const adapter = defineAdapter({
     const now = ctx.now();
     const late = staleBy(unit, now);
     if (late !== null) {
-      ctx.logger.warn({ topic: unit.topic, eventId: unit.eventId, triggeredAt: unit.triggeredAt, lateMinutes: Math.round(late / 60_000) },
-        'stale Shopify redelivery: earlier deliveries of this event failed (Shopify removes a subscription after 8 failed retries over 4 hours)');
+      ctx.logger.warn(
+        { topic: unit.topic, eventId: unit.eventId, triggeredAt: unit.triggeredAt, lateMinutes: Math.round(late / 60_000) },
+        'stale Shopify redelivery: earlier deliveries of this event failed (Shopify removes a subscription after 8 failed retries over 4 hours)',
+      );
     }
     return toEnvelopes(unit, ctx.storeId, now);
   },

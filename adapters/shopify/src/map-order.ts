@@ -40,12 +40,7 @@ export function orderTransaction(order: ShopifyOrder): Transaction | string {
 }
 
 /** orders/paid → sale.completed; orders/cancelled → sale.voided (the spec accepts and ignores it). */
-export function orderEnvelopes(
-  eventType: 'sale.completed' | 'sale.voided',
-  unit: ShopifyUnit,
-  storeId: string,
-  now: Date,
-): MapResult {
+export function orderEnvelopes(eventType: 'sale.completed' | 'sale.voided', unit: ShopifyUnit, storeId: string, now: Date): MapResult {
   const parsed = ShopifyOrder.safeParse(unit.body);
   if (!parsed.success) {
     return { envelopes: [], note: `unreadable ${unit.topic} payload (${parsed.error.issues[0]?.path.join('.') ?? '?'}): nothing to do` };

@@ -17,10 +17,16 @@ export function refundEnvelopes(unit: ShopifyUnit, storeId: string, now: Date): 
   if (testReason) return { envelopes: [], note: testReason };
   const money = refundMoney(refund);
   if (money.unconvertible) {
-    return { envelopes: [], note: `refund ${refund.id} of order ${refund.order_id} ${money.unconvertible}: nothing reversed (the sale earned in shop money)` };
+    return {
+      envelopes: [],
+      note: `refund ${refund.id} of order ${refund.order_id} ${money.unconvertible}: nothing reversed (the sale earned in shop money)`,
+    };
   }
   if (money.minor === 0) {
-    return { envelopes: [], note: `refund ${refund.id} of order ${refund.order_id} moved no money (no successful refund transaction): nothing to reverse` };
+    return {
+      envelopes: [],
+      note: `refund ${refund.id} of order ${refund.order_id} moved no money (no successful refund transaction): nothing to reverse`,
+    };
   }
   if (!money.currency) {
     return { envelopes: [], note: `refund ${refund.id} of order ${refund.order_id} states no currency: cannot be reported` };

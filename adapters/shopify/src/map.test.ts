@@ -64,7 +64,12 @@ describe('toEnvelopes (pure)', () => {
   });
 
   it('a refund whose amount cannot be computed omits refund.amount', () => {
-    const refund = { id: 7, order_id: 1001, created_at: '2025-08-01T09:00:00Z', transactions: [{ kind: 'refund', status: 'success', amount: '1.234', currency: 'KWD' }] };
+    const refund = {
+      id: 7,
+      order_id: 1001,
+      created_at: '2025-08-01T09:00:00Z',
+      transactions: [{ kind: 'refund', status: 'success', amount: '1.234', currency: 'KWD' }],
+    };
     expect(toEnvelopes(unit('refunds/create', refund), 's', NOW).envelopes).toEqual([
       {
         eventId: 'refunds/create:evt-1',
@@ -91,14 +96,24 @@ describe('lines, customer, discount codes', () => {
   });
 
   it('a fractional quantity (weighed goods) becomes one line priced at the line total', () => {
-    expect(toItem({ title: 'Coffee beans (kg)', price: '24.90', quantity: '0.5' })).toEqual({ name: 'Coffee beans (kg)', quantity: 1, unitPrice: 12.45 });
+    expect(toItem({ title: 'Coffee beans (kg)', price: '24.90', quantity: '0.5' })).toEqual({
+      name: 'Coffee beans (kg)',
+      quantity: 1,
+      unitPrice: 12.45,
+    });
   });
 
   it('prefers email, then an E.164 phone, else no customer (walk-in)', () => {
     const base = { id: '1' };
-    expect(customerOf(ShopifyOrder.parse({ ...base, email: '', customer: { email: 'c@example.com' } }))).toEqual({ type: 'email', value: 'c@example.com' });
+    expect(customerOf(ShopifyOrder.parse({ ...base, email: '', customer: { email: 'c@example.com' } }))).toEqual({
+      type: 'email',
+      value: 'c@example.com',
+    });
     expect(customerOf(ShopifyOrder.parse({ ...base, phone: '+44 20 7946 0958' }))).toEqual({ type: 'phone', value: '+442079460958' });
-    expect(customerOf(ShopifyOrder.parse({ ...base, customer: { phone: '+16136120707' } }))).toEqual({ type: 'phone', value: '+16136120707' });
+    expect(customerOf(ShopifyOrder.parse({ ...base, customer: { phone: '+16136120707' } }))).toEqual({
+      type: 'phone',
+      value: '+16136120707',
+    });
     expect(customerOf(ShopifyOrder.parse({ ...base, phone: '555-555-SHIP' }))).toBeUndefined();
     expect(toE164('16136120707')).toBeNull();
   });
@@ -121,14 +136,32 @@ describe('lines, customer, discount codes', () => {
 
 describe('toCatalogItem', () => {
   const variant = (overrides: Record<string, unknown>) =>
-    ShopifyVariantNode.parse({ id: 'gid://shopify/ProductVariant/1', title: 'Small', sku: 'TS-S', price: '19.99', product: { title: 'Tee', productType: 'Shirts', status: 'ACTIVE' }, ...overrides });
+    ShopifyVariantNode.parse({
+      id: 'gid://shopify/ProductVariant/1',
+      title: 'Small',
+      sku: 'TS-S',
+      price: '19.99',
+      product: { title: 'Tee', productType: 'Shirts', status: 'ACTIVE' },
+      ...overrides,
+    });
 
   it('names "Product - Variant", keeps sku, category and price', () => {
-    expect(toCatalogItem(variant({}))).toEqual({ externalId: 'gid://shopify/ProductVariant/1', name: 'Tee - Small', sku: 'TS-S', category: 'Shirts', price: 19.99, isActive: true });
+    expect(toCatalogItem(variant({}))).toEqual({
+      externalId: 'gid://shopify/ProductVariant/1',
+      name: 'Tee - Small',
+      sku: 'TS-S',
+      category: 'Shirts',
+      price: 19.99,
+      isActive: true,
+    });
   });
 
   it('drops "Default Title", empty sku/type and a zero price; non-ACTIVE products are inactive', () => {
-    expect(toCatalogItem(variant({ title: 'Default Title', sku: '', price: '0.00', product: { title: 'Gift card', productType: '', status: 'DRAFT' } }))).toEqual({
+    expect(
+      toCatalogItem(
+        variant({ title: 'Default Title', sku: '', price: '0.00', product: { title: 'Gift card', productType: '', status: 'DRAFT' } }),
+      ),
+    ).toEqual({
       externalId: 'gid://shopify/ProductVariant/1',
       name: 'Gift card',
       isActive: false,

@@ -64,7 +64,11 @@ describe('refundMoney (uncertain Shopify facts isolated here)', () => {
       ],
     });
     expect(refundMoney(mixed).minor).toBeNull();
-    const kwd = ShopifyRefund.parse({ id: 1, order_id: 2, transactions: [{ kind: 'refund', status: 'success', amount: '1.234', currency: 'KWD' }] });
+    const kwd = ShopifyRefund.parse({
+      id: 1,
+      order_id: 2,
+      transactions: [{ kind: 'refund', status: 'success', amount: '1.234', currency: 'KWD' }],
+    });
     expect(refundMoney(kwd)).toEqual({ minor: null, currency: 'KWD' });
   });
 });
@@ -73,29 +77,47 @@ describe('refunds on multi-currency shops (transactions in the presentment curre
   // Shopify's documented refunds/create (unedited fixture) as a multi-currency shop sends it: the
   // same refund, paid back in EUR (the presentment currency), its line's money set in both.
   const documented = () => ShopifyRefund.parse(parseExactJson(fixtures.text('refunds-create.json')));
-  const inEuros = (subtotalSet: unknown) => ShopifyRefund.parse({
-    ...documented(),
-    transactions: documented().transactions!.map((t) => ({ ...t, amount: '190.00', currency: 'EUR' })),
-    refund_line_items: [{ ...documented().refund_line_items![0], subtotal_set: subtotalSet }],
-  });
+  const inEuros = (subtotalSet: unknown) =>
+    ShopifyRefund.parse({
+      ...documented(),
+      transactions: documented().transactions!.map((t) => ({ ...t, amount: '190.00', currency: 'EUR' })),
+      refund_line_items: [{ ...documented().refund_line_items![0], subtotal_set: subtotalSet }],
+    });
 
-  it('a EUR refund of a USD shop is reported as its USD value at Shopify\'s own rate, never as EUR 190.00 against a USD sale', () => {
-    const refund = inEuros({ shop_money: { amount: '195.66', currency_code: 'USD' }, presentment_money: { amount: '180.00', currency_code: 'EUR' } });
+  it("a EUR refund of a USD shop is reported as its USD value at Shopify's own rate, never as EUR 190.00 against a USD sale", () => {
+    const refund = inEuros({
+      shop_money: { amount: '195.66', currency_code: 'USD' },
+      presentment_money: { amount: '180.00', currency_code: 'EUR' },
+    });
     // 190.00 EUR × 195.66 / 180.00 = 206.53 USD
     expect(refundMoney(refund)).toEqual({ minor: 20653, currency: 'USD' });
   });
 
   it('without a money set giving both, nothing is reversed and the note says why', () => {
-    const refund = inEuros({ shop_money: { amount: '195.66', currency_code: 'USD' }, presentment_money: { amount: '195.66', currency_code: 'USD' } });
+    const refund = inEuros({
+      shop_money: { amount: '195.66', currency_code: 'USD' },
+      presentment_money: { amount: '195.66', currency_code: 'USD' },
+    });
     expect(refundMoney(refund)).toMatchObject({ minor: null, currency: 'USD', unconvertible: expect.stringContaining('EUR 190') });
-    const mapped = refundEnvelopes({ topic: 'refunds/create', eventId: 'e-1', webhookId: null, triggeredAt: null, body: refund }, 'shop.myshopify.com', new Date());
+    const mapped = refundEnvelopes(
+      { topic: 'refunds/create', eventId: 'e-1', webhookId: null, triggeredAt: null, body: refund },
+      'shop.myshopify.com',
+      new Date(),
+    );
     expect(mapped.envelopes).toEqual([]);
     expect(mapped.note).toMatch(/nothing reversed/);
   });
 
   it('the converted refund is reported in shop money', () => {
-    const refund = inEuros({ shop_money: { amount: '195.66', currency_code: 'USD' }, presentment_money: { amount: '180.00', currency_code: 'EUR' } });
-    const mapped = refundEnvelopes({ topic: 'refunds/create', eventId: 'e-2', webhookId: null, triggeredAt: null, body: refund }, 'shop.myshopify.com', new Date());
+    const refund = inEuros({
+      shop_money: { amount: '195.66', currency_code: 'USD' },
+      presentment_money: { amount: '180.00', currency_code: 'EUR' },
+    });
+    const mapped = refundEnvelopes(
+      { topic: 'refunds/create', eventId: 'e-2', webhookId: null, triggeredAt: null, body: refund },
+      'shop.myshopify.com',
+      new Date(),
+    );
     expect(mapped.envelopes[0]).toMatchObject({ eventType: 'sale.refunded', transaction: { currency: 'USD' }, refund: { amount: 206.53 } });
   });
 });
@@ -103,7 +125,12 @@ describe('refunds on multi-currency shops (transactions in the presentment curre
 describe('parseExactJson', () => {
   it('keeps 64-bit ids exact (plain JSON.parse rounds 820982911946154508)', () => {
     const raw = '{"id":820982911946154508,"order_id": 820982911946154508,"total":"1.00","n":12345678901234567890}';
-    expect(parseExactJson(raw)).toEqual({ id: '820982911946154508', order_id: '820982911946154508', total: '1.00', n: 12345678901234567000 });
+    expect(parseExactJson(raw)).toEqual({
+      id: '820982911946154508',
+      order_id: '820982911946154508',
+      total: '1.00',
+      n: 12345678901234567000,
+    });
   });
 
   it('leaves an id-looking text inside a string alone', () => {

@@ -5,9 +5,7 @@ import { z } from 'zod';
  * everything is nullish). Ids arrive as JSON numbers that can exceed 2^53; `parseExactJson`
  * turns big ones into strings first, so an id is accepted as either and kept as a string.
  */
-export const ShopifyId = z
-  .union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)])
-  .transform((value) => String(value));
+export const ShopifyId = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]).transform((value) => String(value));
 
 /** Shopify money: a decimal string ("19.99"); a few refund fields are JSON numbers. */
 export const ShopifyMoney = z.union([z.string(), z.number()]);
@@ -88,17 +86,13 @@ export const ShopifyWebhookBody = z.looseObject({});
 /** A GraphQL answer: HTTP 200 may still carry `errors` (THROTTLED, ACCESS_DENIED, ...). */
 export const ShopifyGraphqlResponse = z.looseObject({
   data: z.unknown().nullish(),
-  errors: z
-    .array(z.looseObject({ message: text, extensions: z.looseObject({ code: text }).nullish() }))
-    .nullish(),
+  errors: z.array(z.looseObject({ message: text, extensions: z.looseObject({ code: text }).nullish() })).nullish(),
   extensions: z
     .looseObject({
       cost: z
         .looseObject({
           requestedQueryCost: z.number().nullish(),
-          throttleStatus: z
-            .looseObject({ currentlyAvailable: z.number().nullish(), restoreRate: z.number().nullish() })
-            .nullish(),
+          throttleStatus: z.looseObject({ currentlyAvailable: z.number().nullish(), restoreRate: z.number().nullish() }).nullish(),
         })
         .nullish(),
     })

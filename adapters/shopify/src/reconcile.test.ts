@@ -23,21 +23,39 @@ afterEach(async () => {
  * read back alone, in order (test orders and unreadable entries are not read back).
  */
 const page = (orders: Array<Record<string, any>>, endCursor: string | null) => [
-  { status: 200, body: JSON.stringify({ data: { orders: {
-    pageInfo: { hasNextPage: endCursor !== null, endCursor },
-    nodes: orders.map((o) => ({ id: `gid://shopify/Order/${o.legacyResourceId}`, legacyResourceId: o.legacyResourceId, test: o.test })),
-  } } }) },
-  ...orders.filter((o) => /^\d+$/.test(String(o.legacyResourceId)) && o.test !== true).map((order) => ({ status: 200, body: JSON.stringify({ data: { order } }) })),
+  {
+    status: 200,
+    body: JSON.stringify({
+      data: {
+        orders: {
+          pageInfo: { hasNextPage: endCursor !== null, endCursor },
+          nodes: orders.map((o) => ({
+            id: `gid://shopify/Order/${o.legacyResourceId}`,
+            legacyResourceId: o.legacyResourceId,
+            test: o.test,
+          })),
+        },
+      },
+    }),
+  },
+  ...orders
+    .filter((o) => /^\d+$/.test(String(o.legacyResourceId)) && o.test !== true)
+    .map((order) => ({ status: 200, body: JSON.stringify({ data: { order } }) })),
 ];
-const kitFor = (recorded: RecordedShopify) => adapterKit(adapter, { settings: { appSecret: 'shpss_x', apiBaseUrl: recorded.apiBaseUrl }, credentials: { accessToken: 'shpat_fake' } });
+const kitFor = (recorded: RecordedShopify) =>
+  adapterKit(adapter, { settings: { appSecret: 'shpss_x', apiBaseUrl: recorded.apiBaseUrl }, credentials: { accessToken: 'shpat_fake' } });
 
 describe('shopify order reconciliation (Admin GraphQL orders by updated_at, cursor paging)', () => {
   it('maps a listed order and its refund exactly as the orders/paid and refunds/create webhooks map them', async () => {
     server = await startRecordedShopify([...page([graphqlOrder()], 'cursor-2'), ...page([], null)]);
     const kit = kitFor(server);
     const pulled = await kit.reconcile(SHOP, WINDOW);
-    const paid = await kit.envelopes(kit.signed(fixtures.text('orders-paid.json'), { 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': SHOP }));
-    const refunded = await kit.envelopes(kit.signed(fixtures.text('refunds-create.json'), { 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': SHOP }));
+    const paid = await kit.envelopes(
+      kit.signed(fixtures.text('orders-paid.json'), { 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': SHOP }),
+    );
+    const refunded = await kit.envelopes(
+      kit.signed(fixtures.text('refunds-create.json'), { 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': SHOP }),
+    );
     // GraphQL's Order.discountCodes names the codes only (the REST amount and type are not there):
     // the one difference, and one the ledger's sale fingerprint leaves out (the same sale, a duplicate).
     const webhookSale = { ...paid.envelopes[0]!.transaction, discountCodes: [{ code: 'TENOFF' }] };
@@ -48,7 +66,10 @@ describe('shopify order reconciliation (Admin GraphQL orders by updated_at, curs
     ]);
     expect(pulled).toMatchObject({ failures: [], examined: 1, cursors: ['cursor-2', null] });
     const [first, readBack, second] = server.seen.map((r) => JSON.parse(r.body));
-    expect(first).toEqual({ query: RECONCILE_QUERY, variables: { first: 50, after: null, query: "updated_at:>='2024-01-02T13:00:00.000Z' AND updated_at:<'2024-01-02T14:00:00.000Z'" } });
+    expect(first).toEqual({
+      query: RECONCILE_QUERY,
+      variables: { first: 50, after: null, query: "updated_at:>='2024-01-02T13:00:00.000Z' AND updated_at:<'2024-01-02T14:00:00.000Z'" },
+    });
     expect(readBack).toEqual({ query: RECONCILE_ORDER_QUERY, variables: { id: 'gid://shopify/Order/450789469' } });
     expect(second.variables.after).toBe('cursor-2');
     expect(server.seen).toHaveLength(3);
@@ -56,12 +77,17 @@ describe('shopify order reconciliation (Admin GraphQL orders by updated_at, curs
   });
 
   it('unpaid and test orders earn nothing; an order it cannot read is a failure, not a stop', async () => {
-    server = await startRecordedShopify([...page([
-      graphqlOrder({ legacyResourceId: '1001', displayFinancialStatus: 'PENDING', refunds: [] }),
-      graphqlOrder({ legacyResourceId: '1002', test: true }),
-      { legacyResourceId: 'gid://shopify/Order/1003' },
-      graphqlOrder({ legacyResourceId: '1004', displayFinancialStatus: 'PAID', refunds: [] }),
-    ], null)]);
+    server = await startRecordedShopify([
+      ...page(
+        [
+          graphqlOrder({ legacyResourceId: '1001', displayFinancialStatus: 'PENDING', refunds: [] }),
+          graphqlOrder({ legacyResourceId: '1002', test: true }),
+          { legacyResourceId: 'gid://shopify/Order/1003' },
+          graphqlOrder({ legacyResourceId: '1004', displayFinancialStatus: 'PAID', refunds: [] }),
+        ],
+        null,
+      ),
+    ]);
     const { envelopes, failures, examined } = await kitFor(server).reconcile(SHOP, WINDOW);
     expect(envelopes.map((e) => [e.eventType, e.transaction.id])).toEqual([['sale.completed', '1004']]);
     expect(failures).toEqual([{ id: 'gid://shopify/Order/1003', reason: expect.stringMatching(/^unreadable order: legacyResourceId/) }]);
@@ -70,23 +96,36 @@ describe('shopify order reconciliation (Admin GraphQL orders by updated_at, curs
 
   it('a cancelled order is also its orders/cancelled (sale.voided, as the webhook maps it); a cancelled test order gives nothing', async () => {
     const cancelledAt = '2024-01-02T13:30:00-05:00';
-    server = await startRecordedShopify([...page([
-      graphqlOrder({ cancelledAt, displayFinancialStatus: 'REFUNDED' }),
-      graphqlOrder({ legacyResourceId: '1005', cancelledAt, displayFinancialStatus: 'VOIDED', refunds: [] }),
-      graphqlOrder({ legacyResourceId: '1006', cancelledAt, test: true }),
-    ], null)]);
+    server = await startRecordedShopify([
+      ...page(
+        [
+          graphqlOrder({ cancelledAt, displayFinancialStatus: 'REFUNDED' }),
+          graphqlOrder({ legacyResourceId: '1005', cancelledAt, displayFinancialStatus: 'VOIDED', refunds: [] }),
+          graphqlOrder({ legacyResourceId: '1006', cancelledAt, test: true }),
+        ],
+        null,
+      ),
+    ]);
     const kit = kitFor(server);
     const { envelopes, failures } = await kit.reconcile(SHOP, WINDOW);
     const body = JSON.stringify({ ...restOrder, cancelled_at: cancelledAt });
     const cancelled = await kit.envelopes(kit.signed(body, { 'x-shopify-topic': 'orders/cancelled', 'x-shopify-shop-domain': SHOP }));
-    expect(cancelled.envelopes.map((e) => [e.eventType, e.transaction.id, e.occurredAt])).toEqual([['sale.voided', '450789469', '2024-01-02T18:30:00.000Z']]);
+    expect(cancelled.envelopes.map((e) => [e.eventType, e.transaction.id, e.occurredAt])).toEqual([
+      ['sale.voided', '450789469', '2024-01-02T18:30:00.000Z'],
+    ]);
     const voided = envelopes.filter((e) => e.eventType === 'sale.voided');
-    expect(voided.map((e) => [e.transaction.id, e.occurredAt])).toEqual([['450789469', '2024-01-02T18:30:00.000Z'], ['1005', '2024-01-02T18:30:00.000Z']]);
+    expect(voided.map((e) => [e.transaction.id, e.occurredAt])).toEqual([
+      ['450789469', '2024-01-02T18:30:00.000Z'],
+      ['1005', '2024-01-02T18:30:00.000Z'],
+    ]);
     expect(voided[0]!.transaction).toEqual({ ...cancelled.envelopes[0]!.transaction, discountCodes: [{ code: 'TENOFF' }] });
     // The paid-then-cancelled order keeps its sale and refund (orders/paid and refunds/create came too);
     // the voided one was never paid (no orders/paid), the test one earns nothing at all.
     expect(envelopes.map((e) => [e.eventType, e.transaction.id])).toEqual([
-      ['sale.completed', '450789469'], ['sale.refunded', '450789469'], ['sale.voided', '450789469'], ['sale.voided', '1005'],
+      ['sale.completed', '450789469'],
+      ['sale.refunded', '450789469'],
+      ['sale.voided', '450789469'],
+      ['sale.voided', '1005'],
     ]);
     expect(new Set(envelopes.map((e) => e.eventId)).size).toBe(envelopes.length);
     expect(failures).toEqual([]);
@@ -98,7 +137,15 @@ describe('shopify order reconciliation (Admin GraphQL orders by updated_at, curs
     const inEuros = {
       ...restRefund,
       transactions: restRefund.transactions.map((t: object) => ({ ...t, amount: '190.00', currency: 'EUR' })),
-      refund_line_items: [{ ...restRefund.refund_line_items[0], subtotal_set: { shop_money: { amount: '195.66', currency_code: 'USD' }, presentment_money: { amount: '180.00', currency_code: 'EUR' } } }],
+      refund_line_items: [
+        {
+          ...restRefund.refund_line_items[0],
+          subtotal_set: {
+            shop_money: { amount: '195.66', currency_code: 'USD' },
+            presentment_money: { amount: '180.00', currency_code: 'EUR' },
+          },
+        },
+      ],
     };
     // totalRefundedSet.shopMoney says 206.50: the webhook's own rate gives 206.53, and that is what both must report.
     const listed = graphqlOrderOf(restOrder, [inEuros]) as { refunds: Array<Record<string, unknown>> };
@@ -106,26 +153,42 @@ describe('shopify order reconciliation (Admin GraphQL orders by updated_at, curs
     server = await startRecordedShopify([...page([{ ...listed, refunds: [refund] }], null)]);
     const kit = kitFor(server);
     const { envelopes } = await kit.reconcile(SHOP, WINDOW);
-    const webhook = await kit.envelopes(kit.signed(JSON.stringify(inEuros), { 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': SHOP }));
+    const webhook = await kit.envelopes(
+      kit.signed(JSON.stringify(inEuros), { 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': SHOP }),
+    );
     const refunded = envelopes.filter((e) => e.eventType === 'sale.refunded');
     expect(webhook.envelopes).toHaveLength(1);
-    expect(refunded.map((e) => [e.transaction, (e as { refund: unknown }).refund])).toEqual([[webhook.envelopes[0]!.transaction, (webhook.envelopes[0] as { refund: unknown }).refund]]);
+    expect(refunded.map((e) => [e.transaction, (e as { refund: unknown }).refund])).toEqual([
+      [webhook.envelopes[0]!.transaction, (webhook.envelopes[0] as { refund: unknown }).refund],
+    ]);
     expect(refunded[0]).toMatchObject({ transaction: { id: '450789469', currency: 'USD' }, refund: { id: '509562969', amount: 206.53 } });
   });
 
   it('a refund whose transactions are all test-mode reverses nothing, as refunds/create', async () => {
-    const listed = graphqlOrderOf(restOrder, [{ ...restRefund, transactions: restRefund.transactions.map((t: object) => ({ ...t, test: true })) }]);
+    const listed = graphqlOrderOf(restOrder, [
+      { ...restRefund, transactions: restRefund.transactions.map((t: object) => ({ ...t, test: true })) },
+    ]);
     server = await startRecordedShopify([...page([listed], null)]);
     const { envelopes } = await kitFor(server).reconcile(SHOP, WINDOW);
     expect(envelopes.map((e) => e.eventType)).toEqual(['sale.completed']);
   });
 
   it('an order that cannot be read back (gone, or a GraphQL error) is a failure; the others on the page still map', async () => {
-    const [listing] = page([graphqlOrder({ legacyResourceId: '2001' }), graphqlOrder({ legacyResourceId: '2002' }), graphqlOrder({ legacyResourceId: '2003', refunds: [] })], null);
+    const [listing] = page(
+      [
+        graphqlOrder({ legacyResourceId: '2001' }),
+        graphqlOrder({ legacyResourceId: '2002' }),
+        graphqlOrder({ legacyResourceId: '2003', refunds: [] }),
+      ],
+      null,
+    );
     server = await startRecordedShopify([
       listing!,
       { status: 200, body: JSON.stringify({ data: { order: null } }) },
-      { status: 200, body: JSON.stringify({ data: { order: null }, errors: [{ message: 'Access denied', extensions: { code: 'ACCESS_DENIED' } }] }) },
+      {
+        status: 200,
+        body: JSON.stringify({ data: { order: null }, errors: [{ message: 'Access denied', extensions: { code: 'ACCESS_DENIED' } }] }),
+      },
       ...page([graphqlOrder({ legacyResourceId: '2003', refunds: [] })], null).slice(1),
     ]);
     const { envelopes, failures, examined } = await kitFor(server).reconcile(SHOP, WINDOW);
@@ -138,7 +201,9 @@ describe('shopify order reconciliation (Admin GraphQL orders by updated_at, curs
   });
 
   it('a refund that moved no money reverses nothing', async () => {
-    server = await startRecordedShopify([...page([graphqlOrder({ refunds: [{ legacyResourceId: '77', createdAt: null, totalRefundedSet: money('0.00') }] })], null)]);
+    server = await startRecordedShopify([
+      ...page([graphqlOrder({ refunds: [{ legacyResourceId: '77', createdAt: null, totalRefundedSet: money('0.00') }] })], null),
+    ]);
     const { envelopes } = await kitFor(server).reconcile(SHOP, WINDOW);
     expect(envelopes.map((e) => e.eventType)).toEqual(['sale.completed']);
   });

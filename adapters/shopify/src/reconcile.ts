@@ -58,19 +58,51 @@ const BothMoney = z.looseObject({ shopMoney: Money.nullish(), presentmentMoney: 
 const nodesOf = <T extends z.ZodType>(node: T) => z.looseObject({ nodes: z.array(node) }).nullish();
 const Legacy = z.looseObject({ legacyResourceId: z.string().regex(/^\d+$/) });
 export const GraphqlOrder = Legacy.extend({
-  test: z.boolean().nullish(), email: text, phone: text, currencyCode: text, sourceName: text, processedAt: text, createdAt: text, cancelledAt: text,
+  test: z.boolean().nullish(),
+  email: text,
+  phone: text,
+  currencyCode: text,
+  sourceName: text,
+  processedAt: text,
+  createdAt: text,
+  cancelledAt: text,
   displayFinancialStatus: text,
   totalPriceSet: ShopMoney.nullish(),
   discountCodes: z.array(z.string()).nullish(),
-  lineItems: z.looseObject({ pageInfo: z.looseObject({ hasNextPage: z.boolean().nullish() }).nullish(), nodes: z.array(z.looseObject({
-    name: text, title: text, sku: text, quantity: z.number().nullish(), originalUnitPriceSet: ShopMoney.nullish(), variant: Legacy.nullish(), product: Legacy.nullish(),
-  })) }).nullish(),
-  refunds: z.array(Legacy.extend({
-    createdAt: text, totalRefundedSet: ShopMoney.nullish(),
-    transactions: nodesOf(z.looseObject({ kind: text, status: text, test: z.boolean().nullish(), amountSet: z.looseObject({ presentmentMoney: Money.nullish() }).nullish() })),
-    refundLineItems: nodesOf(z.looseObject({ subtotalSet: BothMoney.nullish() })),
-    orderAdjustments: nodesOf(z.looseObject({ amountSet: BothMoney.nullish() })),
-  })).nullish(),
+  lineItems: z
+    .looseObject({
+      pageInfo: z.looseObject({ hasNextPage: z.boolean().nullish() }).nullish(),
+      nodes: z.array(
+        z.looseObject({
+          name: text,
+          title: text,
+          sku: text,
+          quantity: z.number().nullish(),
+          originalUnitPriceSet: ShopMoney.nullish(),
+          variant: Legacy.nullish(),
+          product: Legacy.nullish(),
+        }),
+      ),
+    })
+    .nullish(),
+  refunds: z
+    .array(
+      Legacy.extend({
+        createdAt: text,
+        totalRefundedSet: ShopMoney.nullish(),
+        transactions: nodesOf(
+          z.looseObject({
+            kind: text,
+            status: text,
+            test: z.boolean().nullish(),
+            amountSet: z.looseObject({ presentmentMoney: Money.nullish() }).nullish(),
+          }),
+        ),
+        refundLineItems: nodesOf(z.looseObject({ subtotalSet: BothMoney.nullish() })),
+        orderAdjustments: nodesOf(z.looseObject({ amountSet: BothMoney.nullish() })),
+      }),
+    )
+    .nullish(),
 });
 export type GraphqlOrder = z.infer<typeof GraphqlOrder>;
 const OrdersPage = z.looseObject({
@@ -85,22 +117,35 @@ const PAID = new Set(['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED']);
 /** The Order resource (REST, the webhook's body) the GraphQL order stands for: same ids, shop money. */
 export function asWebhookOrder(order: GraphqlOrder): Record<string, unknown> {
   return {
-    id: order.legacyResourceId, test: order.test, email: order.email, phone: order.phone,
-    currency: order.currencyCode, total_price: order.totalPriceSet?.shopMoney.amount, source_name: order.sourceName,
-    processed_at: order.processedAt, created_at: order.createdAt, cancelled_at: order.cancelledAt,
+    id: order.legacyResourceId,
+    test: order.test,
+    email: order.email,
+    phone: order.phone,
+    currency: order.currencyCode,
+    total_price: order.totalPriceSet?.shopMoney.amount,
+    source_name: order.sourceName,
+    processed_at: order.processedAt,
+    created_at: order.createdAt,
+    cancelled_at: order.cancelledAt,
     discount_codes: (order.discountCodes ?? []).map((code) => ({ code })),
     line_items: (order.lineItems?.nodes ?? []).map((line) => ({
-      name: line.name, title: line.title, sku: line.sku, quantity: line.quantity, price: line.originalUnitPriceSet?.shopMoney.amount,
-      variant_id: line.variant?.legacyResourceId, product_id: line.product?.legacyResourceId,
+      name: line.name,
+      title: line.title,
+      sku: line.sku,
+      quantity: line.quantity,
+      price: line.originalUnitPriceSet?.shopMoney.amount,
+      variant_id: line.variant?.legacyResourceId,
+      product_id: line.product?.legacyResourceId,
     })),
   };
 }
 
 /** A GraphQL MoneyBag as the REST `*_set` ({shop_money, presentment_money}). */
-const restSet = (bag: z.infer<typeof BothMoney> | null | undefined) => bag && {
-  shop_money: bag.shopMoney && { amount: bag.shopMoney.amount, currency_code: bag.shopMoney.currencyCode },
-  presentment_money: bag.presentmentMoney && { amount: bag.presentmentMoney.amount, currency_code: bag.presentmentMoney.currencyCode },
-};
+const restSet = (bag: z.infer<typeof BothMoney> | null | undefined) =>
+  bag && {
+    shop_money: bag.shopMoney && { amount: bag.shopMoney.amount, currency_code: bag.shopMoney.currencyCode },
+    presentment_money: bag.presentmentMoney && { amount: bag.presentmentMoney.amount, currency_code: bag.presentmentMoney.currencyCode },
+  };
 
 /**
  * The Refund resource (refunds/create's body) a GraphQL refund stands for, so the webhook's own
@@ -114,18 +159,32 @@ export function asWebhookRefund(order: GraphqlOrder, refund: NonNullable<Graphql
   const total = refund.totalRefundedSet?.shopMoney;
   const transactions = refund.transactions
     ? refund.transactions.nodes.map((t) => ({
-      kind: t.kind?.toLowerCase(), status: t.status?.toLowerCase(), test: t.test ?? order.test,
-      amount: t.amountSet?.presentmentMoney?.amount, currency: t.amountSet?.presentmentMoney?.currencyCode,
-    }))
-    : total ? [{ kind: 'refund', status: 'success', amount: total.amount, currency: total.currencyCode, test: order.test }] : [];
+        kind: t.kind?.toLowerCase(),
+        status: t.status?.toLowerCase(),
+        test: t.test ?? order.test,
+        amount: t.amountSet?.presentmentMoney?.amount,
+        currency: t.amountSet?.presentmentMoney?.currencyCode,
+      }))
+    : total
+      ? [{ kind: 'refund', status: 'success', amount: total.amount, currency: total.currencyCode, test: order.test }]
+      : [];
   return {
-    id: refund.legacyResourceId, order_id: order.legacyResourceId, created_at: refund.createdAt, transactions,
+    id: refund.legacyResourceId,
+    order_id: order.legacyResourceId,
+    created_at: refund.createdAt,
+    transactions,
     refund_line_items: (refund.refundLineItems?.nodes ?? []).map((line) => ({ subtotal_set: restSet(line.subtotalSet) })),
     order_adjustments: (refund.orderAdjustments?.nodes ?? []).map((adjustment) => ({ amount_set: restSet(adjustment.amountSet) })),
   };
 }
 
-const unitOf = (topic: string, id: string, body: unknown): ShopifyUnit => ({ topic, eventId: `reconcile:${id}`, webhookId: null, triggeredAt: null, body });
+const unitOf = (topic: string, id: string, body: unknown): ShopifyUnit => ({
+  topic,
+  eventId: `reconcile:${id}`,
+  webhookId: null,
+  triggeredAt: null,
+  body,
+});
 
 /** Why an entry cannot be read, for `failures`. */
 const unreadable = (error: z.ZodError) => {
@@ -158,7 +217,8 @@ export async function pullOrders(ctx: ShopifyContext, window: ReconcileWindow, c
     const legacyId = listed.data.legacyResourceId;
     let answer: unknown;
     try {
-      answer = (await shopifyGraphql(ctx, OrderAnswer, RECONCILE_ORDER_QUERY, { id: listed.data.id || `gid://shopify/Order/${legacyId}` })).order;
+      answer = (await shopifyGraphql(ctx, OrderAnswer, RECONCILE_ORDER_QUERY, { id: listed.data.id || `gid://shopify/Order/${legacyId}` }))
+        .order;
     } catch (error) {
       failures.push({ id: legacyId, reason: `order not read: ${(error as Error).message}`.slice(0, 500) });
       continue;
@@ -174,18 +234,32 @@ export async function pullOrders(ctx: ShopifyContext, window: ReconcileWindow, c
     }
     const order = parsed.data;
     if (order.lineItems?.pageInfo?.hasNextPage) {
-      ctx.logger.warn({ store: ctx.storeId, order: legacyId, read: RECONCILE_LINE_ITEMS }, 'reconciliation: order has more lines than are read; its items are incomplete (the total is not)');
+      ctx.logger.warn(
+        { store: ctx.storeId, order: legacyId, read: RECONCILE_LINE_ITEMS },
+        'reconciliation: order has more lines than are read; its items are incomplete (the total is not)',
+      );
     }
     if ((order.refunds?.length ?? 0) >= RECONCILE_REFUNDS) {
-      ctx.logger.warn({ store: ctx.storeId, order: legacyId, read: RECONCILE_REFUNDS }, 'reconciliation: order may have more refunds than are read; later ones are left to their webhooks');
+      ctx.logger.warn(
+        { store: ctx.storeId, order: legacyId, read: RECONCILE_REFUNDS },
+        'reconciliation: order may have more refunds than are read; later ones are left to their webhooks',
+      );
     }
-    if (PAID.has(order.displayFinancialStatus ?? '')) envelopes.push(...orderEnvelopes('sale.completed', unitOf('orders/paid', legacyId, asWebhookOrder(order)), ctx.storeId, now).envelopes);
+    if (PAID.has(order.displayFinancialStatus ?? ''))
+      envelopes.push(
+        ...orderEnvelopes('sale.completed', unitOf('orders/paid', legacyId, asWebhookOrder(order)), ctx.storeId, now).envelopes,
+      );
     if (order.test === true) continue;
     for (const refund of order.refunds ?? []) {
-      envelopes.push(...refundEnvelopes(unitOf('refunds/create', refund.legacyResourceId, asWebhookRefund(order, refund)), ctx.storeId, now).envelopes);
+      envelopes.push(
+        ...refundEnvelopes(unitOf('refunds/create', refund.legacyResourceId, asWebhookRefund(order, refund)), ctx.storeId, now).envelopes,
+      );
     }
     // orders/cancelled: sale.voided, as the webhook gives it (the ledger accepts and ignores it).
-    if (order.cancelledAt) envelopes.push(...orderEnvelopes('sale.voided', unitOf('orders/cancelled', legacyId, asWebhookOrder(order)), ctx.storeId, now).envelopes);
+    if (order.cancelledAt)
+      envelopes.push(
+        ...orderEnvelopes('sale.voided', unitOf('orders/cancelled', legacyId, asWebhookOrder(order)), ctx.storeId, now).envelopes,
+      );
   }
   const { hasNextPage, endCursor } = data.orders.pageInfo;
   return { envelopes, failures, examined: data.orders.nodes.length, cursor: hasNextPage && endCursor ? endCursor : null };

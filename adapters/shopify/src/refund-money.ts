@@ -63,7 +63,8 @@ export function inShopMoney(refund: ShopifyRefund, presentmentMinor: number, pre
   let shopSum = 0;
   let presentmentSum = 0;
   for (const set of sets) {
-    if (currencyCode(set?.shop_money?.currency_code) !== shop || currencyCode(set?.presentment_money?.currency_code) !== presentment) continue;
+    if (currencyCode(set?.shop_money?.currency_code) !== shop || currencyCode(set?.presentment_money?.currency_code) !== presentment)
+      continue;
     const shopMinor = decimalToMinor(set?.shop_money?.amount ?? null);
     const presentmentPart = decimalToMinor(set?.presentment_money?.amount ?? null);
     if (shopMinor === null || presentmentPart === null) continue;
@@ -71,15 +72,17 @@ export function inShopMoney(refund: ShopifyRefund, presentmentMinor: number, pre
     presentmentSum += Math.abs(presentmentPart);
   }
   if (presentmentSum === 0 || shopSum === 0) {
-    return { minor: null, currency: shop, unconvertible: `refunded ${presentment} ${presentmentMinor / 100} in the presentment currency, and no money set of the refund gives its ${shop} value` };
+    return {
+      minor: null,
+      currency: shop,
+      unconvertible: `refunded ${presentment} ${presentmentMinor / 100} in the presentment currency, and no money set of the refund gives its ${shop} value`,
+    };
   }
   return { minor: Math.round((presentmentMinor * shopSum) / presentmentSum), currency: shop };
 }
 
 function transactionMoney(refund: ShopifyRefund): RefundMoney {
-  const refunds = (refund.transactions ?? []).filter(
-    (t) => t.kind?.toLowerCase() === 'refund' && t.status?.toLowerCase() === 'success',
-  );
+  const refunds = (refund.transactions ?? []).filter((t) => t.kind?.toLowerCase() === 'refund' && t.status?.toLowerCase() === 'success');
   const currencies = new Set(refunds.map((t) => currencyCode(t.currency)).filter((c): c is string => c !== null));
   const [only] = [...currencies];
   const currency = currencies.size === 1 && only ? only : refundShopCurrency(refund);

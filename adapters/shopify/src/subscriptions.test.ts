@@ -20,24 +20,46 @@ afterEach(async () => {
 const answer = (data: unknown) => ({ status: 200, body: JSON.stringify({ data }) });
 const sub = (n: number, topic: string, uri: string) => ({ id: `gid://shopify/WebhookSubscription/${n}`, topic, uri });
 const listed = (...nodes: unknown[]) => answer({ webhookSubscriptions: { nodes } });
-const created = (n: number, topic: string) => answer({ webhookSubscriptionCreate: { webhookSubscription: sub(n, topic, URL_NOW), userErrors: [] } });
-const kitFor = (recorded: RecordedShopify) => adapterKit(adapter, { settings: { appSecret: 'shpss_x', apiBaseUrl: recorded.apiBaseUrl }, credentials: { accessToken: 'shpat_fake' } });
+const created = (n: number, topic: string) =>
+  answer({ webhookSubscriptionCreate: { webhookSubscription: sub(n, topic, URL_NOW), userErrors: [] } });
+const kitFor = (recorded: RecordedShopify) =>
+  adapterKit(adapter, { settings: { appSecret: 'shpss_x', apiBaseUrl: recorded.apiBaseUrl }, credentials: { accessToken: 'shpat_fake' } });
 const ctxFor = (recorded: RecordedShopify) => kitFor(recorded).context(SHOP) as ShopifyContext;
-const sent = (recorded: RecordedShopify) => recorded.seen.map((r) => JSON.parse(r.body) as { query: string; variables: Record<string, unknown> });
+const sent = (recorded: RecordedShopify) =>
+  recorded.seen.map((r) => JSON.parse(r.body) as { query: string; variables: Record<string, unknown> });
 
 describe('shopify webhook subscriptions (Admin GraphQL, app-scoped)', () => {
   it('are what the adapter declares for the gateway to manage', () => {
-    expect(adapter.subscriptions).toMatchObject({ topics: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'], ensure: ensureSubscriptions, list: listSubscriptions });
+    expect(adapter.subscriptions).toMatchObject({
+      topics: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'],
+      ensure: ensureSubscriptions,
+      list: listSubscriptions,
+    });
   });
 
   it('creates every topic the mapping needs on a shop with none, pointing at the gateway, as JSON', async () => {
-    server = await startRecordedShopify([listed(), created(1, 'ORDERS_PAID'), created(2, 'REFUNDS_CREATE'), created(3, 'ORDERS_CANCELLED')]);
+    server = await startRecordedShopify([
+      listed(),
+      created(1, 'ORDERS_PAID'),
+      created(2, 'REFUNDS_CREATE'),
+      created(3, 'ORDERS_CANCELLED'),
+    ]);
     const report = await ensureSubscriptions(ctxFor(server), URL_NOW);
-    expect(report).toMatchObject({ webhookUrl: URL_NOW, created: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'], repaired: [], unchanged: [] });
+    expect(report).toMatchObject({
+      webhookUrl: URL_NOW,
+      created: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'],
+      repaired: [],
+      unchanged: [],
+    });
     expect(report.subscriptions.map((s) => s.uri)).toEqual([URL_NOW, URL_NOW, URL_NOW]);
     const [list, ...creates] = sent(server);
     expect(list!.variables).toEqual({ topics: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'] });
-    expect(creates.map((c) => c.variables)).toEqual(['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'].map((topic) => ({ topic, webhookSubscription: { uri: URL_NOW, format: 'JSON' } })));
+    expect(creates.map((c) => c.variables)).toEqual(
+      ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'].map((topic) => ({
+        topic,
+        webhookSubscription: { uri: URL_NOW, format: 'JSON' },
+      })),
+    );
     expect(server.seen.every((r) => r.headers['x-shopify-access-token'] === 'shpat_fake')).toBe(true);
   });
 
@@ -53,14 +75,26 @@ describe('shopify webhook subscriptions (Admin GraphQL, app-scoped)', () => {
     expect(server.seen).toHaveLength(3);
   });
 
-  it('Shopify\'s userErrors fail the call naming them (e.g. a URL Shopify will not deliver to)', async () => {
-    server = await startRecordedShopify([listed(), answer({ webhookSubscriptionCreate: { webhookSubscription: null, userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address is invalid' }] } })]);
-    await expect(ensureSubscriptions(ctxFor(server), 'http://localhost/webhooks/shopify'))
-      .rejects.toMatchObject({ status: 422, message: 'Shopify refused to create the ORDERS_PAID subscription: Address is invalid' });
+  it("Shopify's userErrors fail the call naming them (e.g. a URL Shopify will not deliver to)", async () => {
+    server = await startRecordedShopify([
+      listed(),
+      answer({
+        webhookSubscriptionCreate: {
+          webhookSubscription: null,
+          userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address is invalid' }],
+        },
+      }),
+    ]);
+    await expect(ensureSubscriptions(ctxFor(server), 'http://localhost/webhooks/shopify')).rejects.toMatchObject({
+      status: 422,
+      message: 'Shopify refused to create the ORDERS_PAID subscription: Address is invalid',
+    });
   });
 
-  it('lists the shop\'s subscriptions of the adapter\'s topics', async () => {
+  it("lists the shop's subscriptions of the adapter's topics", async () => {
     server = await startRecordedShopify([listed(sub(1, 'ORDERS_PAID', URL_OLD))]);
-    expect(await listSubscriptions(ctxFor(server))).toEqual([{ id: 'gid://shopify/WebhookSubscription/1', topic: 'ORDERS_PAID', uri: URL_OLD }]);
+    expect(await listSubscriptions(ctxFor(server))).toEqual([
+      { id: 'gid://shopify/WebhookSubscription/1', topic: 'ORDERS_PAID', uri: URL_OLD },
+    ]);
   });
 });

@@ -16,7 +16,10 @@ const UPDATE = `mutation RepairSubscription($id: ID!, $webhookSubscription: Webh
   webhookSubscriptionUpdate(id: $id, webhookSubscription: $webhookSubscription) { webhookSubscription { ${fields} } userErrors { field message } }
 }`;
 const Listed = z.looseObject({ webhookSubscriptions: z.looseObject({ nodes: z.array(Subscription) }) });
-const Payload = z.looseObject({ webhookSubscription: Subscription.nullish(), userErrors: z.array(z.looseObject({ message: z.string() })).default([]) });
+const Payload = z.looseObject({
+  webhookSubscription: Subscription.nullish(),
+  userErrors: z.array(z.looseObject({ message: z.string() })).default([]),
+});
 
 const view = (s: z.infer<typeof Subscription>): VendorSubscription => ({ id: s.id, topic: s.topic, uri: s.uri ?? null });
 
@@ -49,11 +52,17 @@ export async function ensureSubscriptions(ctx: ShopifyContext, webhookUrl: strin
       report.unchanged.push(topic);
       report.subscriptions.push(here);
     } else if (mine[0]) {
-      const data = await shopifyGraphql(ctx, z.looseObject({ webhookSubscriptionUpdate: Payload.nullish() }), UPDATE, { id: mine[0].id, webhookSubscription: { uri: webhookUrl } });
+      const data = await shopifyGraphql(ctx, z.looseObject({ webhookSubscriptionUpdate: Payload.nullish() }), UPDATE, {
+        id: mine[0].id,
+        webhookSubscription: { uri: webhookUrl },
+      });
       report.subscriptions.push(subscriptionOf(data.webhookSubscriptionUpdate, `repair the ${topic} subscription`, ctx));
       report.repaired.push(topic);
     } else {
-      const data = await shopifyGraphql(ctx, z.looseObject({ webhookSubscriptionCreate: Payload.nullish() }), CREATE, { topic, webhookSubscription: { uri: webhookUrl, format: 'JSON' } });
+      const data = await shopifyGraphql(ctx, z.looseObject({ webhookSubscriptionCreate: Payload.nullish() }), CREATE, {
+        topic,
+        webhookSubscription: { uri: webhookUrl, format: 'JSON' },
+      });
       report.subscriptions.push(subscriptionOf(data.webhookSubscriptionCreate, `create the ${topic} subscription`, ctx));
       report.created.push(topic);
     }

@@ -32,7 +32,10 @@ describe('Square signature (HMAC-SHA256, base64, notification URL + raw body)', 
 
   it('refuses a wrong key, a tampered body and a re-serialised body', () => {
     const wrongKey = kitFor('MCmhFRxGX82xMwg5FsaoQA');
-    expect(wrongKey.authenticate(wrongKey.unsigned(body, { [HEADER]: SDK_SIGNATURE }))).toMatchObject({ ok: false, reason: 'bad_signature' });
+    expect(wrongKey.authenticate(wrongKey.unsigned(body, { [HEADER]: SDK_SIGNATURE }))).toMatchObject({
+      ok: false,
+      reason: 'bad_signature',
+    });
     const kit = kitFor(SDK_KEY);
     const tampered = Buffer.from(body.toString().replace('2022-07-13', '2022-06-13'));
     expect(kit.authenticate(kit.unsigned(tampered, { [HEADER]: SDK_SIGNATURE }))).toMatchObject({ ok: false, reason: 'bad_signature' });
@@ -44,7 +47,10 @@ describe('Square signature (HMAC-SHA256, base64, notification URL + raw body)', 
     const kit = kitFor(SDK_KEY);
     expect(await kit.post(kitFor('MCmhFRxGX82xMwg5FsaoQA').signed(body))).toMatchObject({ statusCode: 401, code: 'bad_signature' });
     expect(await kit.post(kit.unsigned(body))).toMatchObject({ statusCode: 401 });
-    expect(await kit.post(kit.signed(body))).toMatchObject({ statusCode: 200, handshake: { value: 'ac3ac95b-f97d-458c-a6e6-18981597e05f' } });
+    expect(await kit.post(kit.signed(body))).toMatchObject({
+      statusCode: 200,
+      handshake: { value: 'ac3ac95b-f97d-458c-a6e6-18981597e05f' },
+    });
   });
 
   it('refuses a request carrying only the legacy SHA-1 x-square-signature', () => {
@@ -77,7 +83,11 @@ describe('Square settings', () => {
   });
 
   it('refuses an unknown key (a typo such as apiBaseURL is not silently ignored)', () => {
-    const typo = adapter.settings.safeParse({ signatureKey: 'k', notificationUrl: SDK_URL, apiBaseURL: 'https://connect.squareupsandbox.com' });
+    const typo = adapter.settings.safeParse({
+      signatureKey: 'k',
+      notificationUrl: SDK_URL,
+      apiBaseURL: 'https://connect.squareupsandbox.com',
+    });
     expect(typo.success).toBe(false);
     expect(typo.error?.issues).toEqual([expect.objectContaining({ code: 'unrecognized_keys', keys: ['apiBaseURL'] })]);
   });
@@ -97,7 +107,12 @@ describe('store identification (the Square location id)', () => {
   });
 
   it('gives no unit for an event that names no location', () => {
-    const event = SquareEvent.parse({ merchant_id: 'M1', type: 'customer.created', event_id: 'e-1', data: { type: 'customer', id: 'C1', object: { customer: { id: 'C1' } } } });
+    const event = SquareEvent.parse({
+      merchant_id: 'M1',
+      type: 'customer.created',
+      event_id: 'e-1',
+      data: { type: 'customer', id: 'C1', object: { customer: { id: 'C1' } } },
+    });
     expect(squareUnits(event)).toEqual([]);
   });
 

@@ -38,7 +38,10 @@ describe('catalog pull (GET /v2/catalog/list?types=ITEM, cursor paging)', () => 
 
   it('pulls every page through a 429 (Retry-After) and a 503, one item per variation', async () => {
     const kit = await kitWith({
-      [FIRST]: [{ status: 429, headers: { 'retry-after': '1' }, body: { errors: [{ category: 'RATE_LIMIT_ERROR', code: 'RATE_LIMITED' }] } }, { body: page1 }],
+      [FIRST]: [
+        { status: 429, headers: { 'retry-after': '1' }, body: { errors: [{ category: 'RATE_LIMIT_ERROR', code: 'RATE_LIMITED' }] } },
+        { body: page1 },
+      ],
       [SECOND]: [{ status: 503, body: { errors: [{ category: 'API_ERROR', code: 'SERVICE_UNAVAILABLE' }] } }, { body: page2 }],
     });
     const { items, checkpoints } = await kit.catalog('S8GWD5R9QB376');
@@ -63,7 +66,11 @@ describe('catalog pull (GET /v2/catalog/list?types=ITEM, cursor paging)', () => 
     // The kit types its context for any adapter (unknown settings); this is Square's context.
     const ctx = kit.context('S8GWD5R9QB376') as SquareContext;
     const first = await pullCatalog(ctx, null);
-    expect(first.items.map((i) => i.externalId)).toEqual(['CAJBHUIQH7ONTSZI2KTVOUP6', 'GY2GXJTVVPQAPW43GFRR3NG6', 'JE6VHPSRQL6IWSN26C36CJ7W']);
+    expect(first.items.map((i) => i.externalId)).toEqual([
+      'CAJBHUIQH7ONTSZI2KTVOUP6',
+      'GY2GXJTVVPQAPW43GFRR3NG6',
+      'JE6VHPSRQL6IWSN26C36CJ7W',
+    ]);
     expect(first.checkpoint).toBe(CURSOR);
     const second = await pullCatalog(ctx, first.checkpoint);
     expect(second.items).toHaveLength(3);
@@ -80,7 +87,9 @@ describe('catalog pull (GET /v2/catalog/list?types=ITEM, cursor paging)', () => 
     await expect(busy.catalog('S8GWD5R9QB376')).rejects.toMatchObject({ status: 503, retryable: true });
     expect(server?.seen).toHaveLength(3);
     await server?.close();
-    const revoked = await kitWith({ [FIRST]: [{ status: 401, body: { errors: [{ category: 'AUTHENTICATION_ERROR', code: 'UNAUTHORIZED' }] } }] });
+    const revoked = await kitWith({
+      [FIRST]: [{ status: 401, body: { errors: [{ category: 'AUTHENTICATION_ERROR', code: 'UNAUTHORIZED' }] } }],
+    });
     await expect(revoked.catalog('S8GWD5R9QB376')).rejects.toBeInstanceOf(VendorApiError);
     expect(server?.seen).toHaveLength(1);
   });

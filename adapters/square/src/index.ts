@@ -16,7 +16,8 @@ export const adapter = defineAdapter({
   slug: 'square',
   display: {
     name: 'Square',
-    description: 'Square Point of Sale and Square Online: completed payments earn, completed refunds reverse; the item library is pulled nightly.',
+    description:
+      'Square Point of Sale and Square Online: completed payments earn, completed refunds reverse; the item library is pulled nightly.',
     category: 'pos',
     logoSvg,
   },

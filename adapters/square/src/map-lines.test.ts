@@ -47,7 +47,9 @@ describe('order lines → items', () => {
   const line = (over: Partial<SquareLineItem>): SquareLineItem => ({ name: 'Latte', quantity: '1', base_price_money: usd(450), ...over });
 
   it('uses base_price_money as the unit price and the variation id as the item id', () => {
-    expect(toItem(line({ quantity: '3', catalog_object_id: 'JE6VHPSRQL6IWSN26C36CJ7W', variation_name: 'Large', base_price_money: usd(1999) }))).toEqual({
+    expect(
+      toItem(line({ quantity: '3', catalog_object_id: 'JE6VHPSRQL6IWSN26C36CJ7W', variation_name: 'Large', base_price_money: usd(1999) })),
+    ).toEqual({
       id: 'JE6VHPSRQL6IWSN26C36CJ7W',
       name: 'Latte (Large)',
       quantity: 3,
@@ -72,14 +74,26 @@ describe('order lines → items', () => {
   });
 
   it('names a nameless custom amount line', () => {
-    expect(toItem(line({ name: null, item_type: 'CUSTOM_AMOUNT', base_price_money: usd(500) }))).toEqual({ name: 'Custom amount', quantity: 1, unitPrice: 5 });
+    expect(toItem(line({ name: null, item_type: 'CUSTOM_AMOUNT', base_price_money: usd(500) }))).toEqual({
+      name: 'Custom amount',
+      quantity: 1,
+      unitPrice: 5,
+    });
   });
 });
 
 describe('discounts and channel', () => {
   it('reports each applied discount by name with amount and type', () => {
-    expect(toDiscountCode({ uid: 'u1', name: 'LOYAL-5OFF', type: 'FIXED_AMOUNT', applied_money: usd(500) })).toEqual({ code: 'LOYAL-5OFF', amount: 5, type: 'fixed_amount' });
-    expect(toDiscountCode({ uid: 'u2', name: 'Labor Day Sale', type: 'VARIABLE_PERCENTAGE', applied_money: usd(303) })).toEqual({ code: 'Labor Day Sale', amount: 3.03, type: 'percentage' });
+    expect(toDiscountCode({ uid: 'u1', name: 'LOYAL-5OFF', type: 'FIXED_AMOUNT', applied_money: usd(500) })).toEqual({
+      code: 'LOYAL-5OFF',
+      amount: 5,
+      type: 'fixed_amount',
+    });
+    expect(toDiscountCode({ uid: 'u2', name: 'Labor Day Sale', type: 'VARIABLE_PERCENTAGE', applied_money: usd(303) })).toEqual({
+      code: 'Labor Day Sale',
+      amount: 3.03,
+      type: 'percentage',
+    });
     expect(toDiscountCode({ uid: 'u3', catalog_object_id: 'DB7L55ZH2BGWI4H23ULIWOQ7' })).toEqual({ code: 'DB7L55ZH2BGWI4H23ULIWOQ7' });
     expect(toDiscountCode({})).toBeNull();
   });

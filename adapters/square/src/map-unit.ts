@@ -17,7 +17,8 @@ export async function mapSquareUnit(event: SquareEvent, ctx: SquareContext): Pro
       return { envelopes: [], note: action.note };
     case 'refund': {
       const sale = await saleOfRefund(ctx, action.refund);
-      if (sale === null) return { envelopes: [], note: `Square refund ${action.refund.id} names no payment or returned order: nothing to reverse` };
+      if (sale === null)
+        return { envelopes: [], note: `Square refund ${action.refund.id} names no payment or returned order: nothing to reverse` };
       return toRefundEnvelopes(event, action.refund, sale, ctx.storeId, receivedAt);
     }
     case 'sale':

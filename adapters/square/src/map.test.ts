@@ -20,11 +20,17 @@ describe('classify', () => {
   });
 
   it.each(['APPROVED', 'PENDING', 'FAILED', 'CANCELED'])('ignores a %s payment with a note', (status) => {
-    expect(classify(withStatus('payment.updated', 'payment', status))).toEqual({ kind: 'ignore', note: `Square payment X is ${status}: only COMPLETED payments earn` });
+    expect(classify(withStatus('payment.updated', 'payment', status))).toEqual({
+      kind: 'ignore',
+      note: `Square payment X is ${status}: only COMPLETED payments earn`,
+    });
   });
 
   it.each(['PENDING', 'FAILED', 'REJECTED'])('ignores a %s refund with a note', (status) => {
-    expect(classify(withStatus('refund.updated', 'refund', status))).toEqual({ kind: 'ignore', note: `Square refund X is ${status}: only COMPLETED refunds reverse` });
+    expect(classify(withStatus('refund.updated', 'refund', status))).toEqual({
+      kind: 'ignore',
+      note: `Square refund X is ${status}: only COMPLETED refunds reverse`,
+    });
   });
 
   it('treats a COMPLETED payment.created as a sale (cash payments are created COMPLETED)', () => {
@@ -34,12 +40,21 @@ describe('classify', () => {
 
   it('a refund.created that is already COMPLETED reverses like refund.updated (a cash refund may never be updated)', () => {
     expect(classify(withStatus('refund.created', 'refund', 'COMPLETED'))).toMatchObject({ kind: 'refund' });
-    expect(classify(withStatus('refund.created', 'refund', 'PENDING'))).toMatchObject({ kind: 'ignore', note: expect.stringContaining('only COMPLETED refunds reverse') });
+    expect(classify(withStatus('refund.created', 'refund', 'PENDING'))).toMatchObject({
+      kind: 'ignore',
+      note: expect.stringContaining('only COMPLETED refunds reverse'),
+    });
   });
 
   it('ignores other types and bodies without the object', () => {
-    expect(classify(withStatus('invoice.published', 'payment', 'COMPLETED'))).toEqual({ kind: 'ignore', note: 'Square event type invoice.published is not acted on' });
-    expect(classify(SquareEvent.parse({ type: 'payment.updated', event_id: 'e' }))).toEqual({ kind: 'ignore', note: 'payment.updated carried no payment object' });
+    expect(classify(withStatus('invoice.published', 'payment', 'COMPLETED'))).toEqual({
+      kind: 'ignore',
+      note: 'Square event type invoice.published is not acted on',
+    });
+    expect(classify(SquareEvent.parse({ type: 'payment.updated', event_id: 'e' }))).toEqual({
+      kind: 'ignore',
+      note: 'payment.updated carried no payment object',
+    });
   });
 });
 
@@ -72,7 +87,10 @@ describe('sale envelope', () => {
   it('converts a 1999-cent total exactly and keeps JPY whole', () => {
     const cents = toSaleEnvelopes({ ...base, order: { ...order, total_money: { amount: 1999, currency: 'USD' } } });
     expect(cents.envelopes[0]?.transaction).toMatchObject({ total: 19.99, currency: 'USD' });
-    const yen = toSaleEnvelopes({ ...base, order: { ...order, line_items: [], discounts: [], total_money: { amount: 1000, currency: 'JPY' } } });
+    const yen = toSaleEnvelopes({
+      ...base,
+      order: { ...order, line_items: [], discounts: [], total_money: { amount: 1000, currency: 'JPY' } },
+    });
     expect(yen.envelopes[0]?.transaction).toMatchObject({ total: 1000, currency: 'JPY', items: [] });
   });
 
@@ -103,10 +121,12 @@ describe('sale envelope', () => {
 });
 
 describe('refund envelope', () => {
-  it('names the sale it was given (resolved through the payment), never the refund\'s own order', () => {
+  it("names the sale it was given (resolved through the payment), never the refund's own order", () => {
     // Square's documented refund.updated: its order_id haOyDuHiqtAXMk0d8pDKXpL7Jg4F is the refund's own order.
     expect(refund.order_id).toBe('haOyDuHiqtAXMk0d8pDKXpL7Jg4F');
-    expect(toRefundEnvelopes(refundEvent, refund, 'd7eKah653Z579f3gVtjlxpSlmUcZY', 'NAQ1FHV6ZJ8YV', base.receivedAt).envelopes[0]).toMatchObject({
+    expect(
+      toRefundEnvelopes(refundEvent, refund, 'd7eKah653Z579f3gVtjlxpSlmUcZY', 'NAQ1FHV6ZJ8YV', base.receivedAt).envelopes[0],
+    ).toMatchObject({
       store: { id: 'NAQ1FHV6ZJ8YV' },
       transaction: { id: 'd7eKah653Z579f3gVtjlxpSlmUcZY', currency: 'USD' },
       refund: { id: refund.id, amount: 10 },
@@ -137,7 +157,13 @@ describe('catalog items', () => {
   });
 
   it('omits the price of variable-priced variations and deactivates deleted ones', () => {
-    const items = toCatalogItems(item({}, [variation('V1', { item_variation_data: { name: 'Slice', pricing_type: 'VARIABLE_PRICING' } }), variation('V2', { is_deleted: true })]), 'L1');
+    const items = toCatalogItems(
+      item({}, [
+        variation('V1', { item_variation_data: { name: 'Slice', pricing_type: 'VARIABLE_PRICING' } }),
+        variation('V2', { is_deleted: true }),
+      ]),
+      'L1',
+    );
     expect(items).toEqual([
       { externalId: 'V1', name: 'Cake (Slice)', isActive: true },
       { externalId: 'V2', name: 'Cake (V2)', price: 19.99, isActive: false },
@@ -145,7 +171,9 @@ describe('catalog items', () => {
   });
 
   it("deactivates archived items and items not sold at this connection's location", () => {
-    expect(toCatalogItems(item({ item_data: { name: 'Cake', is_archived: true, variations: [variation('V1')] } }, []), 'L1')[0]?.isActive).toBe(false);
+    expect(
+      toCatalogItems(item({ item_data: { name: 'Cake', is_archived: true, variations: [variation('V1')] } }, []), 'L1')[0]?.isActive,
+    ).toBe(false);
     expect(presentAt({ present_at_all_locations: false, present_at_location_ids: ['L2'] }, 'L1')).toBe(false);
     expect(presentAt({ present_at_all_locations: false, present_at_location_ids: ['L1'] }, 'L1')).toBe(true);
     expect(presentAt({ present_at_all_locations: true, absent_at_location_ids: ['L1'] }, 'L1')).toBe(false);

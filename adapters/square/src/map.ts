@@ -1,14 +1,20 @@
 import { DateTime, type CatalogItem, type Envelope, type MapResult } from '@loyalty-gateway/core';
 import { toCustomer } from './customer.js';
 import { itemDisplayName, toChannel, toDiscountCodes, toItems } from './map-lines.js';
-import { SquarePayment, SquareRefund, type SquareCatalogObject, type SquareCatalogVariation, type SquareCustomer, type SquareEvent, type SquareOrder } from './native.js';
+import {
+  SquarePayment,
+  SquareRefund,
+  type SquareCatalogObject,
+  type SquareCatalogVariation,
+  type SquareCustomer,
+  type SquareEvent,
+  type SquareOrder,
+} from './native.js';
 import { positiveSquareMoney } from './square-money.js';
 
 /** What a notification asks of us, decided from the payload alone. */
 export type SquareAction =
-  | { kind: 'sale'; payment: SquarePayment }
-  | { kind: 'refund'; refund: SquareRefund }
-  | { kind: 'ignore'; note: string };
+  { kind: 'sale'; payment: SquarePayment } | { kind: 'refund'; refund: SquareRefund } | { kind: 'ignore'; note: string };
 
 const ignore = (note: string): SquareAction => ({ kind: 'ignore', note });
 
@@ -109,11 +115,18 @@ export function toSaleEnvelopes(input: SaleInput): MapResult {
  * the refunded payment (api.ts, saleOfRefund; `refund.order_id` is the refund's own order).
  * amount = amount_money.
  */
-export function toRefundEnvelopes(event: SquareEvent, refund: SquareRefund, saleTransactionId: string, storeId: string, receivedAt: string): MapResult {
+export function toRefundEnvelopes(
+  event: SquareEvent,
+  refund: SquareRefund,
+  saleTransactionId: string,
+  storeId: string,
+  receivedAt: string,
+): MapResult {
   const amount = positiveSquareMoney(refund.amount_money);
   const currency = refund.amount_money?.currency;
   const transactionId = saleTransactionId;
-  if (amount === null || !isCurrency(currency)) return { envelopes: [], note: `Square refund ${refund.id} has no amount > 0: nothing to reverse` };
+  if (amount === null || !isCurrency(currency))
+    return { envelopes: [], note: `Square refund ${refund.id} has no amount > 0: nothing to reverse` };
   const envelope: Envelope = {
     eventId: event.event_id,
     eventType: 'sale.refunded',
@@ -125,7 +138,10 @@ export function toRefundEnvelopes(event: SquareEvent, refund: SquareRefund, sale
   return { envelopes: [envelope] };
 }
 
-type Presence = Pick<SquareCatalogVariation, 'is_deleted' | 'present_at_all_locations' | 'present_at_location_ids' | 'absent_at_location_ids'>;
+type Presence = Pick<
+  SquareCatalogVariation,
+  'is_deleted' | 'present_at_all_locations' | 'present_at_location_ids' | 'absent_at_location_ids'
+>;
 
 /** Square's location rule: all locations minus `absent_at_location_ids`, or only `present_at_location_ids`. */
 export function presentAt(object: Presence, locationId: string): boolean {

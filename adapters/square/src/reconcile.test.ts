@@ -6,9 +6,11 @@ import { pullPayments } from './reconcile.js';
 import type { SquareContext } from './api.js';
 
 // Square's documented payment.updated (unedited): its payment object is what ListPayments lists.
-const payment = fixtures.json<{ data: { object: { payment: Record<string, unknown> & { id: string } } } }>('payment-updated-completed.json').data.object.payment;
+const payment = fixtures.json<{ data: { object: { payment: Record<string, unknown> & { id: string } } } }>('payment-updated-completed.json')
+  .data.object.payment;
 const window = { since: new Date('2020-02-01T00:00:00.000Z'), until: new Date('2020-02-08T00:00:00.000Z') };
-const range = 'location_id=S8GWD5R9QB376&updated_at_begin_time=2020-02-01T00%3A00%3A00.000Z&updated_at_end_time=2020-02-08T00%3A00%3A00.000Z&sort_field=UPDATED_AT&sort_order=ASC&limit=100';
+const range =
+  'location_id=S8GWD5R9QB376&updated_at_begin_time=2020-02-01T00%3A00%3A00.000Z&updated_at_end_time=2020-02-08T00%3A00%3A00.000Z&sort_field=UPDATED_AT&sort_order=ASC&limit=100';
 let server: RecordedVendorServer;
 
 beforeAll(async () => {
@@ -22,18 +24,24 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('Square reconciliation pull', () => {
-  const ctx = () => adapterKit(adapter, {
-    settings: { signatureKey: 'k', notificationUrl: 'https://loyalty.example.com/webhooks/square', apiBaseUrl: server.baseUrl },
-    credentials: { accessToken: 'EAAA-fake-token' },
-  }).context('S8GWD5R9QB376') as SquareContext;
+  const ctx = () =>
+    adapterKit(adapter, {
+      settings: { signatureKey: 'k', notificationUrl: 'https://loyalty.example.com/webhooks/square', apiBaseUrl: server.baseUrl },
+      credentials: { accessToken: 'EAAA-fake-token' },
+    }).context('S8GWD5R9QB376') as SquareContext;
 
-  it('lists the location\'s payments updated in the window, follows the cursor, maps each as its payment.updated would', async () => {
+  it("lists the location's payments updated in the window, follows the cursor, maps each as its payment.updated would", async () => {
     const first = await pullPayments(ctx(), window, null);
     // APPROVED is not COMPLETED: nothing to earn, as on the webhook.
     expect(first).toEqual({ envelopes: [], failures: [], examined: 1, cursor: 'NEXT-PAGE' });
     const second = await pullPayments(ctx(), window, first.cursor);
     expect(second.cursor).toBeNull();
-    expect(second.envelopes).toEqual([expect.objectContaining({ eventType: 'sale.completed', transaction: expect.objectContaining({ id: '03O3USaPaAaFnI6kkwB1JxGgBsUZY' }) })]);
+    expect(second.envelopes).toEqual([
+      expect.objectContaining({
+        eventType: 'sale.completed',
+        transaction: expect.objectContaining({ id: '03O3USaPaAaFnI6kkwB1JxGgBsUZY' }),
+      }),
+    ]);
     // A refund id that is not a Square id is never put in a URL.
     expect(second.failures).toEqual([{ id: '../../v2/locations', reason: 'not a Square refund id: never fetched' }]);
     expect(server.seen.every((r) => !r.path.startsWith('/v2/locations') && !r.path.startsWith('/v2/refunds'))).toBe(true);

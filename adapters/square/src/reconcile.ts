@@ -7,15 +7,23 @@ import { squareHeaders, squareUrl, type SquareContext } from './api.js';
 /** Every 15 minutes: a notification Square gave up on (24 h of retries) is still found. */
 export const RECONCILE_SCHEDULE = '*/15 * * * *';
 
-const PaymentListing = z.object({
-  payments: z.array(SquarePayment.extend({ refund_ids: z.array(z.string()).nullish() })).nullish(),
-  cursor: z.string().nullish(),
-}).loose();
+const PaymentListing = z
+  .object({
+    payments: z.array(SquarePayment.extend({ refund_ids: z.array(z.string()).nullish() })).nullish(),
+    cursor: z.string().nullish(),
+  })
+  .loose();
 const RefundResponse = z.object({ refund: SquareRefund.nullish() }).loose();
 
 /** The notification Square would have sent about an object: reconciliation maps it with the webhook's own code. */
-const asEvent = (type: string, kind: 'payment' | 'refund', object: { id: string; updated_at?: string | null | undefined }): SquareEvent => ({
-  type, event_id: `reconcile:${kind}:${object.id}:${object.updated_at ?? ''}`, created_at: object.updated_at ?? null,
+const asEvent = (
+  type: string,
+  kind: 'payment' | 'refund',
+  object: { id: string; updated_at?: string | null | undefined },
+): SquareEvent => ({
+  type,
+  event_id: `reconcile:${kind}:${object.id}:${object.updated_at ?? ''}`,
+  created_at: object.updated_at ?? null,
   data: { type: kind, id: object.id, object: { [kind]: object } },
 });
 
@@ -31,13 +39,20 @@ const asEvent = (type: string, kind: 'payment' | 'refund', object: { id: string;
 export async function pullPayments(ctx: SquareContext, window: ReconcileWindow, cursor: string | null): Promise<ReconcilePage> {
   const url = squareUrl(ctx.settings, '/v2/payments');
   const paging = cursorPage(cursor);
-  const listing = PaymentListing.parse(await ctx.http.json(url, {
-    headers: squareHeaders(ctx),
-    query: {
-      location_id: ctx.storeId, updated_at_begin_time: window.since.toISOString(), updated_at_end_time: window.until.toISOString(),
-      sort_field: 'UPDATED_AT', sort_order: 'ASC', limit: 100, cursor: paging.cursor,
-    },
-  }));
+  const listing = PaymentListing.parse(
+    await ctx.http.json(url, {
+      headers: squareHeaders(ctx),
+      query: {
+        location_id: ctx.storeId,
+        updated_at_begin_time: window.since.toISOString(),
+        updated_at_end_time: window.until.toISOString(),
+        sort_field: 'UPDATED_AT',
+        sort_order: 'ASC',
+        limit: 100,
+        cursor: paging.cursor,
+      },
+    }),
+  );
   const payments = listing.payments ?? [];
   const envelopes: ReconcilePage['envelopes'] = [];
   const failures: NonNullable<ReconcilePage['failures']> = [];

@@ -7,7 +7,24 @@ import type { SquareMoney } from './native.js';
  * matters. Uncertain beyond Square's markets: ISO 4217 zero-decimal currencies are listed below;
  * three-decimal currencies (BHD, KWD, ...) cannot be a multiple of 0.01 and are refused (null).
  */
-const ZERO_DECIMAL = new Set(['JPY', 'KRW', 'VND', 'CLP', 'ISK', 'PYG', 'UGX', 'XAF', 'XOF', 'XPF', 'BIF', 'DJF', 'GNF', 'KMF', 'RWF', 'VUV']);
+const ZERO_DECIMAL = new Set([
+  'JPY',
+  'KRW',
+  'VND',
+  'CLP',
+  'ISK',
+  'PYG',
+  'UGX',
+  'XAF',
+  'XOF',
+  'XPF',
+  'BIF',
+  'DJF',
+  'GNF',
+  'KMF',
+  'RWF',
+  'VUV',
+]);
 const THREE_DECIMAL = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
 
 export function currencyExponent(currency: string): 0 | 2 | null {

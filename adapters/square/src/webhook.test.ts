@@ -24,7 +24,12 @@ async function kitWith(routes: Record<string, RecordedReply[]>) {
   const waits: number[] = [];
   const http = createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, sleep: async (ms) => void waits.push(ms) });
   const kit = adapterKit(adapter, {
-    settings: { signatureKey: 'sq-signature-key', notificationUrl: NOTIFICATION_URL, apiBaseUrl: server.baseUrl, squareVersion: '2025-01-23' },
+    settings: {
+      signatureKey: 'sq-signature-key',
+      notificationUrl: NOTIFICATION_URL,
+      apiBaseUrl: server.baseUrl,
+      squareVersion: '2025-01-23',
+    },
     credentials: { accessToken: 'EAAA-fake-token' },
     url: NOTIFICATION_URL,
     http,
@@ -66,7 +71,11 @@ describe('payment.updated COMPLETED → fetch the order (and customer) → sale.
 
   it('retries the order fetch through a 429 with Retry-After and a 503', async () => {
     const { kit, seen, waits } = await kitWith({
-      [ORDER_PATH]: [{ status: 429, headers: { 'retry-after': '1' }, body: { errors: [{ code: 'RATE_LIMITED' }] } }, { status: 503, body: {} }, { body: order }],
+      [ORDER_PATH]: [
+        { status: 429, headers: { 'retry-after': '1' }, body: { errors: [{ code: 'RATE_LIMITED' }] } },
+        { status: 503, body: {} },
+        { body: order },
+      ],
       [CUSTOMER_PATH]: [{ body: customer }],
     });
     expect((await kit.envelopes(kit.signed(paymentBody))).envelopes).toEqual([expectedSale]);
@@ -76,9 +85,15 @@ describe('payment.updated COMPLETED → fetch the order (and customer) → sale.
 
   it('takes the buyer email from the payment and skips the Customers API', async () => {
     const { kit, seen } = await kitWith({ [ORDER_PATH]: [{ body: order }] });
-    const body = variant('payment-updated-completed.json', '"source_type": "CARD",', '"source_type": "CARD", "buyer_email_address": "receipt.buyer@example.com",');
+    const body = variant(
+      'payment-updated-completed.json',
+      '"source_type": "CARD",',
+      '"source_type": "CARD", "buyer_email_address": "receipt.buyer@example.com",',
+    );
     const { envelopes } = await kit.envelopes(kit.signed(body));
-    expect(envelopes).toEqual([{ ...expectedSale, transaction: { ...expectedSale.transaction, customer: { type: 'email', value: 'receipt.buyer@example.com' } } }]);
+    expect(envelopes).toEqual([
+      { ...expectedSale, transaction: { ...expectedSale.transaction, customer: { type: 'email', value: 'receipt.buyer@example.com' } } },
+    ]);
     expect(seen.map((r) => r.url)).toEqual([ORDER_PATH]);
   });
 
@@ -106,7 +121,11 @@ describe('payment.updated COMPLETED → fetch the order (and customer) → sale.
 
   it('refuses the fixture under a wrong key or once tampered with', async () => {
     const { kit } = await kitWith({});
-    const wrongKey = adapterKit(adapter, { settings: { signatureKey: 'another-key', notificationUrl: NOTIFICATION_URL }, credentials: { accessToken: 't' }, url: NOTIFICATION_URL });
+    const wrongKey = adapterKit(adapter, {
+      settings: { signatureKey: 'another-key', notificationUrl: NOTIFICATION_URL },
+      credentials: { accessToken: 't' },
+      url: NOTIFICATION_URL,
+    });
     expect(kit.authenticate(wrongKey.signed(paymentBody))).toMatchObject({ ok: false, reason: 'bad_signature' });
     const signed = kit.signed(paymentBody);
     const tampered = { ...signed, rawBody: Buffer.from(variant('payment-updated-completed.json', '"amount": 550', '"amount": 55000')) };
@@ -127,7 +146,7 @@ describe('refunds', () => {
     refund: { id: REFUND_ID, amount: 10 },
   });
 
-  it('refund.updated COMPLETED reverses the sale of its PAYMENT (GetPayment → order_id), not refund.order_id (the refund\'s own order)', async () => {
+  it("refund.updated COMPLETED reverses the sale of its PAYMENT (GetPayment → order_id), not refund.order_id (the refund's own order)", async () => {
     const { kit, seen } = await kitWith({ [PAYMENT_PATH]: [{ body: fixtures.json('payment-retrieve.json') }] });
     expect(await kit.envelopes(kit.signed(fixtures.bytes('refund-updated-completed.json')))).toEqual({
       handshake: null,
@@ -139,8 +158,14 @@ describe('refunds', () => {
     expect(seen.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([['GET', PAYMENT_PATH, 'Bearer EAAA-fake-token']]);
   });
 
-  it('without a payment id, the refund\'s own order names the sale in returns[].source_order_id', async () => {
-    const ownOrder = { order: { ...(order as { order: object }).order, id: 'haOyDuHiqtAXMk0d8pDKXpL7Jg4F', returns: [{ uid: 'uid2', source_order_id: 'source_order_id0' }] } };
+  it("without a payment id, the refund's own order names the sale in returns[].source_order_id", async () => {
+    const ownOrder = {
+      order: {
+        ...(order as { order: object }).order,
+        id: 'haOyDuHiqtAXMk0d8pDKXpL7Jg4F',
+        returns: [{ uid: 'uid2', source_order_id: 'source_order_id0' }],
+      },
+    };
     const { kit } = await kitWith({ '/v2/orders/haOyDuHiqtAXMk0d8pDKXpL7Jg4F': [{ body: ownOrder }] });
     const noPayment = variant('refund-updated-completed.json', '"payment_id": "KkAkhdMsgzn59SM8A89WgKwekxLZY",', '');
     expect((await kit.envelopes(kit.signed(noPayment))).envelopes).toEqual([refundEnvelope('source_order_id0')]);
@@ -189,6 +214,9 @@ describe('events answered 200 without acting', () => {
       'Square refund KkAkhdMsgzn59SM8A89WgKwekxLZY_ptNBVqHYxt5gAdfcobBe4u1AZsXhoz06KTtuq9Ls24P is FAILED: only COMPLETED refunds reverse',
     ]);
     const other = variant('payment-updated-completed.json', '"type": "payment.updated"', '"type": "invoice.published"');
-    expect(await kit.envelopes(kit.signed(other))).toMatchObject({ envelopes: [], notes: ['Square event type invoice.published is not acted on'] });
+    expect(await kit.envelopes(kit.signed(other))).toMatchObject({
+      envelopes: [],
+      notes: ['Square event type invoice.published is not acted on'],
+    });
   });
 });

@@ -3,7 +3,12 @@ import type { WooBody } from './native.js';
 
 /** base64 HMAC-SHA256 of the raw body in X-WC-Webhook-Signature, keyed by the webhook's own secret: one per store. */
 export const wooAuth: AuthSchemeInput = {
-  kind: 'hmac', header: 'x-wc-webhook-signature', algorithm: 'sha256', encoding: 'base64', signed: 'body', secret: { from: 'connection' },
+  kind: 'hmac',
+  header: 'x-wc-webhook-signature',
+  algorithm: 'sha256',
+  encoding: 'base64',
+  signed: 'body',
+  secret: { from: 'connection' },
 };
 
 /** Saving a webhook posts `webhook_id=<n>`, unsigned and without X-WC-* headers; WooCommerce wants exactly 200. */

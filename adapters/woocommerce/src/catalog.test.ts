@@ -18,7 +18,10 @@ describe('woocommerce catalog pull (REST v3, Basic auth, X-WP-TotalPages)', () =
   it('pages the catalog by page number until X-WP-TotalPages, through a 503', async () => {
     const kit = adapterKit(adapter, { settings: {}, credentials });
     const { items, checkpoints } = await kit.catalog(api.site);
-    expect(items.map((i) => [i.externalId, i.price ?? null, i.isActive])).toEqual([['799', null, false], ['794', 21.99, true]]);
+    expect(items.map((i) => [i.externalId, i.price ?? null, i.isActive])).toEqual([
+      ['799', null, false],
+      ['794', 21.99, true],
+    ]);
     expect(checkpoints).toEqual(['2', null]);
     const calls = api.seen.filter((r) => r.path === '/wp-json/wc/v3/products');
     expect(calls).toHaveLength(3);

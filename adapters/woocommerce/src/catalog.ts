@@ -13,4 +13,3 @@ export async function pullProducts(ctx: WooContext, checkpoint: string | null): 
   const { response, next } = await listPage(ctx, 'products', checkpoint);
   return { items: z.array(WooProduct).parse(response.body).map(toCatalogItem), checkpoint: next };
 }
-

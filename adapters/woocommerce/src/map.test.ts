@@ -10,16 +10,25 @@ const SITE = 'https://shop.example.com/';
 describe('woocommerce map (pure: REST v3 order → canonical)', () => {
   it('maps the documented paid order (processing, date_paid set) to one sale.completed', () => {
     expect(orderEnvelopes(order727, SITE)).toEqual({
-      envelopes: [{
-        eventId: '727:paid', eventType: 'sale.completed', occurredAt: '2017-03-22T19:28:08.000Z', store: { id: SITE },
-        transaction: {
-          id: '727', total: 29.35, currency: 'USD', channel: 'web', customer: { type: 'email', value: 'john.doe@example.com' },
-          items: [
-            { id: '93', name: 'Woo Single #1', quantity: 2, unitPrice: 3 },
-            { id: '22', name: 'Ship Your Idea &ndash; Color: Black, Size: M Test', sku: 'Bar3', quantity: 1, unitPrice: 12 },
-          ],
+      envelopes: [
+        {
+          eventId: '727:paid',
+          eventType: 'sale.completed',
+          occurredAt: '2017-03-22T19:28:08.000Z',
+          store: { id: SITE },
+          transaction: {
+            id: '727',
+            total: 29.35,
+            currency: 'USD',
+            channel: 'web',
+            customer: { type: 'email', value: 'john.doe@example.com' },
+            items: [
+              { id: '93', name: 'Woo Single #1', quantity: 2, unitPrice: 3 },
+              { id: '22', name: 'Ship Your Idea &ndash; Color: Black, Size: M Test', sku: 'Bar3', quantity: 1, unitPrice: 12 },
+            ],
+          },
         },
-      }],
+      ],
     });
   });
 
@@ -44,14 +53,30 @@ describe('woocommerce map (pure: REST v3 order → canonical)', () => {
     for (const status of ['pending', 'on-hold', 'cancelled', 'failed']) {
       expect(orderEnvelopes({ ...order727, status }, SITE)).toEqual({ envelopes: [], note: `order 727 is ${status}: nothing to earn` });
     }
-    expect(orderEnvelopes({ ...order727, total: '0.00' }, SITE).note).toBe('order 727 total "0.00" is not a positive amount: nothing to earn');
-    expect(orderEnvelopes({ id: 727 }, SITE)).toEqual({ envelopes: [], note: 'unreadable WooCommerce order (status Invalid input: expected string, received undefined): nothing to do' });
+    expect(orderEnvelopes({ ...order727, total: '0.00' }, SITE).note).toBe(
+      'order 727 total "0.00" is not a positive amount: nothing to earn',
+    );
+    expect(orderEnvelopes({ id: 727 }, SITE)).toEqual({
+      envelopes: [],
+      note: 'unreadable WooCommerce order (status Invalid input: expected string, received undefined): nothing to do',
+    });
   });
 
   it('a refund of 0 or of an unreadable amount reverses nothing (never a whole-sale reversal by accident)', () => {
-    const { envelopes, note } = orderEnvelopes({ ...order727, refunds: [{ id: 9, total: '0.00' }, { id: 10, total: '-1.234' }] }, SITE);
+    const { envelopes, note } = orderEnvelopes(
+      {
+        ...order727,
+        refunds: [
+          { id: 9, total: '0.00' },
+          { id: 10, total: '-1.234' },
+        ],
+      },
+      SITE,
+    );
     expect(envelopes.map((e) => e.eventType)).toEqual(['sale.completed']);
-    expect(note).toBe('refund 9 total "0.00" is not an amount to reverse: skipped; refund 10 total "-1.234" is not an amount to reverse: skipped');
+    expect(note).toBe(
+      'refund 9 total "0.00" is not an amount to reverse: skipped; refund 10 total "-1.234" is not an amount to reverse: skipped',
+    );
   });
 
   it('maps the documented products: price left out when empty, active when published and purchasable', () => {

@@ -16,7 +16,11 @@ const gmt = (value: string | null | undefined): string | null => {
 function toItem(line: WooOrder['line_items'][number]): Item | null {
   const totalMinor = decimalToMinor(line.total);
   if (totalMinor === null || totalMinor <= 0 || !Number.isInteger(line.quantity) || line.quantity < 1) return null;
-  const base = { ...(line.product_id ? { id: String(line.product_id) } : {}), name: line.name.slice(0, 255) || 'Item', ...(line.sku ? { sku: line.sku.slice(0, 255) } : {}) };
+  const base = {
+    ...(line.product_id ? { id: String(line.product_id) } : {}),
+    name: line.name.slice(0, 255) || 'Item',
+    ...(line.sku ? { sku: line.sku.slice(0, 255) } : {}),
+  };
   const exact = totalMinor % line.quantity === 0;
   return { ...base, quantity: exact ? line.quantity : 1, unitPrice: fromMinorUnits(exact ? totalMinor / line.quantity : totalMinor) };
 }
@@ -50,14 +54,25 @@ export function orderEnvelopes(body: unknown, storeId: string): MapResult {
   const paidAt = gmt(order.date_paid_gmt);
   const totalMinor = decimalToMinor(order.total);
   if (!PAID.has(order.status) || !paidAt) notes.push(`order ${id} is ${order.status}${paidAt ? '' : ', not paid'}: nothing to earn`);
-  else if (totalMinor === null || totalMinor <= 0) notes.push(`order ${id} total "${order.total}" is not a positive amount: nothing to earn`);
+  else if (totalMinor === null || totalMinor <= 0)
+    notes.push(`order ${id} total "${order.total}" is not a positive amount: nothing to earn`);
   else {
     const customer = customerOf(order);
-    const discountCodes = order.coupon_lines.map((c) => ({ code: c.code.slice(0, 255), ...(decimalToMinor(c.discount) !== null ? { amount: Math.abs(fromMinorUnits(decimalToMinor(c.discount)!)) } : {}) }));
+    const discountCodes = order.coupon_lines.map((c) => ({
+      code: c.code.slice(0, 255),
+      ...(decimalToMinor(c.discount) !== null ? { amount: Math.abs(fromMinorUnits(decimalToMinor(c.discount)!)) } : {}),
+    }));
     envelopes.push({
-      eventId: `${id}:paid`, eventType: 'sale.completed', occurredAt: paidAt, store,
+      eventId: `${id}:paid`,
+      eventType: 'sale.completed',
+      occurredAt: paidAt,
+      store,
       transaction: {
-        id, total: fromMinorUnits(totalMinor), currency, channel: 'web', ...(customer ? { customer } : {}),
+        id,
+        total: fromMinorUnits(totalMinor),
+        currency,
+        channel: 'web',
+        ...(customer ? { customer } : {}),
         items: order.line_items.map(toItem).filter((item): item is Item => item !== null),
         ...(discountCodes.length > 0 ? { discountCodes } : {}),
       },
@@ -67,7 +82,15 @@ export function orderEnvelopes(body: unknown, storeId: string): MapResult {
   for (const refund of order.refunds) {
     const minor = decimalToMinor(refund.total);
     if (minor === null || minor === 0) notes.push(`refund ${refund.id} total "${refund.total}" is not an amount to reverse: skipped`);
-    else envelopes.push({ eventId: `${id}:refund:${refund.id}`, eventType: 'sale.refunded', occurredAt: refundedAt, store, transaction: { id, currency }, refund: { id: String(refund.id), amount: fromMinorUnits(Math.abs(minor)) } });
+    else
+      envelopes.push({
+        eventId: `${id}:refund:${refund.id}`,
+        eventType: 'sale.refunded',
+        occurredAt: refundedAt,
+        store,
+        transaction: { id, currency },
+        refund: { id: String(refund.id), amount: fromMinorUnits(Math.abs(minor)) },
+      });
   }
   return { envelopes, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) };
 }

@@ -16,7 +16,17 @@ export const WooOrder = z.looseObject({
   date_paid_gmt: z.string().nullish(),
   date_modified_gmt: z.string().nullish(),
   billing: z.looseObject({ email: z.string().nullish(), phone: z.string().nullish() }).nullish(),
-  line_items: z.array(z.looseObject({ product_id: z.number().int().nullish(), name: z.string(), quantity: z.number(), total: Decimal, sku: z.string().nullish() })).default([]),
+  line_items: z
+    .array(
+      z.looseObject({
+        product_id: z.number().int().nullish(),
+        name: z.string(),
+        quantity: z.number(),
+        total: Decimal,
+        sku: z.string().nullish(),
+      }),
+    )
+    .default([]),
   coupon_lines: z.array(z.looseObject({ code: z.string(), discount: Decimal.nullish() })).default([]),
   refunds: z.array(z.looseObject({ id: z.number().int().positive(), total: Decimal })).default([]),
 });

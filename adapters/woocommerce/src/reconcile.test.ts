@@ -15,16 +15,24 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe('woocommerce reconciliation (REST v3 orders modified in the window)', () => {
-  it('reconciles the orders modified in the window with the webhook\'s mapping; an unreadable order is a failure, not a stop', async () => {
+  it("reconciles the orders modified in the window with the webhook's mapping; an unreadable order is a failure, not a stop", async () => {
     const kit = adapterKit(adapter, { settings: {}, credentials });
     const { envelopes, failures, examined, cursors } = await kit.reconcile(api.site, WINDOW);
-    expect(envelopes.map((e) => [e.eventType, e.eventId])).toEqual([['sale.completed', '727:paid'], ['sale.refunded', '723:refund:726'], ['sale.refunded', '723:refund:724']]);
+    expect(envelopes.map((e) => [e.eventType, e.eventId])).toEqual([
+      ['sale.completed', '727:paid'],
+      ['sale.refunded', '723:refund:726'],
+      ['sale.refunded', '723:refund:724'],
+    ]);
     expect(failures).toEqual([{ id: '730', reason: 'unreadable order: currency Invalid input: expected string, received undefined' }]);
     expect(examined).toBe(3);
     expect(cursors).toEqual(['2', null]);
     const listing = api.seen.find((r) => r.path === '/wp-json/wc/v3/orders')!;
     expect(Object.fromEntries(listing.query)).toMatchObject({
-      modified_after: '2017-03-21T00:00:00.000Z', modified_before: '2017-03-23T00:00:00.000Z', dates_are_gmt: 'true', per_page: '100', page: '1',
+      modified_after: '2017-03-21T00:00:00.000Z',
+      modified_before: '2017-03-23T00:00:00.000Z',
+      dates_are_gmt: 'true',
+      per_page: '100',
+      page: '1',
     });
   });
 });

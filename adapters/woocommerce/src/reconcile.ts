@@ -15,7 +15,11 @@ export const RECONCILE_SCHEDULE = '*/15 * * * *';
  */
 export async function pullOrders(ctx: WooContext, window: ReconcileWindow, cursor: string | null): Promise<ReconcilePage> {
   const { response, next } = await listPage(ctx, 'orders', cursor, {
-    modified_after: window.since.toISOString(), modified_before: window.until.toISOString(), dates_are_gmt: 'true', orderby: 'id', order: 'asc',
+    modified_after: window.since.toISOString(),
+    modified_before: window.until.toISOString(),
+    dates_are_gmt: 'true',
+    orderby: 'id',
+    order: 'asc',
   });
   const orders = z.array(z.unknown()).parse(response.body);
   const envelopes: ReconcilePage['envelopes'] = [];
@@ -23,7 +27,11 @@ export async function pullOrders(ctx: WooContext, window: ReconcileWindow, curso
   for (const order of orders) {
     const readable = WooOrder.safeParse(order);
     if (readable.success) envelopes.push(...orderEnvelopes(readable.data, ctx.storeId).envelopes);
-    else failures.push({ id: String((order as { id?: unknown } | null)?.id ?? '?').slice(0, 64), reason: `unreadable order: ${readable.error.issues[0]?.path.join('.') ?? '?'} ${readable.error.issues[0]?.message ?? ''}` });
+    else
+      failures.push({
+        id: String((order as { id?: unknown } | null)?.id ?? '?').slice(0, 64),
+        reason: `unreadable order: ${readable.error.issues[0]?.path.join('.') ?? '?'} ${readable.error.issues[0]?.message ?? ''}`,
+      });
   }
   return { envelopes, failures, examined: orders.length, cursor: next };
 }

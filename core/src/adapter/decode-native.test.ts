@@ -17,7 +17,7 @@ const adapterWith = (body: 'json' | 'form' | 'json-or-form') =>
     map: () => ({ envelopes: [] }),
   });
 
-describe('decodeNative by the adapter\'s declared body format', () => {
+describe("decodeNative by the adapter's declared body format", () => {
   it('json-or-form: JSON when the bytes are JSON, else form-encoded (WooCommerce posts JSON events and a form-encoded ping)', () => {
     const adapter = adapterWith('json-or-form');
     expect(decodeNative(adapter, Buffer.from('{"id":727,"status":"processing"}'))).toEqual({ id: 727, status: 'processing' });
@@ -29,7 +29,10 @@ describe('decodeNative by the adapter\'s declared body format', () => {
   it('json stays strict: a form body is 400 invalid_native_payload, not silently read', () => {
     const decoding = tryDecodeNative(adapterWith('json'), Buffer.from('webhook_id=42'));
     expect(decoding.ok).toBe(false);
-    expect(decoding.ok ? null : decoding.error).toMatchObject({ code: 'invalid_native_payload', message: 'The Decode payload could not be read: the body is not JSON.' });
+    expect(decoding.ok ? null : decoding.error).toMatchObject({
+      code: 'invalid_native_payload',
+      message: 'The Decode payload could not be read: the body is not JSON.',
+    });
   });
 
   it('every format refuses an empty or non-UTF-8 body', () => {

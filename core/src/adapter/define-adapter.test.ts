@@ -16,7 +16,7 @@ const spec = (settings: z.ZodType, key = 'appSecret'): AdapterSpec<z.ZodType, z.
 });
 
 describe('defineAdapter', () => {
-  it('accepts a settings schema that holds its scheme\'s secret (a string or a list), through transforms', () => {
+  it("accepts a settings schema that holds its scheme's secret (a string or a list), through transforms", () => {
     expect(defineAdapter(spec(z.strictObject({ appSecret: Secret }))).defaultAuth).toMatchObject({ kind: 'hmac', header: 'x-sig' });
     expect(() => defineAdapter(spec(z.object({ appSecret: z.string() }).transform((s) => s)))).not.toThrow();
   });
@@ -30,7 +30,15 @@ describe('defineAdapter', () => {
   });
 
   it('refuses a scheme that can never verify (timestamp+body without its header)', () => {
-    const bad = { ...spec(z.object({ appSecret: z.string() })), auth: { kind: 'hmac' as const, header: 'x-sig', signed: 'timestamp+body' as const, secret: { from: 'settings' as const, key: 'appSecret' } } };
+    const bad = {
+      ...spec(z.object({ appSecret: z.string() })),
+      auth: {
+        kind: 'hmac' as const,
+        header: 'x-sig',
+        signed: 'timestamp+body' as const,
+        secret: { from: 'settings' as const, key: 'appSecret' },
+      },
+    };
     expect(() => defineAdapter(bad)).toThrow(/timestampHeader is required when signed is "timestamp\+body"/);
   });
 });

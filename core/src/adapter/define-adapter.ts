@@ -117,12 +117,7 @@ export interface HandshakeSpec<Native> {
   detect(native: Native, request: NativeRequest): Handshake | null;
 }
 
-export interface AdapterSpec<
-  SettingsSchema extends z.ZodType,
-  CredentialsSchema extends z.ZodType,
-  NativeSchema extends z.ZodType,
-  Unit,
-> {
+export interface AdapterSpec<SettingsSchema extends z.ZodType, CredentialsSchema extends z.ZodType, NativeSchema extends z.ZodType, Unit> {
   /** Lowercase, permanent: the path `/webhooks/{slug}` and the X-Service-Vendor value. */
   slug: string;
   /** The directory's card: name, one-line description, category and an inline SVG logo. */
@@ -161,7 +156,11 @@ export interface AdapterSpec<
   /** Which stores the request concerns, and each one's part of it (or why a part cannot be read). */
   units(native: z.infer<NativeSchema>, request: NativeRequest): Array<WebhookUnit<Unit> | UnreadableUnit>;
   /** Native unit → canonical envelopes, fetching back through ctx where the payload carries only ids. */
-  map(unit: Unit, ctx: AdapterContext<z.infer<SettingsSchema>, z.infer<CredentialsSchema>>, request: NativeRequest): Promise<MapResult> | MapResult;
+  map(
+    unit: Unit,
+    ctx: AdapterContext<z.infer<SettingsSchema>, z.infer<CredentialsSchema>>,
+    request: NativeRequest,
+  ): Promise<MapResult> | MapResult;
   catalog?: {
     /** node-cron expression, e.g. '15 3 * * *'. */
     schedule: string;
@@ -222,7 +221,9 @@ export function defineAdapter<S extends z.ZodType, C extends z.ZodType, N extend
   }
   const parsed = AuthScheme.safeParse(spec.auth);
   if (!parsed.success) {
-    throw new Error(`adapter "${spec.slug}": its auth scheme is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+    throw new Error(
+      `adapter "${spec.slug}": its auth scheme is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+    );
   }
   const defaultAuth = parsed.data;
   if (defaultAuth.kind !== 'mtls' && defaultAuth.secret.from === 'settings') {

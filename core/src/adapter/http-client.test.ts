@@ -32,7 +32,10 @@ describe('createHttpClient', () => {
   });
 
   it('retries 429 honouring Retry-After, then succeeds', async () => {
-    scripts['/rate'] = [{ status: 429, headers: { 'retry-after': '2' } }, { status: 200, body: { ok: 1 } }];
+    scripts['/rate'] = [
+      { status: 429, headers: { 'retry-after': '2' } },
+      { status: 200, body: { ok: 1 } },
+    ];
     const waits: number[] = [];
     const client = createHttpClient({ sleep: async (ms) => void waits.push(ms) });
     await expect(client.json(`${base}/rate`)).resolves.toEqual({ ok: 1 });
@@ -52,7 +55,9 @@ describe('createHttpClient', () => {
 
   it('does not retry a 404, and passes query parameters', async () => {
     scripts['/missing'] = [{ status: 404 }];
-    const error = (await createHttpClient().json(`${base}/missing`, { query: { limit: 5 } }).catch((e: unknown) => e)) as VendorApiError;
+    const error = (await createHttpClient()
+      .json(`${base}/missing`, { query: { limit: 5 } })
+      .catch((e: unknown) => e)) as VendorApiError;
     expect(error.status).toBe(404);
     expect(error.retryable).toBe(false);
     expect(hits['/missing']).toBe(1);
@@ -60,12 +65,17 @@ describe('createHttpClient', () => {
 
   it('times out a slow answer', async () => {
     scripts['/slow'] = [{ status: 200, delayMs: 500 }];
-    const error = (await createHttpClient({ timeoutMs: 50, maxAttempts: 1 }).json(`${base}/slow`).catch((e: unknown) => e)) as VendorApiError;
+    const error = (await createHttpClient({ timeoutMs: 50, maxAttempts: 1 })
+      .json(`${base}/slow`)
+      .catch((e: unknown) => e)) as VendorApiError;
     expect(error.status).toBe(0);
   });
 
   it('a Retry-After longer than maxDelayMs is not retried early: thrown at once, carrying the wait', async () => {
-    scripts['/later'] = [{ status: 429, headers: { 'retry-after': '120' } }, { status: 200, body: { ok: 1 } }];
+    scripts['/later'] = [
+      { status: 429, headers: { 'retry-after': '120' } },
+      { status: 200, body: { ok: 1 } },
+    ];
     const waits: number[] = [];
     const client = createHttpClient({ maxDelayMs: 30_000, sleep: async (ms) => void waits.push(ms) });
     const error = (await client.json(`${base}/later`).catch((e: unknown) => e)) as VendorApiError;
@@ -75,7 +85,10 @@ describe('createHttpClient', () => {
   });
 
   it('with a deadline, a Retry-After that ends past it is not waited for', async () => {
-    scripts['/deadline-429'] = [{ status: 429, headers: { 'retry-after': '20' } }, { status: 200, body: { ok: 1 } }];
+    scripts['/deadline-429'] = [
+      { status: 429, headers: { 'retry-after': '20' } },
+      { status: 200, body: { ok: 1 } },
+    ];
     const started = Date.now();
     const client = createHttpClient({ deadline: started + 1_000, maxAttempts: 2 });
     const error = (await client.json(`${base}/deadline-429`).catch((e: unknown) => e)) as VendorApiError;
@@ -85,7 +98,10 @@ describe('createHttpClient', () => {
   });
 
   it('with a deadline, a slow answer is cut at the deadline (not at the attempt timeout) and nothing starts after it', async () => {
-    scripts['/deadline-slow'] = [{ status: 200, delayMs: 3_000 }, { status: 200, delayMs: 3_000 }];
+    scripts['/deadline-slow'] = [
+      { status: 200, delayMs: 3_000 },
+      { status: 200, delayMs: 3_000 },
+    ];
     const started = Date.now();
     const client = createHttpClient({ deadline: started + 300, timeoutMs: 10_000, maxAttempts: 2, baseDelayMs: 1 });
     const error = (await client.json(`${base}/deadline-slow`).catch((e: unknown) => e)) as VendorApiError;
@@ -96,16 +112,25 @@ describe('createHttpClient', () => {
   });
 
   it('within the deadline, a short Retry-After is still honoured', async () => {
-    scripts['/deadline-ok'] = [{ status: 503, headers: { 'retry-after': '0' } }, { status: 200, body: { ok: 2 } }];
+    scripts['/deadline-ok'] = [
+      { status: 503, headers: { 'retry-after': '0' } },
+      { status: 200, body: { ok: 2 } },
+    ];
     const client = createHttpClient({ deadline: Date.now() + 2_000, maxAttempts: 2 });
     await expect(client.json(`${base}/deadline-ok`)).resolves.toEqual({ ok: 2 });
   });
 
   it('failureIn: a 2xx the adapter reads as a retryable failure is retried within the same budget, its wait honoured', async () => {
-    scripts['/graphql'] = [{ status: 200, body: { errors: ['THROTTLED'] } }, { status: 503 }, { status: 200, body: { errors: ['THROTTLED'] } }, { status: 200, body: { data: 1 } }];
+    scripts['/graphql'] = [
+      { status: 200, body: { errors: ['THROTTLED'] } },
+      { status: 503 },
+      { status: 200, body: { errors: ['THROTTLED'] } },
+      { status: 200, body: { data: 1 } },
+    ];
     const waits: number[] = [];
     const client = createHttpClient({ baseDelayMs: 10, sleep: async (ms) => void waits.push(ms) });
-    const failureIn = (body: unknown) => ((body as { errors?: unknown }).errors ? new VendorApiError(429, `${base}/graphql`, 'throttled', 70) : null);
+    const failureIn = (body: unknown) =>
+      (body as { errors?: unknown }).errors ? new VendorApiError(429, `${base}/graphql`, 'throttled', 70) : null;
     const error = (await client.json(`${base}/graphql`, { failureIn }).catch((e: unknown) => e)) as VendorApiError;
     expect(error).toMatchObject({ status: 429, message: 'throttled', retryAfterMs: 70, attempts: 3 });
     expect(waits).toEqual([70, 20]);
@@ -148,4 +173,3 @@ describe('redirects', () => {
     }
   });
 });
-

@@ -105,7 +105,11 @@ async function attempt(url: string, options: HttpRequestOptions, timeoutMs: numb
   try {
     response = await fetch(url, {
       method: options.method ?? 'GET',
-      headers: { accept: 'application/json', ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+      headers: {
+        accept: 'application/json',
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: AbortSignal.timeout(timeoutMs),
       // Never followed: a redirect would carry custom credential headers (X-Shopify-Access-Token)
@@ -117,10 +121,19 @@ async function attempt(url: string, options: HttpRequestOptions, timeoutMs: numb
     throw new VendorApiError(0, url, `request failed: ${(error as Error).message}`);
   }
   if (response.status >= 300 && response.status < 400) {
-    throw new VendorApiError(response.status, url, `HTTP ${response.status} from ${new URL(url).host}: redirect to ${redirectTarget(url, response.headers.get('location'))} not followed (vendor API calls never follow redirects; check the API base URL)`);
+    throw new VendorApiError(
+      response.status,
+      url,
+      `HTTP ${response.status} from ${new URL(url).host}: redirect to ${redirectTarget(url, response.headers.get('location'))} not followed (vendor API calls never follow redirects; check the API base URL)`,
+    );
   }
   if (!response.ok) {
-    throw new VendorApiError(response.status, url, `HTTP ${response.status} from ${new URL(url).host}`, parseRetryAfter(response.headers.get('retry-after')));
+    throw new VendorApiError(
+      response.status,
+      url,
+      `HTTP ${response.status} from ${new URL(url).host}`,
+      parseRetryAfter(response.headers.get('retry-after')),
+    );
   }
   let body: unknown;
   try {
@@ -143,7 +156,7 @@ function redirectTarget(from: string, location: string | null): string {
   }
 }
 
-const deadlinePassed = (url: string) => new VendorApiError(0, url, 'no time left to ask the vendor API within this request\'s deadline');
+const deadlinePassed = (url: string) => new VendorApiError(0, url, "no time left to ask the vendor API within this request's deadline");
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const budget: VendorCallBudget = {
@@ -168,11 +181,16 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const problem = outboundUrlProblem(target, outbound);
     // Not retryable (a 4xx-like status): the configured URL is wrong, not the vendor's weather.
     if (problem) throw new VendorApiError(400, target, `vendor API URL refused: it ${problem}`);
-    return runVendorCall(budget, clock, {
-      attempt: async (timeoutMs) => (await attempt(target, options, timeoutMs)) as HttpResponse<T>,
-      judge,
-      noTimeLeft: () => deadlinePassed(target),
-    }, countAttempts);
+    return runVendorCall(
+      budget,
+      clock,
+      {
+        attempt: async (timeoutMs) => (await attempt(target, options, timeoutMs)) as HttpResponse<T>,
+        judge,
+        noTimeLeft: () => deadlinePassed(target),
+      },
+      countAttempts,
+    );
   }
 
   return {

@@ -29,8 +29,11 @@ describe('outboundUrlProblem', () => {
     ['https://192.168.1.20/', 'points at a private address (192.168.1.20); allow it explicitly with GATEWAY_OUTBOUND_ALLOW'],
     ['https://172.20.0.1/', 'points at a private address (172.20.0.1); allow it explicitly with GATEWAY_OUTBOUND_ALLOW'],
     ['https://0.0.0.0/', 'points at a unspecified address (0.0.0.0); allow it explicitly with GATEWAY_OUTBOUND_ALLOW'],
-    ['http://api.example.com/', 'uses http: to api.example.com (only https:, except to loopback outside production or to a host in GATEWAY_OUTBOUND_ALLOW)'],
-    ['https://user:pass@api.example.com/', 'carries credentials in the URL (send them as the adapter\'s headers)'],
+    [
+      'http://api.example.com/',
+      'uses http: to api.example.com (only https:, except to loopback outside production or to a host in GATEWAY_OUTBOUND_ALLOW)',
+    ],
+    ['https://user:pass@api.example.com/', "carries credentials in the URL (send them as the adapter's headers)"],
     ['not a url', 'is not a URL'],
   ])('%s is refused everywhere', (url, problem) => {
     expect(outboundUrlProblem(url, PRODUCTION)).toBe(problem);
@@ -63,10 +66,14 @@ describe('the HTTP client enforces its policy before anything is sent', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2/orders`;
     try {
-      const error = await createHttpClient({ outbound: PRODUCTION }).json(url).catch((e: unknown) => e);
+      const error = await createHttpClient({ outbound: PRODUCTION })
+        .json(url)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(VendorApiError);
       expect((error as VendorApiError).retryable).toBe(false);
-      expect((error as VendorApiError).message).toBe('vendor API URL refused: it points at a loopback address (127.0.0.1), refused in production');
+      expect((error as VendorApiError).message).toBe(
+        'vendor API URL refused: it points at a loopback address (127.0.0.1), refused in production',
+      );
       expect(hits).toBe(0);
       await expect(createHttpClient({ outbound: DEVELOPMENT_OUTBOUND_POLICY }).json(url)).resolves.toEqual({});
       expect(hits).toBe(1);
@@ -81,7 +88,14 @@ describe('VendorApiBaseUrl (provider settings)', () => {
     expect(VendorApiBaseUrl.safeParse('https://connect.squareup.com').success).toBe(true);
     expect(VendorApiBaseUrl.safeParse('http://127.0.0.1:4010').success).toBe(true);
     expect(VendorApiBaseUrl.safeParse('not a url').error?.issues.map((i) => i.message)).toEqual(['must be an http(s) URL']);
-    for (const bad of ['file:///etc/passwd', 'gopher://x', 'javascript:alert(1)', 'https://u:p@x.example', 'https://x.example/?token=1', 'ftp://x']) {
+    for (const bad of [
+      'file:///etc/passwd',
+      'gopher://x',
+      'javascript:alert(1)',
+      'https://u:p@x.example',
+      'https://x.example/?token=1',
+      'ftp://x',
+    ]) {
       expect(VendorApiBaseUrl.safeParse(bad).success, bad).toBe(false);
     }
   });

@@ -17,7 +17,14 @@ export interface OutboundPolicy {
 export const DEVELOPMENT_OUTBOUND_POLICY: OutboundPolicy = Object.freeze({ allowLoopback: true, allowHosts: [] });
 
 /** Cloud metadata endpoints: never a vendor API, always a credential-theft target. */
-const METADATA_HOSTS = new Set(['169.254.169.254', 'metadata.google.internal', 'metadata', 'fd00:ec2::254', '100.100.100.200', 'metadata.azure.internal']);
+const METADATA_HOSTS = new Set([
+  '169.254.169.254',
+  'metadata.google.internal',
+  'metadata',
+  'fd00:ec2::254',
+  '100.100.100.200',
+  'metadata.azure.internal',
+]);
 
 function ipv4Octets(host: string): number[] {
   return host.split('.').map(Number);
@@ -57,15 +64,17 @@ export function outboundUrlProblem(url: string, policy: OutboundPolicy): string 
     return 'is not a URL';
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return `uses ${parsed.protocol} (vendor APIs are called over https:)`;
-  if (parsed.username || parsed.password) return 'carries credentials in the URL (send them as the adapter\'s headers)';
+  if (parsed.username || parsed.password) return "carries credentials in the URL (send them as the adapter's headers)";
   const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (METADATA_HOSTS.has(host)) return `points at a cloud metadata address (${host})`;
   if (policy.allowHosts.includes(host)) return null;
   const kind = host === 'localhost' || host.endsWith('.localhost') ? 'loopback' : isIP(host) ? addressKind(host) : 'public';
   if (kind === 'link-local') return `points at a link-local address (${host})`;
   if (kind === 'loopback') return policy.allowLoopback ? null : `points at a loopback address (${host}), refused in production`;
-  if (kind === 'private' || kind === 'unspecified') return `points at a ${kind} address (${host}); allow it explicitly with GATEWAY_OUTBOUND_ALLOW`;
-  if (parsed.protocol !== 'https:') return `uses http: to ${host} (only https:, except to loopback outside production or to a host in GATEWAY_OUTBOUND_ALLOW)`;
+  if (kind === 'private' || kind === 'unspecified')
+    return `points at a ${kind} address (${host}); allow it explicitly with GATEWAY_OUTBOUND_ALLOW`;
+  if (parsed.protocol !== 'https:')
+    return `uses http: to ${host} (only https:, except to loopback outside production or to a host in GATEWAY_OUTBOUND_ALLOW)`;
   return null;
 }
 
@@ -73,11 +82,12 @@ export function outboundUrlProblem(url: string, policy: OutboundPolicy): string 
  * A vendor API base URL in provider settings: http(s) only, no credentials, no query or fragment.
  * Where it may point (loopback, private ranges) is decided per environment when it is called.
  */
-export const VendorApiBaseUrl = z
-  .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
-  .refine((value) => {
+export const VendorApiBaseUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).refine(
+  (value) => {
     // Runs after a failed URL check too (zod keeps checking): an unparsable value is that check's to report.
     if (!URL.canParse(value)) return true;
     const parsed = new URL(value);
     return !parsed.username && !parsed.password && !parsed.search && !parsed.hash;
-  }, { message: 'must not carry credentials, a query or a fragment' });
+  },
+  { message: 'must not carry credentials, a query or a fragment' },
+);

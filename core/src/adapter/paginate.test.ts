@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cursorPage, numberedPage, offsetPage } from './paginate.js';
 
 describe('paging helpers', () => {
-  it('cursor: the vendor\'s cursor goes out as it came; none, null or empty ends the pull', () => {
+  it("cursor: the vendor's cursor goes out as it came; none, null or empty ends the pull", () => {
     expect(cursorPage(null).cursor).toBeUndefined();
     expect(cursorPage('CAESB').cursor).toBe('CAESB');
     expect(cursorPage(null).next('CAESC')).toBe('CAESC');

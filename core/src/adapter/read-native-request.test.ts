@@ -41,7 +41,10 @@ const request = (body: string, signed: boolean): NativeRequest => ({
 });
 
 describe('readNativeRequest for an adapter with an unsigned handshake', () => {
-  const auth = (adapter: ReturnType<typeof countingAdapter>['adapter']): RequestAuth => ({ scheme: adapter.defaultAuth, secrets: [SECRET] });
+  const auth = (adapter: ReturnType<typeof countingAdapter>['adapter']): RequestAuth => ({
+    scheme: adapter.defaultAuth,
+    secrets: [SECRET],
+  });
 
   it('decodes and parses an authenticated payload once: the reading done to look for the handshake is reused after auth', () => {
     const { adapter, parses } = countingAdapter();
@@ -53,7 +56,9 @@ describe('readNativeRequest for an adapter with an unsigned handshake', () => {
   it('keeps the order of checks: the handshake before auth, then auth over the raw bytes, then what the payload says', () => {
     const { adapter, parses } = countingAdapter();
     expect(readNativeRequest(adapter, auth(adapter), request('{"challenge":"c-1"}', false), NOW)).toEqual({
-      kind: 'handshake', handshake: { note: 'setup', value: 'c-1' }, signed: false,
+      kind: 'handshake',
+      handshake: { note: 'setup', value: 'c-1' },
+      signed: false,
     });
     expect(parses.count).toBe(1);
     // Readable or not, an unsigned request that is no handshake is 401, never a 400 describing the payload.

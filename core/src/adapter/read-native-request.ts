@@ -32,7 +32,11 @@ function perConnectionPrecheck(scheme: AuthScheme, request: NativeRequest, now: 
   if (scheme.kind === 'mtls') return { ok: true };
   if (!request.headers[scheme.header]) return { ok: false, reason: 'missing_credentials', detail: `missing ${scheme.header} header` };
   if (scheme.kind === 'hmac' && scheme.signed === 'timestamp+body') {
-    const verdict = checkTimestamp(request.headers[scheme.timestampHeader ?? ''], Math.floor(now.getTime() / 1000), scheme.toleranceSeconds);
+    const verdict = checkTimestamp(
+      request.headers[scheme.timestampHeader ?? ''],
+      Math.floor(now.getTime() / 1000),
+      scheme.toleranceSeconds,
+    );
     if (verdict !== 'ok') return { ok: false, reason: 'stale_timestamp', detail: `timestamp ${verdict}` };
   }
   return { ok: true };
@@ -84,9 +88,10 @@ function payloadOf(auth: RequestAuth, decoding: NativeDecoding): unknown {
 export function readNativeRequest(adapter: AnyAdapter, auth: RequestAuth, request: NativeRequest, now: Date): NativeReading {
   // Unauthenticated work is bounded: only a body small enough to be a handshake is read before
   // authentication (a 1 MiB body was decoded and schema-checked for anyone who sent one).
-  const early = adapter.handshake?.auth === 'unsigned' && request.rawBody.length <= UNSIGNED_HANDSHAKE_MAX_BYTES
-    ? tryDecodeNative(adapter, request.rawBody)
-    : undefined;
+  const early =
+    adapter.handshake?.auth === 'unsigned' && request.rawBody.length <= UNSIGNED_HANDSHAKE_MAX_BYTES
+      ? tryDecodeNative(adapter, request.rawBody)
+      : undefined;
   const handshake = early ? unsignedHandshake(adapter, early, request) : null;
   if (handshake) return { kind: 'handshake', handshake, signed: false };
   if (auth.secrets === 'per-connection') refuse(perConnectionPrecheck(auth.scheme, request, now));
@@ -103,7 +108,9 @@ function splitUnits(adapter: AnyAdapter, all: Array<WebhookUnit<unknown> | Unrea
   const units = all.filter((u): u is WebhookUnit<unknown> => !isUnreadableUnit(u));
   const [first] = unreadable;
   if (units.length === 0 && first) {
-    throw new GatewayError('invalid_native_payload', { message: `The ${adapter.display.name} payload could not be read: ${first.storeId}: ${first.unreadable}${unreadable.length > 1 ? ` (and ${unreadable.length - 1} more)` : ''}.` });
+    throw new GatewayError('invalid_native_payload', {
+      message: `The ${adapter.display.name} payload could not be read: ${first.storeId}: ${first.unreadable}${unreadable.length > 1 ? ` (and ${unreadable.length - 1} more)` : ''}.`,
+    });
   }
   return { units, unreadable };
 }

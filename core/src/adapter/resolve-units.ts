@@ -36,7 +36,12 @@ export interface ResolveUnitsOptions<C extends UnitConnection> {
 }
 
 /** The answer to a request that concerns no store (e.g. a batch with nothing in it): nothing to do. */
-export const noStoreOutcome = (): AcceptedOutcome => ({ status: 'accepted', results: [], skipped: [], notes: ['The request concerns no store: nothing to do.'] });
+export const noStoreOutcome = (): AcceptedOutcome => ({
+  status: 'accepted',
+  results: [],
+  skipped: [],
+  notes: ['The request concerns no store: nothing to do.'],
+});
 
 /**
  * The second half of the featured door's checks, shared by the gateway and the adapter test kit:
@@ -61,7 +66,11 @@ export async function resolveUnits<C extends UnitConnection>(
   const checks = new Map<string, { reason: AuthFailure; detail: string } | null>();
   const resolved: Array<ResolvedUnit<C>> = [];
   const skipped = reading.unreadable.map((u): SkippedUnit => ({ storeId: u.storeId, reason: 'unreadable', detail: u.unreadable }));
-  for (const u of reading.unreadable) log?.warn({ vendor, store: u.storeId, detail: u.unreadable }, 'featured webhook: a unit the adapter cannot read was skipped; the rest is processed');
+  for (const u of reading.unreadable)
+    log?.warn(
+      { vendor, store: u.storeId, detail: u.unreadable },
+      'featured webhook: a unit the adapter cannot read was skipped; the rest is processed',
+    );
   let firstFailure: { reason: AuthFailure; detail: string } | undefined;
 
   for (const { storeId, unit } of reading.units) {
@@ -77,7 +86,11 @@ export async function resolveUnits<C extends UnitConnection>(
       if (!checks.has(storeId)) {
         const check = authenticate(auth.scheme, connection.secrets, request, now);
         checks.set(storeId, check.ok ? null : { reason: check.reason, detail: check.detail });
-        if (!check.ok) log?.warn({ vendor, store: storeId, reason: check.reason, detail: check.detail }, 'featured webhook: connection auth failed; unit skipped');
+        if (!check.ok)
+          log?.warn(
+            { vendor, store: storeId, reason: check.reason, detail: check.detail },
+            'featured webhook: connection auth failed; unit skipped',
+          );
       }
       const failure = checks.get(storeId);
       if (failure) {
@@ -90,7 +103,11 @@ export async function resolveUnits<C extends UnitConnection>(
   }
 
   if (resolved.length === 0 && reading.units.length > 0 && (auth.secrets === 'per-connection' || firstFailure)) {
-    throw firstFailure ? new AuthRefusal(firstFailure.reason, firstFailure.detail) : new GatewayError('unknown_connection', { message: `No active ${adapter.display.name} connection for the store(s) in this request.` });
+    throw firstFailure
+      ? new AuthRefusal(firstFailure.reason, firstFailure.detail)
+      : new GatewayError('unknown_connection', {
+          message: `No active ${adapter.display.name} connection for the store(s) in this request.`,
+        });
   }
   return { resolved, skipped };
 }

@@ -5,10 +5,14 @@ import { Secret } from './secret.js';
 import { setupFields } from './setup-fields.js';
 
 describe('setupFields', () => {
-  it('reads each field\'s .meta() in declaration order, through optional, default and transform', () => {
+  it("reads each field's .meta() in declaration order, through optional, default and transform", () => {
     const Settings = z.strictObject({
       appSecret: Secret.meta({ title: 'App secret', description: 'Signs every webhook.', secret: true }),
-      apiBaseUrl: z.url().default('https://api.example.com').transform((url) => url.replace(/\/+$/, '')).meta({ title: 'API base URL', description: 'For tests.' }),
+      apiBaseUrl: z
+        .url()
+        .default('https://api.example.com')
+        .transform((url) => url.replace(/\/+$/, ''))
+        .meta({ title: 'API base URL', description: 'For tests.' }),
       token: z.string().optional().meta({ title: 'Token', description: 'Optional.', secret: true }),
       region: z.string().meta({ title: 'Region', description: 'eu or us.' }).optional(),
     });
@@ -31,19 +35,25 @@ describe('setupFields', () => {
     );
   });
 
-  it('gives a defined adapter its setup page\'s credential rows, and refuses one whose credentials say nothing', () => {
+  it("gives a defined adapter its setup page's credential rows, and refuses one whose credentials say nothing", () => {
     const spec = {
       slug: 'acme-pos',
       display: { name: 'Acme', description: 'd', category: 'pos' as const, logoSvg: '<svg/>' },
       setup: { storeIdLabel: 'store', steps: [] },
       settings: z.strictObject({}),
-      credentials: z.strictObject({ accessToken: z.string().min(1).meta({ title: 'Access token', description: 'Settings → API.', secret: true }) }),
+      credentials: z.strictObject({
+        accessToken: z.string().min(1).meta({ title: 'Access token', description: 'Settings → API.', secret: true }),
+      }),
       auth: { kind: 'hmac' as const, header: 'x-sig', secret: { from: 'connection' as const } },
       native: z.object({}),
       units: () => [],
       map: () => ({ envelopes: [] }),
     };
-    expect(defineAdapter(spec).setup).toEqual({ storeIdLabel: 'store', steps: [], credentials: [{ key: 'accessToken', label: 'Access token', help: 'Settings → API.', secret: true }] });
+    expect(defineAdapter(spec).setup).toEqual({
+      storeIdLabel: 'store',
+      steps: [],
+      credentials: [{ key: 'accessToken', label: 'Access token', help: 'Settings → API.', secret: true }],
+    });
     expect(() => defineAdapter({ ...spec, credentials: z.strictObject({ accessToken: z.string() }) })).toThrow(
       'adapter "acme-pos": credentials.accessToken declares no .meta({ title, description })',
     );

@@ -56,7 +56,10 @@ export interface ResponseSpec {
 export const defaultAcceptedAnswer = (outcome: AcceptedOutcome): VendorAnswer => ({ status: 200, body: { ...outcome } });
 
 /** The default answer to a setup call: 200 `{status: "handshake", note}` (the value goes to the operator, not back to the caller). */
-export const defaultHandshakeAnswer = (handshake: Handshake): VendorAnswer => ({ status: 200, body: { status: 'handshake', note: handshake.note } });
+export const defaultHandshakeAnswer = (handshake: Handshake): VendorAnswer => ({
+  status: 200,
+  body: { status: 'handshake', note: handshake.note },
+});
 
 const SUCCESS = new Set([200, 201, 202, 204]);
 
@@ -66,10 +69,12 @@ export function vendorAnswer(
   outcome: { kind: 'accepted'; outcome: AcceptedOutcome } | { kind: 'handshake'; handshake: Handshake },
   request: NativeRequest,
 ): VendorAnswer {
-  const answer = outcome.kind === 'accepted'
-    ? (spec?.accepted?.(outcome.outcome, request) ?? defaultAcceptedAnswer(outcome.outcome))
-    : (spec?.handshake?.(outcome.handshake, request) ?? defaultHandshakeAnswer(outcome.handshake));
-  if (!SUCCESS.has(answer.status)) throw new TypeError(`an adapter's ${outcome.kind} answer must be 200, 201, 202 or 204, not ${String(answer.status)}`);
+  const answer =
+    outcome.kind === 'accepted'
+      ? (spec?.accepted?.(outcome.outcome, request) ?? defaultAcceptedAnswer(outcome.outcome))
+      : (spec?.handshake?.(outcome.handshake, request) ?? defaultHandshakeAnswer(outcome.handshake));
+  if (!SUCCESS.has(answer.status))
+    throw new TypeError(`an adapter's ${outcome.kind} answer must be 200, 201, 202 or 204, not ${String(answer.status)}`);
   return answer;
 }
 

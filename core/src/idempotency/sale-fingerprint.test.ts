@@ -2,13 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { saleFingerprint, type SaleDetails } from './sale-fingerprint.js';
 
 const base: SaleDetails = {
-  totalMinor: 1250, currency: 'USD', customer: { type: 'membershipId', value: 'MBR-1' },
+  totalMinor: 1250,
+  currency: 'USD',
+  customer: { type: 'membershipId', value: 'MBR-1' },
   items: [{ id: 'p1', name: 'Latte', sku: 'COF', quantity: 2, unitPriceMinor: 450 }],
 };
 
 describe('saleFingerprint', () => {
   it('is the same for the same sale however it was serialised (values, not bytes)', () => {
-    const reparsed = JSON.parse(JSON.stringify({ items: base.items, customer: base.customer, currency: 'USD', totalMinor: 1250 })) as SaleDetails;
+    const reparsed = JSON.parse(
+      JSON.stringify({ items: base.items, customer: base.customer, currency: 'USD', totalMinor: 1250 }),
+    ) as SaleDetails;
     expect(saleFingerprint(reparsed)).toBe(saleFingerprint(base));
     expect(saleFingerprint(base)).toMatch(/^[0-9a-f]{32}$/);
   });

@@ -3,7 +3,10 @@ import { VENDOR_CALL, WEBHOOK_FETCH_BACK, type VendorCallBudget } from './polici
 import { runVendorCall, type AttemptFailure } from './vendor-call.js';
 
 class Failure extends Error implements AttemptFailure {
-  constructor(readonly retryable: boolean, readonly retryAfterMs?: number) {
+  constructor(
+    readonly retryable: boolean,
+    readonly retryAfterMs?: number,
+  ) {
     super(retryable ? 'retryable' : 'final');
   }
 }
@@ -17,7 +20,14 @@ function vendor(answers: Array<Failure | 'ok'>, deadline?: number, hangs = false
   const run = (budget: VendorCallBudget) =>
     runVendorCall(
       budget,
-      { deadline, now: () => now, sleep: async (ms) => { waits.push(ms); now += ms; } },
+      {
+        deadline,
+        now: () => now,
+        sleep: async (ms) => {
+          waits.push(ms);
+          now += ms;
+        },
+      },
       {
         attempt: async (timeoutMs) => {
           timeouts.push(timeoutMs);
@@ -29,9 +39,21 @@ function vendor(answers: Array<Failure | 'ok'>, deadline?: number, hangs = false
         judge: (error) => (error instanceof Failure ? error : null),
         noTimeLeft: () => new Failure(true),
       },
-      (_error, made) => { attempts = made; },
+      (_error, made) => {
+        attempts = made;
+      },
     );
-  return { run, waits, timeouts, get attempts() { return attempts; }, get calls() { return timeouts.length; } };
+  return {
+    run,
+    waits,
+    timeouts,
+    get attempts() {
+      return attempts;
+    },
+    get calls() {
+      return timeouts.length;
+    },
+  };
 }
 
 describe('the vendor-call policy', () => {
@@ -75,7 +97,10 @@ describe('the vendor-call policy', () => {
     await expect(v.run(WEBHOOK_FETCH_BACK)).rejects.toBeInstanceOf(Failure);
     expect(v.calls).toBe(WEBHOOK_FETCH_BACK.maxAttempts);
     expect(v.waits).toEqual([WEBHOOK_FETCH_BACK.baseDelayMs]);
-    expect(v.timeouts).toEqual([WEBHOOK_FETCH_BACK.timeoutMs, WEBHOOK_FETCH_BACK.budgetMs - WEBHOOK_FETCH_BACK.timeoutMs - WEBHOOK_FETCH_BACK.baseDelayMs]);
+    expect(v.timeouts).toEqual([
+      WEBHOOK_FETCH_BACK.timeoutMs,
+      WEBHOOK_FETCH_BACK.budgetMs - WEBHOOK_FETCH_BACK.timeoutMs - WEBHOOK_FETCH_BACK.baseDelayMs,
+    ]);
   });
 
   it('the deadline cuts retries: a wait that would end past it is not made', async () => {

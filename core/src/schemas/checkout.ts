@@ -36,11 +36,7 @@ export const RedeemRequest = z.strictObject({
   customer: CustomerIdentifier,
   externalTransactionId: id(255),
   rewardId: z.uuid({ message: 'must be a UUID' }).optional(),
-  pointsToRedeem: z
-    .number()
-    .int({ message: 'must be an integer' })
-    .positive({ message: 'must be greater than 0' })
-    .optional(),
+  pointsToRedeem: z.number().int({ message: 'must be an integer' }).positive({ message: 'must be greater than 0' }).optional(),
   orderValue: PositiveMoney.optional(),
 });
 export type RedeemRequest = z.infer<typeof RedeemRequest>;

@@ -95,11 +95,15 @@ describe('Envelope', () => {
 
   it('quantity 1e16 is refused as beyond the safe range, naming the limit (not "must be an integer")', () => {
     const items = (quantity: number) => set('transaction.items', [{ name: 'a', quantity, unitPrice: 1 }]);
-    expect(failure(items(1e16)).fields).toEqual([{ path: 'transaction.items[0].quantity', message: 'must be at most 9,007,199,254,740,991' }]);
+    expect(failure(items(1e16)).fields).toEqual([
+      { path: 'transaction.items[0].quantity', message: 'must be at most 9,007,199,254,740,991' },
+    ]);
     expect(failure(items(1.5)).fields).toEqual([{ path: 'transaction.items[0].quantity', message: 'must be an integer' }]);
     // a more specific rule on the same value wins over the safe-range note
     expect(failure(items(-1e16)).fields).toEqual([{ path: 'transaction.items[0].quantity', message: 'must be at least 1' }]);
-    expect(failure(set('transaction.total', 1e300)).fields).toEqual([{ path: 'transaction.total', message: 'must be at most 999,999,999,999.99' }]);
+    expect(failure(set('transaction.total', 1e300)).fields).toEqual([
+      { path: 'transaction.total', message: 'must be at most 999,999,999,999.99' },
+    ]);
   });
 
   it('accepts every limit exactly at its maximum', () => {

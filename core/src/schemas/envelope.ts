@@ -64,11 +64,7 @@ export const SaleRefundedEnvelope = z.strictObject({
 });
 
 /** The canonical envelope of the earn/refund webhook (generic body; what featured adapters map to). */
-export const Envelope = z.discriminatedUnion('eventType', [
-  SaleCompletedEnvelope,
-  SaleRefundedEnvelope,
-  SaleVoidedEnvelope,
-]);
+export const Envelope = z.discriminatedUnion('eventType', [SaleCompletedEnvelope, SaleRefundedEnvelope, SaleVoidedEnvelope]);
 export type Envelope = z.infer<typeof Envelope>;
 export type SaleCompletedEnvelope = z.infer<typeof SaleCompletedEnvelope>;
 export type SaleRefundedEnvelope = z.infer<typeof SaleRefundedEnvelope>;

@@ -16,6 +16,8 @@ describe('parseEnv', () => {
   it('names every faulty variable in one ConfigError', () => {
     const run = () => parseEnv(Schema, { PORT: '70000', DATABASE_URL: 'mysql://x' }, 'Invalid engine configuration');
     expect(run).toThrow(ConfigError);
-    expect(run).toThrow(/^Invalid engine configuration:\n {2}PORT: must be between 0 and 65535\n {2}DATABASE_URL: must be a URL starting with postgres:\/\/ or postgresql:\/\//);
+    expect(run).toThrow(
+      /^Invalid engine configuration:\n {2}PORT: must be between 0 and 65535\n {2}DATABASE_URL: must be a URL starting with postgres:\/\/ or postgresql:\/\//,
+    );
   });
 });

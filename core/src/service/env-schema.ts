@@ -31,7 +31,11 @@ export class ConfigError extends Error {
 }
 
 /** Parse the environment once with one schema; every faulty variable is named in one message. */
-export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>, title = 'Invalid configuration'): z.infer<S> {
+export function parseEnv<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined>,
+  title = 'Invalid configuration',
+): z.infer<S> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => `  ${String(issue.path[0] ?? '(environment)')}: ${issue.message}`);

@@ -8,10 +8,7 @@ export interface RunningService {
  * bad config, bad seed file — prints its message alone and exits 1), then close gracefully on
  * SIGTERM / SIGINT, exiting 1 if closing takes more than 10 s.
  */
-export async function runService(
-  start: () => Promise<RunningService>,
-  isOperatorError: (error: unknown) => boolean,
-): Promise<void> {
+export async function runService(start: () => Promise<RunningService>, isOperatorError: (error: unknown) => boolean): Promise<void> {
   let running: RunningService;
   try {
     running = await start();

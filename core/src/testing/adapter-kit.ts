@@ -3,7 +3,13 @@ import { authenticate, secretsFromSettings } from '../adapter/auth/authenticate.
 import type { AuthCheck } from '../adapter/auth/scheme.js';
 import { hmacHeaderValue } from '../adapter/auth/verify-hmac.js';
 import { decodeNative } from '../adapter/decode-native.js';
-import { isUnreadableUnit, type AdapterContext, type AnyAdapter, type ReconcileWindow, type WebhookUnit } from '../adapter/define-adapter.js';
+import {
+  isUnreadableUnit,
+  type AdapterContext,
+  type AnyAdapter,
+  type ReconcileWindow,
+  type WebhookUnit,
+} from '../adapter/define-adapter.js';
 import { createHttpClient, type HttpClient } from '../adapter/http-client.js';
 import type { NativeRequest } from '../adapter/native-request.js';
 import type { RequestAuth } from '../adapter/read-native-request.js';
@@ -44,7 +50,12 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
   const http = options.http ?? createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, sleep: fastSleep });
 
   const context = (storeId: string): AdapterContext<z.infer<typeof adapter.settings>, z.infer<typeof adapter.credentials>> => ({
-    settings, credentials, storeId, http, logger: quietLogger, now,
+    settings,
+    credentials,
+    storeId,
+    http,
+    logger: quietLogger,
+    now,
   });
 
   function request(body: Buffer | string, headers: Record<string, string> = {}): NativeRequest {
@@ -137,7 +148,16 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
      * with `body` otherwise. Envelopes count as processed by an engine that earns nothing.
      */
     post(req: NativeRequest): Promise<KitResponse> {
-      return kitPost({ adapter, auth, connectionSecret: options.connectionSecret, now, map: (unit, storeId, r) => Promise.resolve(adapter.map(unit, context(storeId), r)) }, req);
+      return kitPost(
+        {
+          adapter,
+          auth,
+          connectionSecret: options.connectionSecret,
+          now,
+          map: (unit, storeId, r) => Promise.resolve(adapter.map(unit, context(storeId), r)),
+        },
+        req,
+      );
     },
     catalog,
     reconcile,

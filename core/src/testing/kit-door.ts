@@ -28,10 +28,20 @@ export interface KitDoorDeps {
   map(unit: unknown, storeId: string, request: NativeRequest): Promise<MapResult>;
 }
 
-const failure = (error: GatewayError): KitResponse => ({ statusCode: error.statusCode, code: error.code, message: error.message, handshake: null, envelopes: [] });
+const failure = (error: GatewayError): KitResponse => ({
+  statusCode: error.statusCode,
+  code: error.code,
+  message: error.message,
+  handshake: null,
+  envelopes: [],
+});
 
-
-function answered(deps: KitDoorDeps, outcome: Parameters<typeof vendorAnswer>[1], request: NativeRequest, envelopes: Envelope[]): KitResponse {
+function answered(
+  deps: KitDoorDeps,
+  outcome: Parameters<typeof vendorAnswer>[1],
+  request: NativeRequest,
+  envelopes: Envelope[],
+): KitResponse {
   const answer = vendorAnswer(deps.adapter.response, outcome, request);
   const contentType = answerContentType(answer);
   const raw = answer.body;
@@ -59,7 +69,10 @@ export async function kitPost(deps: KitDoorDeps, request: NativeRequest): Promis
     if (reading.kind === 'handshake') return answered(deps, { kind: 'handshake', handshake: reading.handshake }, request, []);
     if (reading.units.length === 0) return answered(deps, { kind: 'accepted', outcome: noStoreOutcome() }, request, []);
     const connection = { active: true, secrets: deps.connectionSecret ? [deps.connectionSecret] : [] };
-    const { resolved, skipped } = await resolveUnits({ adapter: deps.adapter, auth: deps.auth, request, now, find: () => Promise.resolve(connection) }, reading);
+    const { resolved, skipped } = await resolveUnits(
+      { adapter: deps.adapter, auth: deps.auth, request, now, find: () => Promise.resolve(connection) },
+      reading,
+    );
     const envelopes: Envelope[] = [];
     const notes: string[] = [];
     for (const { storeId, unit } of resolved) {
@@ -68,9 +81,16 @@ export async function kitPost(deps: KitDoorDeps, request: NativeRequest): Promis
       if (mapped.note) notes.push(mapped.note);
     }
     const results: FeaturedResult[] = envelopes.map((e) => ({
-      storeId: e.store.id, eventId: e.eventId, eventType: e.eventType, transactionId: e.transaction.id,
+      storeId: e.store.id,
+      eventId: e.eventId,
+      eventType: e.eventType,
+      transactionId: e.transaction.id,
       ...(e.eventType === 'sale.refunded' ? { refundId: e.refund.id } : {}),
-      status: 'processed', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null,
+      status: 'processed',
+      membershipId: '',
+      pointsEarned: 0,
+      stampsUpdated: [],
+      warning: null,
     }));
     return answered(deps, { kind: 'accepted', outcome: { status: 'accepted', results, skipped, notes } }, request, envelopes);
   } catch (error) {

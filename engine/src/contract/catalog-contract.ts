@@ -13,9 +13,27 @@ export function catalogContract(t: ContractContext): void {
 
   describe('catalogSync', () => {
     it('counts created, unchanged (not updated), updated and deactivated items exactly', async () => {
-      expect(await sync([latte, muffin, tea])).toEqual({ status: 'synced', itemsReceived: 3, itemsCreated: 3, itemsUpdated: 0, itemsDeactivated: 0 });
-      expect(await sync([latte, muffin, tea])).toEqual({ status: 'synced', itemsReceived: 3, itemsCreated: 0, itemsUpdated: 0, itemsDeactivated: 0 });
-      expect(await sync([{ ...latte, priceMinor: 475 }, tea])).toEqual({ status: 'synced', itemsReceived: 2, itemsCreated: 0, itemsUpdated: 1, itemsDeactivated: 1 });
+      expect(await sync([latte, muffin, tea])).toEqual({
+        status: 'synced',
+        itemsReceived: 3,
+        itemsCreated: 3,
+        itemsUpdated: 0,
+        itemsDeactivated: 0,
+      });
+      expect(await sync([latte, muffin, tea])).toEqual({
+        status: 'synced',
+        itemsReceived: 3,
+        itemsCreated: 0,
+        itemsUpdated: 0,
+        itemsDeactivated: 0,
+      });
+      expect(await sync([{ ...latte, priceMinor: 475 }, tea])).toEqual({
+        status: 'synced',
+        itemsReceived: 2,
+        itemsCreated: 0,
+        itemsUpdated: 1,
+        itemsDeactivated: 1,
+      });
     });
 
     it('never deletes: an absent item is deactivated once and comes back as an update', async () => {
@@ -25,7 +43,7 @@ export function catalogContract(t: ContractContext): void {
       expect(await sync([latte, muffin])).toMatchObject({ itemsCreated: 0, itemsUpdated: 1 });
     });
 
-    it('keeps each outlet\'s snapshot separate', async () => {
+    it("keeps each outlet's snapshot separate", async () => {
       await sync([latte, muffin]);
       expect(await sync([tea], 'o-uptown')).toMatchObject({ itemsCreated: 1, itemsDeactivated: 0 });
     });

@@ -15,11 +15,14 @@ export function concurrencyContract(t: ContractContext): void {
     });
 
     it('10 concurrent redemptions over budget: exactly the ones that fit, never below zero', async () => {
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-        t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: `order-${i}`, pointsToRedeem: 300 }).then(
-          (r) => ({ ok: true as const, balance: r.walletBalance }),
-          (e: { code?: string }) => ({ ok: false as const, code: e.code }),
-        )));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: `order-${i}`, pointsToRedeem: 300 }).then(
+            (r) => ({ ok: true as const, balance: r.walletBalance }),
+            (e: { code?: string }) => ({ ok: false as const, code: e.code }),
+          ),
+        ),
+      );
       expect(results.filter((r) => r.ok)).toHaveLength(4);
       expect(results.filter((r) => !r.ok).map((r) => (r.ok ? '' : r.code))).toEqual(Array(6).fill('insufficient_points'));
       expect(await t.balance(ANN)).toBe(0);

@@ -46,9 +46,16 @@ export function useContractEngine(open: OpenContractEngine): ContractContext {
  * accepts any GatewayError: the embedded catalog sync refuses duplicate ids with a plain
  * GatewayError carrying `fields`.
  */
-export async function expectEngineError(call: Promise<unknown>, code: string, status: number, kind: 'engine' | 'coded' = 'engine'): Promise<EngineError> {
+export async function expectEngineError(
+  call: Promise<unknown>,
+  code: string,
+  status: number,
+  kind: 'engine' | 'coded' = 'engine',
+): Promise<EngineError> {
   const error = await call.then(
-    () => { throw new Error(`expected EngineError ${code}, but the call succeeded`); },
+    () => {
+      throw new Error(`expected EngineError ${code}, but the call succeeded`);
+    },
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(kind === 'engine' ? EngineError : GatewayError);

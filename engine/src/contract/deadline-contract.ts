@@ -25,9 +25,14 @@ export function deadlineContract(t: ContractContext): void {
       }
       expect(await t.balance(ANN)).toBe(1200);
       expect((await t.engine.earn(command, { deadline: Date.now() + 5_000 })).status).toBe('processed');
-      const redeemed = await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'late-order', rewardId: IDS.points }, { deadline: Date.now() + 5_000 });
+      const redeemed = await t.engine.redeem(
+        { ...SCOPE, customer: ANN, externalTransactionId: 'late-order', rewardId: IDS.points },
+        { deadline: Date.now() + 5_000 },
+      );
       expect(redeemed.status).toBe('REDEEMED');
-      expect((await t.engine.catalogSync({ ...SCOPE, items: [{ externalId: 'late', name: 'Late', isActive: true }] })).itemsCreated).toBe(1);
+      expect((await t.engine.catalogSync({ ...SCOPE, items: [{ externalId: 'late', name: 'Late', isActive: true }] })).itemsCreated).toBe(
+        1,
+      );
     });
   });
 }

@@ -8,7 +8,13 @@ export function earnContract(t: ContractContext): void {
   describe('earn', () => {
     it('processes a sale once: floor(total × rate) points, then duplicate for any retry', async () => {
       const command = sale({ totalMinor: 1299 });
-      expect(await t.engine.earn(command)).toEqual({ status: 'processed', membershipId: 'MBR-0001', pointsEarned: 12, stampsUpdated: [], warning: null });
+      expect(await t.engine.earn(command)).toEqual({
+        status: 'processed',
+        membershipId: 'MBR-0001',
+        pointsEarned: 12,
+        stampsUpdated: [],
+        warning: null,
+      });
       const again = await t.engine.earn({ ...command, eventId: 'another-event' });
       expect(again).toEqual({ status: 'duplicate', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null });
       expect(await t.balance(ANN)).toBe(1212);
@@ -30,20 +36,26 @@ export function earnContract(t: ContractContext): void {
       expect((await t.engine.earn(command)).status).toBe('duplicate');
     });
 
-    it('accepts a non-member\'s sale with a warning and awards nothing', async () => {
+    it("accepts a non-member's sale with a warning and awards nothing", async () => {
       const result = await t.engine.earn(sale({ customer: { type: 'phone', value: '+1 555 010 9999' } }));
       expect(result).toMatchObject({ status: 'processed', membershipId: '', pointsEarned: 0, stampsUpdated: [] });
       expect(result.warning).toContain('Customer not found');
     });
 
     it('resolves a member by phone, email and external id', async () => {
-      for (const customer of [{ type: 'phone', value: '+1 (555) 010-0001' }, { type: 'email', value: ' ANN@example.com' }, { type: 'externalId', value: 'crm-1' }] as const) {
+      for (const customer of [
+        { type: 'phone', value: '+1 (555) 010-0001' },
+        { type: 'email', value: ' ANN@example.com' },
+        { type: 'externalId', value: 'crm-1' },
+      ] as const) {
         expect((await t.engine.earn(sale({ customer }))).membershipId).toBe('MBR-0001');
       }
     });
 
     it('counts stamps from matching lines and completes a card with the overflow', async () => {
-      const first = await t.engine.earn(sale({ items: [line('Latte', 2, { sku: 'COF-LATTE' }), line('Iced coffee', 1), line('Muffin', 1)] }));
+      const first = await t.engine.earn(
+        sale({ items: [line('Latte', 2, { sku: 'COF-LATTE' }), line('Iced coffee', 1), line('Muffin', 1)] }),
+      );
       expect(first.stampsUpdated).toEqual([{ rewardId: IDS.stamp, rewardTitle: STAMP_TITLE, current: 3, required: 5, completed: false }]);
       const second = await t.engine.earn(sale({ items: [line('Coffee', 3)] }));
       expect(second.stampsUpdated).toEqual([{ rewardId: IDS.stamp, rewardTitle: STAMP_TITLE, current: 1, required: 5, completed: true }]);

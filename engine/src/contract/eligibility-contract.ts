@@ -15,7 +15,15 @@ export function eligibilityContract(t: ContractContext): void {
       expect(result).toMatchObject({ membershipId: 'MBR-0001', walletBalance: 1200, redemptionRate: 100, warning: null });
       expect(result.eligibleRewards.map((r) => r.rewardId)).toEqual([IDS.stamp, IDS.points, IDS.discount, IDS.freeItem, IDS.tier]);
       const r = byId(result);
-      expect(r[IDS.stamp]).toEqual({ rewardId: IDS.stamp, title: 'Buy 5 coffees, get one free', type: 'STAMP', pointsCost: null, discountValue: null, eligible: false, reason: 'Stamp card 0 of 5.' });
+      expect(r[IDS.stamp]).toEqual({
+        rewardId: IDS.stamp,
+        title: 'Buy 5 coffees, get one free',
+        type: 'STAMP',
+        pointsCost: null,
+        discountValue: null,
+        eligible: false,
+        reason: 'Stamp card 0 of 5.',
+      });
       expect(r[IDS.points]).toMatchObject({ type: 'POINTS', pointsCost: 500, discountValue: 5, eligible: true, reason: null });
       expect(r[IDS.discount]).toMatchObject({ type: 'DISCOUNT', pointsCost: null, discountValue: 10, eligible: true });
       expect(r[IDS.tier]).toMatchObject({ type: 'TIER', eligible: false });
@@ -33,7 +41,10 @@ export function eligibilityContract(t: ContractContext): void {
 
     it('explains a minimum spend not met, or not checkable without an order value', async () => {
       expect(byId(await check(ANN, 3750))[IDS.discount]!.reason).toBe('Spend $12.50 more to use this reward (minimum $50.00).');
-      expect(byId(await check(ANN))[IDS.discount]).toMatchObject({ eligible: false, reason: 'Order value needed to check the minimum spend of $50.00.' });
+      expect(byId(await check(ANN))[IDS.discount]).toMatchObject({
+        eligible: false,
+        reason: 'Order value needed to check the minimum spend of $50.00.',
+      });
     });
 
     it('a non-member is an answer, not an error: empty membershipId, no rewards, a warning', async () => {

@@ -7,6 +7,12 @@ for (const { name } of testDialects()) {
   describeEngineContract(`embedded engine on ${name}`, async () => {
     const database = await openTestDatabase(name, engineMigrations);
     const engine = await createEmbeddedEngine({ database });
-    return { engine, close: async () => { await engine.close(); await database.close(); } };
+    return {
+      engine,
+      close: async () => {
+        await engine.close();
+        await database.close();
+      },
+    };
   });
 }

@@ -14,9 +14,17 @@ export function refundBeforeSaleContract(t: ContractContext): void {
   describe('refund before its sale', () => {
     it('a sale arriving after its full refund earns its points and gives them back at once, keeping none', async () => {
       const command = sale({ totalMinor: 6000 });
-      expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'NOTHING_TO_REVERSE', pointsReversed: 0, pointsReCredited: 0, membershipId: '' });
+      expect(await refund(command.transaction.id, 'r-1')).toEqual({
+        status: 'NOTHING_TO_REVERSE',
+        pointsReversed: 0,
+        pointsReCredited: 0,
+        membershipId: '',
+      });
       expect(await t.engine.earn(command)).toEqual({
-        status: 'processed', membershipId: 'MBR-0001', pointsEarned: 0, stampsUpdated: [],
+        status: 'processed',
+        membershipId: 'MBR-0001',
+        pointsEarned: 0,
+        stampsUpdated: [],
         warning: 'This order was refunded before the sale arrived (refund r-1): the 60 points it earned were reversed at once.',
       });
       expect(await t.balance(ANN)).toBe(1200);
@@ -33,7 +41,9 @@ export function refundBeforeSaleContract(t: ContractContext): void {
       await refund(command.transaction.id, 'r-b', 1000);
       const earned = await t.engine.earn(command);
       expect(earned).toMatchObject({ status: 'processed', pointsEarned: 30 });
-      expect(earned.warning).toBe('Part of this order was refunded before the sale arrived (refunds r-a, r-b): 30 of the 60 points it earned were reversed at once.');
+      expect(earned.warning).toBe(
+        'Part of this order was refunded before the sale arrived (refunds r-a, r-b): 30 of the 60 points it earned were reversed at once.',
+      );
       expect(await t.balance(ANN)).toBe(1230);
       expect(await refund(command.transaction.id, 'r-c')).toMatchObject({ status: 'REVERSED', pointsReversed: 30 });
       expect(await t.balance(ANN)).toBe(1200);
@@ -52,7 +62,10 @@ export function refundBeforeSaleContract(t: ContractContext): void {
       const command = sale({ totalMinor: 900, items: [line('Coffee', 2)] });
       await refund(command.transaction.id, 'r-1');
       const earned = await t.engine.earn(command);
-      expect(earned).toMatchObject({ pointsEarned: 0, stampsUpdated: [{ rewardId: IDS.stamp, current: 2, required: 5, completed: false }] });
+      expect(earned).toMatchObject({
+        pointsEarned: 0,
+        stampsUpdated: [{ rewardId: IDS.stamp, current: 2, required: 5, completed: false }],
+      });
       expect(earned.warning).toContain('the 9 points it earned were reversed at once');
     });
 
@@ -61,7 +74,10 @@ export function refundBeforeSaleContract(t: ContractContext): void {
       await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: command.transaction.id, pointsToRedeem: 250 });
       expect(await refund(command.transaction.id, 'r-1')).toMatchObject({ status: 'REVERSED', pointsReversed: 0, pointsReCredited: 250 });
       const earned = await t.engine.earn(command);
-      expect(earned).toMatchObject({ pointsEarned: 0, warning: 'This order was refunded before the sale arrived (refund r-1): the 20 points it earned were reversed at once.' });
+      expect(earned).toMatchObject({
+        pointsEarned: 0,
+        warning: 'This order was refunded before the sale arrived (refund r-1): the 20 points it earned were reversed at once.',
+      });
       expect(await t.balance(ANN)).toBe(1200);
     });
 
@@ -82,11 +98,13 @@ export function refundBeforeSaleContract(t: ContractContext): void {
 
     it('a refund and its sale at the same moment: whichever commits first, the points are reversed exactly once', async () => {
       const sales = Array.from({ length: 8 }, () => sale({ totalMinor: 5000 }));
-      await Promise.all(sales.flatMap((s, i) => {
-        const r = refund(s.transaction.id, uniqueId('r'));
-        const e = t.engine.earn(s);
-        return i % 2 === 0 ? [r, e] : [e, r];
-      }));
+      await Promise.all(
+        sales.flatMap((s, i) => {
+          const r = refund(s.transaction.id, uniqueId('r'));
+          const e = t.engine.earn(s);
+          return i % 2 === 0 ? [r, e] : [e, r];
+        }),
+      );
       expect(await t.balance(ANN)).toBe(1200);
       for (const s of sales) expect(await refund(s.transaction.id, uniqueId('r'))).toMatchObject({ status: 'NOTHING_TO_REVERSE' });
     });

@@ -13,7 +13,9 @@ import { expectEngineError, type ContractContext } from './contract-harness.js';
 export function refundCurrencyContract(t: ContractContext): void {
   const refund = (transactionId: string, refundId: string, amountMinor: number | undefined, currency: string | undefined) =>
     t.engine.reverse({
-      ...SCOPE, transactionId, refundId,
+      ...SCOPE,
+      transactionId,
+      refundId,
       ...(amountMinor === undefined ? {} : { amountMinor }),
       ...(currency === undefined ? {} : { currency }),
     });
@@ -58,7 +60,7 @@ export function refundCurrencyContract(t: ContractContext): void {
       expect(await t.balance(ANN)).toBe(1200 + 30);
     });
 
-    it('a sale in another currency than the merchant\'s, arriving after partial refunds in the merchant currency, does not compare their amounts with its total', async () => {
+    it("a sale in another currency than the merchant's, arriving after partial refunds in the merchant currency, does not compare their amounts with its total", async () => {
       const command = sale({ totalMinor: 4_000, currency: 'EUR' });
       expect(await refund(command.transaction.id, 'r-1', 4_000, 'USD')).toMatchObject({ status: 'NOTHING_TO_REVERSE' });
       const earned = await t.engine.earn(command);

@@ -10,8 +10,18 @@ export function reverseContract(t: ContractContext): void {
     it('reverses a full refund once; the same refund id again is ALREADY_PROCESSED', async () => {
       const command = sale({ totalMinor: 4999 });
       await t.engine.earn(command);
-      expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'REVERSED', pointsReversed: 49, pointsReCredited: 0, membershipId: 'MBR-0001' });
-      expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 49, pointsReCredited: 0, membershipId: 'MBR-0001' });
+      expect(await refund(command.transaction.id, 'r-1')).toEqual({
+        status: 'REVERSED',
+        pointsReversed: 49,
+        pointsReCredited: 0,
+        membershipId: 'MBR-0001',
+      });
+      expect(await refund(command.transaction.id, 'r-1')).toEqual({
+        status: 'ALREADY_PROCESSED',
+        pointsReversed: 49,
+        pointsReCredited: 0,
+        membershipId: 'MBR-0001',
+      });
       expect(await t.balance(ANN)).toBe(1200);
     });
 
@@ -61,7 +71,11 @@ export function reverseContract(t: ContractContext): void {
     it('reverses partial refunds on the cumulative amount, never more than was earned', async () => {
       const command = sale({ totalMinor: 1000 });
       await t.engine.earn(command);
-      const parts = [await refund(command.transaction.id, 'r-a', 333), await refund(command.transaction.id, 'r-b', 333), await refund(command.transaction.id, 'r-c', 334)];
+      const parts = [
+        await refund(command.transaction.id, 'r-a', 333),
+        await refund(command.transaction.id, 'r-b', 333),
+        await refund(command.transaction.id, 'r-c', 334),
+      ];
       expect(parts.map((p) => p.pointsReversed)).toEqual([3, 3, 4]);
       expect(await refund(command.transaction.id, 'r-d', 500)).toMatchObject({ status: 'NOTHING_TO_REVERSE', pointsReversed: 0 });
       expect(await t.balance(ANN)).toBe(1200);
@@ -75,7 +89,12 @@ export function reverseContract(t: ContractContext): void {
     });
 
     it('NOTHING_TO_REVERSE for a sale never seen or a walk-in, still deduplicated', async () => {
-      expect(await refund('never-seen', 'r-1')).toEqual({ status: 'NOTHING_TO_REVERSE', pointsReversed: 0, pointsReCredited: 0, membershipId: '' });
+      expect(await refund('never-seen', 'r-1')).toEqual({
+        status: 'NOTHING_TO_REVERSE',
+        pointsReversed: 0,
+        pointsReCredited: 0,
+        membershipId: '',
+      });
       expect((await refund('never-seen', 'r-1')).status).toBe('ALREADY_PROCESSED');
       const walkIn = sale({ customer: undefined });
       await t.engine.earn(walkIn);
@@ -87,15 +106,28 @@ export function reverseContract(t: ContractContext): void {
       await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: command.transaction.id, rewardId: IDS.points });
       await t.engine.earn(command);
       expect(await t.balance(ANN)).toBe(1200 - 500 + 20);
-      expect(await refund(command.transaction.id, 'r-1', 1000)).toMatchObject({ status: 'REVERSED', pointsReversed: 10, pointsReCredited: 0 });
-      expect(await refund(command.transaction.id, 'r-2', 1000)).toMatchObject({ status: 'REVERSED', pointsReversed: 10, pointsReCredited: 500 });
+      expect(await refund(command.transaction.id, 'r-1', 1000)).toMatchObject({
+        status: 'REVERSED',
+        pointsReversed: 10,
+        pointsReCredited: 0,
+      });
+      expect(await refund(command.transaction.id, 'r-2', 1000)).toMatchObject({
+        status: 'REVERSED',
+        pointsReversed: 10,
+        pointsReCredited: 500,
+      });
       expect((await refund(command.transaction.id, 'r-3')).pointsReCredited).toBe(0);
       expect(await t.balance(ANN)).toBe(1200);
     });
 
     it('re-credits a redemption against an order that never reached the engine', async () => {
       await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'abandoned', pointsToRedeem: 250 });
-      expect(await refund('abandoned', 'r-1')).toEqual({ status: 'REVERSED', pointsReversed: 0, pointsReCredited: 250, membershipId: 'MBR-0001' });
+      expect(await refund('abandoned', 'r-1')).toEqual({
+        status: 'REVERSED',
+        pointsReversed: 0,
+        pointsReCredited: 250,
+        membershipId: 'MBR-0001',
+      });
       expect(await t.balance(ANN)).toBe(1200);
     });
   });

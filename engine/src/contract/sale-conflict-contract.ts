@@ -24,7 +24,14 @@ export function saleConflictContract(t: ContractContext): void {
       const first = sale({ totalMinor: 1_000, items: [{ name: 'Latte', quantity: 1, unitPriceMinor: 1_000 }] });
       await t.engine.earn(first);
       expect((await t.engine.earn({ ...first, transaction: { ...first.transaction, customer: BOB } })).conflict).toBeDefined();
-      expect((await t.engine.earn({ ...first, transaction: { ...first.transaction, items: [{ name: 'Tea', quantity: 1, unitPriceMinor: 1_000 }] } })).conflict).toBeDefined();
+      expect(
+        (
+          await t.engine.earn({
+            ...first,
+            transaction: { ...first.transaction, items: [{ name: 'Tea', quantity: 1, unitPriceMinor: 1_000 }] },
+          })
+        ).conflict,
+      ).toBeDefined();
     });
 
     it('an identical retry (new event id, re-serialised) is a plain duplicate without a conflict', async () => {

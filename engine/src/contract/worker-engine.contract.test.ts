@@ -6,6 +6,12 @@ for (const { name } of testDialects()) {
   describeEngineContract(`embedded engine on a worker thread, ${name}`, async () => {
     const { options, dispose } = await testDatabaseOptions(name);
     const engine = await createWorkerEngine({ database: options });
-    return { engine, close: async () => { await engine.close(); await dispose(); } };
+    return {
+      engine,
+      close: async () => {
+        await engine.close();
+        await dispose();
+      },
+    };
   });
 }

@@ -145,4 +145,3 @@ export interface EngineTables {
     updated_at: string;
   };
 }
-

@@ -27,7 +27,9 @@ export function deadlineOf(request: FastifyRequest): number | undefined {
   if (header === undefined) return undefined;
   const value = Array.isArray(header) ? header.join(',') : header;
   if (!/^\d{1,10}$/.test(value) || Number(value) > MAX_BUDGET_MS) {
-    throw new InvalidCommandError([{ path: `header ${ENGINE_BUDGET_HEADER}`, message: `must be whole milliseconds from 0 to ${MAX_BUDGET_MS}` }]);
+    throw new InvalidCommandError([
+      { path: `header ${ENGINE_BUDGET_HEADER}`, message: `must be whole milliseconds from 0 to ${MAX_BUDGET_MS}` },
+    ]);
   }
   return (arrivals.get(request) ?? Date.now()) + Number(value);
 }

@@ -1,4 +1,13 @@
-import { CustomerIdentifier, Store, type CatalogSyncCommand, type OutletQuery, type EarnCommand, type EligibilityCommand, type RedeemCommand, type ReverseCommand } from '@loyalty-gateway/core';
+import {
+  CustomerIdentifier,
+  Store,
+  type CatalogSyncCommand,
+  type OutletQuery,
+  type EarnCommand,
+  type EligibilityCommand,
+  type RedeemCommand,
+  type ReverseCommand,
+} from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 /**

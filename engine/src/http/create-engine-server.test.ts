@@ -10,9 +10,18 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 describe('engine HTTP service', () => {
   let t: TestEngine;
   let app: FastifyInstance;
-  const serve = (engine: LoyaltyEngine) => { app = createEngineServer({ engine, token: TOKEN }); return app; };
-  beforeEach(async () => { t = await openSeededEngine('sqlite'); serve(t.engine); });
-  afterEach(async () => { await app.close(); await t.close(); });
+  const serve = (engine: LoyaltyEngine) => {
+    app = createEngineServer({ engine, token: TOKEN });
+    return app;
+  };
+  beforeEach(async () => {
+    t = await openSeededEngine('sqlite');
+    serve(t.engine);
+  });
+  afterEach(async () => {
+    await app.close();
+    await t.close();
+  });
 
   it('GET /health is liveness without auth; /v1 routes need the bearer token', async () => {
     expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
@@ -36,7 +45,12 @@ describe('engine HTTP service', () => {
     expect(earn.json()).toEqual({ status: 'processed', membershipId: 'MBR-0001', pointsEarned: 12, stampsUpdated: [], warning: null });
     const eligibility = await app.inject({ method: 'POST', url: '/v1/eligibility', headers: auth, payload: { ...SCOPE, customer: ANN } });
     expect(eligibility.json()).toMatchObject({ membershipId: 'MBR-0001', walletBalance: 1212 });
-    const reverse = await app.inject({ method: 'POST', url: '/v1/reverse', headers: auth, payload: { ...SCOPE, transactionId: command.transaction.id, refundId: 'r-1' } });
+    const reverse = await app.inject({
+      method: 'POST',
+      url: '/v1/reverse',
+      headers: auth,
+      payload: { ...SCOPE, transactionId: command.transaction.id, refundId: 'r-1' },
+    });
     expect(reverse.json()).toEqual({ status: 'REVERSED', pointsReversed: 12, pointsReCredited: 0, membershipId: 'MBR-0001' });
     const sync = await app.inject({ method: 'POST', url: '/v1/catalog-sync', headers: auth, payload: { ...SCOPE, items: [] } });
     expect(sync.json()).toMatchObject({ status: 'synced', itemsReceived: 0 });
@@ -46,20 +60,41 @@ describe('engine HTTP service', () => {
     const bad = { ...sale(), extra: 1, transaction: { ...sale().transaction, totalMinor: 12.5 } };
     const reply = await app.inject({ method: 'POST', url: '/v1/earn', headers: auth, payload: bad });
     expect(reply.statusCode).toBe(400);
-    expect(reply.json()).toMatchObject({ code: 'invalid_command', fields: expect.arrayContaining([{ path: 'extra', message: 'unknown field' }, expect.objectContaining({ path: 'transaction.totalMinor' })]) });
-    const json = await app.inject({ method: 'POST', url: '/v1/redeem', headers: { ...auth, 'content-type': 'application/json' }, payload: '{nope' });
+    expect(reply.json()).toMatchObject({
+      code: 'invalid_command',
+      fields: expect.arrayContaining([
+        { path: 'extra', message: 'unknown field' },
+        expect.objectContaining({ path: 'transaction.totalMinor' }),
+      ]),
+    });
+    const json = await app.inject({
+      method: 'POST',
+      url: '/v1/redeem',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{nope',
+    });
     expect([json.statusCode, json.json().code]).toEqual([400, 'bad_request']);
   });
 
   it('renders an EngineError with its status, code and message', async () => {
-    const reply = await app.inject({ method: 'POST', url: '/v1/redeem', headers: auth, payload: { ...SCOPE, customer: ANN, externalTransactionId: 'o-1', pointsToRedeem: 5000 } });
+    const reply = await app.inject({
+      method: 'POST',
+      url: '/v1/redeem',
+      headers: auth,
+      payload: { ...SCOPE, customer: ANN, externalTransactionId: 'o-1', pointsToRedeem: 5000 },
+    });
     expect(reply.statusCode).toBe(400);
     expect(reply.json()).toEqual({ code: 'insufficient_points', message: 'Needs 5000 points; customer has 1200 (3800 short).' });
   });
 
   it('an unexpected failure is 500 internal_error, or 503 engine_unavailable when the engine cannot serve', async () => {
     await app.close();
-    const failing = serve({ ...t.engine, earn: async () => { throw new Error('boom: secret detail'); } });
+    const failing = serve({
+      ...t.engine,
+      earn: async () => {
+        throw new Error('boom: secret detail');
+      },
+    });
     const reply = await failing.inject({ method: 'POST', url: '/v1/earn', headers: auth, payload: sale() });
     expect([reply.statusCode, reply.json().code]).toEqual([500, 'internal_error']);
     expect(reply.body).not.toContain('secret detail');
@@ -82,8 +117,17 @@ describe('engine HTTP service', () => {
     expect(spent.json().message).toMatch(/nothing was committed/);
     expect(await t.db.selectFrom('sales').select('id').execute()).toEqual([]);
     for (const budget of ['-1', '1.5', 'soon', '3600001']) {
-      const bad = await app.inject({ method: 'POST', url: '/v1/earn', headers: { ...auth, 'x-engine-budget-ms': budget }, payload: command });
-      expect([bad.statusCode, bad.json().code, bad.json().fields?.[0]?.path]).toEqual([400, 'invalid_command', 'header x-engine-budget-ms']);
+      const bad = await app.inject({
+        method: 'POST',
+        url: '/v1/earn',
+        headers: { ...auth, 'x-engine-budget-ms': budget },
+        payload: command,
+      });
+      expect([bad.statusCode, bad.json().code, bad.json().fields?.[0]?.path]).toEqual([
+        400,
+        'invalid_command',
+        'header x-engine-budget-ms',
+      ]);
     }
     const ok = await app.inject({ method: 'POST', url: '/v1/earn', headers: { ...auth, 'x-engine-budget-ms': '2000' }, payload: command });
     expect(ok.json()).toMatchObject({ status: 'processed', pointsEarned: 12 });

@@ -4,7 +4,12 @@ import type { z } from 'zod';
 import { hasBearerToken } from './bearer-token.js';
 import { deadlineOf, noteArrival } from './call-deadline.js';
 import {
-  CatalogSyncCommandSchema, EarnCommandSchema, EligibilityCommandSchema, OutletQuerySchema, RedeemCommandSchema, ReverseCommandSchema,
+  CatalogSyncCommandSchema,
+  EarnCommandSchema,
+  EligibilityCommandSchema,
+  OutletQuerySchema,
+  RedeemCommandSchema,
+  ReverseCommandSchema,
 } from './command-schemas.js';
 import { errorReplier, parseCommand, type EngineErrorBody } from './reply-error.js';
 
@@ -25,10 +30,22 @@ type Options = EngineCallOptions;
 /** Path → port method and the schema of its command. */
 const COMMANDS = {
   '/v1/earn': { schema: EarnCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof EarnCommandSchema>, o: Options) => e.earn(c, o) },
-  '/v1/reverse': { schema: ReverseCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof ReverseCommandSchema>, o: Options) => e.reverse(c, o) },
-  '/v1/eligibility': { schema: EligibilityCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof EligibilityCommandSchema>, o: Options) => e.eligibility(c, o) },
-  '/v1/redeem': { schema: RedeemCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof RedeemCommandSchema>, o: Options) => e.redeem(c, o) },
-  '/v1/catalog-sync': { schema: CatalogSyncCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof CatalogSyncCommandSchema>, o: Options) => e.catalogSync(c, o) },
+  '/v1/reverse': {
+    schema: ReverseCommandSchema,
+    run: (e: LoyaltyEngine, c: z.infer<typeof ReverseCommandSchema>, o: Options) => e.reverse(c, o),
+  },
+  '/v1/eligibility': {
+    schema: EligibilityCommandSchema,
+    run: (e: LoyaltyEngine, c: z.infer<typeof EligibilityCommandSchema>, o: Options) => e.eligibility(c, o),
+  },
+  '/v1/redeem': {
+    schema: RedeemCommandSchema,
+    run: (e: LoyaltyEngine, c: z.infer<typeof RedeemCommandSchema>, o: Options) => e.redeem(c, o),
+  },
+  '/v1/catalog-sync': {
+    schema: CatalogSyncCommandSchema,
+    run: (e: LoyaltyEngine, c: z.infer<typeof CatalogSyncCommandSchema>, o: Options) => e.catalogSync(c, o),
+  },
   '/v1/find-outlet': { schema: OutletQuerySchema, run: (e: LoyaltyEngine, c: z.infer<typeof OutletQuerySchema>) => e.findOutlet(c) },
 } as const;
 

@@ -52,10 +52,17 @@ export function errorReplier(options: ErrorReplyOptions) {
       return void reply.code(error.statusCode).send({ code: 'bad_request', message: error.message } satisfies EngineErrorBody);
     }
     request.log.error({ err: error }, 'engine request failed');
-    const reachable = await options.ping().then(() => true, () => false);
+    const reachable = await options.ping().then(
+      () => true,
+      () => false,
+    );
     if (!reachable) {
-      return void reply.code(503).send({ code: 'engine_unavailable', message: 'The loyalty engine cannot reach its storage.' } satisfies EngineErrorBody);
+      return void reply
+        .code(503)
+        .send({ code: 'engine_unavailable', message: 'The loyalty engine cannot reach its storage.' } satisfies EngineErrorBody);
     }
-    return void reply.code(500).send({ code: 'internal_error', message: 'The loyalty engine failed unexpectedly.' } satisfies EngineErrorBody);
+    return void reply
+      .code(500)
+      .send({ code: 'internal_error', message: 'The loyalty engine failed unexpectedly.' } satisfies EngineErrorBody);
   };
 }

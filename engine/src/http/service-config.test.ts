@@ -5,7 +5,12 @@ import { engineSeedFrom } from './service-seed.js';
 
 describe('engine service configuration', () => {
   it('defaults: 127.0.0.1:4000, ./.data-engine, SQLite, no token, info', () => {
-    expect(loadEngineServiceConfig({})).toEqual({ ENGINE_PORT: 4000, ENGINE_HOST: '127.0.0.1', ENGINE_DATA_DIR: './.data-engine', LOG_LEVEL: 'info' });
+    expect(loadEngineServiceConfig({})).toEqual({
+      ENGINE_PORT: 4000,
+      ENGINE_HOST: '127.0.0.1',
+      ENGINE_DATA_DIR: './.data-engine',
+      LOG_LEVEL: 'info',
+    });
     expect(loadEngineServiceConfig({ DATABASE_URL: '', ENGINE_PORT: '4100' })).toMatchObject({ ENGINE_PORT: 4100 });
   });
 
@@ -22,7 +27,15 @@ describe('engine service configuration', () => {
 });
 
 describe('engine service seed file', () => {
-  const merchant = { id: 'm-1', name: 'M', currency: 'USD', defaultCountryCode: '1', earnRate: 1, redemptionRate: 100, outlets: [{ id: 'o-1', name: 'O' }] };
+  const merchant = {
+    id: 'm-1',
+    name: 'M',
+    currency: 'USD',
+    defaultCountryCode: '1',
+    earnRate: 1,
+    redemptionRate: 100,
+    outlets: [{ id: 'o-1', name: 'O' }],
+  };
 
   it('takes codePrefix and merchants minus their connections; ignores vendors', () => {
     const seed = engineSeedFrom({
@@ -36,6 +49,8 @@ describe('engine service seed file', () => {
   });
 
   it('names the faulty path', () => {
-    expect(() => engineSeedFrom({ merchants: [{ ...merchant, earnRate: -1 }] })).toThrow(/ENGINE_SEED_FILE is invalid:\n {2}merchants\[0\]\.earnRate/);
+    expect(() => engineSeedFrom({ merchants: [{ ...merchant, earnRate: -1 }] })).toThrow(
+      /ENGINE_SEED_FILE is invalid:\n {2}merchants\[0\]\.earnRate/,
+    );
   });
 });

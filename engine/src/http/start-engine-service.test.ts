@@ -7,22 +7,40 @@ import { startEngineService } from './start-engine-service.js';
 
 describe('startEngineService', () => {
   let dir: string;
-  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'engine-svc-')); });
-  afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'engine-svc-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('boots from the environment with a SQLite file and a seed file, listens, and closes', async () => {
     const seedFile = join(dir, 'seed.json');
     await writeFile(seedFile, JSON.stringify({ vendors: [], ...testSeed() }));
-    const env = { ENGINE_PORT: '0', ENGINE_DATA_DIR: join(dir, 'data'), ENGINE_SEED_FILE: seedFile, ENGINE_TOKEN: 'a-long-enough-token', LOG_LEVEL: 'silent' };
+    const env = {
+      ENGINE_PORT: '0',
+      ENGINE_DATA_DIR: join(dir, 'data'),
+      ENGINE_SEED_FILE: seedFile,
+      ENGINE_TOKEN: 'a-long-enough-token',
+      LOG_LEVEL: 'silent',
+    };
     const running = await startEngineService(env);
     const headers = { authorization: 'Bearer a-long-enough-token', 'content-type': 'application/json' };
     expect((await fetch(`${running.address}/health`)).status).toBe(200);
-    const reply = await fetch(`${running.address}/v1/eligibility`, { method: 'POST', headers, body: JSON.stringify({ ...SCOPE, customer: ANN }) });
+    const reply = await fetch(`${running.address}/v1/eligibility`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...SCOPE, customer: ANN }),
+    });
     expect(await reply.json()).toMatchObject({ membershipId: 'MBR-0001', walletBalance: 1200 });
     await running.close();
     await expect(fetch(`${running.address}/health`)).rejects.toThrow();
     const again = await startEngineService(env);
-    const replay = await fetch(`${again.address}/v1/eligibility`, { method: 'POST', headers, body: JSON.stringify({ ...SCOPE, customer: ANN }) });
+    const replay = await fetch(`${again.address}/v1/eligibility`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...SCOPE, customer: ANN }),
+    });
     expect(await replay.json()).toMatchObject({ walletBalance: 1200 });
     await again.close();
   });
@@ -30,6 +48,8 @@ describe('startEngineService', () => {
   it('refuses a bad seed file before opening anything', async () => {
     const seedFile = join(dir, 'seed.json');
     await writeFile(seedFile, '{"merchants": [{"id": 1}]}');
-    await expect(startEngineService({ ENGINE_PORT: '0', ENGINE_DATA_DIR: join(dir, 'data'), ENGINE_SEED_FILE: seedFile })).rejects.toThrow(/ENGINE_SEED_FILE is invalid/);
+    await expect(startEngineService({ ENGINE_PORT: '0', ENGINE_DATA_DIR: join(dir, 'data'), ENGINE_SEED_FILE: seedFile })).rejects.toThrow(
+      /ENGINE_SEED_FILE is invalid/,
+    );
   });
 });

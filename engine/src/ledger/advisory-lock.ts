@@ -6,7 +6,12 @@ import type { EngineContext, Tx } from './context.js';
  * the same key run one at a time until their transaction ends. Nothing on SQLite, whose one
  * connection already serialises every writer.
  */
-export async function advisoryXactLock(ctx: Pick<EngineContext, 'dialect'>, trx: Tx, lockClass: number, keyParts: readonly string[]): Promise<void> {
+export async function advisoryXactLock(
+  ctx: Pick<EngineContext, 'dialect'>,
+  trx: Tx,
+  lockClass: number,
+  keyParts: readonly string[],
+): Promise<void> {
   if (ctx.dialect !== 'postgres') return;
   await sql`select pg_advisory_xact_lock(${lockClass}, hashtext(${JSON.stringify(keyParts)}))`.execute(trx);
 }

@@ -10,19 +10,46 @@ const tea: Item = { externalId: 'p-3', name: 'Tea', isActive: false };
 
 describe.each(testDialects())('catalogSync on $name', ({ name }) => {
   let t: TestEngine;
-  beforeEach(async () => { t = await openSeededEngine(name); });
-  afterEach(async () => { await t.close(); });
+  beforeEach(async () => {
+    t = await openSeededEngine(name);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
 
   const sync = (items: Item[], outletId = SCOPE.outletId) => t.engine.catalogSync({ ...SCOPE, outletId, items });
-  const rows = () => t.db.selectFrom('catalog_items').select(['external_id', 'name', 'is_active', 'updated_at']).orderBy('external_id').execute();
+  const rows = () =>
+    t.db.selectFrom('catalog_items').select(['external_id', 'name', 'is_active', 'updated_at']).orderBy('external_id').execute();
 
   it('creates, leaves unchanged items alone, updates changed ones and deactivates absent ones', async () => {
-    expect(await sync([latte, muffin, tea])).toEqual({ status: 'synced', itemsReceived: 3, itemsCreated: 3, itemsUpdated: 0, itemsDeactivated: 0 });
+    expect(await sync([latte, muffin, tea])).toEqual({
+      status: 'synced',
+      itemsReceived: 3,
+      itemsCreated: 3,
+      itemsUpdated: 0,
+      itemsDeactivated: 0,
+    });
     const before = await rows();
-    expect(await sync([latte, muffin, tea])).toEqual({ status: 'synced', itemsReceived: 3, itemsCreated: 0, itemsUpdated: 0, itemsDeactivated: 0 });
+    expect(await sync([latte, muffin, tea])).toEqual({
+      status: 'synced',
+      itemsReceived: 3,
+      itemsCreated: 0,
+      itemsUpdated: 0,
+      itemsDeactivated: 0,
+    });
     expect(await rows()).toEqual(before);
-    expect(await sync([{ ...latte, priceMinor: 475 }, tea])).toEqual({ status: 'synced', itemsReceived: 2, itemsCreated: 0, itemsUpdated: 1, itemsDeactivated: 1 });
-    expect((await rows()).map((r) => [r.external_id, Number(r.is_active)])).toEqual([['p-1', 1], ['p-2', 0], ['p-3', 0]]);
+    expect(await sync([{ ...latte, priceMinor: 475 }, tea])).toEqual({
+      status: 'synced',
+      itemsReceived: 2,
+      itemsCreated: 0,
+      itemsUpdated: 1,
+      itemsDeactivated: 1,
+    });
+    expect((await rows()).map((r) => [r.external_id, Number(r.is_active)])).toEqual([
+      ['p-1', 1],
+      ['p-2', 0],
+      ['p-3', 0],
+    ]);
   });
 
   it('never deletes, and does not count an already inactive absent item again', async () => {
@@ -39,7 +66,7 @@ describe.each(testDialects())('catalogSync on $name', ({ name }) => {
     expect(await sync([{ ...latte, isActive: false }])).toMatchObject({ itemsUpdated: 1, itemsDeactivated: 0 });
   });
 
-  it('keeps each outlet\'s snapshot separate', async () => {
+  it("keeps each outlet's snapshot separate", async () => {
     await sync([latte, muffin]);
     expect(await sync([tea], 'o-uptown')).toMatchObject({ itemsCreated: 1, itemsDeactivated: 0 });
     expect(await rows()).toHaveLength(3);
@@ -47,7 +74,9 @@ describe.each(testDialects())('catalogSync on $name', ({ name }) => {
 
   it('rejects duplicate externalIds in one snapshot (422, pointing at the duplicate) and writes nothing', async () => {
     await expect(sync([latte, muffin, { ...latte, name: 'Other' }])).rejects.toMatchObject({
-      code: 'validation_failed', statusCode: 422, fields: [{ path: 'items[2].externalId', message: expect.stringContaining('items[0]') }],
+      code: 'validation_failed',
+      statusCode: 422,
+      fields: [{ path: 'items[2].externalId', message: expect.stringContaining('items[0]') }],
     });
     expect(await rows()).toHaveLength(0);
   });

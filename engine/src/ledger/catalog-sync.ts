@@ -5,7 +5,15 @@ import type { EngineContext, Tx } from './context.js';
 import { transactBefore } from './deadline.js';
 
 type Incoming = CatalogSyncCommand['items'][number];
-type Existing = { id: string; external_id: string; name: string; sku: string | null; category: string | null; price_minor: number | null; is_active: number };
+type Existing = {
+  id: string;
+  external_id: string;
+  name: string;
+  sku: string | null;
+  category: string | null;
+  price_minor: number | null;
+  is_active: number;
+};
 
 /** Decision: duplicate externalIds in one snapshot are rejected (422), naming the later index. */
 function rejectDuplicates(items: readonly Incoming[]): void {
@@ -17,7 +25,10 @@ function rejectDuplicates(items: readonly Incoming[]): void {
     else fields.push({ path: `items[${i}].externalId`, message: `duplicate externalId "${item.externalId}" (also at items[${first}])` });
   }
   if (fields.length > 0) {
-    throw new GatewayError('validation_failed', { message: `The request failed validation: ${fields[0]!.path} is a duplicate externalId.`, fields });
+    throw new GatewayError('validation_failed', {
+      message: `The request failed validation: ${fields[0]!.path} is a duplicate externalId.`,
+      fields,
+    });
   }
 }
 
@@ -31,26 +42,59 @@ const columnsOf = (item: Incoming) => ({
 
 function changed(row: Existing, item: Incoming): boolean {
   const next = columnsOf(item);
-  return row.name !== next.name || row.sku !== next.sku || row.category !== next.category
-    || (row.price_minor === null ? null : Number(row.price_minor)) !== next.price_minor || Number(row.is_active) !== next.is_active;
+  return (
+    row.name !== next.name ||
+    row.sku !== next.sku ||
+    row.category !== next.category ||
+    (row.price_minor === null ? null : Number(row.price_minor)) !== next.price_minor ||
+    Number(row.is_active) !== next.is_active
+  );
 }
 
-async function writeChanges(trx: Tx, command: CatalogSyncCommand, existing: Map<string, Existing>, now: string): Promise<Omit<CatalogSyncResult, 'status' | 'itemsReceived'>> {
+async function writeChanges(
+  trx: Tx,
+  command: CatalogSyncCommand,
+  existing: Map<string, Existing>,
+  now: string,
+): Promise<Omit<CatalogSyncResult, 'status' | 'itemsReceived'>> {
   const created = command.items.filter((item) => !existing.has(item.externalId));
-  const updated = command.items.filter((item) => { const row = existing.get(item.externalId); return row !== undefined && changed(row, item); });
+  const updated = command.items.filter((item) => {
+    const row = existing.get(item.externalId);
+    return row !== undefined && changed(row, item);
+  });
   const present = new Set(command.items.map((i) => i.externalId));
-  const deactivate = [...existing.values()].filter((row) => !present.has(row.external_id) && Number(row.is_active) === 1).map((row) => row.id);
+  const deactivate = [...existing.values()]
+    .filter((row) => !present.has(row.external_id) && Number(row.is_active) === 1)
+    .map((row) => row.id);
   for (let i = 0; i < created.length; i += 500) {
-    await trx.insertInto('catalog_items').values(created.slice(i, i + 500).map((item) => ({
-      id: newId(), merchant_id: command.merchantId, outlet_id: command.outletId, external_id: item.externalId,
-      ...columnsOf(item), created_at: now, updated_at: now,
-    }))).execute();
+    await trx
+      .insertInto('catalog_items')
+      .values(
+        created.slice(i, i + 500).map((item) => ({
+          id: newId(),
+          merchant_id: command.merchantId,
+          outlet_id: command.outletId,
+          external_id: item.externalId,
+          ...columnsOf(item),
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
   }
   for (const item of updated) {
-    await trx.updateTable('catalog_items').set({ ...columnsOf(item), updated_at: now }).where('id', '=', existing.get(item.externalId)!.id).execute();
+    await trx
+      .updateTable('catalog_items')
+      .set({ ...columnsOf(item), updated_at: now })
+      .where('id', '=', existing.get(item.externalId)!.id)
+      .execute();
   }
   for (let i = 0; i < deactivate.length; i += 500) {
-    await trx.updateTable('catalog_items').set({ is_active: 0, updated_at: now }).where('id', 'in', deactivate.slice(i, i + 500)).execute();
+    await trx
+      .updateTable('catalog_items')
+      .set({ is_active: 0, updated_at: now })
+      .where('id', 'in', deactivate.slice(i, i + 500))
+      .execute();
   }
   return { itemsCreated: created.length, itemsUpdated: updated.length, itemsDeactivated: deactivate.length };
 }
@@ -73,7 +117,11 @@ const lockOutlet = (ctx: EngineContext, trx: Tx, command: CatalogSyncCommand): P
  * are marked inactive (never deleted; an item already inactive is not counted again). Not
  * committed once the call's deadline has passed.
  */
-export async function catalogSync(ctx: EngineContext, command: CatalogSyncCommand, options: EngineCallOptions = {}): Promise<CatalogSyncResult> {
+export async function catalogSync(
+  ctx: EngineContext,
+  command: CatalogSyncCommand,
+  options: EngineCallOptions = {},
+): Promise<CatalogSyncResult> {
   rejectDuplicates(command.items);
   await ctx.cache.requireMerchant(command.merchantId);
   const now = ctx.now();

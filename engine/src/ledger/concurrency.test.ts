@@ -4,8 +4,12 @@ import { ANN, IDS, SCOPE, balanceOf, ledgerSum, line, openSeededEngine, sale, ty
 
 describe.each(testDialects())('concurrency on $name', ({ name }) => {
   let t: TestEngine;
-  beforeEach(async () => { t = await openSeededEngine(name); });
-  afterEach(async () => { await t.close(); });
+  beforeEach(async () => {
+    t = await openSeededEngine(name);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
 
   it('20 parallel copies of one sale: exactly one processed, points and stamps credited once', async () => {
     const command = sale({ totalMinor: 4200, items: [line('Coffee', 2)] });
@@ -23,7 +27,8 @@ describe.each(testDialects())('concurrency on $name', ({ name }) => {
       t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: `order-${i}`, pointsToRedeem: 300 }).then(
         (r) => ({ ok: true as const, r }),
         (e: { code?: string }) => ({ ok: false as const, code: e.code }),
-      ));
+      ),
+    );
     const results = await Promise.all(attempts);
     expect(results.filter((r) => r.ok)).toHaveLength(4);
     expect(results.filter((r) => !r.ok).map((r) => (r.ok ? '' : r.code))).toEqual(Array(6).fill('insufficient_points'));
@@ -32,8 +37,11 @@ describe.each(testDialects())('concurrency on $name', ({ name }) => {
   });
 
   it('ten concurrent POINTS-reward redemptions on different orders: two fit 1200 points at 500', async () => {
-    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) =>
-      t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: `o-${i}`, rewardId: IDS.points })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: `o-${i}`, rewardId: IDS.points }),
+      ),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(200);
   });
@@ -51,8 +59,11 @@ describe.each(testDialects())('concurrency on $name', ({ name }) => {
   it('parallel partial refunds of one sale never reverse more than was earned', async () => {
     const command = sale({ totalMinor: 10_000 });
     await t.engine.earn(command);
-    const refunds = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      t.engine.reverse({ ...SCOPE, transactionId: command.transaction.id, refundId: `r-${i}`, amountMinor: 2_000 })));
+    const refunds = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        t.engine.reverse({ ...SCOPE, transactionId: command.transaction.id, refundId: `r-${i}`, amountMinor: 2_000 }),
+      ),
+    );
     expect(refunds.reduce((sum, r) => sum + r.pointsReversed, 0)).toBe(100);
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1200);
   });

@@ -5,7 +5,7 @@ import { testDialects, openTestDatabase } from '@loyalty-gateway/storage/testing
 import { createEmbeddedEngine } from './create-embedded-engine.js';
 
 describe.each(testDialects())('engine lifecycle on $name', ({ name }) => {
-  it('opens on a migrated database (twice is fine), pings, and close() leaves the caller\'s database open', async () => {
+  it("opens on a migrated database (twice is fine), pings, and close() leaves the caller's database open", async () => {
     const database = await openTestDatabase(name, engineMigrations);
     try {
       const engine = await createEmbeddedEngine({ database });

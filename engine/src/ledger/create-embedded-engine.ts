@@ -56,12 +56,16 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
   };
   let closed = false;
   // A database that is down or restarting is the engine being unavailable (retryable), not a fault.
-  const open = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => (...args: A): Promise<R> => {
-    if (closed) return Promise.reject(new Error('the loyalty engine is closed'));
-    return fn(...args).catch((error: unknown) => {
-      throw isConnectionLoss(error) ? new EngineUnavailableError('The loyalty engine cannot reach its database right now.', error) : error;
-    });
-  };
+  const open =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      if (closed) return Promise.reject(new Error('the loyalty engine is closed'));
+      return fn(...args).catch((error: unknown) => {
+        throw isConnectionLoss(error)
+          ? new EngineUnavailableError('The loyalty engine cannot reach its database right now.', error)
+          : error;
+      });
+    };
   return {
     earn: open((command, options?: EngineCallOptions) => earn(ctx, command, options)),
     reverse: open((command, options?: EngineCallOptions) => reverse(ctx, command, options)),

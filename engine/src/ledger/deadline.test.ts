@@ -26,8 +26,21 @@ describe.each(testDialects())('call deadlines on $name: the engine never commits
     await database.close();
   });
   const count = async (table: 'sales' | 'redemptions' | 'refunds' | 'catalog_items') =>
-    Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  const refused = async (call: Promise<unknown>) => expect(await call.then(() => 'committed', (e: unknown) => e)).toBeInstanceOf(EngineUnavailableError);
+    Number(
+      (
+        await database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const refused = async (call: Promise<unknown>) =>
+    expect(
+      await call.then(
+        () => 'committed',
+        (e: unknown) => e,
+      ),
+    ).toBeInstanceOf(EngineUnavailableError);
 
   it('a redemption still running at its deadline is rolled back, never committed after the caller gave up', async () => {
     slow.set('wallets', 150); // the debit, inside the redemption's transaction
@@ -47,7 +60,8 @@ describe.each(testDialects())('call deadlines on $name: the engine never commits
     await refused(engine.earn(command, within(50)));
     expect(await count('sales')).toBe(0);
     expect(await balanceOf(database.db, 'MBR-0001')).toBe(1200);
-    const code = () => database.db.selectFrom('reward_instances').select('status').where('code', '=', 'LOYAL-7QX2').executeTakeFirstOrThrow();
+    const code = () =>
+      database.db.selectFrom('reward_instances').select('status').where('code', '=', 'LOYAL-7QX2').executeTakeFirstOrThrow();
     expect(await code()).toEqual({ status: 'available' });
     slow.clear();
     expect(await engine.earn(command, within(1_000))).toMatchObject({ status: 'processed', pointsEarned: 42 });
@@ -62,14 +76,20 @@ describe.each(testDialects())('call deadlines on $name: the engine never commits
     expect([await count('refunds'), await count('catalog_items')]).toEqual([0, 0]);
     expect(await balanceOf(database.db, 'MBR-0001')).toBe(1242);
     slow.clear();
-    expect((await engine.reverse({ ...SCOPE, transactionId: command.transaction.id, refundId: 'r-1' }, within(1_000))).status).toBe('REVERSED');
+    expect((await engine.reverse({ ...SCOPE, transactionId: command.transaction.id, refundId: 'r-1' }, within(1_000))).status).toBe(
+      'REVERSED',
+    );
   });
 
   it('a deadline already passed: refused before any work; no deadline: committed however slow', async () => {
-    await refused(engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'o-2', rewardId: IDS.points }, { deadline: Date.now() - 1 }));
+    await refused(
+      engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'o-2', rewardId: IDS.points }, { deadline: Date.now() - 1 }),
+    );
     await refused(engine.eligibility({ ...SCOPE, customer: ANN }, { deadline: Date.now() - 1 }));
     slow.set('redemptions', 100);
     expect((await engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'o-2', rewardId: IDS.points })).status).toBe('REDEEMED');
-    expect((await engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'o-3', pointsToRedeem: 5 }, within(2_000))).status).toBe('REDEEMED');
+    expect((await engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'o-3', pointsToRedeem: 5 }, within(2_000))).status).toBe(
+      'REDEEMED',
+    );
   });
 });

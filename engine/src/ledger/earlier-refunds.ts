@@ -45,17 +45,30 @@ function refundNames(ids: string[]): string {
 }
 
 /** "refund r-1 of 40.00 USD was not applied: …" for refunds whose amount is in another currency than the sale. */
-function notAppliedWarning(skipped: Array<{ refund_id: string; amount_minor: number | null }>, merchantCurrency: string, saleCurrency: string): string | null {
+function notAppliedWarning(
+  skipped: Array<{ refund_id: string; amount_minor: number | null }>,
+  merchantCurrency: string,
+  saleCurrency: string,
+): string | null {
   if (skipped.length === 0) return null;
-  const names = skipped.slice(0, 3).map((r) => `refund ${r.refund_id} of ${fromMinorUnits(Number(r.amount_minor)).toFixed(2)} ${merchantCurrency}`);
+  const names = skipped
+    .slice(0, 3)
+    .map((r) => `refund ${r.refund_id} of ${fromMinorUnits(Number(r.amount_minor)).toFixed(2)} ${merchantCurrency}`);
   const more = skipped.length > 3 ? ` and ${skipped.length - 3} more` : '';
   return `${names.join(', ')}${more} ${skipped.length === 1 ? 'was' : 'were'} not applied: the sale is in ${saleCurrency}, and amounts in different currencies are not compared.`;
 }
 
 function warningFor(ids: string[], complete: boolean, earned: number, reversed: number, recredited: number): string | null {
   if (reversed === 0 && recredited === 0) return null;
-  const parts = [`${complete ? 'This order was refunded' : 'Part of this order was refunded'} before the sale arrived (${refundNames(ids)}):`];
-  if (reversed > 0) parts.push(reversed === earned ? `the ${formatPoints(earned)} it earned were reversed at once.` : `${reversed} of the ${formatPoints(earned)} it earned were reversed at once.`);
+  const parts = [
+    `${complete ? 'This order was refunded' : 'Part of this order was refunded'} before the sale arrived (${refundNames(ids)}):`,
+  ];
+  if (reversed > 0)
+    parts.push(
+      reversed === earned
+        ? `the ${formatPoints(earned)} it earned were reversed at once.`
+        : `${reversed} of the ${formatPoints(earned)} it earned were reversed at once.`,
+    );
   if (recredited > 0) parts.push(`${formatPoints(recredited)} redeemed against it ${recredited === 1 ? 'was' : 'were'} re-credited.`);
   return parts.join(' ');
 }
@@ -79,7 +92,11 @@ export async function applyEarlierRefunds(trx: Tx, sale: NewSale): Promise<Earli
   // compare them with its total. Full refunds (no amount) compare nothing and still apply.
   const comparable = command.transaction.currency === sale.merchantCurrency;
   const rows = comparable ? recorded : recorded.filter((r) => r.amount_minor === null);
-  const skipped = notAppliedWarning(comparable ? [] : recorded.filter((r) => r.amount_minor !== null), sale.merchantCurrency, command.transaction.currency);
+  const skipped = notAppliedWarning(
+    comparable ? [] : recorded.filter((r) => r.amount_minor !== null),
+    sale.merchantCurrency,
+    command.transaction.currency,
+  );
   const total = command.transaction.totalMinor;
   let cumulative = 0;
   let target = 0;
@@ -87,17 +104,34 @@ export async function applyEarlierRefunds(trx: Tx, sale: NewSale): Promise<Earli
     cumulative += refund.amount_minor === null ? total : Number(refund.amount_minor);
     const next = cumulative >= total ? earned : proportion(earned, cumulative, total);
     if (next > target && sale.memberId) {
-      await moveWalletPoints(trx, { memberId: sale.memberId, points: target - next, kind: 'reverse', refId: refund.id, now: sale.now, lifetime: true });
+      await moveWalletPoints(trx, {
+        memberId: sale.memberId,
+        points: target - next,
+        kind: 'reverse',
+        refId: refund.id,
+        now: sale.now,
+        lifetime: true,
+      });
     }
     target = Math.max(target, next);
   }
   await trx.updateTable('sales').set({ refunded_minor: cumulative, points_reversed: target }).where('id', '=', sale.saleId).execute();
-  await trx.updateTable('refunds').set({ sale_id: sale.saleId })
-    .where('source_vendor', '=', key.vendor).where('source_store_id', '=', key.storeId).where('transaction_id', '=', key.transactionId)
+  await trx
+    .updateTable('refunds')
+    .set({ sale_id: sale.saleId })
+    .where('source_vendor', '=', key.vendor)
+    .where('source_store_id', '=', key.storeId)
+    .where('transaction_id', '=', key.transactionId)
     .execute();
   const complete = cumulative >= total;
   const ref = { merchantId: command.merchantId, source: command.source, transactionId: command.transaction.id, memberId: sale.memberId };
   const { points } = complete ? await recreditRedemptions(trx, ref, sale.now) : { points: 0 };
-  const applied = warningFor(rows.map((r) => r.refund_id), complete, earned, target, points);
+  const applied = warningFor(
+    rows.map((r) => r.refund_id),
+    complete,
+    earned,
+    target,
+    points,
+  );
   return { reversed: target, recredited: points, warning: [applied, skipped].filter((w) => w !== null).join(' ') || null };
 }

@@ -5,8 +5,12 @@ import { balanceOf, line, openSeededEngine, sale, type TestEngine } from '../tes
 
 describe.each(testDialects())('one transaction per event on $name', ({ name }) => {
   let t: TestEngine;
-  beforeEach(async () => { t = await openSeededEngine(name); });
-  afterEach(async () => { await t.close(); });
+  beforeEach(async () => {
+    t = await openSeededEngine(name);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
 
   it('a failure after the sale row, wallet credit and ledger entry leaves nothing written', async () => {
     // Stamp progress is written after the sale, the wallet update and the ledger entry: take its

@@ -38,7 +38,14 @@ export function planEarn(
 ): EarnPlan {
   const { member } = resolution;
   if (!member) {
-    return { memberId: null, membershipId: '', points: 0, stamps: [], codes: [], warning: `${resolution.reason} The sale was recorded; no points or stamps were awarded.` };
+    return {
+      memberId: null,
+      membershipId: '',
+      points: 0,
+      stamps: [],
+      codes: [],
+      warning: `${resolution.reason} The sale was recorded; no points or stamps were awarded.`,
+    };
   }
   // Plain literals, not `{ ...base, … }`: every member's earn builds one, and a spread followed by
   // more properties is an order of magnitude slower in V8.
@@ -51,9 +58,10 @@ export function planEarn(
   const points = pointsFor(tx.totalMinor, merchant.earnRate);
   const stamps = stampsForSale(tx.items, merchant.rewards, catalog);
   for (const { reward, stamps: added } of stamps) if (!Number.isSafeInteger(added)) throw tooManyStamps(reward, added);
-  const warning = points === 0 && stamps.length === 0
-    ? `No points earned: the total ${formatMoney(tx.totalMinor, tx.currency)} is below one point at this merchant's earn rate, and no item matched a stamp card.`
-    : null;
+  const warning =
+    points === 0 && stamps.length === 0
+      ? `No points earned: the total ${formatMoney(tx.totalMinor, tx.currency)} is below one point at this merchant's earn rate, and no item matched a stamp card.`
+      : null;
   return { memberId: member.id, membershipId: member.membershipId, codes, points, stamps, warning };
 }
 

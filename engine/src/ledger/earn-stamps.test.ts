@@ -6,20 +6,31 @@ const TITLE = 'Buy 5 coffees, get one free';
 
 describe.each(testDialects())('stamps on $name', ({ name }) => {
   let t: TestEngine;
-  beforeEach(async () => { t = await openSeededEngine(name); });
-  afterEach(async () => { await t.close(); });
+  beforeEach(async () => {
+    t = await openSeededEngine(name);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
 
   /** Completed, not yet redeemed stamp cards of MBR-0001 (counted on the card, never one row each). */
   const available = async () => {
-    const card = await t.db.selectFrom('stamp_cards').innerJoin('members', 'members.id', 'stamp_cards.member_id')
+    const card = await t.db
+      .selectFrom('stamp_cards')
+      .innerJoin('members', 'members.id', 'stamp_cards.member_id')
       .select(['stamp_cards.cards_completed', 'stamp_cards.cards_redeemed'])
-      .where('members.membership_id', '=', 'MBR-0001').where('stamp_cards.reward_id', '=', IDS.stamp).executeTakeFirst();
+      .where('members.membership_id', '=', 'MBR-0001')
+      .where('stamp_cards.reward_id', '=', IDS.stamp)
+      .executeTakeFirst();
     return card ? Number(card.cards_completed) - Number(card.cards_redeemed) : 0;
   };
-  const rewardRows = async () => (await t.db.selectFrom('reward_instances').select('id').where('reward_id', '=', IDS.stamp).execute()).length;
+  const rewardRows = async () =>
+    (await t.db.selectFrom('reward_instances').select('id').where('reward_id', '=', IDS.stamp).execute()).length;
 
   it('adds the quantity of lines matched by exact SKU or by keyword in the name', async () => {
-    const result = await t.engine.earn(sale({ items: [line('Latte grande', 2, { sku: 'COF-LATTE' }), line('Iced COFFEE', 1), line('Muffin', 3, { sku: 'MUF-1' })] }));
+    const result = await t.engine.earn(
+      sale({ items: [line('Latte grande', 2, { sku: 'COF-LATTE' }), line('Iced COFFEE', 1), line('Muffin', 3, { sku: 'MUF-1' })] }),
+    );
     expect(result.stampsUpdated).toEqual([{ rewardId: IDS.stamp, rewardTitle: TITLE, current: 3, required: 5, completed: false }]);
   });
 
@@ -63,14 +74,23 @@ describe.each(testDialects())('stamps on $name', ({ name }) => {
 
   it('a sale that would take a stamp total past 2^53 is refused (422, naming the lines) and nothing is recorded, rather than losing precision silently', async () => {
     const tooMany = sale({ items: [line('Coffee', Number.MAX_SAFE_INTEGER), line('Latte', 1, { sku: 'COF-LATTE' })] });
-    const error = await t.engine.earn(tooMany).then(() => null, (e: unknown) => e);
-    expect(error).toMatchObject({ code: 'validation_failed', statusCode: 422, fields: [{ path: 'transaction.items', message: expect.stringMatching(/Buy 5 coffees.*9007199254740991/) }] });
+    const error = await t.engine.earn(tooMany).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      code: 'validation_failed',
+      statusCode: 422,
+      fields: [{ path: 'transaction.items', message: expect.stringMatching(/Buy 5 coffees.*9007199254740991/) }],
+    });
     await t.engine.earn(sale({ items: [line('Coffee', Number.MAX_SAFE_INTEGER - 10)] }));
     const last = sale({ totalMinor: 5000, items: [line('Coffee', 11)] });
     await expect(t.engine.earn(last)).rejects.toMatchObject({ code: 'validation_failed', fields: [{ path: 'transaction.items' }] });
     expect(await t.db.selectFrom('sales').select('id').where('transaction_id', '=', last.transaction.id).execute()).toEqual([]);
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1212); // the first sale's 12 points only
-    expect((await t.engine.earn(sale({ items: [line('Coffee', 10)] }))).stampsUpdated[0]).toMatchObject({ current: Number.MAX_SAFE_INTEGER % 5 });
+    expect((await t.engine.earn(sale({ items: [line('Coffee', 10)] }))).stampsUpdated[0]).toMatchObject({
+      current: Number.MAX_SAFE_INTEGER % 5,
+    });
   });
 
   it('gives stamps to no one on a walk-in sale', async () => {

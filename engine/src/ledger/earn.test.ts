@@ -4,8 +4,12 @@ import { ANN, balanceOf, ledgerSum, openSeededEngine, sale, testSeed, type TestE
 
 describe.each(testDialects())('earn on $name', ({ name }) => {
   let t: TestEngine;
-  beforeEach(async () => { t = await openSeededEngine(name); });
-  afterEach(async () => { await t.close(); });
+  beforeEach(async () => {
+    t = await openSeededEngine(name);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
 
   it('credits floor(total × earnRate) to a resolved member, once', async () => {
     const command = sale({ totalMinor: 1299 });
@@ -47,7 +51,7 @@ describe.each(testDialects())('earn on $name', ({ name }) => {
     expect(badPhone.warning).toMatch(/not a valid phone number/);
   });
 
-  it('a phone with its country code but no + (Ann\'s 15550100001) matches nobody, and the warning says how it was read and what to send', async () => {
+  it("a phone with its country code but no + (Ann's 15550100001) matches nobody, and the warning says how it was read and what to send", async () => {
     const result = await t.engine.earn(sale({ customer: { type: 'phone', value: '1 555 010 0001' } }));
     expect(result).toMatchObject({ status: 'processed', membershipId: '', pointsEarned: 0 });
     expect(result.warning).toMatch(
@@ -82,7 +86,9 @@ describe.each(testDialects())('earn on $name', ({ name }) => {
   });
 
   it('earns nothing on a sale in another currency, and says why', async () => {
-    const result = await t.engine.earn(sale({ currency: 'EUR', totalMinor: 5000, items: [{ name: 'Coffee', quantity: 2, unitPriceMinor: 2500 }] }));
+    const result = await t.engine.earn(
+      sale({ currency: 'EUR', totalMinor: 5000, items: [{ name: 'Coffee', quantity: 2, unitPriceMinor: 2500 }] }),
+    );
     expect(result).toMatchObject({ membershipId: 'MBR-0001', pointsEarned: 0, stampsUpdated: [] });
     expect(result.warning).toMatch(/EUR.*USD/);
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1200);
@@ -98,7 +104,7 @@ describe.each(testDialects())('earn on $name', ({ name }) => {
     expect((await t.engine.earn(sale({ totalMinor: 999_999_999_99 }))).pointsEarned).toBe(1_499_999_999);
   });
 
-  it('marks this member\'s issued code used; other codes and other members\' codes are ignored', async () => {
+  it("marks this member's issued code used; other codes and other members' codes are ignored", async () => {
     const codes = [{ code: 'loyal-7qx2' }, { code: 'SUMMER10' }, { code: 'LOYAL-NOPE' }];
     const bob = await t.engine.earn(sale({ customer: { type: 'membershipId', value: 'MBR-0002' }, discountCodes: codes }));
     expect(bob.status).toBe('processed');

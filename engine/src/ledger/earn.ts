@@ -15,12 +15,29 @@ const EMPTY_CATALOG = new Map<string, string | null>();
 /** Codes per IN list (a 1 MiB body can report tens of thousands). */
 const CODE_CHUNK = 500;
 
-export const DUPLICATE: EarnOutcome = Object.freeze({ status: 'duplicate', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null }) as EarnOutcome;
+export const DUPLICATE: EarnOutcome = Object.freeze({
+  status: 'duplicate',
+  membershipId: '',
+  pointsEarned: 0,
+  stampsUpdated: [],
+  warning: null,
+}) as EarnOutcome;
 
 type SaleRow = {
-  id: string; merchant_id: string; outlet_id: string; source_vendor: string; source_store_id: string; transaction_id: string;
-  event_id: string; member_id: string | null; total_minor: number; currency: string; points_earned: number;
-  occurred_at: string; created_at: string; fingerprint: string;
+  id: string;
+  merchant_id: string;
+  outlet_id: string;
+  source_vendor: string;
+  source_store_id: string;
+  transaction_id: string;
+  event_id: string;
+  member_id: string | null;
+  total_minor: number;
+  currency: string;
+  points_earned: number;
+  occurred_at: string;
+  created_at: string;
+  fingerprint: string;
 };
 
 // The statements every earn runs, compiled once (see preparedQuery).
@@ -28,9 +45,21 @@ const INSERT_SALE = preparedQuery((db, v: SaleRow) =>
   db
     .insertInto('sales')
     .values({
-      id: v.id, merchant_id: v.merchant_id, outlet_id: v.outlet_id, source_vendor: v.source_vendor, source_store_id: v.source_store_id,
-      transaction_id: v.transaction_id, event_id: v.event_id, member_id: v.member_id, total_minor: v.total_minor, currency: v.currency,
-      points_earned: v.points_earned, points_reversed: 0, refunded_minor: 0, occurred_at: v.occurred_at, created_at: v.created_at,
+      id: v.id,
+      merchant_id: v.merchant_id,
+      outlet_id: v.outlet_id,
+      source_vendor: v.source_vendor,
+      source_store_id: v.source_store_id,
+      transaction_id: v.transaction_id,
+      event_id: v.event_id,
+      member_id: v.member_id,
+      total_minor: v.total_minor,
+      currency: v.currency,
+      points_earned: v.points_earned,
+      points_reversed: 0,
+      refunded_minor: 0,
+      occurred_at: v.occurred_at,
+      created_at: v.created_at,
       fingerprint: v.fingerprint,
     })
     .onConflict((oc) => oc.columns(['source_vendor', 'source_store_id', 'transaction_id']).doNothing())
@@ -43,7 +72,9 @@ const CREDIT_WALLET = preparedQuery((db, v: { memberId: string; points: number }
     .where('member_id', '=', v.memberId),
 );
 const INSERT_LEDGER = preparedQuery((db, v: { id: string; memberId: string; points: number; saleId: string; now: string }) =>
-  db.insertInto('ledger_entries').values({ id: v.id, member_id: v.memberId, kind: 'earn', points: v.points, ref_id: v.saleId, created_at: v.now }),
+  db
+    .insertInto('ledger_entries')
+    .values({ id: v.id, member_id: v.memberId, kind: 'earn', points: v.points, ref_id: v.saleId, created_at: v.now }),
 );
 
 // Only on a duplicate: what the sale first recorded under this key was.
@@ -61,14 +92,25 @@ const RECORDED_SALE = preparedQuery((db, v: { vendor: string; storeId: string; t
  * (or the recorded one predates fingerprints), one naming the conflict when its details differ.
  */
 async function duplicateOf(trx: Tx, command: EarnCommand, fingerprint: string): Promise<EarnOutcome> {
-  const { rows } = await RECORDED_SALE(trx, { vendor: command.source.vendor, storeId: command.source.storeId, transactionId: command.transaction.id });
+  const { rows } = await RECORDED_SALE(trx, {
+    vendor: command.source.vendor,
+    storeId: command.source.storeId,
+    transactionId: command.transaction.id,
+  });
   const recorded = rows[0];
   if (!recorded?.fingerprint || recorded.fingerprint === fingerprint) return { ...DUPLICATE, stampsUpdated: [] };
   return { ...DUPLICATE, stampsUpdated: [], conflict: { firstReceivedAt: recorded.created_at } };
 }
 
 /** Claim the sale's ledger key; false when (source, transaction id) is already recorded. */
-async function insertSale(trx: Tx, command: EarnCommand, plan: EarnPlan, saleId: string, now: string, fingerprint: string): Promise<boolean> {
+async function insertSale(
+  trx: Tx,
+  command: EarnCommand,
+  plan: EarnPlan,
+  saleId: string,
+  now: string,
+  fingerprint: string,
+): Promise<boolean> {
   const { rows } = await INSERT_SALE(trx, {
     id: saleId,
     merchant_id: command.merchantId,
@@ -98,20 +140,30 @@ async function creditPoints(trx: Tx, memberId: string, points: number, saleId: s
  * count is floor(after / required) − floor(before / required), integer division in SQL (as
  * cardProgress computes it). Refused (no row back) when the card would pass MAX_STAMPS.
  */
-const ADD_STAMPS = preparedQuery((db, v: { memberId: string; rewardId: string; stamps: number; completedIfNew: number; required: number }) => {
-  const required = sql`cast(${v.required} as integer)`;
-  return db
-    .insertInto('stamp_cards')
-    .values({ member_id: v.memberId, reward_id: v.rewardId, stamps_total: v.stamps, cards_completed: v.completedIfNew, cards_redeemed: 0 })
-    .onConflict((oc) => oc
-      .columns(['member_id', 'reward_id'])
-      .doUpdateSet({
-        stamps_total: sql`stamp_cards.stamps_total + excluded.stamps_total`,
-        cards_completed: sql`stamp_cards.cards_completed + (stamp_cards.stamps_total + excluded.stamps_total) / ${required} - stamp_cards.stamps_total / ${required}`,
+const ADD_STAMPS = preparedQuery(
+  (db, v: { memberId: string; rewardId: string; stamps: number; completedIfNew: number; required: number }) => {
+    const required = sql`cast(${v.required} as integer)`;
+    return db
+      .insertInto('stamp_cards')
+      .values({
+        member_id: v.memberId,
+        reward_id: v.rewardId,
+        stamps_total: v.stamps,
+        cards_completed: v.completedIfNew,
+        cards_redeemed: 0,
       })
-      .where(sql<boolean>`stamp_cards.stamps_total <= ${MAX_STAMPS} - excluded.stamps_total`))
-    .returning('stamps_total');
-});
+      .onConflict((oc) =>
+        oc
+          .columns(['member_id', 'reward_id'])
+          .doUpdateSet({
+            stamps_total: sql`stamp_cards.stamps_total + excluded.stamps_total`,
+            cards_completed: sql`stamp_cards.cards_completed + (stamp_cards.stamps_total + excluded.stamps_total) / ${required} - stamp_cards.stamps_total / ${required}`,
+          })
+          .where(sql<boolean>`stamp_cards.stamps_total <= ${MAX_STAMPS} - excluded.stamps_total`),
+      )
+      .returning('stamps_total');
+  },
+);
 
 /**
  * Add stamps and count the cards they complete: work independent of the quantities (a completed
@@ -123,7 +175,13 @@ async function addStamps(trx: Tx, plan: EarnPlan): Promise<StampUpdate[]> {
   const updates: StampUpdate[] = [];
   for (const { reward, stamps } of plan.stamps) {
     const required = reward.stampsRequired!;
-    const { rows } = await ADD_STAMPS(trx, { memberId, rewardId: reward.id, stamps, completedIfNew: Math.floor(stamps / required), required });
+    const { rows } = await ADD_STAMPS(trx, {
+      memberId,
+      rewardId: reward.id,
+      stamps,
+      completedIfNew: Math.floor(stamps / required),
+      required,
+    });
     if (rows.length === 0) throw tooManyStamps(reward, stamps);
     const { current, completedNow } = cardProgress(Number(rows[0]!.stamps_total), stamps, required);
     updates.push({ rewardId: reward.id, rewardTitle: reward.title, current, required, completed: completedNow > 0 });
@@ -164,9 +222,10 @@ export async function earn(ctx: EngineContext, command: EarnCommand, options: En
   const merchant = await ctx.cache.requireMerchant(command.merchantId);
   // Before the transaction: a cache miss reads through the engine's connection, which the
   // transaction holds on SQLite.
-  const catalog = command.transaction.customer && needsCatalog(command, merchant)
-    ? await ctx.cache.catalog(command.merchantId, command.outletId)
-    : EMPTY_CATALOG;
+  const catalog =
+    command.transaction.customer && needsCatalog(command, merchant)
+      ? await ctx.cache.catalog(command.merchantId, command.outletId)
+      : EMPTY_CATALOG;
   const now = ctx.now();
   const saleId = newId();
   const fingerprint = saleFingerprint(command.transaction);
@@ -182,8 +241,21 @@ export async function earn(ctx: EngineContext, command: EarnCommand, options: En
     const stampsUpdated = plan.stamps.length > 0 ? await addStamps(trx, plan) : [];
     if (plan.codes.length > 0) await useCodes(trx, command, plan, now);
     // Refunds that arrived before the sale: applied now, in this transaction (never double-earn).
-    const earlier = await applyEarlierRefunds(trx, { command, saleId, memberId: plan.memberId, earned: plan.points, merchantCurrency: merchant.currency, now });
+    const earlier = await applyEarlierRefunds(trx, {
+      command,
+      saleId,
+      memberId: plan.memberId,
+      earned: plan.points,
+      merchantCurrency: merchant.currency,
+      now,
+    });
     const pointsEarned = plan.points - (earlier?.reversed ?? 0);
-    return { status: 'processed', membershipId: plan.membershipId, pointsEarned, stampsUpdated, warning: joinWarnings(earlier?.warning ?? null, plan.warning) };
+    return {
+      status: 'processed',
+      membershipId: plan.membershipId,
+      pointsEarned,
+      stampsUpdated,
+      warning: joinWarnings(earlier?.warning ?? null, plan.warning),
+    };
   }, options.deadline);
 }

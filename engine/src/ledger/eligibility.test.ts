@@ -5,8 +5,12 @@ import { ANN, BOB, IDS, SCOPE, balanceOf, line, openSeededEngine, sale, type Tes
 
 describe.each(testDialects())('eligibility on $name', ({ name }) => {
   let t: TestEngine;
-  beforeEach(async () => { t = await openSeededEngine(name); });
-  afterEach(async () => { await t.close(); });
+  beforeEach(async () => {
+    t = await openSeededEngine(name);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
 
   const check = (customer = ANN, orderValueMinor?: number) => t.engine.eligibility({ ...SCOPE, customer, orderValueMinor });
   const byId = (result: EligibilityResult) => Object.fromEntries(result.eligibleRewards.map((r) => [r.rewardId, r]));
@@ -17,7 +21,15 @@ describe.each(testDialects())('eligibility on $name', ({ name }) => {
     expect(result).toMatchObject({ membershipId: 'MBR-0001', walletBalance: 1200, redemptionRate: 100, warning: null });
     const r = byId(result);
     expect(result.eligibleRewards.map((x) => x.rewardId)).toEqual([IDS.stamp, IDS.points, IDS.discount, IDS.freeItem, IDS.tier]);
-    expect(r[IDS.stamp]).toEqual({ rewardId: IDS.stamp, title: 'Buy 5 coffees, get one free', type: 'STAMP', pointsCost: null, discountValue: null, eligible: false, reason: 'Stamp card 0 of 5.' });
+    expect(r[IDS.stamp]).toEqual({
+      rewardId: IDS.stamp,
+      title: 'Buy 5 coffees, get one free',
+      type: 'STAMP',
+      pointsCost: null,
+      discountValue: null,
+      eligible: false,
+      reason: 'Stamp card 0 of 5.',
+    });
     expect(r[IDS.points]).toMatchObject({ type: 'POINTS', pointsCost: 500, discountValue: 5, eligible: true, reason: null });
     expect(r[IDS.discount]).toMatchObject({ type: 'DISCOUNT', pointsCost: null, discountValue: 10, eligible: true });
     expect(r[IDS.freeItem]).toMatchObject({ type: 'FREE_ITEM', eligible: true });
@@ -56,7 +68,10 @@ describe.each(testDialects())('eligibility on $name', ({ name }) => {
   });
 
   it('cashier messages pluralise counts ("Needs 1 point", never "Needs 1 points")', async () => {
-    const error = await t.engine.redeem({ ...SCOPE, customer: BOB, externalTransactionId: 'o-1', pointsToRedeem: 1 }).then(() => null, (e: unknown) => e);
+    const error = await t.engine.redeem({ ...SCOPE, customer: BOB, externalTransactionId: 'o-1', pointsToRedeem: 1 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: 'insufficient_points', message: 'Needs 1 point; customer has 0 (1 short).' });
   });
 
@@ -67,10 +82,20 @@ describe.each(testDialects())('eligibility on $name', ({ name }) => {
     await t.engine.reverse({ ...SCOPE, transactionId: big.transaction.id, refundId: 'r-1' });
     const result = await check(BOB);
     expect(result).toMatchObject({ membershipId: 'MBR-0002', walletBalance: 0 });
-    expect(result.warning).toBe('This customer owes 500 points: a refund took back points already spent. Nothing can be redeemed with points until they are earned back.');
-    expect(byId(result)[IDS.points]!.reason).toBe('Needs 500 points; customer has none to spend (owes 500 points after a refund) (1000 short).');
-    const error = await t.engine.redeem({ ...SCOPE, customer: BOB, externalTransactionId: 'o-2', pointsToRedeem: 1 }).then(() => null, (e: unknown) => e);
-    expect(error).toMatchObject({ code: 'insufficient_points', message: 'Needs 1 point; customer has none to spend (owes 500 points after a refund) (501 short).' });
+    expect(result.warning).toBe(
+      'This customer owes 500 points: a refund took back points already spent. Nothing can be redeemed with points until they are earned back.',
+    );
+    expect(byId(result)[IDS.points]!.reason).toBe(
+      'Needs 500 points; customer has none to spend (owes 500 points after a refund) (1000 short).',
+    );
+    const error = await t.engine.redeem({ ...SCOPE, customer: BOB, externalTransactionId: 'o-2', pointsToRedeem: 1 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      code: 'insufficient_points',
+      message: 'Needs 1 point; customer has none to spend (owes 500 points after a refund) (501 short).',
+    });
     await t.engine.earn(sale({ customer: BOB, totalMinor: 100, items: [line('Coffee', 5)] })); // 1 point: still owes 499
     const stamp = await t.engine.redeem({ ...SCOPE, customer: BOB, externalTransactionId: 'o-3', rewardId: IDS.stamp });
     expect(stamp).toMatchObject({ status: 'REDEEMED', pointsDeducted: 0, walletBalance: 0 });

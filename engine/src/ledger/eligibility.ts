@@ -1,4 +1,10 @@
-import { fromMinorUnits, type EligibilityCommand, type EligibilityResult, type EligibleReward, type EngineCallOptions } from '@loyalty-gateway/core';
+import {
+  fromMinorUnits,
+  type EligibilityCommand,
+  type EligibilityResult,
+  type EligibleReward,
+  type EngineCallOptions,
+} from '@loyalty-gateway/core';
 import { evaluateReward, type MemberHoldings } from '../rules/evaluate-reward.js';
 import type { RewardRule } from '../rules/reward-rule.js';
 import { debtWarning, spendablePoints } from '../rules/spendable.js';
@@ -21,7 +27,11 @@ function describe(reward: RewardRule, holdings: MemberHoldings, orderValueMinor:
 }
 
 /** Read-only: every configured reward with whether this customer can redeem it now, and why not. */
-export async function eligibility(ctx: EngineContext, command: EligibilityCommand, options: EngineCallOptions = {}): Promise<EligibilityResult> {
+export async function eligibility(
+  ctx: EngineContext,
+  command: EligibilityCommand,
+  options: EngineCallOptions = {},
+): Promise<EligibilityResult> {
   ensureBefore(options.deadline, 'start'); // the caller has given up: do not spend the database on it
   const merchant = await ctx.cache.requireMerchant(command.merchantId);
   const resolution = await resolveMember(ctx.db, merchant, command.customer);

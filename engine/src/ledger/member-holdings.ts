@@ -5,7 +5,10 @@ import type { ResolvedMember } from './resolve-member.js';
 /** The member's issued rewards and stamp cards (optionally for one reward), as MemberHoldings. */
 export async function loadHoldings(db: EngineContext['db'] | Tx, member: ResolvedMember, rewardId?: string): Promise<MemberHoldings> {
   let instanceQuery = db.selectFrom('reward_instances').select(['reward_id', 'status', 'code']).where('member_id', '=', member.id);
-  let stampQuery = db.selectFrom('stamp_cards').select(['reward_id', 'stamps_total', 'cards_completed', 'cards_redeemed']).where('member_id', '=', member.id);
+  let stampQuery = db
+    .selectFrom('stamp_cards')
+    .select(['reward_id', 'stamps_total', 'cards_completed', 'cards_redeemed'])
+    .where('member_id', '=', member.id);
   if (rewardId !== undefined) {
     instanceQuery = instanceQuery.where('reward_id', '=', rewardId);
     stampQuery = stampQuery.where('reward_id', '=', rewardId);
@@ -22,6 +25,11 @@ export async function loadHoldings(db: EngineContext['db'] | Tx, member: Resolve
     balance: member.balance,
     lifetimePoints: member.lifetimePoints,
     instances,
-    stamps: new Map(stampRows.map((r) => [r.reward_id, { total: Number(r.stamps_total), available: Number(r.cards_completed) - Number(r.cards_redeemed) }])),
+    stamps: new Map(
+      stampRows.map((r) => [
+        r.reward_id,
+        { total: Number(r.stamps_total), available: Number(r.cards_completed) - Number(r.cards_redeemed) },
+      ]),
+    ),
   };
 }

@@ -16,7 +16,11 @@ export type RedemptionRow = {
 };
 
 /** The redemption already recorded under (source, externalTransactionId, reward key), if any. */
-export async function findRedemption(db: EngineContext['db'] | Tx, command: RedeemCommand, rewardKey: string): Promise<RedemptionRow | undefined> {
+export async function findRedemption(
+  db: EngineContext['db'] | Tx,
+  command: RedeemCommand,
+  rewardKey: string,
+): Promise<RedemptionRow | undefined> {
   return db
     .selectFrom('redemptions')
     .select(['id', 'member_id', 'reward_id', 'points_requested', 'order_value_minor', 'points_deducted', 'balance_after', 'status'])
@@ -60,7 +64,13 @@ export async function consumeStampCard(trx: Tx, memberId: string, rewardId: stri
  * Mark one available instance of the reward used (oldest first). Each attempt is conditional on
  * the instance still being available, so two concurrent redemptions never consume the same one.
  */
-export async function consumeInstance(trx: Tx, memberId: string, rewardId: string, transactionId: string, now: string): Promise<string | null> {
+export async function consumeInstance(
+  trx: Tx,
+  memberId: string,
+  rewardId: string,
+  transactionId: string,
+  now: string,
+): Promise<string | null> {
   const candidates = await trx
     .selectFrom('reward_instances')
     .select('id')
@@ -87,17 +97,35 @@ export async function consumeInstance(trx: Tx, memberId: string, rewardId: strin
 export async function insertRedemption(
   trx: Tx,
   command: RedeemCommand,
-  row: { id: string; rewardKey: string; memberId: string; pointsDeducted: number; balanceAfter: number; instanceId: string | null; now: string },
+  row: {
+    id: string;
+    rewardKey: string;
+    memberId: string;
+    pointsDeducted: number;
+    balanceAfter: number;
+    instanceId: string | null;
+    now: string;
+  },
 ): Promise<boolean> {
   const inserted = await trx
     .insertInto('redemptions')
     .values({
-      id: row.id, merchant_id: command.merchantId, outlet_id: command.outletId,
-      source_vendor: command.source.vendor, source_store_id: command.source.storeId,
-      external_transaction_id: command.externalTransactionId, reward_key: row.rewardKey, member_id: row.memberId,
-      reward_id: row.rewardKey === 'points' ? null : row.rewardKey, points_requested: command.pointsToRedeem ?? null, order_value_minor: command.orderValueMinor ?? null,
-      points_deducted: row.pointsDeducted, balance_after: row.balanceAfter, instance_id: row.instanceId,
-      status: 'committed', created_at: row.now,
+      id: row.id,
+      merchant_id: command.merchantId,
+      outlet_id: command.outletId,
+      source_vendor: command.source.vendor,
+      source_store_id: command.source.storeId,
+      external_transaction_id: command.externalTransactionId,
+      reward_key: row.rewardKey,
+      member_id: row.memberId,
+      reward_id: row.rewardKey === 'points' ? null : row.rewardKey,
+      points_requested: command.pointsToRedeem ?? null,
+      order_value_minor: command.orderValueMinor ?? null,
+      points_deducted: row.pointsDeducted,
+      balance_after: row.balanceAfter,
+      instance_id: row.instanceId,
+      status: 'committed',
+      created_at: row.now,
     })
     .onConflict((oc) => oc.columns(['source_vendor', 'source_store_id', 'external_transaction_id', 'reward_key']).doNothing())
     .returning('id')

@@ -23,7 +23,15 @@ import { spendablePoints } from '../rules/spendable.js';
 import type { EngineContext } from './context.js';
 import { ensureBefore, transactBefore } from './deadline.js';
 import { loadHoldings } from './member-holdings.js';
-import { consumeInstance, consumeStampCard, currentBalance, debitWallet, findRedemption, insertRedemption, type RedemptionRow } from './redeem-store.js';
+import {
+  consumeInstance,
+  consumeStampCard,
+  currentBalance,
+  debitWallet,
+  findRedemption,
+  insertRedemption,
+  type RedemptionRow,
+} from './redeem-store.js';
 import { resolveMember, type ResolvedMember } from './resolve-member.js';
 import type { MerchantSettings } from './settings-cache.js';
 
@@ -36,7 +44,10 @@ class Refusal extends Error {
 
 function replay(existing: RedemptionRow, member: ResolvedMember, command: RedeemCommand, merchant: MerchantSettings): RedeemResult {
   if (existing.status === 'reversed') {
-    throw new EngineError('redemption_reversed', `This redemption was refunded (order ${command.externalTransactionId}): do not apply it. Nothing was deducted now; to redeem again, use a new order id.`);
+    throw new EngineError(
+      'redemption_reversed',
+      `This redemption was refunded (order ${command.externalTransactionId}): do not apply it. Nothing was deducted now; to redeem again, use a new order id.`,
+    );
   }
   const samePoints = command.pointsToRedeem === undefined || Number(existing.points_requested) === command.pointsToRedeem;
   const sameOrderValue = (existing.order_value_minor === null ? undefined : Number(existing.order_value_minor)) === command.orderValueMinor;
@@ -44,16 +55,27 @@ function replay(existing: RedemptionRow, member: ResolvedMember, command: Redeem
     throw new EngineError('already_redeemed', alreadyRedeemedMessage(existing, merchant, existing.member_id === member.id));
   }
   return {
-    status: 'ALREADY_PROCESSED', membershipId: member.membershipId, redemptionId: existing.id, rewardId: existing.reward_id,
-    pointsDeducted: Number(existing.points_deducted), walletBalance: spendablePoints(Number(existing.balance_after)),
+    status: 'ALREADY_PROCESSED',
+    membershipId: member.membershipId,
+    redemptionId: existing.id,
+    rewardId: existing.reward_id,
+    pointsDeducted: Number(existing.points_deducted),
+    walletBalance: spendablePoints(Number(existing.balance_after)),
   };
 }
 
 /** Refuse early, with the cashier's reason, what the rules already say no to. */
-async function precheck(ctx: EngineContext, merchant: MerchantSettings, member: ResolvedMember, reward: RewardRule | null, command: RedeemCommand): Promise<void> {
+async function precheck(
+  ctx: EngineContext,
+  merchant: MerchantSettings,
+  member: ResolvedMember,
+  reward: RewardRule | null,
+  command: RedeemCommand,
+): Promise<void> {
   if (!reward) {
     const points = command.pointsToRedeem!;
-    if (!Number.isSafeInteger(points) || points <= 0) throw new EngineError('not_eligible', 'pointsToRedeem must be a whole number greater than 0.');
+    if (!Number.isSafeInteger(points) || points <= 0)
+      throw new EngineError('not_eligible', 'pointsToRedeem must be a whole number greater than 0.');
     if (member.balance < points) throw new EngineError('insufficient_points', pointsShort(points, member.balance));
     return;
   }
@@ -62,7 +84,13 @@ async function precheck(ctx: EngineContext, merchant: MerchantSettings, member: 
   if (!verdict.eligible) throw new EngineError(verdict.code, verdict.reason);
 }
 
-async function commit(ctx: EngineContext, member: ResolvedMember, reward: RewardRule | null, command: RedeemCommand, deadline: number | undefined): Promise<RedeemResult> {
+async function commit(
+  ctx: EngineContext,
+  member: ResolvedMember,
+  reward: RewardRule | null,
+  command: RedeemCommand,
+  deadline: number | undefined,
+): Promise<RedeemResult> {
   const cost = reward ? (reward.type === 'POINTS' ? reward.pointsCost! : 0) : command.pointsToRedeem!;
   const id = newId();
   const now = ctx.now();
@@ -70,18 +98,35 @@ async function commit(ctx: EngineContext, member: ResolvedMember, reward: Reward
     const balanceAfter = cost > 0 ? await debitWallet(trx, member.id, cost) : await currentBalance(trx, member.id);
     if (balanceAfter === null) throw new Refusal('insufficient');
     if (reward?.type === 'STAMP' && !(await consumeStampCard(trx, member.id, reward.id))) throw new Refusal('unavailable');
-    const instanceId = reward && isIssuedReward(reward.type) ? await consumeInstance(trx, member.id, reward.id, command.externalTransactionId, now) : null;
+    const instanceId =
+      reward && isIssuedReward(reward.type) ? await consumeInstance(trx, member.id, reward.id, command.externalTransactionId, now) : null;
     if (reward && isIssuedReward(reward.type) && instanceId === null) throw new Refusal('unavailable');
     const rewardKey = reward?.id ?? 'points';
-    if (!(await insertRedemption(trx, command, { id, rewardKey, memberId: member.id, pointsDeducted: cost, balanceAfter, instanceId, now }))) {
+    if (
+      !(await insertRedemption(trx, command, { id, rewardKey, memberId: member.id, pointsDeducted: cost, balanceAfter, instanceId, now }))
+    ) {
       throw new Refusal('taken');
     }
-    return { status: 'REDEEMED', membershipId: member.membershipId, redemptionId: id, rewardId: reward?.id ?? null, pointsDeducted: cost, walletBalance: spendablePoints(balanceAfter) };
+    return {
+      status: 'REDEEMED',
+      membershipId: member.membershipId,
+      redemptionId: id,
+      rewardId: reward?.id ?? null,
+      pointsDeducted: cost,
+      walletBalance: spendablePoints(balanceAfter),
+    };
   });
 }
 
 /** After a rolled-back attempt: replay a redemption that won the key, else explain the refusal. */
-async function explainRefusal(ctx: EngineContext, refusal: Refusal, merchant: MerchantSettings, member: ResolvedMember, reward: RewardRule | null, command: RedeemCommand): Promise<RedeemResult> {
+async function explainRefusal(
+  ctx: EngineContext,
+  refusal: Refusal,
+  merchant: MerchantSettings,
+  member: ResolvedMember,
+  reward: RewardRule | null,
+  command: RedeemCommand,
+): Promise<RedeemResult> {
   const existing = await findRedemption(ctx.db, command, reward?.id ?? 'points');
   if (existing) return replay(existing, member, command, merchant);
   const balance = await currentBalance(ctx.db, member.id);
@@ -90,14 +135,17 @@ async function explainRefusal(ctx: EngineContext, refusal: Refusal, merchant: Me
   }
   const holdings = await loadHoldings(ctx.db, { ...member, balance }, reward?.id);
   const verdict = reward ? evaluateReward(reward, holdings, command.orderValueMinor, merchant.currency) : null;
-  throw new EngineError('not_eligible', verdict && !verdict.eligible ? verdict.reason : 'This reward was just used; refresh the customer\'s rewards.');
+  throw new EngineError(
+    'not_eligible',
+    verdict && !verdict.eligible ? verdict.reason : "This reward was just used; refresh the customer's rewards.",
+  );
 }
 
 export async function redeem(ctx: EngineContext, command: RedeemCommand, options: EngineCallOptions = {}): Promise<RedeemResult> {
   if ((command.rewardId === undefined) === (command.pointsToRedeem === undefined)) throw new EngineError('selector_required');
   ensureBefore(options.deadline, 'start');
   const merchant = await ctx.cache.requireMerchant(command.merchantId);
-  const reward = command.rewardId === undefined ? null : merchant.rewardsById.get(command.rewardId.toLowerCase()) ?? null;
+  const reward = command.rewardId === undefined ? null : (merchant.rewardsById.get(command.rewardId.toLowerCase()) ?? null);
   const resolution = await resolveMember(ctx.db, merchant, command.customer);
   if (!resolution.member) throw new EngineError('member_not_found');
   const member = resolution.member;

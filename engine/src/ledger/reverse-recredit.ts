@@ -17,9 +17,11 @@ export async function moveWalletPoints(
 ): Promise<void> {
   await trx
     .updateTable('wallets')
-    .set(entry.lifetime
-      ? { balance: sql`balance + ${entry.points}`, lifetime_points: sql`lifetime_points + ${entry.points}` }
-      : { balance: sql`balance + ${entry.points}` })
+    .set(
+      entry.lifetime
+        ? { balance: sql`balance + ${entry.points}`, lifetime_points: sql`lifetime_points + ${entry.points}` }
+        : { balance: sql`balance + ${entry.points}` },
+    )
     .where('member_id', '=', entry.memberId)
     .execute();
   await trx
@@ -60,7 +62,14 @@ export async function recreditRedemptions(trx: Tx, sale: SaleRef, now: string): 
   const redemptions = await trx
     .selectFrom('redemptions')
     .leftJoin('rewards', 'rewards.id', 'redemptions.reward_id')
-    .select(['redemptions.id', 'redemptions.member_id', 'redemptions.points_deducted', 'redemptions.instance_id', 'redemptions.reward_id', 'rewards.type as reward_type'])
+    .select([
+      'redemptions.id',
+      'redemptions.member_id',
+      'redemptions.points_deducted',
+      'redemptions.instance_id',
+      'redemptions.reward_id',
+      'rewards.type as reward_type',
+    ])
     .where('redemptions.source_vendor', '=', sale.source.vendor)
     .where('redemptions.source_store_id', '=', sale.source.storeId)
     .where('redemptions.external_transaction_id', '=', sale.transactionId)
@@ -69,10 +78,16 @@ export async function recreditRedemptions(trx: Tx, sale: SaleRef, now: string): 
   let points = 0;
   let restored = 0;
   for (const r of redemptions) {
-    const claimed = await trx.updateTable('redemptions').set({ status: 'reversed' }).where('id', '=', r.id).where('status', '=', 'committed').executeTakeFirst();
+    const claimed = await trx
+      .updateTable('redemptions')
+      .set({ status: 'reversed' })
+      .where('id', '=', r.id)
+      .where('status', '=', 'committed')
+      .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) continue;
     const deducted = Number(r.points_deducted);
-    if (deducted > 0) await moveWalletPoints(trx, { memberId: r.member_id, points: deducted, kind: 'recredit', refId: r.id, now, lifetime: false });
+    if (deducted > 0)
+      await moveWalletPoints(trx, { memberId: r.member_id, points: deducted, kind: 'recredit', refId: r.id, now, lifetime: false });
     if (r.instance_id) restored += await restoreInstance(trx, r.instance_id);
     else if (r.reward_type === 'STAMP' && r.reward_id) restored += await restoreStampCard(trx, r.member_id, r.reward_id);
     points += deducted;

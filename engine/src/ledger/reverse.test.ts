@@ -4,8 +4,12 @@ import { ANN, IDS, SCOPE, balanceOf, ledgerSum, line, openSeededEngine, sale, ty
 
 describe.each(testDialects())('reverse on $name', ({ name }) => {
   let t: TestEngine;
-  beforeEach(async () => { t = await openSeededEngine(name); });
-  afterEach(async () => { await t.close(); });
+  beforeEach(async () => {
+    t = await openSeededEngine(name);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
 
   const refund = (transactionId: string, refundId: string, amountMinor?: number) =>
     t.engine.reverse({ ...SCOPE, transactionId, refundId, amountMinor });
@@ -13,8 +17,18 @@ describe.each(testDialects())('reverse on $name', ({ name }) => {
   it('reverses a full refund exactly once', async () => {
     const command = sale({ totalMinor: 4999 });
     await t.engine.earn(command);
-    expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'REVERSED', pointsReversed: 49, pointsReCredited: 0, membershipId: 'MBR-0001' });
-    expect(await refund(command.transaction.id, 'r-1')).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 49, pointsReCredited: 0, membershipId: 'MBR-0001' });
+    expect(await refund(command.transaction.id, 'r-1')).toEqual({
+      status: 'REVERSED',
+      pointsReversed: 49,
+      pointsReCredited: 0,
+      membershipId: 'MBR-0001',
+    });
+    expect(await refund(command.transaction.id, 'r-1')).toEqual({
+      status: 'ALREADY_PROCESSED',
+      pointsReversed: 49,
+      pointsReCredited: 0,
+      membershipId: 'MBR-0001',
+    });
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1200);
     expect(await ledgerSum(t.db, 'MBR-0001')).toBe(1200);
   });
@@ -28,11 +42,18 @@ describe.each(testDialects())('reverse on $name', ({ name }) => {
     expect(await refund(command.transaction.id, 'r-1')).toEqual({ ...first, status: 'ALREADY_PROCESSED' });
     const other = sale({ totalMinor: 3000 });
     await t.engine.earn(other);
-    const reused = await refund(other.transaction.id, 'r-1').then(() => null, (e: unknown) => e);
+    const reused = await refund(other.transaction.id, 'r-1').then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(reused).toMatchObject({ code: 'refund_id_reused', statusCode: 400 });
-    expect((reused as Error).message).toBe(`Refund id r-1 was already used for a refund of order ${command.transaction.id}; nothing was reversed now. Give every refund its own id.`);
+    expect((reused as Error).message).toBe(
+      `Refund id r-1 was already used for a refund of order ${command.transaction.id}; nothing was reversed now. Give every refund its own id.`,
+    );
     await expect(refund(command.transaction.id, 'r-1', 500)).rejects.toMatchObject({
-      code: 'refund_id_reused', message: 'Refund id r-1 was already used for a refund of this order with another amount; nothing was reversed now. Give every refund its own id.',
+      code: 'refund_id_reused',
+      message:
+        'Refund id r-1 was already used for a refund of this order with another amount; nothing was reversed now. Give every refund its own id.',
     });
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1200 + 30);
     expect((await refund(other.transaction.id, 'r-2')).pointsReversed).toBe(30);
@@ -66,7 +87,12 @@ describe.each(testDialects())('reverse on $name', ({ name }) => {
   });
 
   it('unknown sale or a sale that earned nothing: NOTHING_TO_REVERSE, still deduped', async () => {
-    expect(await refund('never-seen', 'r-1')).toEqual({ status: 'NOTHING_TO_REVERSE', pointsReversed: 0, pointsReCredited: 0, membershipId: '' });
+    expect(await refund('never-seen', 'r-1')).toEqual({
+      status: 'NOTHING_TO_REVERSE',
+      pointsReversed: 0,
+      pointsReCredited: 0,
+      membershipId: '',
+    });
     expect((await refund('never-seen', 'r-1')).status).toBe('ALREADY_PROCESSED');
     const walkIn = sale({ customer: undefined });
     await t.engine.earn(walkIn);
@@ -92,11 +118,22 @@ describe.each(testDialects())('reverse on $name', ({ name }) => {
     await t.engine.earn(sale({ items: [line('Coffee', 5)] }));
     const command = sale({ totalMinor: 6000, discountCodes: [{ code: 'LOYAL-MUF1' }] });
     await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: command.transaction.id, rewardId: IDS.stamp });
-    await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: command.transaction.id, rewardId: IDS.discount, orderValueMinor: 6000 });
+    await t.engine.redeem({
+      ...SCOPE,
+      customer: ANN,
+      externalTransactionId: command.transaction.id,
+      rewardId: IDS.discount,
+      orderValueMinor: 6000,
+    });
     await t.engine.earn(command);
-    const statuses = async () => (await t.db.selectFrom('reward_instances').select('status').orderBy('reward_id').execute()).map((r) => r.status);
+    const statuses = async () =>
+      (await t.db.selectFrom('reward_instances').select('status').orderBy('reward_id').execute()).map((r) => r.status);
     const cards = async () => {
-      const card = await t.db.selectFrom('stamp_cards').select(['cards_completed', 'cards_redeemed']).where('reward_id', '=', IDS.stamp).executeTakeFirstOrThrow();
+      const card = await t.db
+        .selectFrom('stamp_cards')
+        .select(['cards_completed', 'cards_redeemed'])
+        .where('reward_id', '=', IDS.stamp)
+        .executeTakeFirstOrThrow();
       return [Number(card.cards_completed), Number(card.cards_redeemed)];
     };
     expect(await statuses()).toEqual(['used', 'used']);
@@ -104,30 +141,48 @@ describe.each(testDialects())('reverse on $name', ({ name }) => {
     expect(await refund(command.transaction.id, 'r-1')).toMatchObject({ status: 'REVERSED', pointsReversed: 60, pointsReCredited: 0 });
     expect(await statuses()).toEqual(['available', 'available']);
     expect(await cards()).toEqual([1, 0]);
-    expect((await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'next-order', rewardId: IDS.stamp })).status).toBe('REDEEMED');
+    expect((await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'next-order', rewardId: IDS.stamp })).status).toBe(
+      'REDEEMED',
+    );
   });
 
   it('re-credits redemptions against an order that never reached the engine (abandoned sale)', async () => {
     await t.engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'abandoned', pointsToRedeem: 250 });
-    expect(await refund('abandoned', 'r-1')).toEqual({ status: 'REVERSED', pointsReversed: 0, pointsReCredited: 250, membershipId: 'MBR-0001' });
+    expect(await refund('abandoned', 'r-1')).toEqual({
+      status: 'REVERSED',
+      pointsReversed: 0,
+      pointsReCredited: 250,
+      membershipId: 'MBR-0001',
+    });
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1200);
   });
 
   it('lets the wallet go below zero only by reversing points already spent (the ledger stays true)', async () => {
     const command = sale({ customer: { type: 'membershipId', value: 'MBR-0002' }, totalMinor: 50_000 });
     await t.engine.earn(command);
-    await t.engine.redeem({ ...SCOPE, customer: { type: 'membershipId', value: 'MBR-0002' }, externalTransactionId: 'later-order', pointsToRedeem: 500 });
+    await t.engine.redeem({
+      ...SCOPE,
+      customer: { type: 'membershipId', value: 'MBR-0002' },
+      externalTransactionId: 'later-order',
+      pointsToRedeem: 500,
+    });
     expect(await refund(command.transaction.id, 'r-1')).toMatchObject({ pointsReversed: 500 });
     expect(await balanceOf(t.db, 'MBR-0002')).toBe(-500);
     expect(await ledgerSum(t.db, 'MBR-0002')).toBe(-500);
-    await expect(t.engine.redeem({ ...SCOPE, customer: { type: 'membershipId', value: 'MBR-0002' }, externalTransactionId: 'x', pointsToRedeem: 1 }))
-      .rejects.toMatchObject({ code: 'insufficient_points' });
+    await expect(
+      t.engine.redeem({ ...SCOPE, customer: { type: 'membershipId', value: 'MBR-0002' }, externalTransactionId: 'x', pointsToRedeem: 1 }),
+    ).rejects.toMatchObject({ code: 'insufficient_points' });
   });
 
   it('scopes refund ids and sales to the source', async () => {
     const command = sale({ totalMinor: 1000 });
     await t.engine.earn(command);
-    const other = await t.engine.reverse({ ...SCOPE, source: { vendor: 'other', storeId: 'store-001' }, transactionId: command.transaction.id, refundId: 'r-1' });
+    const other = await t.engine.reverse({
+      ...SCOPE,
+      source: { vendor: 'other', storeId: 'store-001' },
+      transactionId: command.transaction.id,
+      refundId: 'r-1',
+    });
     expect(other.status).toBe('NOTHING_TO_REVERSE');
     expect((await refund(command.transaction.id, 'r-1')).status).toBe('REVERSED');
   });

@@ -37,7 +37,13 @@ import { lockSale } from './sale-lock.js';
 
 export type ReverseResult = RefundResult & { membershipId: string };
 
-interface Outcome { status: RefundResult['status']; reversed: number; recredited: number; saleId: string | null; memberId: string | null }
+interface Outcome {
+  status: RefundResult['status'];
+  reversed: number;
+  recredited: number;
+  saleId: string | null;
+  memberId: string | null;
+}
 
 async function membershipIdOf(trx: Tx, memberId: string | null): Promise<string> {
   if (!memberId) return '';
@@ -72,7 +78,12 @@ async function reverseKnownSale(trx: Tx, command: ReverseCommand, refundRowId: s
     await moveWalletPoints(trx, { memberId: sale.member_id, points: -reversed, kind: 'reverse', refId: refundRowId, now, lifetime: true });
   }
   const completes = previous < total && cumulative >= total;
-  const ref: SaleRef = { merchantId: command.merchantId, source: command.source, transactionId: command.transactionId, memberId: sale.member_id };
+  const ref: SaleRef = {
+    merchantId: command.merchantId,
+    source: command.source,
+    transactionId: command.transactionId,
+    memberId: sale.member_id,
+  };
   const { points, restored } = completes ? await recreditRedemptions(trx, ref, now) : { points: 0, restored: 0 };
   const acted = (earned > 0 && previous < total) || points > 0 || restored > 0;
   return { status: acted ? 'REVERSED' : 'NOTHING_TO_REVERSE', reversed, recredited: points, saleId: sale.id, memberId: sale.member_id };
@@ -82,12 +93,20 @@ async function reverseUnknownSale(trx: Tx, command: ReverseCommand, now: string)
   const ref: SaleRef = { merchantId: command.merchantId, source: command.source, transactionId: command.transactionId, memberId: null };
   const { points, restored } = await recreditRedemptions(trx, ref, now);
   const memberRow = await trx
-    .selectFrom('redemptions').select('member_id')
-    .where('source_vendor', '=', command.source.vendor).where('source_store_id', '=', command.source.storeId)
+    .selectFrom('redemptions')
+    .select('member_id')
+    .where('source_vendor', '=', command.source.vendor)
+    .where('source_store_id', '=', command.source.storeId)
     .where('external_transaction_id', '=', command.transactionId)
     .executeTakeFirst();
   const acted = points > 0 || restored > 0;
-  return { status: acted ? 'REVERSED' : 'NOTHING_TO_REVERSE', reversed: 0, recredited: points, saleId: null, memberId: acted ? memberRow?.member_id ?? null : null };
+  return {
+    status: acted ? 'REVERSED' : 'NOTHING_TO_REVERSE',
+    reversed: 0,
+    recredited: points,
+    saleId: null,
+    memberId: acted ? (memberRow?.member_id ?? null) : null,
+  };
 }
 
 /** Claim the refund's ledger key; false when this (source, refund id) was already recorded. */
@@ -95,9 +114,18 @@ async function claimRefund(trx: Tx, command: ReverseCommand, id: string, now: st
   const row = await trx
     .insertInto('refunds')
     .values({
-      id, source_vendor: command.source.vendor, source_store_id: command.source.storeId, refund_id: command.refundId,
-      transaction_id: command.transactionId, sale_id: null, member_id: null, amount_minor: command.amountMinor ?? null,
-      status: 'PENDING', points_reversed: 0, points_recredited: 0, created_at: now,
+      id,
+      source_vendor: command.source.vendor,
+      source_store_id: command.source.storeId,
+      refund_id: command.refundId,
+      transaction_id: command.transactionId,
+      sale_id: null,
+      member_id: null,
+      amount_minor: command.amountMinor ?? null,
+      status: 'PENDING',
+      points_reversed: 0,
+      points_recredited: 0,
+      created_at: now,
     })
     .onConflict((oc) => oc.columns(['source_vendor', 'source_store_id', 'refund_id']).doNothing())
     .returning('id')
@@ -108,21 +136,28 @@ async function claimRefund(trx: Tx, command: ReverseCommand, id: string, now: st
 /** The sale's total when the sale is known: what an omitted refund amount stands for. */
 async function saleTotal(trx: Tx, command: ReverseCommand): Promise<number | null> {
   const sale = await trx
-    .selectFrom('sales').select('total_minor')
-    .where('source_vendor', '=', command.source.vendor).where('source_store_id', '=', command.source.storeId)
+    .selectFrom('sales')
+    .select('total_minor')
+    .where('source_vendor', '=', command.source.vendor)
+    .where('source_store_id', '=', command.source.storeId)
     .where('transaction_id', '=', command.transactionId)
     .executeTakeFirst();
   return sale ? Number(sale.total_minor) : null;
 }
 
-const spelled = (minor: number | null) => (minor === null ? 'a full refund (no amount)' : `a refund of ${fromMinorUnits(minor).toFixed(2)}`);
+const spelled = (minor: number | null) =>
+  minor === null ? 'a full refund (no amount)' : `a refund of ${fromMinorUnits(minor).toFixed(2)}`;
 
 /**
  * Why a repeat of this refund id is not the refund first recorded under it, or null when it is.
  * Amounts count as what they refund: omitted = the sale's total, and an amount above the total
  * refunds the total. While the sale is unknown an omitted amount cannot be matched with a number.
  */
-async function reuseOf(trx: Tx, command: ReverseCommand, row: { transaction_id: string; amount_minor: number | null }): Promise<string | null> {
+async function reuseOf(
+  trx: Tx,
+  command: ReverseCommand,
+  row: { transaction_id: string; amount_minor: number | null },
+): Promise<string | null> {
   if (row.transaction_id !== command.transactionId) return `a refund of order ${row.transaction_id}`;
   const recorded = row.amount_minor === null ? null : Number(row.amount_minor);
   const asked = command.amountMinor ?? null;
@@ -145,14 +180,22 @@ async function reuseOf(trx: Tx, command: ReverseCommand, row: { transaction_id: 
  */
 async function alreadyProcessed(trx: Tx, command: ReverseCommand): Promise<ReverseResult> {
   const row = await trx
-    .selectFrom('refunds').select(['transaction_id', 'amount_minor', 'points_reversed', 'points_recredited', 'member_id'])
-    .where('source_vendor', '=', command.source.vendor).where('source_store_id', '=', command.source.storeId)
+    .selectFrom('refunds')
+    .select(['transaction_id', 'amount_minor', 'points_reversed', 'points_recredited', 'member_id'])
+    .where('source_vendor', '=', command.source.vendor)
+    .where('source_store_id', '=', command.source.storeId)
     .where('refund_id', '=', command.refundId)
     .executeTakeFirstOrThrow();
   const reuse = await reuseOf(trx, command, row);
-  if (reuse) throw new EngineError('refund_id_reused', `Refund id ${command.refundId} was already used for ${reuse}; nothing was reversed now. Give every refund its own id.`);
+  if (reuse)
+    throw new EngineError(
+      'refund_id_reused',
+      `Refund id ${command.refundId} was already used for ${reuse}; nothing was reversed now. Give every refund its own id.`,
+    );
   return {
-    status: 'ALREADY_PROCESSED', pointsReversed: Number(row.points_reversed), pointsReCredited: Number(row.points_recredited),
+    status: 'ALREADY_PROCESSED',
+    pointsReversed: Number(row.points_reversed),
+    pointsReCredited: Number(row.points_recredited),
     membershipId: await membershipIdOf(trx, row.member_id),
   };
 }
@@ -166,8 +209,10 @@ async function alreadyProcessed(trx: Tx, command: ReverseCommand): Promise<Rever
 async function currencyMismatch(trx: Tx, command: ReverseCommand, merchantCurrency: string | null): Promise<string | null> {
   if (merchantCurrency === null || command.amountMinor === undefined || command.currency === undefined) return null;
   const sale = await trx
-    .selectFrom('sales').select('currency')
-    .where('source_vendor', '=', command.source.vendor).where('source_store_id', '=', command.source.storeId)
+    .selectFrom('sales')
+    .select('currency')
+    .where('source_vendor', '=', command.source.vendor)
+    .where('source_store_id', '=', command.source.storeId)
     .where('transaction_id', '=', command.transactionId)
     .executeTakeFirst();
   const expected = sale?.currency ?? merchantCurrency;
@@ -183,9 +228,10 @@ export async function reverse(ctx: EngineContext, command: ReverseCommand, optio
   const now = ctx.now();
   const refundRowId = newId();
   // Before the transaction: a settings-cache miss reads through the connection the transaction holds on SQLite.
-  const merchantCurrency = command.amountMinor !== undefined && command.currency !== undefined
-    ? (await ctx.cache.requireMerchant(command.merchantId)).currency
-    : null;
+  const merchantCurrency =
+    command.amountMinor !== undefined && command.currency !== undefined
+      ? (await ctx.cache.requireMerchant(command.merchantId)).currency
+      : null;
   return transactBefore(ctx.db, options.deadline, async (trx) => {
     await lockSale(ctx, trx, command.source, command.transactionId);
     const mismatch = await currencyMismatch(trx, command, merchantCurrency);
@@ -194,9 +240,20 @@ export async function reverse(ctx: EngineContext, command: ReverseCommand, optio
     const outcome = (await reverseKnownSale(trx, command, refundRowId, now)) ?? (await reverseUnknownSale(trx, command, now));
     await trx
       .updateTable('refunds')
-      .set({ status: outcome.status, points_reversed: outcome.reversed, points_recredited: outcome.recredited, sale_id: outcome.saleId, member_id: outcome.memberId })
+      .set({
+        status: outcome.status,
+        points_reversed: outcome.reversed,
+        points_recredited: outcome.recredited,
+        sale_id: outcome.saleId,
+        member_id: outcome.memberId,
+      })
       .where('id', '=', refundRowId)
       .execute();
-    return { status: outcome.status, pointsReversed: outcome.reversed, pointsReCredited: outcome.recredited, membershipId: await membershipIdOf(trx, outcome.memberId) };
+    return {
+      status: outcome.status,
+      pointsReversed: outcome.reversed,
+      pointsReCredited: outcome.recredited,
+      membershipId: await membershipIdOf(trx, outcome.memberId),
+    };
   });
 }

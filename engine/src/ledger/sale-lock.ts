@@ -13,5 +13,9 @@ const SALE_LOCK_CLASS = 0x73616c65;
  * lock on (vendor, store, transaction id): the second one's next statement sees the first one's
  * commit. SQLite already serialises every writer on its one connection.
  */
-export const lockSale = (ctx: Pick<EngineContext, 'dialect'>, trx: Tx, source: { vendor: string; storeId: string }, transactionId: string): Promise<void> =>
-  advisoryXactLock(ctx, trx, SALE_LOCK_CLASS, [source.vendor, source.storeId, transactionId]);
+export const lockSale = (
+  ctx: Pick<EngineContext, 'dialect'>,
+  trx: Tx,
+  source: { vendor: string; storeId: string },
+  transactionId: string,
+): Promise<void> => advisoryXactLock(ctx, trx, SALE_LOCK_CLASS, [source.vendor, source.storeId, transactionId]);

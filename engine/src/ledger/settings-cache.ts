@@ -21,7 +21,10 @@ export interface MerchantSettings {
 /** How long a loaded entry is trusted: other processes sharing a PostgreSQL database see changes within it. */
 export const SETTINGS_TTL_MS = 30_000;
 
-interface Entry<T> { value: Promise<T>; loadedAt: number }
+interface Entry<T> {
+  value: Promise<T>;
+  loadedAt: number;
+}
 
 async function loadMerchant(db: Kysely<EngineTables>, merchantId: string): Promise<MerchantSettings | null> {
   const row = await db.selectFrom('merchants').selectAll().where('id', '=', merchantId).executeTakeFirst();
@@ -70,7 +73,10 @@ export class SettingsCache {
   private readonly merchants = new Map<string, Entry<MerchantSettings | null>>();
   private readonly catalogs = new Map<string, Entry<CatalogSkus>>();
 
-  constructor(private readonly db: Kysely<EngineTables>, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly db: Kysely<EngineTables>,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   private cached<T>(map: Map<string, Entry<T>>, key: string, load: () => Promise<T>): Promise<T> {
     const now = this.clock();

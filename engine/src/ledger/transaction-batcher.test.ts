@@ -9,11 +9,17 @@ import { TransactionBatcher } from './transaction-batcher.js';
 // Group commit exists on SQLite only (PostgreSQL runs one transaction per event on its pool).
 describe('group commit on sqlite', () => {
   let t: TestEngine;
-  beforeEach(async () => { t = await openSeededEngine('sqlite'); });
-  afterEach(async () => { await t.close(); });
+  beforeEach(async () => {
+    t = await openSeededEngine('sqlite');
+  });
+  afterEach(async () => {
+    await t.close();
+  });
 
   it('a failing event in a batch is rolled back alone; the others commit', async () => {
-    await sql`create trigger boom before insert on sales when new.transaction_id = 'tx-boom' begin select raise(abort, 'forced failure'); end`.execute(t.db);
+    await sql`create trigger boom before insert on sales when new.transaction_id = 'tx-boom' begin select raise(abort, 'forced failure'); end`.execute(
+      t.db,
+    );
     const commands = Array.from({ length: 10 }, (_, i) => sale({ id: i === 4 ? 'tx-boom' : `tx-ok-${i}`, totalMinor: 1000 }));
     const results = await Promise.allSettled(commands.map((c) => t.engine.earn(c)));
     expect(results.map((r) => r.status)).toEqual(commands.map((_, i) => (i === 4 ? 'rejected' : 'fulfilled')));
@@ -33,42 +39,56 @@ describe('group commit on sqlite', () => {
 
   it('a unit still running at its deadline rolls back to its savepoint alone; the rest of its batch commits', async () => {
     const batcher = new TransactionBatcher(t.db);
-    const put = (key: string, pause = 0) => async (trx: Tx) => {
-      await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
-      if (pause > 0) await sleep(pause);
-      return key;
-    };
+    const put =
+      (key: string, pause = 0) =>
+      async (trx: Tx) => {
+        await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
+        if (pause > 0) await sleep(pause);
+        return key;
+      };
     let ranLate = false;
     const results = await Promise.allSettled([
       batcher.run(put('unit-a')),
       batcher.run(put('unit-late', 80), Date.now() + 30),
       batcher.run(put('unit-c'), Date.now() + 5_000),
-      batcher.run(async (trx) => { ranLate = true; return put('unit-expired')(trx); }, Date.now() - 1),
+      batcher.run(async (trx) => {
+        ranLate = true;
+        return put('unit-expired')(trx);
+      }, Date.now() - 1),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(EngineUnavailableError);
     expect((results[3] as PromiseRejectedResult).reason).toBeInstanceOf(EngineUnavailableError);
     expect(ranLate).toBe(false); // expired while queued: never run
-    const keys = (await t.db.selectFrom('engine_settings').select('key').where('key', 'like', 'unit-%').orderBy('key').execute()).map((r) => r.key);
+    const keys = (await t.db.selectFrom('engine_settings').select('key').where('key', 'like', 'unit-%').orderBy('key').execute()).map(
+      (r) => r.key,
+    );
     expect(keys).toEqual(['unit-a', 'unit-c']);
   });
 
   it('a released unit is answered before its deadline: its batch commits at once, the units not yet run go to the next batch', async () => {
     const batcher = new TransactionBatcher(t.db);
-    const put = (key: string, pause = 0) => async (trx: Tx) => {
-      await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
-      if (pause > 0) await sleep(pause);
-      return Date.now();
-    };
+    const put =
+      (key: string, pause = 0) =>
+      async (trx: Tx) => {
+        await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
+        if (pause > 0) await sleep(pause);
+        return Date.now();
+      };
     const deadline = Date.now() + 150;
     let answeredAt = 0;
-    const quick = batcher.run(put('early-quick'), deadline).then((value) => { answeredAt = Date.now(); return value; });
+    const quick = batcher.run(put('early-quick'), deadline).then((value) => {
+      answeredAt = Date.now();
+      return value;
+    });
     const slow = [1, 2, 3].map((i) => batcher.run(put(`early-slow-${i}`, 100)));
     const results = await Promise.allSettled([quick, ...slow]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
     // Answered after its commit, before its deadline (not after the three 100 ms units).
     expect(answeredAt).toBeLessThan(deadline);
-    const keys = (await t.db.selectFrom('engine_settings').select('key').where('key', 'like', 'early-%').orderBy('key').execute()).map((r) => r.key);
+    const keys = (await t.db.selectFrom('engine_settings').select('key').where('key', 'like', 'early-%').orderBy('key').execute()).map(
+      (r) => r.key,
+    );
     expect(keys).toEqual(['early-quick', 'early-slow-1', 'early-slow-2', 'early-slow-3']);
   });
 

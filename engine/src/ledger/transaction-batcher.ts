@@ -33,7 +33,10 @@ export class TransactionBatcher {
   private queue: Job[] = [];
   private running = false;
 
-  constructor(private readonly db: Kysely<EngineTables>, private readonly maxBatch = 64) {}
+  constructor(
+    private readonly db: Kysely<EngineTables>,
+    private readonly maxBatch = 64,
+  ) {}
 
   run<T>(work: (trx: Tx) => Promise<T>, deadline?: number): Promise<T> {
     return new Promise<T>((resolve, reject) => {

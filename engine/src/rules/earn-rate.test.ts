@@ -27,23 +27,32 @@ describe('earn rate', () => {
   });
 
   it('agrees with exact rational arithmetic for any total and rate with ≤ 4 decimals', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 10_000_000_000 }), fc.integer({ min: 1, max: 1_000_000 }), (total, rate4) => {
-      const rate = rate4 / 10_000;
-      return pointsFor(total, parseRate(rate)) === Number((BigInt(total) * BigInt(rate4)) / 1_000_000n);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000_000 }), fc.integer({ min: 1, max: 1_000_000 }), (total, rate4) => {
+        const rate = rate4 / 10_000;
+        return pointsFor(total, parseRate(rate)) === Number((BigInt(total) * BigInt(rate4)) / 1_000_000n);
+      }),
+    );
   });
 
   it('proportional reversal targets never exceed earned and reach it at the total', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 1, max: 1_000_000 }), fc.array(fc.integer({ min: 1, max: 500_000 })), (earned, total, refunds) => {
-      let cumulative = 0;
-      let reversed = 0;
-      for (const amount of refunds) {
-        cumulative = Math.min(cumulative + amount, total);
-        const target = cumulative >= total ? earned : proportion(earned, cumulative, total);
-        if (target < reversed) return false;
-        reversed = target;
-      }
-      return reversed <= earned && (cumulative < total || reversed === earned);
-    }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.array(fc.integer({ min: 1, max: 500_000 })),
+        (earned, total, refunds) => {
+          let cumulative = 0;
+          let reversed = 0;
+          for (const amount of refunds) {
+            cumulative = Math.min(cumulative + amount, total);
+            const target = cumulative >= total ? earned : proportion(earned, cumulative, total);
+            if (target < reversed) return false;
+            reversed = target;
+          }
+          return reversed <= earned && (cumulative < total || reversed === earned);
+        },
+      ),
+    );
   });
 });

@@ -29,7 +29,10 @@ function holdingVerdict(reward: RewardRule, h: MemberHoldings): Verdict {
     case 'TIER': {
       const min = reward.minPoints ?? 0;
       if (h.lifetimePoints >= min) return ok;
-      return no('not_eligible', `Tier reached at ${min} lifetime point${min === 1 ? '' : 's'}; customer has ${h.lifetimePoints} (${min - h.lifetimePoints} short).`);
+      return no(
+        'not_eligible',
+        `Tier reached at ${min} lifetime point${min === 1 ? '' : 's'}; customer has ${h.lifetimePoints} (${min - h.lifetimePoints} short).`,
+      );
     }
     case 'STAMP': {
       const card = h.stamps.get(reward.id);
@@ -61,7 +64,12 @@ function spendVerdict(reward: RewardRule, orderValueMinor: number | undefined, c
 }
 
 /** Can the member redeem this reward now? The holding rule first, then the minimum spend. */
-export function evaluateReward(reward: RewardRule, holdings: MemberHoldings, orderValueMinor: number | undefined, currency: string): Verdict {
+export function evaluateReward(
+  reward: RewardRule,
+  holdings: MemberHoldings,
+  orderValueMinor: number | undefined,
+  currency: string,
+): Verdict {
   const held = holdingVerdict(reward, holdings);
   return held.eligible ? spendVerdict(reward, orderValueMinor, currency) : held;
 }

@@ -3,8 +3,16 @@ import type { RewardRule } from './reward-rule.js';
 import { cardProgress, lineMatches, stampsForSale } from './stamps.js';
 
 const reward = (id: string, skus: string[], keywords: string[]): RewardRule => ({
-  id, type: 'STAMP', title: id, pointsCost: null, discountMinor: null, minSpendMinor: null, stampsRequired: 5, minPoints: null,
-  skus: new Set(skus), keywords: keywords.map((k) => k.toLowerCase()),
+  id,
+  type: 'STAMP',
+  title: id,
+  pointsCost: null,
+  discountMinor: null,
+  minSpendMinor: null,
+  stampsRequired: 5,
+  minPoints: null,
+  skus: new Set(skus),
+  keywords: keywords.map((k) => k.toLowerCase()),
 });
 const coffee = reward('coffee', ['COF-LATTE'], ['Coffee']);
 const line = (name: string, quantity = 1, extra = {}) => ({ name, quantity, unitPriceMinor: 100, ...extra });
@@ -18,8 +26,11 @@ describe('stamp matching', () => {
     expect(lineMatches(line('Tea'), coffee, none)).toBe(false);
   });
 
-  it('inherits the SKU of the catalog item a line\'s id or sku names', () => {
-    const catalog = new Map([['prod-1', 'COF-LATTE'], ['prod-2', null]]);
+  it("inherits the SKU of the catalog item a line's id or sku names", () => {
+    const catalog = new Map([
+      ['prod-1', 'COF-LATTE'],
+      ['prod-2', null],
+    ]);
     expect(lineMatches(line('Item', 1, { id: 'prod-1' }), coffee, catalog)).toBe(true);
     expect(lineMatches(line('Item', 1, { sku: 'prod-1' }), coffee, catalog)).toBe(true);
     expect(lineMatches(line('Item', 1, { id: 'prod-2' }), coffee, catalog)).toBe(false);

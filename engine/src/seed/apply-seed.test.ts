@@ -5,20 +5,36 @@ import { ANN, IDS, balanceOf, ledgerSum, openSeededEngine, sale, testSeed, type 
 
 describe.each(testDialects())('applySeed on $name', ({ name }) => {
   let t: TestEngine;
-  beforeEach(async () => { t = await openSeededEngine(name); });
-  afterEach(async () => { await t.close(); });
+  beforeEach(async () => {
+    t = await openSeededEngine(name);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
 
   const count = async (table: 'members' | 'rewards' | 'reward_instances' | 'ledger_entries' | 'outlets' | 'merchants') =>
     (await t.db.selectFrom(table).select(t.db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n;
 
   it('is idempotent: a second apply (and a restart) changes nothing and never re-credits points', async () => {
     await t.engine.earn(sale({ totalMinor: 1000 }));
-    await t.engine.redeem({ merchantId: 'm-bean', outletId: 'o-downtown', source: { vendor: 'v', storeId: 's' }, customer: ANN, externalTransactionId: 'o', rewardId: IDS.discount, orderValueMinor: 9000 });
-    const before = await Promise.all((['members', 'rewards', 'reward_instances', 'ledger_entries', 'outlets', 'merchants'] as const).map(count));
+    await t.engine.redeem({
+      merchantId: 'm-bean',
+      outletId: 'o-downtown',
+      source: { vendor: 'v', storeId: 's' },
+      customer: ANN,
+      externalTransactionId: 'o',
+      rewardId: IDS.discount,
+      orderValueMinor: 9000,
+    });
+    const before = await Promise.all(
+      (['members', 'rewards', 'reward_instances', 'ledger_entries', 'outlets', 'merchants'] as const).map(count),
+    );
     await t.engine.applySeed(testSeed());
     const restarted = await createEmbeddedEngine({ database: t.database });
     await restarted.applySeed(testSeed());
-    expect(await Promise.all((['members', 'rewards', 'reward_instances', 'ledger_entries', 'outlets', 'merchants'] as const).map(count))).toEqual(before);
+    expect(
+      await Promise.all((['members', 'rewards', 'reward_instances', 'ledger_entries', 'outlets', 'merchants'] as const).map(count)),
+    ).toEqual(before);
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1210);
     expect(await ledgerSum(t.db, 'MBR-0001')).toBe(1210);
     const code = await t.db.selectFrom('reward_instances').select('status').where('code', '=', 'LOYAL-7QX2').executeTakeFirstOrThrow();
@@ -50,10 +66,12 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
     expect(await t.db.selectFrom('merchants').select('id').where('id', '=', 'm-new').executeTakeFirst()).toBeUndefined();
   });
 
-  it('rejects an issued code without the engine\'s prefix', async () => {
+  it("rejects an issued code without the engine's prefix", async () => {
     const seed = testSeed();
     seed.merchants[0]!.issuedCodes[0]!.code = 'PROMO-1';
-    await expect(t.engine.applySeed(seed)).rejects.toMatchObject({ fields: [{ path: 'merchants[0].issuedCodes[0].code', message: 'must start with "LOYAL-"' }] });
+    await expect(t.engine.applySeed(seed)).rejects.toMatchObject({
+      fields: [{ path: 'merchants[0].issuedCodes[0].code', message: 'must start with "LOYAL-"' }],
+    });
   });
 
   /** Another merchant (own id, own reward ids) issuing `code` to MBR-0001 on its DISCOUNT reward. */
@@ -66,22 +84,32 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
     merchant.issuedCodes = [{ code, rewardId: discount.id, membershipId: 'MBR-0001' }];
     return merchant;
   };
-  const merchantCount = async () => Number((await t.db.selectFrom('merchants').select(t.db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  const storedPrefix = async () => (await t.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirst())?.value;
+  const merchantCount = async () =>
+    Number((await t.db.selectFrom('merchants').select(t.db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const storedPrefix = async () =>
+    (await t.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirst())?.value;
 
   it('a later seed that would change the established code prefix (killing issued codes) is refused and writes nothing', async () => {
     const seed = testSeed();
     seed.codePrefix = 'SHOP';
     seed.merchants = [newMerchant(seed, 'm-shop', 'SHOP-1')];
     const before = await merchantCount();
-    const error = await t.engine.applySeed(seed).then(() => null, (e: unknown) => e);
-    expect(error).toMatchObject({ code: 'validation_failed', fields: [{ path: 'codePrefix', message: expect.stringMatching(/"SHOP".*"LOYAL"/) }] });
+    const error = await t.engine.applySeed(seed).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      code: 'validation_failed',
+      fields: [{ path: 'codePrefix', message: expect.stringMatching(/"SHOP".*"LOYAL"/) }],
+    });
     expect(await merchantCount()).toBe(before);
     expect(await storedPrefix()).toBe('LOYAL');
     // LOYAL- codes still match, on this engine and a restarted one
     const restarted = await createEmbeddedEngine({ database: t.database });
     await restarted.earn(sale({ customer: ANN, discountCodes: [{ code: 'loyal-7qx2' }] }));
-    expect((await t.db.selectFrom('reward_instances').select('status').where('code', '=', 'LOYAL-7QX2').executeTakeFirstOrThrow()).status).toBe('used');
+    expect(
+      (await t.db.selectFrom('reward_instances').select('status').where('code', '=', 'LOYAL-7QX2').executeTakeFirstOrThrow()).status,
+    ).toBe('used');
   });
 
   it('a seed that issues codes without codePrefix means the default LOYAL: refused on an engine established with another prefix', async () => {
@@ -94,7 +122,9 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
       const implicit = testSeed();
       delete implicit.codePrefix;
       implicit.merchants = [newMerchant(implicit, 'm-implicit', 'LOYAL-9')];
-      await expect(other.engine.applySeed(implicit)).rejects.toMatchObject({ fields: [{ path: 'codePrefix', message: expect.stringContaining('"SHOP"') }] });
+      await expect(other.engine.applySeed(implicit)).rejects.toMatchObject({
+        fields: [{ path: 'codePrefix', message: expect.stringContaining('"SHOP"') }],
+      });
       expect(await other.db.selectFrom('merchants').select('id').where('id', '=', 'm-implicit').executeTakeFirst()).toBeUndefined();
     } finally {
       await other.close();
@@ -113,9 +143,13 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
       neutral.merchants = [{ ...newMerchant(neutral, 'm-demo', 'X-1'), issuedCodes: [] }];
       await other.engine.applySeed(neutral);
       await other.engine.applySeed(shop); // a restart with the same file still starts
-      expect(await other.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow()).toEqual({ value: 'SHOP' });
+      expect(
+        await other.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow(),
+      ).toEqual({ value: 'SHOP' });
       await other.engine.earn(sale({ customer: ANN, discountCodes: [{ code: 'SHOP-1' }] }));
-      expect((await other.db.selectFrom('reward_instances').select('status').where('code', '=', 'SHOP-1').executeTakeFirstOrThrow()).status).toBe('used');
+      expect(
+        (await other.db.selectFrom('reward_instances').select('status').where('code', '=', 'SHOP-1').executeTakeFirstOrThrow()).status,
+      ).toBe('used');
     } finally {
       await other.close();
     }
@@ -123,13 +157,19 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
 
   /** Store `value` as the engine's reward-code prefix, as an earlier release could leave it. */
   const storePrefix = async (db: TestEngine['db'], value: string) => {
-    await db.insertInto('engine_settings').values({ key: 'code_prefix', value })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+    await db
+      .insertInto('engine_settings')
+      .values({ key: 'code_prefix', value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
   };
   const codeStatus = async (db: TestEngine['db'], code: string) =>
     (await db.selectFrom('reward_instances').select('status').where('code', '=', code).executeTakeFirstOrThrow()).status;
 
-  it.each([['with LOYAL- codes issued', true], ['with no codes at all', false]])(
+  it.each([
+    ['with LOYAL- codes issued', true],
+    ['with no codes at all', false],
+  ])(
     'a data dir of the previous release (code_prefix DEMO stored by the old demo, %s) takes a seed of LOYAL- codes, as no DEMO- code exists; LOYAL- codes match',
     async (_, withCodes) => {
       const old = await openSeededEngine(name, withCodes ? testSeed() : null);
@@ -137,14 +177,20 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
         await storePrefix(old.db, 'DEMO'); // what the old demo wrote on each start
         const booted = await createEmbeddedEngine({ database: old.database });
         await booted.applySeed(testSeed());
-        expect(await old.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow()).toEqual({ value: 'LOYAL' });
+        expect(
+          await old.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow(),
+        ).toEqual({ value: 'LOYAL' });
         // the demo (no prefix, no codes) keeps it, and a restart with the same file changes nothing
         const demo = testSeed();
         delete demo.codePrefix;
         demo.merchants = [{ ...newMerchant(demo, 'm-demo', 'X-1'), issuedCodes: [] }];
         await booted.applySeed(demo);
-        const counts = async () => Promise.all((['reward_instances', 'members', 'ledger_entries'] as const).map(async (table) =>
-          Number((await old.db.selectFrom(table).select(old.db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)));
+        const counts = async () =>
+          Promise.all(
+            (['reward_instances', 'members', 'ledger_entries'] as const).map(async (table) =>
+              Number((await old.db.selectFrom(table).select(old.db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+            ),
+          );
         const before = await counts();
         const restarted = await createEmbeddedEngine({ database: old.database });
         await restarted.applySeed(testSeed());
@@ -166,13 +212,19 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
       named.codePrefix = 'SHOP';
       named.merchants[0]!.issuedCodes = [];
       await fresh.engine.applySeed(named);
-      expect(await fresh.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow()).toEqual({ value: 'SHOP' });
+      expect(
+        await fresh.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow(),
+      ).toEqual({ value: 'SHOP' });
       await fresh.engine.applySeed(testSeed()); // LOYAL, with LOYAL- codes
-      expect(await fresh.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow()).toEqual({ value: 'LOYAL' });
+      expect(
+        await fresh.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow(),
+      ).toEqual({ value: 'LOYAL' });
       await fresh.engine.earn(sale({ customer: ANN, discountCodes: [{ code: 'LOYAL-7QX2' }] }));
       expect(await codeStatus(fresh.db, 'LOYAL-7QX2')).toBe('used');
       // now LOYAL- codes exist: SHOP is refused from here on
-      await expect(fresh.engine.applySeed(named)).rejects.toMatchObject({ fields: [{ path: 'codePrefix', message: expect.stringContaining('"LOYAL"') }] });
+      await expect(fresh.engine.applySeed(named)).rejects.toMatchObject({
+        fields: [{ path: 'codePrefix', message: expect.stringContaining('"LOYAL"') }],
+      });
     } finally {
       await fresh.close();
     }
@@ -189,18 +241,26 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
       const booted = await createEmbeddedEngine({ database: other.database });
       const loyal = testSeed();
       loyal.merchants[0]!.id = 'm-loyal';
-      const error = await booted.applySeed(loyal).then(() => null, (e: unknown) => e);
+      const error = await booted.applySeed(loyal).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toMatchObject({
         code: 'validation_failed',
-        fields: [{
-          path: 'codePrefix',
-          message: 'codePrefix "LOYAL" conflicts with the reward-code prefix "Shop" this loyalty engine already uses: ' +
-            '1 issued code carries it (e.g. "SHOP-1") and would stop matching. ' +
-            'Set "codePrefix": "Shop" and issue "Shop-" codes, or start on an empty database.',
-        }],
+        fields: [
+          {
+            path: 'codePrefix',
+            message:
+              'codePrefix "LOYAL" conflicts with the reward-code prefix "Shop" this loyalty engine already uses: ' +
+              '1 issued code carries it (e.g. "SHOP-1") and would stop matching. ' +
+              'Set "codePrefix": "Shop" and issue "Shop-" codes, or start on an empty database.',
+          },
+        ],
       });
       expect(await other.db.selectFrom('merchants').select('id').where('id', '=', 'm-loyal').executeTakeFirst()).toBeUndefined();
-      expect(await other.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow()).toEqual({ value: 'Shop' });
+      expect(
+        await other.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow(),
+      ).toEqual({ value: 'Shop' });
       await booted.earn(sale({ customer: ANN, discountCodes: [{ code: 'SHOP-1' }] }));
       expect(await codeStatus(other.db, 'SHOP-1')).toBe('used');
     } finally {
@@ -218,9 +278,13 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
       const engines = await Promise.all([0, 1].map(() => createEmbeddedEngine({ database: fresh.database })));
       const results = await Promise.allSettled([engines[0]!.applySeed(testSeed()), engines[1]!.applySeed(shop)]);
       expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
-      const prefix = (await fresh.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow()).value;
+      const prefix = (
+        await fresh.db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirstOrThrow()
+      ).value;
       expect(prefix).toBe(results[0]!.status === 'fulfilled' ? 'LOYAL' : 'SHOP');
-      const codes = (await fresh.db.selectFrom('reward_instances').select('code').where('origin', '=', 'issued_code').execute()).map((r) => r.code);
+      const codes = (await fresh.db.selectFrom('reward_instances').select('code').where('origin', '=', 'issued_code').execute()).map(
+        (r) => r.code,
+      );
       expect(codes.length).toBeGreaterThan(0);
       expect(codes.filter((code) => !code!.startsWith(`${prefix}-`))).toEqual([]);
     } finally {
@@ -233,11 +297,14 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
     try {
       const pinned = await createEmbeddedEngine({ database: fresh.database, codePrefix: 'ACME' });
       await expect(pinned.applySeed(testSeed())).rejects.toMatchObject({
-        fields: [{
-          path: 'codePrefix',
-          message: 'codePrefix "LOYAL" conflicts with the reward-code prefix "ACME" this loyalty engine is configured with (its codePrefix option): ' +
-            '"LOYAL-" codes would never match on sales. Set "codePrefix": "ACME" and issue "ACME-" codes.',
-        }],
+        fields: [
+          {
+            path: 'codePrefix',
+            message:
+              'codePrefix "LOYAL" conflicts with the reward-code prefix "ACME" this loyalty engine is configured with (its codePrefix option): ' +
+              '"LOYAL-" codes would never match on sales. Set "codePrefix": "ACME" and issue "ACME-" codes.',
+          },
+        ],
       });
       expect(await fresh.db.selectFrom('merchants').select('id').execute()).toEqual([]);
     } finally {
@@ -245,7 +312,7 @@ describe.each(testDialects())('applySeed on $name', ({ name }) => {
     }
   });
 
-  it('persists the seed\'s code prefix for later engine instances', async () => {
+  it("persists the seed's code prefix for later engine instances", async () => {
     const fresh = await openSeededEngine(name, null);
     try {
       const seed = testSeed();

@@ -7,7 +7,13 @@ type Seed = { codePrefix?: string | undefined; merchants: MerchantSeed[] };
 type Issue = (path: PropertyKey[], message: string) => void;
 
 /** Report every value seen before at `path` of `items` (ids, codes, member keys). */
-function checkUnique<T>(items: readonly T[], key: (item: T) => string | null | undefined, path: (i: number) => PropertyKey[], what: string, issue: Issue): void {
+function checkUnique<T>(
+  items: readonly T[],
+  key: (item: T) => string | null | undefined,
+  path: (i: number) => PropertyKey[],
+  what: string,
+  issue: Issue,
+): void {
   const seen = new Map<string, number>();
   items.forEach((item, i) => {
     const value = key(item);
@@ -36,14 +42,22 @@ function checkCodes(merchant: MerchantSeed, at: PropertyKey[], prefix: string | 
   const rewards = new Map(merchant.rewards.map((r) => [r.id, r]));
   const members = new Set(merchant.members.map((m) => m.membershipId));
   const codes = merchant.issuedCodes;
-  checkUnique(codes, (c) => c.code.toUpperCase(), (i) => [...at, 'issuedCodes', i, 'code'], 'code', issue);
+  checkUnique(
+    codes,
+    (c) => c.code.toUpperCase(),
+    (i) => [...at, 'issuedCodes', i, 'code'],
+    'code',
+    issue,
+  );
   codes.forEach((c, i) => {
     const path = [...at, 'issuedCodes', i];
     // Earn matches only `<prefix>-` codes: one without it could never be used.
-    if (prefix !== undefined && !c.code.toUpperCase().startsWith(`${prefix.toUpperCase()}-`)) issue([...path, 'code'], `must start with "${prefix}-"`);
+    if (prefix !== undefined && !c.code.toUpperCase().startsWith(`${prefix.toUpperCase()}-`))
+      issue([...path, 'code'], `must start with "${prefix}-"`);
     const reward = rewards.get(c.rewardId);
     if (!reward) issue([...path, 'rewardId'], `no reward ${c.rewardId} in merchant ${merchant.id}`);
-    else if (reward.type === 'POINTS' || reward.type === 'TIER') issue([...path, 'rewardId'], `a ${reward.type} reward cannot be issued as a code`);
+    else if (reward.type === 'POINTS' || reward.type === 'TIER')
+      issue([...path, 'rewardId'], `a ${reward.type} reward cannot be issued as a code`);
     if (!members.has(c.membershipId)) issue([...path, 'membershipId'], `no member ${c.membershipId} in merchant ${merchant.id}`);
   });
 }
@@ -51,12 +65,30 @@ function checkCodes(merchant: MerchantSeed, at: PropertyKey[], prefix: string | 
 /** zod superRefine: duplicates, cross-references and the code prefix inside one seed. */
 export function checkSeedReferences(seed: Seed, ctx: z.RefinementCtx): void {
   const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
-  checkUnique(seed.merchants, (m) => m.id, (i) => ['merchants', i, 'id'], 'merchant id', issue);
+  checkUnique(
+    seed.merchants,
+    (m) => m.id,
+    (i) => ['merchants', i, 'id'],
+    'merchant id',
+    issue,
+  );
   const rewardIds = seed.merchants.flatMap((m, i) => m.rewards.map((r, j) => ({ id: r.id, path: ['merchants', i, 'rewards', j, 'id'] })));
-  checkUnique(rewardIds, (r) => r.id, (k) => rewardIds[k]!.path, 'reward id', issue);
+  checkUnique(
+    rewardIds,
+    (r) => r.id,
+    (k) => rewardIds[k]!.path,
+    'reward id',
+    issue,
+  );
   seed.merchants.forEach((merchant, i) => {
     const at = ['merchants', i];
-    checkUnique(merchant.outlets, (o) => o.id, (j) => [...at, 'outlets', j, 'id'], 'outlet id', issue);
+    checkUnique(
+      merchant.outlets,
+      (o) => o.id,
+      (j) => [...at, 'outlets', j, 'id'],
+      'outlet id',
+      issue,
+    );
     checkMembers(merchant, at, issue);
     checkCodes(merchant, at, declaredPrefix(seed), issue);
   });

@@ -13,7 +13,10 @@ export const samePrefix = (a: string, b: string): boolean => a.toUpperCase() ===
  * without one. A seed with neither (the development demo) has no prefix of its own and keeps the
  * engine's.
  */
-export function declaredPrefix(seed: { codePrefix?: string | undefined; merchants: Array<{ issuedCodes: unknown[] }> }): string | undefined {
+export function declaredPrefix(seed: {
+  codePrefix?: string | undefined;
+  merchants: Array<{ issuedCodes: unknown[] }>;
+}): string | undefined {
   if (seed.codePrefix !== undefined) return seed.codePrefix;
   return seed.merchants.some((m) => m.issuedCodes.length > 0) ? DEFAULT_CODE_PREFIX : undefined;
 }
@@ -24,7 +27,13 @@ interface Carriers {
   example: string;
 }
 
-function conflict(declared: string, explicit: boolean, established: string, why: string, orElse = ', or start on an empty database'): GatewayError {
+function conflict(
+  declared: string,
+  explicit: boolean,
+  established: string,
+  why: string,
+  orElse = ', or start on an empty database',
+): GatewayError {
   const wanted = explicit ? `codePrefix "${declared}"` : `codePrefix is not set, so its issued codes use the default "${declared}", which`;
   const message =
     `${wanted} conflicts with the reward-code prefix "${established}" ${why}. ` +
@@ -35,7 +44,12 @@ function conflict(declared: string, explicit: boolean, established: string, why:
 /** Refusal while issued codes carry the established prefix: it names how many, and one of them. */
 function inUse(declared: string, explicit: boolean, established: string, carriers: Carriers): GatewayError {
   const carry = carriers.count === 1 ? '1 issued code carries it' : `${carriers.count} issued codes carry it`;
-  return conflict(declared, explicit, established, `this loyalty engine already uses: ${carry} (e.g. "${carriers.example}") and would stop matching`);
+  return conflict(
+    declared,
+    explicit,
+    established,
+    `this loyalty engine already uses: ${carry} (e.g. "${carriers.example}") and would stop matching`,
+  );
 }
 
 async function stored(trx: Tx): Promise<string | undefined> {
@@ -48,14 +62,20 @@ async function stored(trx: Tx): Promise<string | undefined> {
  * between this check and the commit.
  */
 async function lockedStored(trx: Tx): Promise<string | undefined> {
-  await trx.updateTable('engine_settings').set((eb) => ({ value: eb.ref('value') })).where('key', '=', 'code_prefix').execute();
+  await trx
+    .updateTable('engine_settings')
+    .set((eb) => ({ value: eb.ref('value') }))
+    .where('key', '=', 'code_prefix')
+    .execute();
   return stored(trx);
 }
 
 /** Issued codes starting with `<prefix>-`, compared as codes on sales are: case-insensitively. */
 function carrying(trx: Tx, prefix: string) {
   const start = `${prefix.toUpperCase()}-`;
-  return trx.selectFrom('reward_instances').where('origin', '=', 'issued_code')
+  return trx
+    .selectFrom('reward_instances')
+    .where('origin', '=', 'issued_code')
     .where(sql<string>`substr(upper(code), 1, ${sql.lit(start.length)})`, '=', start);
 }
 
@@ -63,7 +83,9 @@ function carrying(trx: Tx, prefix: string) {
 async function carriersOf(trx: Tx, prefix: string): Promise<Carriers | undefined> {
   const one = await carrying(trx, prefix).select('code').$narrowType<{ code: string }>().limit(1).executeTakeFirst();
   if (one === undefined) return undefined;
-  const { n } = await carrying(trx, prefix).select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
+  const { n } = await carrying(trx, prefix)
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .executeTakeFirstOrThrow();
   return { count: Number(n), example: one.code };
 }
 
@@ -85,13 +107,23 @@ export interface PrefixView {
  */
 export async function establishPrefix(trx: Tx, declared: string, explicit: boolean, view: PrefixView): Promise<string> {
   if (!samePrefix(view.after, declared)) {
-    throw conflict(declared, explicit, view.after, `this loyalty engine is configured with (its codePrefix option): "${declared}-" codes would never match on sales`, '');
+    throw conflict(
+      declared,
+      explicit,
+      view.after,
+      `this loyalty engine is configured with (its codePrefix option): "${declared}-" codes would never match on sales`,
+      '',
+    );
   }
   let current = await lockedStored(trx);
   if (current === undefined) {
     const carriers = samePrefix(view.current, declared) ? undefined : await carriersOf(trx, view.current);
     if (carriers) throw inUse(declared, explicit, view.current, carriers);
-    await trx.insertInto('engine_settings').values({ key: 'code_prefix', value: declared }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    await trx
+      .insertInto('engine_settings')
+      .values({ key: 'code_prefix', value: declared })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
     // Another process starting at the same moment may have stored its own first.
     current = (await lockedStored(trx)) ?? declared;
   }

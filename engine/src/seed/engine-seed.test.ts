@@ -9,7 +9,9 @@ const paths = (input: unknown) => {
 
 describe('EngineSeed', () => {
   it('accepts the documented seed and fills defaults', () => {
-    const parsed = EngineSeed.parse({ merchants: [{ id: 'm', name: 'M', currency: 'USD', defaultCountryCode: '1', earnRate: 1, redemptionRate: 100 }] });
+    const parsed = EngineSeed.parse({
+      merchants: [{ id: 'm', name: 'M', currency: 'USD', defaultCountryCode: '1', earnRate: 1, redemptionRate: 100 }],
+    });
     expect(parsed.merchants[0]).toMatchObject({ outlets: [], members: [], rewards: [], issuedCodes: [] });
     expect(EngineSeed.parse(testSeed())).toBeDefined();
   });
@@ -29,10 +31,15 @@ describe('EngineSeed', () => {
     m.members.push({ membershipId: 'MBR-0009', phone: 'call me', points: 0 });
     m.rewards.push({ ...m.rewards[1]!, title: 'dup' } as never);
     m.issuedCodes.push({ code: 'LOYAL-X', rewardId: IDS.points, membershipId: 'MBR-0001' });
-    expect(paths(seed)).toEqual(expect.arrayContaining([
-      'merchants.0.members.2.membershipId', 'merchants.0.members.2.phone', 'merchants.0.members.3.phone',
-      'merchants.0.rewards.5.id', 'merchants.0.issuedCodes.2.rewardId',
-    ]));
+    expect(paths(seed)).toEqual(
+      expect.arrayContaining([
+        'merchants.0.members.2.membershipId',
+        'merchants.0.members.2.phone',
+        'merchants.0.members.3.phone',
+        'merchants.0.rewards.5.id',
+        'merchants.0.issuedCodes.2.rewardId',
+      ]),
+    );
   });
 
   it('checks reward shapes per type and money precision', () => {

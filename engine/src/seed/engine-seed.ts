@@ -7,7 +7,12 @@ const match = z.strictObject({
   skus: z.array(name).default([]),
   keywords: z.array(name).default([]),
 });
-const rewardBase = { id: z.uuid({ message: 'must be a UUID' }), title: name, discountValue: PositiveMoney.optional(), minSpend: PositiveMoney.optional() };
+const rewardBase = {
+  id: z.uuid({ message: 'must be a UUID' }),
+  title: name,
+  discountValue: PositiveMoney.optional(),
+  minSpend: PositiveMoney.optional(),
+};
 
 export const StampRewardSeed = z.strictObject({ ...rewardBase, type: z.literal('STAMP'), stampsRequired: z.number().int().min(1), match });
 export const PointsRewardSeed = z.strictObject({ ...rewardBase, type: z.literal('POINTS'), pointsCost: z.number().int().min(1) });
@@ -16,7 +21,13 @@ export const FreeItemRewardSeed = z.strictObject({ ...rewardBase, type: z.litera
 /** TIER: eligible while the member's lifetime points reach `minPoints` (see RewardRule). */
 export const TierRewardSeed = z.strictObject({ ...rewardBase, type: z.literal('TIER'), minPoints: z.number().int().min(0) });
 
-export const RewardSeed = z.discriminatedUnion('type', [StampRewardSeed, PointsRewardSeed, DiscountRewardSeed, FreeItemRewardSeed, TierRewardSeed]);
+export const RewardSeed = z.discriminatedUnion('type', [
+  StampRewardSeed,
+  PointsRewardSeed,
+  DiscountRewardSeed,
+  FreeItemRewardSeed,
+  TierRewardSeed,
+]);
 export type RewardSeed = z.infer<typeof RewardSeed>;
 
 export const MemberSeed = z.strictObject({
@@ -57,7 +68,10 @@ export type MerchantSeed = z.infer<typeof MerchantSeed>;
  */
 export const EngineSeed = z
   .strictObject({
-    codePrefix: z.string().regex(/^[A-Za-z0-9]{1,20}$/, { message: 'must be 1–20 letters or digits' }).optional(),
+    codePrefix: z
+      .string()
+      .regex(/^[A-Za-z0-9]{1,20}$/, { message: 'must be 1–20 letters or digits' })
+      .optional(),
     merchants: z.array(MerchantSeed).default([]),
   })
   .superRefine(checkSeedReferences);

@@ -25,25 +25,38 @@ export const BOB: CustomerIdentifier = { type: 'membershipId', value: 'MBR-0002'
 export function testSeed(): EngineSeed {
   return {
     codePrefix: 'LOYAL',
-    merchants: [{
-      id: 'm-bean', name: 'Bean There', currency: 'USD', defaultCountryCode: '1', earnRate: 1, redemptionRate: 100,
-      outlets: [{ id: 'o-downtown', name: 'Downtown' }],
-      members: [
-        { membershipId: 'MBR-0001', phone: '+15550100001', email: 'ann@example.com', externalId: 'crm-1', points: 1200 },
-        { membershipId: 'MBR-0002', phone: '+15550100002', email: 'Bob@Example.com', points: 0 },
-      ],
-      rewards: [
-        { id: IDS.stamp, type: 'STAMP', title: 'Buy 5 coffees, get one free', stampsRequired: 5, match: { skus: ['COF-LATTE'], keywords: ['coffee'] } },
-        { id: IDS.points, type: 'POINTS', title: '$5 off', pointsCost: 500, discountValue: 5 },
-        { id: IDS.discount, type: 'DISCOUNT', title: '$10 off over $50', discountValue: 10, minSpend: 50 },
-        { id: IDS.freeItem, type: 'FREE_ITEM', title: 'Free muffin', match: { skus: ['MUF-1'], keywords: [] } },
-        { id: IDS.tier, type: 'TIER', title: 'Gold: $2 off', minPoints: 2000, discountValue: 2 },
-      ],
-      issuedCodes: [
-        { code: 'LOYAL-7QX2', rewardId: IDS.discount, membershipId: 'MBR-0001' },
-        { code: 'LOYAL-MUF1', rewardId: IDS.freeItem, membershipId: 'MBR-0001' },
-      ],
-    }],
+    merchants: [
+      {
+        id: 'm-bean',
+        name: 'Bean There',
+        currency: 'USD',
+        defaultCountryCode: '1',
+        earnRate: 1,
+        redemptionRate: 100,
+        outlets: [{ id: 'o-downtown', name: 'Downtown' }],
+        members: [
+          { membershipId: 'MBR-0001', phone: '+15550100001', email: 'ann@example.com', externalId: 'crm-1', points: 1200 },
+          { membershipId: 'MBR-0002', phone: '+15550100002', email: 'Bob@Example.com', points: 0 },
+        ],
+        rewards: [
+          {
+            id: IDS.stamp,
+            type: 'STAMP',
+            title: 'Buy 5 coffees, get one free',
+            stampsRequired: 5,
+            match: { skus: ['COF-LATTE'], keywords: ['coffee'] },
+          },
+          { id: IDS.points, type: 'POINTS', title: '$5 off', pointsCost: 500, discountValue: 5 },
+          { id: IDS.discount, type: 'DISCOUNT', title: '$10 off over $50', discountValue: 10, minSpend: 50 },
+          { id: IDS.freeItem, type: 'FREE_ITEM', title: 'Free muffin', match: { skus: ['MUF-1'], keywords: [] } },
+          { id: IDS.tier, type: 'TIER', title: 'Gold: $2 off', minPoints: 2000, discountValue: 2 },
+        ],
+        issuedCodes: [
+          { code: 'LOYAL-7QX2', rewardId: IDS.discount, membershipId: 'MBR-0001' },
+          { code: 'LOYAL-MUF1', rewardId: IDS.freeItem, membershipId: 'MBR-0001' },
+        ],
+      },
+    ],
   };
 }
 
@@ -58,7 +71,15 @@ export async function openSeededEngine(dialect: 'sqlite' | 'postgres', seed: Eng
   const database = await openTestDatabase<EngineTables>(dialect, engineMigrations);
   const engine = await createEmbeddedEngine({ database });
   if (seed) await engine.applySeed(seed);
-  return { engine, database, db: database.db, close: async () => { await engine.close(); await database.close(); } };
+  return {
+    engine,
+    database,
+    db: database.db,
+    close: async () => {
+      await engine.close();
+      await database.close();
+    },
+  };
 }
 
 let counter = 0;
@@ -79,14 +100,22 @@ export function sale(overrides: Partial<EarnCommand['transaction']> = {}, scope 
 }
 
 export async function balanceOf(db: Kysely<EngineTables>, membershipId: string): Promise<number> {
-  const row = await db.selectFrom('wallets').innerJoin('members', 'members.id', 'wallets.member_id')
-    .select('wallets.balance').where('members.membership_id', '=', membershipId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('wallets')
+    .innerJoin('members', 'members.id', 'wallets.member_id')
+    .select('wallets.balance')
+    .where('members.membership_id', '=', membershipId)
+    .executeTakeFirstOrThrow();
   return Number(row.balance);
 }
 
 /** Sum of the member's ledger entries: must always equal the wallet balance. */
 export async function ledgerSum(db: Kysely<EngineTables>, membershipId: string): Promise<number> {
-  const rows = await db.selectFrom('ledger_entries').innerJoin('members', 'members.id', 'ledger_entries.member_id')
-    .select('ledger_entries.points').where('members.membership_id', '=', membershipId).execute();
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .innerJoin('members', 'members.id', 'ledger_entries.member_id')
+    .select('ledger_entries.points')
+    .where('members.membership_id', '=', membershipId)
+    .execute();
   return rows.reduce((sum, r) => sum + Number(r.points), 0);
 }

@@ -9,7 +9,10 @@ const CRASHING = new URL('./testing/crashing-engine-worker.mjs', import.meta.url
 const ANN = { type: 'membershipId', value: 'MBR-0001' } as const;
 
 const sale = (id: string): EarnCommand => ({
-  ...SCOPE, eventId: `${id}:e`, occurredAt: '2026-11-20T10:00:00Z', store: { id: SCOPE.source.storeId },
+  ...SCOPE,
+  eventId: `${id}:e`,
+  occurredAt: '2026-11-20T10:00:00Z',
+  store: { id: SCOPE.source.storeId },
   transaction: { id, totalMinor: 1000, currency: 'USD', customer: ANN, items: [], discountCodes: [] },
 });
 
@@ -25,7 +28,10 @@ describe('the embedded engine on a worker thread', () => {
     exits.length = 0;
     starts.length = 0;
     engine = await createWorkerEngine({
-      database: db.options, entry: CRASHING, onWorkerExit: (detail) => exits.push(detail), onWorkerStart: (id) => starts.push(id),
+      database: db.options,
+      entry: CRASHING,
+      onWorkerExit: (detail) => exits.push(detail),
+      onWorkerStart: (id) => starts.push(id),
     });
     await engine.applySeed(testSeed());
   });
@@ -38,14 +44,26 @@ describe('the embedded engine on a worker thread', () => {
 
   it('answers through the port and keeps coded errors as themselves (class, code, message, fields)', async () => {
     expect(await engine.earn(sale('T-1'))).toMatchObject({ status: 'processed', membershipId: 'MBR-0001', pointsEarned: 10 });
-    const refused = await engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'O-1', pointsToRedeem: 1_000_000 }).catch((e: unknown) => e);
+    const refused = await engine
+      .redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'O-1', pointsToRedeem: 1_000_000 })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(EngineError);
     expect(refused).toMatchObject({ code: 'insufficient_points', statusCode: 400, message: expect.stringContaining('short') });
     const duplicateIds = await engine
-      .catalogSync({ ...SCOPE, items: [{ externalId: 'A', name: 'a', isActive: true }, { externalId: 'A', name: 'b', isActive: true }] })
+      .catalogSync({
+        ...SCOPE,
+        items: [
+          { externalId: 'A', name: 'a', isActive: true },
+          { externalId: 'A', name: 'b', isActive: true },
+        ],
+      })
       .catch((e: unknown) => e);
     expect(duplicateIds).toBeInstanceOf(GatewayError);
-    expect(duplicateIds).toMatchObject({ code: 'validation_failed', statusCode: 422, fields: [expect.objectContaining({ path: 'items[1].externalId' })] });
+    expect(duplicateIds).toMatchObject({
+      code: 'validation_failed',
+      statusCode: 422,
+      fields: [expect.objectContaining({ path: 'items[1].externalId' })],
+    });
   });
 
   it('a worker that dies mid-call: calls in flight fail as unavailable, the next call runs on a new worker with what was committed', async () => {
@@ -76,7 +94,9 @@ describe('the embedded engine on a worker thread', () => {
     await engine.close();
     const settled = await Promise.race([Promise.allSettled(calls), new Promise<'pending'>((r) => setTimeout(() => r('pending'), 5_000))]);
     expect(settled).not.toBe('pending');
-    expect((settled as PromiseSettledResult<{ status: string }>[]).map((s) => s.status === 'fulfilled' && s.value.status)).toEqual(Array(10).fill('processed'));
+    expect((settled as PromiseSettledResult<{ status: string }>[]).map((s) => s.status === 'fulfilled' && s.value.status)).toEqual(
+      Array(10).fill('processed'),
+    );
   });
 
   it('refuses calls once closed', async () => {

@@ -43,7 +43,10 @@ class EngineThread {
   private nextId = 1;
   private stopped: string | null = null;
 
-  private constructor(private readonly worker: Worker, onStop: (detail: string) => void) {
+  private constructor(
+    private readonly worker: Worker,
+    onStop: (detail: string) => void,
+  ) {
     worker.on('message', (reply: ReplyMessage) => {
       const call = this.pending.get(reply.id);
       if (!call) return;
@@ -152,13 +155,15 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
   };
   // Calls issued and not yet answered: close() lets them finish first.
   const issued = new Set<Promise<unknown>>();
-  const call = <R>(method: WorkerMethod) => (argument?: unknown, options?: EngineCallOptions): Promise<R> => {
-    if (closed) return Promise.reject(new Error('the loyalty engine is closed'));
-    const answer = current().then((running) => running.call(method, argument, options) as Promise<R>);
-    issued.add(answer);
-    void answer.catch(() => undefined).finally(() => issued.delete(answer));
-    return answer;
-  };
+  const call =
+    <R>(method: WorkerMethod) =>
+    (argument?: unknown, options?: EngineCallOptions): Promise<R> => {
+      if (closed) return Promise.reject(new Error('the loyalty engine is closed'));
+      const answer = current().then((running) => running.call(method, argument, options) as Promise<R>);
+      issued.add(answer);
+      void answer.catch(() => undefined).finally(() => issued.delete(answer));
+      return answer;
+    };
 
   return {
     earn: call('earn'),

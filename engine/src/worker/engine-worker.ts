@@ -18,7 +18,13 @@ async function open(): Promise<{ engine: EmbeddedEngine; close(): Promise<void> 
   try {
     await migrate(database.db, engineMigrations);
     const engine = await createEmbeddedEngine({ database, ...(data.codePrefix === undefined ? {} : { codePrefix: data.codePrefix }) });
-    return { engine, close: async () => { await engine.close(); await database.close(); } };
+    return {
+      engine,
+      close: async () => {
+        await engine.close();
+        await database.close();
+      },
+    };
   } catch (error) {
     await database.close();
     throw error;
@@ -50,10 +56,12 @@ try {
   port.on('message', (message: CallMessage) => {
     if (message.method === 'close') {
       // Let the calls in flight finish and answer before the engine and database close under them.
-      void Promise.allSettled([...inFlight]).then(() => answer(opened, message)).then((reply) => {
-        port.postMessage(reply);
-        port.close();
-      });
+      void Promise.allSettled([...inFlight])
+        .then(() => answer(opened, message))
+        .then((reply) => {
+          port.postMessage(reply);
+          port.close();
+        });
       return;
     }
     const answered = answer(opened, message).then((reply) => port.postMessage(reply));

@@ -1,8 +1,16 @@
-import { EngineError, EngineUnavailableError, GatewayError, isErrorCode, type EngineCallOptions, type FieldError } from '@loyalty-gateway/core';
+import {
+  EngineError,
+  EngineUnavailableError,
+  GatewayError,
+  isErrorCode,
+  type EngineCallOptions,
+  type FieldError,
+} from '@loyalty-gateway/core';
 import type { DatabaseOptions } from '@loyalty-gateway/storage';
 
 /** The engine operations a worker serves: the port's, plus seeding (not part of the port). */
-export type WorkerMethod = 'earn' | 'reverse' | 'eligibility' | 'redeem' | 'catalogSync' | 'findOutlet' | 'listMerchants' | 'ping' | 'applySeed' | 'close';
+export type WorkerMethod =
+  'earn' | 'reverse' | 'eligibility' | 'redeem' | 'catalogSync' | 'findOutlet' | 'listMerchants' | 'ping' | 'applySeed' | 'close';
 
 /** What the worker is started with (structured-cloned into it). */
 export interface EngineWorkerData {
@@ -42,7 +50,8 @@ export function fromWireError(wire: WireError): Error {
   if (wire.kind !== 'unexpected' && isErrorCode(wire.code)) {
     // The engine's own unavailability (a call past its deadline, rolled back) stays that class.
     if (wire.code === 'engine_unavailable') return new EngineUnavailableError(wire.message);
-    if (wire.kind === 'coded') return new GatewayError(wire.code, { message: wire.message, ...(wire.fields ? { fields: wire.fields } : {}) });
+    if (wire.kind === 'coded')
+      return new GatewayError(wire.code, { message: wire.message, ...(wire.fields ? { fields: wire.fields } : {}) });
     return new EngineError(wire.code, wire.message, wire.fields);
   }
   if (wire.kind !== 'unexpected') return new EngineError('internal_error', wire.message);

@@ -2,7 +2,13 @@ import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openOperatorApp, type OperatorApp } from './testing/open-operator-app.js';
 
-const newConnection = { vendor: 'clover', storeId: 'MERCHANT-NEW-1', merchantId: 'm-bean', outletId: 'o-uptown', credentials: { accessToken: 'clover-oauth-token-aa' } };
+const newConnection = {
+  vendor: 'clover',
+  storeId: 'MERCHANT-NEW-1',
+  merchantId: 'm-bean',
+  outletId: 'o-uptown',
+  credentials: { accessToken: 'clover-oauth-token-aa' },
+};
 
 describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
   let t: OperatorApp;
@@ -12,11 +18,16 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
   afterEach(() => t.close());
 
   it('create → rotate → list: each secret shown once, never in a listing or a log line', async () => {
-    const created = await t.admin('POST', '/admin/connections', { ...newConnection, credentials: { accessToken: 'clover-oauth-token-zz' } });
+    const created = await t.admin('POST', '/admin/connections', {
+      ...newConnection,
+      credentials: { accessToken: 'clover-oauth-token-zz' },
+    });
     expect(created.statusCode).toBe(201);
     const { connection, secret } = created.json() as { connection: { id: string }; secret: string };
     expect(secret).toMatch(/^whsec_/);
-    expect(created.json()).toMatchObject({ connection: { vendor: 'clover', storeId: 'MERCHANT-NEW-1', active: true, secretCount: 1, hasCredentials: true } });
+    expect(created.json()).toMatchObject({
+      connection: { vendor: 'clover', storeId: 'MERCHANT-NEW-1', active: true, secretCount: 1, hasCredentials: true },
+    });
     expect(created.body).not.toContain('clover-oauth-token-zz');
     expect(await t.store.find('clover', 'MERCHANT-NEW-1')).toMatchObject({ secrets: [secret] });
 
@@ -33,14 +44,36 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
     expect(listed.statusCode).toBe(200);
     const connections = (listed.json() as { connections: Array<Record<string, unknown>> }).connections;
     expect(connections).toHaveLength(1);
-    expect(Object.keys(connections[0]!).sort()).toEqual(['active', 'clockSkew', 'createdAt', 'hasCredentials', 'id', 'merchantId', 'outletId', 'secretCount', 'storeId', 'vendor']);
-    const everything = [listed.body, (await t.admin('GET', '/admin/connections')).body, (await t.admin('GET', '/admin/vendors')).body, ...t.logs].join('\n');
+    expect(Object.keys(connections[0]!).sort()).toEqual([
+      'active',
+      'clockSkew',
+      'createdAt',
+      'hasCredentials',
+      'id',
+      'merchantId',
+      'outletId',
+      'secretCount',
+      'storeId',
+      'vendor',
+    ]);
+    const everything = [
+      listed.body,
+      (await t.admin('GET', '/admin/connections')).body,
+      (await t.admin('GET', '/admin/vendors')).body,
+      ...t.logs,
+    ].join('\n');
     for (const shown of [secret, second, 'clover-oauth-token-zz']) expect(everything).not.toContain(shown);
   });
 
   it('rotation with overlap 0 ends the previous secret at once; the default overlap is a day', async () => {
-    const { connection, secret } = (await t.admin('POST', '/admin/connections', newConnection)).json() as { connection: { id: string }; secret: string };
-    const byDefault = (await t.admin('POST', `/admin/connections/${connection.id}/rotate`)).json() as { previousSecretsValidUntil: string; secret: string };
+    const { connection, secret } = (await t.admin('POST', '/admin/connections', newConnection)).json() as {
+      connection: { id: string };
+      secret: string;
+    };
+    const byDefault = (await t.admin('POST', `/admin/connections/${connection.id}/rotate`)).json() as {
+      previousSecretsValidUntil: string;
+      secret: string;
+    };
     expect(Math.abs(Date.parse(byDefault.previousSecretsValidUntil) - (Date.now() + 86_400_000))).toBeLessThan(5_000);
     const now = (await t.admin('POST', `/admin/connections/${connection.id}/rotate`, { overlapSeconds: 0 })).json() as { secret: string };
     const accepted = (await t.store.find('clover', 'MERCHANT-NEW-1'))?.secrets ?? [];
@@ -53,19 +86,37 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
 
   it('409 connection_exists, 404 vendor_not_found, strict bodies and adapter-checked credentials', async () => {
     expect((await t.admin('POST', '/admin/connections', newConnection)).statusCode).toBe(201);
-    expect((await t.admin('POST', '/admin/connections', newConnection)).json()).toMatchObject({ statusCode: 409, code: 'connection_exists' });
-    expect((await t.admin('POST', '/admin/connections', { ...newConnection, vendor: 'ghost' })).json()).toMatchObject({ statusCode: 404, code: 'vendor_not_found' });
+    expect((await t.admin('POST', '/admin/connections', newConnection)).json()).toMatchObject({
+      statusCode: 409,
+      code: 'connection_exists',
+    });
+    expect((await t.admin('POST', '/admin/connections', { ...newConnection, vendor: 'ghost' })).json()).toMatchObject({
+      statusCode: 404,
+      code: 'vendor_not_found',
+    });
     const { storeId: _storeId, ...noStore } = newConnection;
     expect((await t.admin('POST', '/admin/connections', { ...noStore, secret: 'mine' })).json()).toMatchObject({
-      statusCode: 400, code: 'missing_field', fields: expect.arrayContaining([{ path: 'storeId', message: 'is required' }, { path: 'secret', message: 'unknown field' }]),
+      statusCode: 400,
+      code: 'missing_field',
+      fields: expect.arrayContaining([
+        { path: 'storeId', message: 'is required' },
+        { path: 'secret', message: 'unknown field' },
+      ]),
     });
-    const badCredentials = await t.admin('POST', '/admin/connections', { ...newConnection, storeId: 'M2', credentials: { token: 'tok-secret-1' } });
+    const badCredentials = await t.admin('POST', '/admin/connections', {
+      ...newConnection,
+      storeId: 'M2',
+      credentials: { token: 'tok-secret-1' },
+    });
     expect(badCredentials.json()).toMatchObject({ statusCode: 422, code: 'validation_failed' });
-    expect((badCredentials.json() as { fields: Array<{ path: string }> }).fields.map((f) => f.path).sort()).toEqual(['credentials.accessToken', 'credentials.token']);
+    expect((badCredentials.json() as { fields: Array<{ path: string }> }).fields.map((f) => f.path).sort()).toEqual([
+      'credentials.accessToken',
+      'credentials.token',
+    ]);
     expect(badCredentials.body).not.toContain('tok-secret-1');
   });
 
-  it('refuses a connection without the credentials its vendor\'s adapter requires (every event would be a 500)', async () => {
+  it("refuses a connection without the credentials its vendor's adapter requires (every event would be a 500)", async () => {
     const { credentials: _none, ...withoutCredentials } = newConnection;
     const refused = await t.admin('POST', '/admin/connections', withoutCredentials);
     expect(refused.statusCode).toBe(422);
@@ -76,24 +127,61 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
     });
     expect(await t.store.find('clover', newConnection.storeId)).toBeNull();
     // A vendor without an adapter needs none; Shopify's token is optional (only its catalog pull uses it).
-    expect((await t.admin('POST', '/admin/connections', { vendor: 'acme-pos', storeId: 'store-new', merchantId: 'm-bean', outletId: 'o-uptown' })).statusCode).toBe(201);
-    expect((await t.admin('POST', '/admin/connections', { vendor: 'shopify', storeId: 'new-shop.myshopify.com', merchantId: 'm-bean', outletId: 'o-uptown' })).statusCode).toBe(201);
+    expect(
+      (
+        await t.admin('POST', '/admin/connections', {
+          vendor: 'acme-pos',
+          storeId: 'store-new',
+          merchantId: 'm-bean',
+          outletId: 'o-uptown',
+        })
+      ).statusCode,
+    ).toBe(201);
+    expect(
+      (
+        await t.admin('POST', '/admin/connections', {
+          vendor: 'shopify',
+          storeId: 'new-shop.myshopify.com',
+          merchantId: 'm-bean',
+          outletId: 'o-uptown',
+        })
+      ).statusCode,
+    ).toBe(201);
   });
 
   it('refuses a connection to a merchant or outlet the loyalty engine does not have (every event would be a 500)', async () => {
-    const noMerchant = await t.admin('POST', '/admin/connections', { ...newConnection, merchantId: 'no-such-merchant', outletId: 'no-such-outlet' });
+    const noMerchant = await t.admin('POST', '/admin/connections', {
+      ...newConnection,
+      merchantId: 'no-such-merchant',
+      outletId: 'no-such-outlet',
+    });
     expect(noMerchant.statusCode).toBe(422);
-    expect(noMerchant.json()).toMatchObject({ code: 'validation_failed', fields: [{ path: 'merchantId', message: 'the loyalty engine has no merchant "no-such-merchant"' }] });
+    expect(noMerchant.json()).toMatchObject({
+      code: 'validation_failed',
+      fields: [{ path: 'merchantId', message: 'the loyalty engine has no merchant "no-such-merchant"' }],
+    });
     const noOutlet = await t.admin('POST', '/admin/connections', { ...newConnection, outletId: 'no-such-outlet' });
-    expect(noOutlet.json()).toMatchObject({ statusCode: 422, fields: [{ path: 'outletId', message: 'merchant "m-bean" has no outlet "no-such-outlet" in the loyalty engine' }] });
+    expect(noOutlet.json()).toMatchObject({
+      statusCode: 422,
+      fields: [{ path: 'outletId', message: 'merchant "m-bean" has no outlet "no-such-outlet" in the loyalty engine' }],
+    });
     expect(await t.store.find('clover', newConnection.storeId)).toBeNull();
     expect((await t.admin('POST', '/admin/connections', newConnection)).statusCode).toBe(201);
   });
 
   it('refuses a Shopify connection whose store id is not a myshopify.com domain', async () => {
-    const refused = await t.admin('POST', '/admin/connections', { vendor: 'shopify', storeId: 'evil.example/x?', merchantId: 'm-bean', outletId: 'o-uptown', credentials: { accessToken: 'shpat_x' } });
+    const refused = await t.admin('POST', '/admin/connections', {
+      vendor: 'shopify',
+      storeId: 'evil.example/x?',
+      merchantId: 'm-bean',
+      outletId: 'o-uptown',
+      credentials: { accessToken: 'shpat_x' },
+    });
     expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toMatchObject({ code: 'validation_failed', fields: [{ path: 'storeId', message: expect.stringContaining('myshopify.com domain') }] });
+    expect(refused.json()).toMatchObject({
+      code: 'validation_failed',
+      fields: [{ path: 'storeId', message: expect.stringContaining('myshopify.com domain') }],
+    });
     expect(await t.store.find('shopify', 'evil.example/x?')).toBeNull();
   });
 
@@ -109,14 +197,24 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
     expect(creds.body).not.toContain('replaced-token-q');
     expect(await t.store.getCredentials(connection.id)).toEqual({ accessToken: 'replaced-token-q' });
     expect((await t.admin('PUT', `/admin/connections/${connection.id}/credentials`, { accessToken: 7 })).json()).toMatchObject({
-      statusCode: 422, fields: [{ path: 'accessToken' }],
+      statusCode: 422,
+      fields: [{ path: 'accessToken' }],
     });
 
-    expect((await t.admin('POST', '/admin/connections/nope/deactivate')).json()).toMatchObject({ statusCode: 404, code: 'connection_not_found' });
-    expect((await t.admin('POST', '/admin/connections/nope/rotate')).json()).toMatchObject({ statusCode: 404, code: 'connection_not_found' });
+    expect((await t.admin('POST', '/admin/connections/nope/deactivate')).json()).toMatchObject({
+      statusCode: 404,
+      code: 'connection_not_found',
+    });
+    expect((await t.admin('POST', '/admin/connections/nope/rotate')).json()).toMatchObject({
+      statusCode: 404,
+      code: 'connection_not_found',
+    });
     const byMerchant = (await t.admin('GET', '/admin/connections?merchantId=m-bean')).json() as { connections: unknown[] };
     expect(byMerchant.connections).toHaveLength(4); // the three seeded acme-pos connections and this one
     expect((await t.admin('GET', '/admin/connections?merchantId=nobody')).json()).toEqual({ connections: [] });
-    expect((await t.admin('GET', '/admin/connections?store=x')).json()).toMatchObject({ statusCode: 422, fields: [{ path: 'store', message: 'unknown field' }] });
+    expect((await t.admin('GET', '/admin/connections?store=x')).json()).toMatchObject({
+      statusCode: 422,
+      fields: [{ path: 'store', message: 'unknown field' }],
+    });
   });
 });

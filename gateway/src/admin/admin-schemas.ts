@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase letters, digits and single hyphens').max(64);
+const slug = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase letters, digits and single hyphens')
+  .max(64);
 const identifier = z.string().min(1).max(255);
 
 export const SlugParams = z.strictObject({ slug });
@@ -43,7 +46,12 @@ export const RotateBody = z.strictObject({
 export const RunsQuery = z.strictObject({
   vendor: slug.optional(),
   connectionId: identifier.optional(),
-  limit: z.string().regex(/^\d{1,4}$/, 'a whole number from 1 to 1000').transform(Number).pipe(z.number().int().min(1).max(1000)).optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, 'a whole number from 1 to 1000')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(1000))
+    .optional(),
 });
 
 export const TriggerRunBody = z.strictObject({
@@ -51,18 +59,30 @@ export const TriggerRunBody = z.strictObject({
   connectionId: identifier,
 });
 
-const isoTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'an ISO 8601 date-time').transform((v) => new Date(v));
+const isoTime = z
+  .string()
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'an ISO 8601 date-time')
+  .transform((v) => new Date(v));
 
 /** GET /admin/deliveries: the journal's filters (newest first, cursor-paginated). */
 export const DeliveriesQuery = z.strictObject({
   vendor: slug.optional(),
   store: identifier.optional(),
   connectionId: identifier.optional(),
-  status: z.string().regex(/^[1-5]\d\d$/, 'an HTTP status such as 500').transform(Number).optional(),
+  status: z
+    .string()
+    .regex(/^[1-5]\d\d$/, 'an HTTP status such as 500')
+    .transform(Number)
+    .optional(),
   code: identifier.optional(),
   since: isoTime.optional(),
   until: isoTime.optional(),
   transactionId: identifier.optional(),
-  limit: z.string().regex(/^\d{1,3}$/, 'a whole number from 1 to 500').transform(Number).pipe(z.number().int().min(1).max(500)).optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, 'a whole number from 1 to 500')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(500))
+    .optional(),
   cursor: z.string().max(512).optional(),
 });

@@ -46,29 +46,61 @@ describe.each(testDialects())('admin API: Shopify webhook subscriptions managed 
 
   async function open(initial: Array<ReturnType<typeof sub>> = [], publicUrl: string | null = PUBLIC) {
     shop = await recordedShop(initial);
-    t = await openOperatorApp({ dialect: name, ...(publicUrl ? { publicUrl } : {}), seedDocument: operatorSeed({ shopifyApiBaseUrl: `${shop.api.baseUrl}/admin/api/2026-07` }) });
+    t = await openOperatorApp({
+      dialect: name,
+      ...(publicUrl ? { publicUrl } : {}),
+      seedDocument: operatorSeed({ shopifyApiBaseUrl: `${shop.api.baseUrl}/admin/api/2026-07` }),
+    });
   }
-  const create = () => t.admin('POST', '/admin/connections', { vendor: 'shopify', storeId: SHOP, merchantId: 'm-bean', outletId: 'o-uptown', credentials: { accessToken: 'shpat_later' } });
+  const create = () =>
+    t.admin('POST', '/admin/connections', {
+      vendor: 'shopify',
+      storeId: SHOP,
+      merchantId: 'm-bean',
+      outletId: 'o-uptown',
+      credentials: { accessToken: 'shpat_later' },
+    });
 
   it('creating a Shopify connection subscribes the shop to the gateway: one step for the merchant', async () => {
     await open();
     const created = await create();
     expect(created.statusCode).toBe(201);
-    expect(created.json().subscriptions).toMatchObject({ status: 'ensured', report: { webhookUrl: HOOK, created: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'], repaired: [], unchanged: [] } });
-    expect(shop.subscriptions.map((s) => [s.topic, s.uri])).toEqual([['ORDERS_PAID', HOOK], ['REFUNDS_CREATE', HOOK], ['ORDERS_CANCELLED', HOOK]]);
+    expect(created.json().subscriptions).toMatchObject({
+      status: 'ensured',
+      report: { webhookUrl: HOOK, created: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'], repaired: [], unchanged: [] },
+    });
+    expect(shop.subscriptions.map((s) => [s.topic, s.uri])).toEqual([
+      ['ORDERS_PAID', HOOK],
+      ['REFUNDS_CREATE', HOOK],
+      ['ORDERS_CANCELLED', HOOK],
+    ]);
     expect(shop.api.seen.every((r) => r.path === GRAPHQL && r.headers['x-shopify-access-token'] === 'shpat_later')).toBe(true);
 
     const id = created.json().connection.id;
     const listed = await t.admin('GET', `/admin/connections/${id}/subscriptions`);
-    expect(listed.json()).toMatchObject({ webhookUrl: HOOK, subscriptions: [{ topic: 'ORDERS_PAID', uri: HOOK }, { topic: 'REFUNDS_CREATE', uri: HOOK }, { topic: 'ORDERS_CANCELLED', uri: HOOK }] });
+    expect(listed.json()).toMatchObject({
+      webhookUrl: HOOK,
+      subscriptions: [
+        { topic: 'ORDERS_PAID', uri: HOOK },
+        { topic: 'REFUNDS_CREATE', uri: HOOK },
+        { topic: 'ORDERS_CANCELLED', uri: HOOK },
+      ],
+    });
     // Ensuring again changes nothing.
-    expect((await t.admin('POST', `/admin/connections/${id}/subscriptions`)).json().report).toMatchObject({ created: [], repaired: [], unchanged: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'] });
+    expect((await t.admin('POST', `/admin/connections/${id}/subscriptions`)).json().report).toMatchObject({
+      created: [],
+      repaired: [],
+      unchanged: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'],
+    });
   });
 
   it('repairs subscriptions that still point at an old gateway address', async () => {
     await open([sub(1, 'ORDERS_PAID', 'https://old.example.com/webhooks/shopify')]);
     const created = await create();
-    expect(created.json().subscriptions.report).toMatchObject({ repaired: ['ORDERS_PAID'], created: ['REFUNDS_CREATE', 'ORDERS_CANCELLED'] });
+    expect(created.json().subscriptions.report).toMatchObject({
+      repaired: ['ORDERS_PAID'],
+      created: ['REFUNDS_CREATE', 'ORDERS_CANCELLED'],
+    });
     expect(shop.subscriptions[0]).toEqual(sub(1, 'ORDERS_PAID', HOOK));
   });
 
@@ -77,9 +109,15 @@ describe.each(testDialects())('admin API: Shopify webhook subscriptions managed 
     const created = await create();
     expect(created.statusCode).toBe(201);
     const id = created.json().connection.id;
-    expect(created.json().subscriptions).toEqual({ status: 'skipped', reason: `Set GATEWAY_PUBLIC_URL (the address Shopify delivers to), then run: npm run cli -- admin connections subscriptions ensure ${id}` });
+    expect(created.json().subscriptions).toEqual({
+      status: 'skipped',
+      reason: `Set GATEWAY_PUBLIC_URL (the address Shopify delivers to), then run: npm run cli -- admin connections subscriptions ensure ${id}`,
+    });
     expect(shop.api.seen).toHaveLength(0);
-    expect((await t.admin('POST', `/admin/connections/${id}/subscriptions`)).json()).toMatchObject({ statusCode: 409, code: 'subscriptions_not_available' });
+    expect((await t.admin('POST', `/admin/connections/${id}/subscriptions`)).json()).toMatchObject({
+      statusCode: 409,
+      code: 'subscriptions_not_available',
+    });
   });
 
   it('a Shopify failure leaves the connection created, says so, and is 502 vendor_api_failed on a manual ensure', async () => {
@@ -87,17 +125,32 @@ describe.each(testDialects())('admin API: Shopify webhook subscriptions managed 
     shop.state.failWith = { status: 200, body: { errors: [{ message: 'Access denied', extensions: { code: 'ACCESS_DENIED' } }] } };
     const created = await create();
     expect(created.statusCode).toBe(201);
-    expect(created.json().subscriptions).toMatchObject({ status: 'failed', error: expect.stringMatching(/ACCESS_DENIED.*retry with: npm run cli -- admin connections subscriptions ensure/) });
+    expect(created.json().subscriptions).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/ACCESS_DENIED.*retry with: npm run cli -- admin connections subscriptions ensure/),
+    });
     const again = await t.admin('POST', `/admin/connections/${created.json().connection.id}/subscriptions`);
     expect(again.json()).toMatchObject({ statusCode: 502, code: 'vendor_api_failed', message: expect.stringContaining('ACCESS_DENIED') });
   });
 
   it('adapters that do not manage subscriptions: nothing in the 201, and the routes say so (409); unknown ids are 404', async () => {
     await open();
-    const clover = await t.admin('POST', '/admin/connections', { vendor: 'clover', storeId: 'XYZVJT2ZRRRSC', merchantId: 'm-bean', outletId: 'o-uptown', credentials: { accessToken: 'tok' } });
+    const clover = await t.admin('POST', '/admin/connections', {
+      vendor: 'clover',
+      storeId: 'XYZVJT2ZRRRSC',
+      merchantId: 'm-bean',
+      outletId: 'o-uptown',
+      credentials: { accessToken: 'tok' },
+    });
     expect(clover.statusCode).toBe(201);
     expect(clover.json().subscriptions).toBeUndefined();
-    expect((await t.admin('GET', `/admin/connections/${clover.json().connection.id}/subscriptions`)).json()).toMatchObject({ statusCode: 409, code: 'subscriptions_not_available' });
-    expect((await t.admin('GET', '/admin/connections/nope/subscriptions')).json()).toMatchObject({ statusCode: 404, code: 'connection_not_found' });
+    expect((await t.admin('GET', `/admin/connections/${clover.json().connection.id}/subscriptions`)).json()).toMatchObject({
+      statusCode: 409,
+      code: 'subscriptions_not_available',
+    });
+    expect((await t.admin('GET', '/admin/connections/nope/subscriptions')).json()).toMatchObject({
+      statusCode: 404,
+      code: 'connection_not_found',
+    });
   });
 });

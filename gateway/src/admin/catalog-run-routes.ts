@@ -18,6 +18,9 @@ export function registerCatalogRunRoutes(scope: FastifyInstance, deps: AdminDeps
     const body = readAdminBody(TriggerRunBody, request.body);
     const started = await deps.runner.start(body.vendor, body.connectionId, 'manual');
     request.log.info({ catalogRun: started?.run.id, vendor: body.vendor, connectionId: body.connectionId }, 'manual catalog pull started');
-    return reply.code(202).header('location', `/admin/catalog-runs?connectionId=${encodeURIComponent(body.connectionId)}`).send({ run: started?.run });
+    return reply
+      .code(202)
+      .header('location', `/admin/catalog-runs?connectionId=${encodeURIComponent(body.connectionId)}`)
+      .send({ run: started?.run });
   });
 }

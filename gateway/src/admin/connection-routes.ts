@@ -16,17 +16,32 @@ export const SHOWN_ONCE = 'Give this secret to the merchant now: it is stored en
  * the per-connection credentials of featured adapters (checked by the adapter, never echoed).
  */
 export const skewView = (skew: ConnectionSkew | null) =>
-  skew && { latestSeconds: skew.latestSeconds, smoothedSeconds: skew.smoothedSeconds, lastSeenAt: skew.lastSeenAt.toISOString(), flagged: skew.flagged };
+  skew && {
+    latestSeconds: skew.latestSeconds,
+    smoothedSeconds: skew.smoothedSeconds,
+    lastSeenAt: skew.lastSeenAt.toISOString(),
+    flagged: skew.flagged,
+  };
 
 /** A new secret (shown once); the previous ones stay valid for `overlapSeconds`. */
-export async function rotateConnection(deps: Pick<AdminDeps, 'store' | 'now'>, id: string, overlapSeconds: number, log: Pick<FastifyBaseLogger, 'info'>) {
+export async function rotateConnection(
+  deps: Pick<AdminDeps, 'store' | 'now'>,
+  id: string,
+  overlapSeconds: number,
+  log: Pick<FastifyBaseLogger, 'info'>,
+) {
   const overlapUntil = new Date(deps.now().getTime() + overlapSeconds * 1000);
   const issued = await storeCall(() => deps.store.rotateSecret(id, { overlapUntil }));
   log.info({ connectionId: id, overlapUntil }, 'connection secret rotated');
   return { connection: issued.connection, secret: issued.secret, previousSecretsValidUntil: overlapUntil, notice: SHOWN_ONCE };
 }
 
-export async function setConnectionActive(deps: Pick<AdminDeps, 'store'>, id: string, active: boolean, log: Pick<FastifyBaseLogger, 'info'>) {
+export async function setConnectionActive(
+  deps: Pick<AdminDeps, 'store'>,
+  id: string,
+  active: boolean,
+  log: Pick<FastifyBaseLogger, 'info'>,
+) {
   const connection = await storeCall(() => deps.store.setConnectionActive(id, active));
   log.info({ connectionId: id }, `connection ${active ? 'activate' : 'deactivate'}d`);
   return connection;
@@ -51,7 +66,10 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
     const adapter = deps.adapterOf(vendor);
     const problem = adapter ? storeIdProblem(adapter, storeId) : null;
     if (!problem || !adapter) return;
-    throw new GatewayError('validation_failed', { message: `The store id does not fit the ${adapter.display.name} adapter: storeId ${problem}.`, fields: [{ path: 'storeId', message: problem }] });
+    throw new GatewayError('validation_failed', {
+      message: `The store id does not fit the ${adapter.display.name} adapter: storeId ${problem}.`,
+      fields: [{ path: 'storeId', message: problem }],
+    });
   }
 
   /** The engine must have the merchant and its outlet: every event of a connection to nowhere would be a 500. */
@@ -61,7 +79,10 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
     const field = found.merchant
       ? { path: 'outletId', message: `merchant "${merchantId}" has no outlet "${outletId}" in the loyalty engine` }
       : { path: 'merchantId', message: `the loyalty engine has no merchant "${merchantId}"` };
-    throw new GatewayError('validation_failed', { message: `The connection names what the loyalty engine does not have: ${field.path} ${field.message}.`, fields: [field] });
+    throw new GatewayError('validation_failed', {
+      message: `The connection names what the loyalty engine does not have: ${field.path} ${field.message}.`,
+      fields: [field],
+    });
   }
 
   async function requireConnection(id: string) {
@@ -79,7 +100,8 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
 
   scope.post('/connections', ADMIN_ROUTE, async (request, reply) => {
     const body = readAdminBody(CreateConnectionBody, request.body);
-    if (!(await deps.store.getVendor(body.vendor))) throw new GatewayError('vendor_not_found', { message: `No vendor with slug "${body.vendor}".` });
+    if (!(await deps.store.getVendor(body.vendor)))
+      throw new GatewayError('vendor_not_found', { message: `No vendor with slug "${body.vendor}".` });
     // Absent credentials are checked as {}: a connection the adapter cannot fetch back with would
     // answer every event 500 (and the vendor retries forever).
     checkCredentials(body.vendor, body.credentials ?? {}, 'credentials');
@@ -89,7 +111,9 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
     request.log.info({ connectionId: issued.connection.id, vendor: body.vendor }, 'connection created');
     // Adapters that manage the vendor's webhook subscriptions (Shopify) subscribe the store now: one step for the merchant.
     const subscriptions = await deps.subscriptions?.afterCreate(issued.connection);
-    return reply.code(201).send({ connection: issued.connection, secret: issued.secret, notice: SHOWN_ONCE, ...(subscriptions ? { subscriptions } : {}) });
+    return reply
+      .code(201)
+      .send({ connection: issued.connection, secret: issued.secret, notice: SHOWN_ONCE, ...(subscriptions ? { subscriptions } : {}) });
   });
 
   const subscriptionManager = () => {
@@ -98,7 +122,9 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
   };
 
   /** The store's webhook subscriptions at the vendor (adapters that manage them): list, and ensure (create missing, repair moved). */
-  scope.get('/connections/:id/subscriptions', ADMIN_ROUTE, async (request) => subscriptionManager().list(connectionIdParam(request.params)));
+  scope.get('/connections/:id/subscriptions', ADMIN_ROUTE, async (request) =>
+    subscriptionManager().list(connectionIdParam(request.params)),
+  );
   scope.post('/connections/:id/subscriptions', ADMIN_ROUTE, async (request) => {
     const id = connectionIdParam(request.params);
     readOptionalBody(EmptyBody, request.body);
@@ -111,7 +137,10 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
     return rotateConnection(deps, id, overlapSeconds, request.log);
   });
 
-  for (const [action, active] of [['activate', true], ['deactivate', false]] as const) {
+  for (const [action, active] of [
+    ['activate', true],
+    ['deactivate', false],
+  ] as const) {
     scope.post(`/connections/:id/${action}`, ADMIN_ROUTE, async (request) => {
       const id = connectionIdParam(request.params);
       readOptionalBody(EmptyBody, request.body);

@@ -11,7 +11,8 @@ import { readOptionalBody, readQuery } from './read-admin-body.js';
 
 const idParam = (params: unknown): string => {
   const id = (params as { id?: unknown }).id;
-  if (typeof id !== 'string' || id.length === 0 || id.length > 255) throw new GatewayError('validation_failed', { fields: [{ path: 'id', message: 'a journal id or request id' }] });
+  if (typeof id !== 'string' || id.length === 0 || id.length > 255)
+    throw new GatewayError('validation_failed', { fields: [{ path: 'id', message: 'a journal id or request id' }] });
   return id;
 };
 
@@ -19,12 +20,34 @@ const idParam = (params: unknown): string => {
 export function storyOf(entry: Delivery): Array<{ step: string; outcome: string }> {
   const refusedAt = (codes: string[]) => entry.outcome !== null && entry.outcome !== undefined && codes.includes(entry.outcome);
   const steps: Array<{ step: string; outcome: string }> = [];
-  steps.push({ step: 'connection', outcome: entry.connectionId ? `${entry.connectionId} (${entry.vendor}/${entry.storeId})` : refusedAt(['unknown_connection']) ? `no active connection for ${entry.vendor ?? '?'}/${entry.storeId ?? '?'}` : 'not resolved' });
-  if (entry.skewSeconds !== null && entry.skewSeconds !== undefined) steps.push({ step: 'timestamp', outcome: `${entry.skewSeconds} s from server time${refusedAt(['stale_timestamp']) ? ': refused (over 300 s)' : ''}` });
-  steps.push({ step: 'signature', outcome: refusedAt(['bad_signature']) ? 'refused: it does not match the request with this connection\'s secrets' : refusedAt(['unknown_connection', 'stale_timestamp', 'missing_field']) || !entry.connectionId ? 'not checked' : 'verified' });
+  steps.push({
+    step: 'connection',
+    outcome: entry.connectionId
+      ? `${entry.connectionId} (${entry.vendor}/${entry.storeId})`
+      : refusedAt(['unknown_connection'])
+        ? `no active connection for ${entry.vendor ?? '?'}/${entry.storeId ?? '?'}`
+        : 'not resolved',
+  });
+  if (entry.skewSeconds !== null && entry.skewSeconds !== undefined)
+    steps.push({
+      step: 'timestamp',
+      outcome: `${entry.skewSeconds} s from server time${refusedAt(['stale_timestamp']) ? ': refused (over 300 s)' : ''}`,
+    });
+  steps.push({
+    step: 'signature',
+    outcome: refusedAt(['bad_signature'])
+      ? "refused: it does not match the request with this connection's secrets"
+      : refusedAt(['unknown_connection', 'stale_timestamp', 'missing_field']) || !entry.connectionId
+        ? 'not checked'
+        : 'verified',
+  });
   if (refusedAt(['rate_limited'])) steps.push({ step: 'rate limit', outcome: 'refused (429)' });
   if (entry.fields?.length) steps.push({ step: 'validation', outcome: entry.fields.map((f) => `${f.path}: ${f.message}`).join('; ') });
-  if (entry.transactionId) steps.push({ step: 'ledger', outcome: `${entry.eventType ?? 'event'} of transaction ${entry.transactionId}${entry.refundId ? `, refund ${entry.refundId}` : ''}: ${entry.outcome ?? '?'}${entry.warning ? ` (${entry.warning})` : ''}` });
+  if (entry.transactionId)
+    steps.push({
+      step: 'ledger',
+      outcome: `${entry.eventType ?? 'event'} of transaction ${entry.transactionId}${entry.refundId ? `, refund ${entry.refundId}` : ''}: ${entry.outcome ?? '?'}${entry.warning ? ` (${entry.warning})` : ''}`,
+    });
   steps.push({ step: 'answer', outcome: `HTTP ${entry.status}${entry.outcome ? ` ${entry.outcome}` : ''} in ${entry.durationMs} ms` });
   return steps;
 }
@@ -63,35 +86,60 @@ export async function replayDelivery(deps: ReplayDeps, id: string, replayedBy: s
   const original = await journal().get(id);
   if (!original) throw new GatewayError('delivery_not_found');
   if (original.status < 500 || !original.request) {
-    throw new GatewayError('replay_not_available', { message: `Only deliveries that failed on the gateway's side (5xx) are replayed; this one answered HTTP ${original.status}${original.outcome ? ` ${original.outcome}` : ''}.` });
+    throw new GatewayError('replay_not_available', {
+      message: `Only deliveries that failed on the gateway's side (5xx) are replayed; this one answered HTTP ${original.status}${original.outcome ? ` ${original.outcome}` : ''}.`,
+    });
   }
   const slug = featuredSlugOf(original.route);
   if (slug) return replayThroughDoor(deps, { ...original, request: original.request }, slug, replayedBy, log);
   if (original.route !== '/webhooks/generic' || !deps.replayPipeline) {
-    throw new GatewayError('replay_not_available', { message: `Replay covers webhook deliveries; ${original.route} is a checkout call, which the till retries itself.` });
+    throw new GatewayError('replay_not_available', {
+      message: `Replay covers webhook deliveries; ${original.route} is a checkout call, which the till retries itself.`,
+    });
   }
   const headers = original.request.headers;
   const connection = await deps.store.find(headers['x-service-vendor'] ?? '', headers['x-service-store'] ?? '');
-  if (!connection || !connection.active) throw new GatewayError('replay_not_available', { message: 'The delivery\'s connection is gone or deactivated: activate it first (loyalty-gateway admin connections activate ID).' });
+  if (!connection || !connection.active)
+    throw new GatewayError('replay_not_available', {
+      message: "The delivery's connection is gone or deactivated: activate it first (loyalty-gateway admin connections activate ID).",
+    });
   const started = Date.now();
   const requestId = `replay-${randomUUID()}`;
   let result: WebhookResult | undefined;
   let failure: unknown;
   const read = readEnvelope(original.request.body);
   try {
-    if (read.kind !== 'envelope') throw new GatewayError('replay_not_available', { message: 'The kept body is not a sale, refund or void envelope.' });
+    if (read.kind !== 'envelope')
+      throw new GatewayError('replay_not_available', { message: 'The kept body is not a sale, refund or void envelope.' });
     result = await deps.replayPipeline(connection, read.envelope);
   } catch (error) {
     failure = error;
   }
   const envelope = read.kind === 'envelope' ? read.envelope : null;
   const outcome = result ? webhookOutcome(result) : failure instanceof GatewayError ? failure.code : 'internal_error';
-  journal().record({
-    requestId, receivedAt: new Date(started), method: 'POST', route: original.route, vendor: connection.vendor, storeId: connection.storeId, connectionId: connection.id,
-    eventType: envelope?.eventType, eventId: envelope?.eventId, transactionId: envelope?.transaction.id, refundId: envelope?.eventType === 'sale.refunded' ? envelope.refund.id : null,
-    status: result ? 200 : failure instanceof GatewayError ? failure.statusCode : 500, outcome,
-    warning: result?.warning, durationMs: Date.now() - started, replayOf: original.id, replayedBy,
-  }, original.request.body, original.request);
+  journal().record(
+    {
+      requestId,
+      receivedAt: new Date(started),
+      method: 'POST',
+      route: original.route,
+      vendor: connection.vendor,
+      storeId: connection.storeId,
+      connectionId: connection.id,
+      eventType: envelope?.eventType,
+      eventId: envelope?.eventId,
+      transactionId: envelope?.transaction.id,
+      refundId: envelope?.eventType === 'sale.refunded' ? envelope.refund.id : null,
+      status: result ? 200 : failure instanceof GatewayError ? failure.statusCode : 500,
+      outcome,
+      warning: result?.warning,
+      durationMs: Date.now() - started,
+      replayOf: original.id,
+      replayedBy,
+    },
+    original.request.body,
+    original.request,
+  );
   await journal().flush();
   log.info({ delivery: original.id, replay: requestId, replayedBy, outcome }, 'delivery replayed');
   if (failure) throw failure;
@@ -99,9 +147,17 @@ export async function replayDelivery(deps: ReplayDeps, id: string, replayedBy: s
 }
 
 /** A featured delivery's kept request, injected into its door again with a replay ticket. */
-async function replayThroughDoor(deps: ReplayDeps, original: Delivery & { request: RecordedRequest }, slug: string, replayedBy: string, log: Pick<FastifyBaseLogger, 'info'>) {
+async function replayThroughDoor(
+  deps: ReplayDeps,
+  original: Delivery & { request: RecordedRequest },
+  slug: string,
+  replayedBy: string,
+  log: Pick<FastifyBaseLogger, 'info'>,
+) {
   if (!deps.replayThroughDoor || !deps.adapterOf(slug)) {
-    throw new GatewayError('replay_not_available', { message: `This gateway has no door ${original.route} any more: ask the vendor to resend, or run a reconciliation.` });
+    throw new GatewayError('replay_not_available', {
+      message: `This gateway has no door ${original.route} any more: ask the vendor to resend, or run a reconciliation.`,
+    });
   }
   const requestId = `replay-${randomUUID()}`;
   const headers: Record<string, string> = { ...original.request.headers, 'x-request-id': requestId };
@@ -118,7 +174,10 @@ async function replayThroughDoor(deps: ReplayDeps, original: Delivery & { reques
   if (answer.statusCode >= 400) {
     const error = body as { code?: unknown; message?: unknown; fields?: FieldError[] } | null;
     const code = typeof error?.code === 'string' && error.code in ERRORS ? (error.code as ErrorCode) : 'internal_error';
-    throw new GatewayError(code, { ...(typeof error?.message === 'string' ? { message: error.message } : {}), ...(Array.isArray(error?.fields) ? { fields: error.fields } : {}) });
+    throw new GatewayError(code, {
+      ...(typeof error?.message === 'string' ? { message: error.message } : {}),
+      ...(Array.isArray(error?.fields) ? { fields: error.fields } : {}),
+    });
   }
   return { replay: { requestId, replayOf: original.id, replayedBy }, outcome, answer: { statusCode: answer.statusCode, body } };
 }
@@ -150,7 +209,10 @@ export function registerDeliveryRoutes(scope: FastifyInstance, deps: AdminDeps):
 
   scope.post('/deliveries/:id/replay', ADMIN_ROUTE, async (request) => {
     readOptionalBody(EmptyBody, request.body);
-    const replayedBy = `admin:${createHash('sha256').update(request.headers.authorization ?? '').digest('hex').slice(0, 12)}`;
+    const replayedBy = `admin:${createHash('sha256')
+      .update(request.headers.authorization ?? '')
+      .digest('hex')
+      .slice(0, 12)}`;
     return replayDelivery(deps, idParam(request.params), replayedBy, request.log);
   });
 }

@@ -26,7 +26,15 @@ describe('followVendorChange', () => {
 
   it('a failing follower is logged, not thrown: the write is already stored', async () => {
     const { warnings, log } = recorder();
-    await expect(followVendorChange(async () => { throw new Error('CA bundle unreadable'); }, log, 1_000)).resolves.toBeUndefined();
+    await expect(
+      followVendorChange(
+        async () => {
+          throw new Error('CA bundle unreadable');
+        },
+        log,
+        1_000,
+      ),
+    ).resolves.toBeUndefined();
     expect(warnings).toEqual([[{ err: expect.objectContaining({ message: 'CA bundle unreadable' }) }, expect.stringContaining('failed')]]);
   });
 });

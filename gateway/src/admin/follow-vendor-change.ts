@@ -29,5 +29,6 @@ export async function followVendorChange(
       },
     );
   const outcome = await Promise.race([applied, timedOut]).finally(() => clearTimeout(timer));
-  if (outcome === 'timed out') log.warn({ waitMs }, 'the vendor change is stored; this process is still applying it (answering without waiting further)');
+  if (outcome === 'timed out')
+    log.warn({ waitMs }, 'the vendor change is stored; this process is still applying it (answering without waiting further)');
 }

@@ -5,7 +5,10 @@ import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
 import { readAdminBody } from './read-admin-body.js';
 
 const Name = z.string().trim().min(1).max(255);
-const Rate = z.number().positive().refine((n) => Math.round(n * 1e6) / 1e6 === n, { message: 'must have at most 6 decimal places' });
+const Rate = z
+  .number()
+  .positive()
+  .refine((n) => Math.round(n * 1e6) / 1e6 === n, { message: 'must have at most 6 decimal places' });
 
 /** The seed file's merchant fields (docs/seed-file.md): a merchant of the reference engine. */
 const NewMerchant = z.strictObject({
@@ -21,7 +24,7 @@ const MerchantParams = z.strictObject({ id: Name });
 
 const remoteEngine = () =>
   new GatewayError('engine_managed', {
-    message: 'Merchants and outlets live in the remote loyalty engine: add them to the engine service\'s ENGINE_SEED_FILE and restart it.',
+    message: "Merchants and outlets live in the remote loyalty engine: add them to the engine service's ENGINE_SEED_FILE and restart it.",
   });
 
 /**
@@ -36,7 +39,8 @@ export function registerMerchantRoutes(scope: FastifyInstance, deps: AdminDeps):
     const merchant = readAdminBody(NewMerchant, request.body);
     if (!deps.engineSeed) throw remoteEngine();
     const existing = await deps.engine.listMerchants();
-    if (existing.some((m) => m.id === merchant.id)) throw new GatewayError('merchant_exists', { message: `A merchant with the id "${merchant.id}" already exists.` });
+    if (existing.some((m) => m.id === merchant.id))
+      throw new GatewayError('merchant_exists', { message: `A merchant with the id "${merchant.id}" already exists.` });
     await deps.engineSeed({ merchants: [{ ...merchant, outlets: [], members: [], rewards: [], issuedCodes: [] }] });
     request.log.info({ merchantId: merchant.id }, 'merchant created');
     const created = (await deps.engine.listMerchants()).find((m) => m.id === merchant.id);
@@ -48,11 +52,30 @@ export function registerMerchantRoutes(scope: FastifyInstance, deps: AdminDeps):
     const outlet = readAdminBody(NewOutlet, request.body);
     if (!deps.engineSeed) throw remoteEngine();
     const merchant = (await deps.engine.listMerchants()).find((m) => m.id === id);
-    if (!merchant) throw new GatewayError('merchant_not_found', { message: `No merchant with the id "${id}": create it first (POST /admin/merchants).` });
-    if (merchant.outlets.some((o) => o.id === outlet.id)) throw new GatewayError('outlet_exists', { message: `Merchant "${id}" already has an outlet "${outlet.id}".` });
+    if (!merchant)
+      throw new GatewayError('merchant_not_found', {
+        message: `No merchant with the id "${id}": create it first (POST /admin/merchants).`,
+      });
+    if (merchant.outlets.some((o) => o.id === outlet.id))
+      throw new GatewayError('outlet_exists', { message: `Merchant "${id}" already has an outlet "${outlet.id}".` });
     // Seeds are insert-if-absent: the merchant row exists, so only the outlet is written (its
     // country code and rates below are never read).
-    await deps.engineSeed({ merchants: [{ id, name: merchant.name, currency: merchant.currency, defaultCountryCode: '1', earnRate: 1, redemptionRate: 1, outlets: [outlet], members: [], rewards: [], issuedCodes: [] }] });
+    await deps.engineSeed({
+      merchants: [
+        {
+          id,
+          name: merchant.name,
+          currency: merchant.currency,
+          defaultCountryCode: '1',
+          earnRate: 1,
+          redemptionRate: 1,
+          outlets: [outlet],
+          members: [],
+          rewards: [],
+          issuedCodes: [],
+        },
+      ],
+    });
     request.log.info({ merchantId: id, outletId: outlet.id }, 'outlet created');
     return reply.code(201).send({ merchant: (await deps.engine.listMerchants()).find((m) => m.id === id) });
   });

@@ -19,12 +19,18 @@ export function readQuery<S extends z.ZodType>(schema: S, query: unknown): z.inf
   const result = schema.safeParse(query ?? {});
   if (result.success) return result.data;
   const { fields } = toFieldErrors(query, result.error);
-  throw new GatewayError('validation_failed', { message: `Invalid query: ${fields.map((f) => `${f.path} ${f.message}`).join('; ')}.`, fields });
+  throw new GatewayError('validation_failed', {
+    message: `Invalid query: ${fields.map((f) => `${f.path} ${f.message}`).join('; ')}.`,
+    fields,
+  });
 }
 
 /** An adapter's schema (settings, credentials) → 422 with `fields` under a prefix; the values are never echoed. */
 export function fieldsOf(error: z.ZodError, input: unknown, prefix = ''): Array<{ path: string; message: string }> {
-  return toFieldErrors(input, error).fields.map((f) => ({ path: prefix && f.path === '(body)' ? prefix : prefix ? `${prefix}.${f.path}` : f.path, message: f.message }));
+  return toFieldErrors(input, error).fields.map((f) => ({
+    path: prefix && f.path === '(body)' ? prefix : prefix ? `${prefix}.${f.path}` : f.path,
+    message: f.message,
+  }));
 }
 
 /** `:slug` of the path; a slug that cannot exist is simply not found. */

@@ -23,7 +23,10 @@ export function registerReconcileRoutes(scope: FastifyInstance, deps: AdminDeps)
   scope.post('/connections/:id/reconcile', ADMIN_ROUTE, async (request) => {
     const id = connectionIdParam(request.params);
     const run = await reconciler().runNow(id);
-    request.log.info({ reconcileRun: run.id, connectionId: id, status: run.status, recovered: run.recovered }, 'manual reconciliation run finished');
+    request.log.info(
+      { reconcileRun: run.id, connectionId: id, status: run.status, recovered: run.recovered },
+      'manual reconciliation run finished',
+    );
     return { run };
   });
 }

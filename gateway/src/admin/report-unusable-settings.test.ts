@@ -16,7 +16,12 @@ describe('reportUnusableSettings (start-up)', () => {
       const lines: Array<{ object: Record<string, unknown>; message: string }> = [];
       const log = { error: (object: Record<string, unknown>, message: string) => void lines.push({ object, message }) };
       expect(await reportUnusableSettings(t.store, adapters, { tlsListener: false }, log as never)).toEqual(['clover']);
-      expect(lines).toEqual([{ object: { vendor: 'clover', fields: [expect.objectContaining({ path: 'auth.mode' })] }, message: expect.stringContaining('cannot work on this gateway') }]);
+      expect(lines).toEqual([
+        {
+          object: { vendor: 'clover', fields: [expect.objectContaining({ path: 'auth.mode' })] },
+          message: expect.stringContaining('cannot work on this gateway'),
+        },
+      ]);
       expect(await reportUnusableSettings(t.store, adapters, { tlsListener: true }, log as never)).toEqual([]);
     } finally {
       await t.close();
@@ -34,7 +39,9 @@ describe('reportUnusableSettings (start-up)', () => {
         warn: (object: Record<string, unknown>, message: string) => void lines.push({ level: 'warn', object, message }),
       };
       expect(await reportUnusableSettings(t.store, adapters, { tlsListener: false }, log as never)).toEqual([]);
-      expect(lines).toEqual([{ level: 'warn', object: { vendor: 'clover', ignoredKeys: ['pollIntervalSeconds'] }, message: expect.stringContaining('ignored') }]);
+      expect(lines).toEqual([
+        { level: 'warn', object: { vendor: 'clover', ignoredKeys: ['pollIntervalSeconds'] }, message: expect.stringContaining('ignored') },
+      ]);
     } finally {
       await t.close();
     }

@@ -28,7 +28,10 @@ export async function reportUnusableSettings(
       continue;
     }
     reported.push(summary.slug);
-    log.error({ vendor: summary.slug, fields: parsed.fields }, 'featured vendor\'s provider settings cannot work on this gateway: its webhooks will fail until they are fixed (PUT /admin/vendors/:slug/settings)');
+    log.error(
+      { vendor: summary.slug, fields: parsed.fields },
+      "featured vendor's provider settings cannot work on this gateway: its webhooks will fail until they are fixed (PUT /admin/vendors/:slug/settings)",
+    );
   }
   return reported;
 }

@@ -17,8 +17,9 @@ describe('startOperatorSide', () => {
         },
       });
       const config = loadConfig({ GATEWAY_ENV: 'development', GATEWAY_SCHEDULER: 'on' });
-      await expect(startOperatorSide({ config, store, engine: t.engine, database: t.database, notes: t.notes, log: quietLogger() }))
-        .rejects.toThrow('settings cannot be decrypted');
+      await expect(
+        startOperatorSide({ config, store, engine: t.engine, database: t.database, notes: t.notes, log: quietLogger() }),
+      ).rejects.toThrow('settings cannot be decrypted');
       const after = lists;
       await new Promise((resolve) => setTimeout(resolve, 5_500)); // past the 5 s poll interval
       expect(lists).toBe(after);

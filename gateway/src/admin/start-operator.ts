@@ -58,18 +58,35 @@ export async function startOperatorSide(options: {
   const adapters = options.adapters ?? registeredAdapters;
   const runs = await createCatalogRunStore({ database: options.database });
   const http = createHttpClient({ outbound: outboundPolicyOf(config) });
-  const runner = createCatalogRunner({ store, runs, engine: options.engine, adapters, logger: log, http, onFinished: options.onCatalogRun });
+  const runner = createCatalogRunner({
+    store,
+    runs,
+    engine: options.engine,
+    adapters,
+    logger: log,
+    http,
+    onFinished: options.onCatalogRun,
+  });
   const pipeline = createWebhookPipeline({
     engine: options.engine,
     cache: options.idempotency ?? createMemoryIdempotencyCache(),
     onCacheError: (error, operation) => log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
-    onConflict: ({ connection, transactionId, firstReceivedAt, source }) => log.warn(
-      { vendor: connection.vendor, store: connection.storeId, connectionId: connection.id, transactionId, firstReceivedAt, source },
-      'reconciliation: the vendor now describes an already recorded sale differently; counted duplicate, nothing applied',
-    ),
+    onConflict: ({ connection, transactionId, firstReceivedAt, source }) =>
+      log.warn(
+        { vendor: connection.vendor, store: connection.storeId, connectionId: connection.id, transactionId, firstReceivedAt, source },
+        'reconciliation: the vendor now describes an already recorded sale differently; counted duplicate, nothing applied',
+      ),
   });
   const subscriptions = createSubscriptionManager({ store, adapters, http, logger: log, publicUrl: config.GATEWAY_PUBLIC_URL });
-  const reconciler = createReconciler({ store, runs: await createReconcileRunStore({ database: options.database }), pipeline, http, adapters, logger: log, onFinished: options.onReconcileRun });
+  const reconciler = createReconciler({
+    store,
+    runs: await createReconcileRunStore({ database: options.database }),
+    pipeline,
+    http,
+    adapters,
+    logger: log,
+    onFinished: options.onReconcileRun,
+  });
   const vendorChanges = watchVendorChanges({ store, log });
   let scheduler: CatalogScheduler | null = null;
   const stop = async () => {
@@ -82,7 +99,10 @@ export async function startOperatorSide(options: {
   try {
     // Polled only where something follows provider settings: the schedules, the HTTPS listener's client CAs.
     if (config.GATEWAY_SCHEDULER === 'on' || tlsListener) await vendorChanges.start();
-    scheduler = config.GATEWAY_SCHEDULER === 'on' ? await startCatalogScheduler({ runner, adapters, logger: log, store, changes: vendorChanges }) : null;
+    scheduler =
+      config.GATEWAY_SCHEDULER === 'on'
+        ? await startCatalogScheduler({ runner, adapters, logger: log, store, changes: vendorChanges })
+        : null;
     if (scheduler) reconciler.schedule();
     if (!scheduler) log.info('catalog scheduler off (GATEWAY_SCHEDULER=off); pulls run only when triggered through /admin');
     if (!config.GATEWAY_ADMIN_TOKEN) log.warn('admin API disabled: GATEWAY_ADMIN_TOKEN is not set, every /admin route answers 404');
@@ -95,8 +115,20 @@ export async function startOperatorSide(options: {
   return {
     appOptions: {
       admin: {
-        token: config.GATEWAY_ADMIN_TOKEN, store, engine: options.engine, notes: options.notes, runs, runner, reconciler, subscriptions, adapters,
-        journal: options.journal ?? undefined, replayPipeline: pipeline, consoleSessions: createConsoleSessions({ database: options.database, adminToken: config.GATEWAY_ADMIN_TOKEN ?? '' }), tlsListener, engineSeed: options.engineSeed,
+        token: config.GATEWAY_ADMIN_TOKEN,
+        store,
+        engine: options.engine,
+        notes: options.notes,
+        runs,
+        runner,
+        reconciler,
+        subscriptions,
+        adapters,
+        journal: options.journal ?? undefined,
+        replayPipeline: pipeline,
+        consoleSessions: createConsoleSessions({ database: options.database, adminToken: config.GATEWAY_ADMIN_TOKEN ?? '' }),
+        tlsListener,
+        engineSeed: options.engineSeed,
         onVendorChanged: () => vendorChanges.changed(),
       },
       directory: { store, adapters, publicUrl: config.GATEWAY_PUBLIC_URL, environment: config.GATEWAY_ENV },

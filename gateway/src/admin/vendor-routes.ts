@@ -37,14 +37,19 @@ export async function listVendorViews(deps: VendorDeps) {
     v.hasSettings && deps.adapterOf(v.slug)?.catalog ? (await deps.store.getVendor(v.slug))?.settings : null;
   const listed = await Promise.all(vendors.map(async (v) => vendorView(v, deps.adapterOf(v.slug), await settingsOf(v))));
   const known = new Set(vendors.map((v) => v.slug));
-  const unlisted = deps.adapters.filter((a) => !known.has(a.slug)).map((a) => ({ ...vendorView({ slug: a.slug, name: a.display.name, tier: 'generic', hasSettings: false }, a), exists: false }));
+  const unlisted = deps.adapters
+    .filter((a) => !known.has(a.slug))
+    .map((a) => ({ ...vendorView({ slug: a.slug, name: a.display.name, tier: 'generic', hasSettings: false }, a), exists: false }));
   return [...listed.map((v) => ({ ...v, exists: true })), ...unlisted];
 }
 
 /** generic → featured: needs a registered adapter and usable settings (checked before anything is written). */
 export async function promoteVendor(deps: VendorDeps, slug: string, log: Pick<FastifyBaseLogger, 'info' | 'warn'>) {
   const adapter = deps.adapterOf(slug);
-  if (!adapter) throw new GatewayError('adapter_not_registered', { message: `This gateway has no featured adapter for "${slug}", so it cannot be promoted; its vendors keep using /webhooks/generic.` });
+  if (!adapter)
+    throw new GatewayError('adapter_not_registered', {
+      message: `This gateway has no featured adapter for "${slug}", so it cannot be promoted; its vendors keep using /webhooks/generic.`,
+    });
   // Checked before anything is written: a refused promotion leaves no trace.
   const existing = await deps.store.getVendor(slug);
   const ignoredKeys = requireUsableSettings(adapter, existing?.settings ?? null, { tlsListener: deps.tlsListener });
@@ -78,7 +83,10 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
   scope.post('/vendors', ADMIN_ROUTE, async (request, reply) => {
     const { slug, name } = readAdminBody(NewVendor, request.body);
     const { vendor, created } = await storeCall(() => deps.store.ensureVendor({ slug, name, tier: 'generic' }));
-    if (!created) throw new GatewayError('vendor_exists', { message: `A vendor with the slug "${slug}" already exists (${vendor.name}, ${vendor.tier}): rename it with PATCH /admin/vendors/${slug}.` });
+    if (!created)
+      throw new GatewayError('vendor_exists', {
+        message: `A vendor with the slug "${slug}" already exists (${vendor.name}, ${vendor.tier}): rename it with PATCH /admin/vendors/${slug}.`,
+      });
     request.log.info({ vendor: slug }, 'vendor created');
     return reply.code(201).send({ vendor: { ...vendorView(summaryOf(vendor), deps.adapterOf(slug), vendor.settings), exists: true } });
   });
@@ -109,7 +117,9 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
     const adapter = deps.adapterOf(slug);
     if (!adapter) {
       if (!(await deps.store.getVendor(slug))) throw new GatewayError('vendor_not_found');
-      throw new GatewayError('adapter_not_registered', { message: `"${slug}" has no featured adapter: provider settings have nothing to configure.` });
+      throw new GatewayError('adapter_not_registered', {
+        message: `"${slug}" has no featured adapter: provider settings have nothing to configure.`,
+      });
     }
     const checked = parseProviderSettings(adapter, settings, { tlsListener: deps.tlsListener, unknownKeys: 'refuse' });
     if (!checked.ok) {

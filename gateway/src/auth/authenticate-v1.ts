@@ -1,11 +1,4 @@
-import {
-  AUTH_HEADERS,
-  GatewayError,
-  checkTimestamp,
-  verifyV1,
-  type Connection,
-  type ConnectionStore,
-} from '@loyalty-gateway/core';
+import { AUTH_HEADERS, GatewayError, checkTimestamp, verifyV1, type Connection, type ConnectionStore } from '@loyalty-gateway/core';
 import type { IncomingHttpHeaders } from 'node:http';
 
 const NON_ASCII = /[^\x00-\x7F]/;
@@ -56,9 +49,6 @@ export function assertFreshTimestamp(headers: IncomingHttpHeaders, nowSeconds: n
 export function assertSignature(connection: Connection, headers: IncomingHttpHeaders, timestamp: string, body: Buffer): void {
   const signature = headers[AUTH_HEADERS.signature];
   if (typeof signature !== 'string' || !verifyV1(connection.secrets, timestamp, body, signature)) {
-    throw new GatewayError(
-      'bad_signature',
-      typeof signature === 'string' ? {} : { message: 'The X-Service-Signature header is missing.' },
-    );
+    throw new GatewayError('bad_signature', typeof signature === 'string' ? {} : { message: 'The X-Service-Signature header is missing.' });
   }
 }

@@ -39,20 +39,31 @@ function rawPost(port: number, path: string, headers: Array<[string, string]>, b
 function signedPost(port: number, secret: string): Promise<RawResponse> {
   const body = Buffer.from(JSON.stringify(sale({ store: ACCENTED_STORE, total: 7 })), 'utf8');
   const timestamp = String(nowSeconds());
-  return rawPost(port, '/webhooks/generic', [
-    ['Content-Type', 'application/json'],
-    ['X-Service-Vendor', VENDOR],
-    ['X-Service-Store', ACCENTED_STORE], // written as UTF-8 with the rest of the head
-    ['X-Service-Timestamp', timestamp],
-    ['X-Service-Signature', signV1(secret, timestamp, body)],
-  ], body);
+  return rawPost(
+    port,
+    '/webhooks/generic',
+    [
+      ['Content-Type', 'application/json'],
+      ['X-Service-Vendor', VENDOR],
+      ['X-Service-Store', ACCENTED_STORE], // written as UTF-8 with the rest of the head
+      ['X-Service-Timestamp', timestamp],
+      ['X-Service-Signature', signV1(secret, timestamp, body)],
+    ],
+    body,
+  );
 }
 
 let gw: GatewayFixture;
 let port: number;
 beforeAll(async () => {
   const document = testSeedDocument();
-  document.merchants[0]!.connections.push({ vendor: VENDOR, storeId: ACCENTED_STORE, outletId: 'o-downtown', secret: ACCENTED_SECRET, active: true });
+  document.merchants[0]!.connections.push({
+    vendor: VENDOR,
+    storeId: ACCENTED_STORE,
+    outletId: 'o-downtown',
+    secret: ACCENTED_SECRET,
+    active: true,
+  });
   gw = await openGateway({ seedDocument: document });
   await gw.app.listen({ host: '127.0.0.1', port: 0 });
   port = (gw.app.server.address() as { port: number }).port;

@@ -15,8 +15,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** `npm start` in development on an empty data dir; resolves with its log lines once the send command is printed. */
 function startDevGateway(dataDir: string) {
   const env = {
-    ...process.env, PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'development', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'info',
-    GATEWAY_SEED_FILE: '', DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', GATEWAY_MASTER_KEY: '',
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEWAY_ENV: 'development',
+    GATEWAY_DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    GATEWAY_SEED_FILE: '',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    LOYALTY_ENGINE_URL: '',
+    GATEWAY_MASTER_KEY: '',
   };
   const child = spawn(process.execPath, gatewayCommand(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise<{ child: typeof child; lines: Array<{ msg: string; level: number }> }>((resolve, reject) => {
@@ -26,7 +35,10 @@ function startDevGateway(dataDir: string) {
       out += chunk.toString();
       if (!/Send a signed sample sale: .*\n/.test(out)) return;
       clearTimeout(timer);
-      const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; level: number });
+      const lines = out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg: string; level: number });
       resolve({ child, lines });
     };
     child.stdout.on('data', onData);

@@ -12,7 +12,15 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-demo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const DISCOUNT = '6f1c2a7e-0b7d-4c1a-9a3e-000000000003';
-const base = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', LOG_LEVEL: 'silent', GATEWAY_ENV: 'development' };
+const base = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  LOYALTY_ENGINE_URL: '',
+  LOG_LEVEL: 'silent',
+  GATEWAY_ENV: 'development',
+};
 
 /** The test seed with a DISCOUNT reward and two LOYAL- codes issued to MBR-0001. */
 function seedWithCodes(codePrefix: 'LOYAL' | undefined) {
@@ -26,7 +34,10 @@ function seedWithCodes(codePrefix: 'LOYAL' | undefined) {
 
 async function post(url: string, body: unknown, credentials: { vendor: string; storeId: string; secret: string }) {
   const raw = JSON.stringify(body);
-  const headers = { 'content-type': 'application/json', ...signedHeaders({ vendor: credentials.vendor, store: credentials.storeId, secret: credentials.secret, body: raw }) };
+  const headers = {
+    'content-type': 'application/json',
+    ...signedHeaders({ vendor: credentials.vendor, store: credentials.storeId, secret: credentials.secret, body: raw }),
+  };
   const response = await fetch(`${url}/webhooks/generic`, { method: 'POST', headers, body: raw });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -43,7 +54,7 @@ async function codeStatuses(dataDir: string): Promise<Record<string, string>> {
 
 describe('development: the demo sandbox beside GATEWAY_SEED_FILE', () => {
   it.each([['LOYAL' as const], [undefined]])(
-    'the demo keeps the seed file\'s code prefix (codes live, a second start succeeds): codePrefix %s, two starts, codes usable',
+    "the demo keeps the seed file's code prefix (codes live, a second start succeeds): codePrefix %s, two starts, codes usable",
     async (codePrefix) => {
       const dataDir = path.join(dir, `data-${codePrefix ?? 'default'}`);
       const seedFile = path.join(dir, `seed-${codePrefix ?? 'default'}.json`);
@@ -53,10 +64,16 @@ describe('development: the demo sandbox beside GATEWAY_SEED_FILE', () => {
         const gw = await startGateway(env);
         try {
           const withCode = { ...sale(), transaction: { ...sale().transaction, discountCodes: [{ code, amount: 10 }] } };
-          expect(await post(gw.address, withCode, { vendor: VENDOR, storeId: STORE, secret: SECRET })).toMatchObject({ status: 200, body: { status: 'processed' } });
+          expect(await post(gw.address, withCode, { vendor: VENDOR, storeId: STORE, secret: SECRET })).toMatchObject({
+            status: 200,
+            body: { status: 'processed' },
+          });
           const demo = JSON.parse(readFileSync(path.join(dataDir, DEMO_CREDENTIALS_FILE), 'utf8')) as DemoCredentials;
           const demoSale = { ...sale({ store: demo.storeId, customer: { type: 'membershipId', value: 'MBR-DEMO-0001' } }) };
-          expect(await post(gw.address, demoSale, demo)).toMatchObject({ status: 200, body: { status: 'processed', membershipId: 'MBR-DEMO-0001' } });
+          expect(await post(gw.address, demoSale, demo)).toMatchObject({
+            status: 200,
+            body: { status: 'processed', membershipId: 'MBR-DEMO-0001' },
+          });
         } finally {
           await gw.close();
         }
@@ -72,8 +89,11 @@ describe('development: the demo sandbox beside GATEWAY_SEED_FILE', () => {
     await (await startGateway({ ...base, GATEWAY_DATA_DIR: dataDir })).close(); // the demo alone
     const database = createDatabase<any>({ sqliteFile: path.join(dataDir, 'engine.sqlite') });
     try {
-      await database.db.insertInto('engine_settings').values({ key: 'code_prefix', value: 'DEMO' })
-        .onConflict((oc: any) => oc.column('key').doUpdateSet({ value: 'DEMO' })).execute(); // what the old demo wrote on each start
+      await database.db
+        .insertInto('engine_settings')
+        .values({ key: 'code_prefix', value: 'DEMO' })
+        .onConflict((oc: any) => oc.column('key').doUpdateSet({ value: 'DEMO' }))
+        .execute(); // what the old demo wrote on each start
     } finally {
       await database.close();
     }
@@ -82,7 +102,10 @@ describe('development: the demo sandbox beside GATEWAY_SEED_FILE', () => {
       const gw = await startGateway(env);
       try {
         const withCode = { ...sale(), transaction: { ...sale().transaction, discountCodes: [{ code, amount: 10 }] } };
-        expect(await post(gw.address, withCode, { vendor: VENDOR, storeId: STORE, secret: SECRET })).toMatchObject({ status: 200, body: { status: 'processed' } });
+        expect(await post(gw.address, withCode, { vendor: VENDOR, storeId: STORE, secret: SECRET })).toMatchObject({
+          status: 200,
+          body: { status: 'processed' },
+        });
       } finally {
         await gw.close();
       }

@@ -33,22 +33,34 @@ export async function isEmptyDataDir(dataDir: string): Promise<boolean> {
 export function demoSeed(secret: string): ParsedSeed {
   const parsed = parseSeed({
     vendors: [{ slug: DEMO.vendor, name: 'Demo POS', tier: 'generic' }],
-    merchants: [{
-      id: 'm-demo', name: 'Demo Coffee', currency: 'USD', defaultCountryCode: '1', earnRate: 1, redemptionRate: 100,
-      outlets: [{ id: 'o-demo-main', name: 'Main Street' }],
-      connections: [{ vendor: DEMO.vendor, storeId: DEMO.storeId, outletId: 'o-demo-main', secret, active: true }],
-      members: [
-        { membershipId: 'MBR-DEMO-0001', phone: '+15550000001', email: 'ann@demo.example', externalId: 'demo-crm-1', points: 250 },
-        { membershipId: 'MBR-DEMO-0002', phone: '+15550000002', email: 'bob@demo.example', points: 0 },
-      ],
-      rewards: [
-        { id: '0d3e5f6a-0000-4000-8000-000000000001', type: 'STAMP', title: 'Buy 5 coffees, get one free', stampsRequired: 5,
-          match: { skus: ['COF-LATTE'], keywords: ['coffee'] } },
-        { id: '0d3e5f6a-0000-4000-8000-000000000002', type: 'POINTS', title: '$5 off', pointsCost: 500, discountValue: 5 },
-        { id: '0d3e5f6a-0000-4000-8000-000000000003', type: 'DISCOUNT', title: '$10 off over $50', discountValue: 10, minSpend: 50 },
-      ],
-      issuedCodes: [],
-    }],
+    merchants: [
+      {
+        id: 'm-demo',
+        name: 'Demo Coffee',
+        currency: 'USD',
+        defaultCountryCode: '1',
+        earnRate: 1,
+        redemptionRate: 100,
+        outlets: [{ id: 'o-demo-main', name: 'Main Street' }],
+        connections: [{ vendor: DEMO.vendor, storeId: DEMO.storeId, outletId: 'o-demo-main', secret, active: true }],
+        members: [
+          { membershipId: 'MBR-DEMO-0001', phone: '+15550000001', email: 'ann@demo.example', externalId: 'demo-crm-1', points: 250 },
+          { membershipId: 'MBR-DEMO-0002', phone: '+15550000002', email: 'bob@demo.example', points: 0 },
+        ],
+        rewards: [
+          {
+            id: '0d3e5f6a-0000-4000-8000-000000000001',
+            type: 'STAMP',
+            title: 'Buy 5 coffees, get one free',
+            stampsRequired: 5,
+            match: { skus: ['COF-LATTE'], keywords: ['coffee'] },
+          },
+          { id: '0d3e5f6a-0000-4000-8000-000000000002', type: 'POINTS', title: '$5 off', pointsCost: 500, discountValue: 5 },
+          { id: '0d3e5f6a-0000-4000-8000-000000000003', type: 'DISCOUNT', title: '$10 off over $50', discountValue: 10, minSpend: 50 },
+        ],
+        issuedCodes: [],
+      },
+    ],
   });
   if (!('seed' in parsed)) throw new Error(`demo seed is invalid: ${JSON.stringify(parsed.issues)}`);
   return { ...parsed.seed, source: 'The demo sandbox' };

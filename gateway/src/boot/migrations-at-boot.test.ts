@@ -16,7 +16,15 @@ import { gatewayMigrations } from '../stores/gateway-migrations.js';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-migrations-boot-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const base = { PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', REDIS_URL: '', LOYALTY_ENGINE_URL: '', LOG_LEVEL: 'silent', GATEWAY_SCHEDULER: 'off' };
+const base = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  GATEWAY_ENV: 'uat',
+  REDIS_URL: '',
+  LOYALTY_ENGINE_URL: '',
+  LOG_LEVEL: 'silent',
+  GATEWAY_SCHEDULER: 'off',
+};
 
 /** A place for one gateway's data: a data dir, and on PostgreSQL a schema of its own. */
 async function dataHome(dialect: 'sqlite' | 'postgres') {
@@ -83,9 +91,15 @@ describe.each(testDialects())('migrations at boot on $name', ({ name }) => {
     try {
       // What an earlier release left: Kysely's migration tables in the same format, all but the newest gateway migration applied.
       const names = Object.keys(gatewayMigrations.migrations);
-      const earlier = { table: gatewayMigrations.table, migrations: Object.fromEntries(names.slice(0, -1).map((n) => [n, gatewayMigrations.migrations[n]!])) };
+      const earlier = {
+        table: gatewayMigrations.table,
+        migrations: Object.fromEntries(names.slice(0, -1).map((n) => [n, gatewayMigrations.migrations[n]!])),
+      };
       const stamp = '2025-01-01T00:00:00.000Z';
-      for (const [options, set] of [[home.gateway, earlier], [home.engine, engineMigrations]] as const) {
+      for (const [options, set] of [
+        [home.gateway, earlier],
+        [home.engine, engineMigrations],
+      ] as const) {
         const database = createDatabase<any>(options);
         try {
           await migrate(database.db, set);

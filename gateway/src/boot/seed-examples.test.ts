@@ -6,7 +6,7 @@ import { parseSeed } from './seed-schema.js';
 const root = new URL('../../../adapters/', import.meta.url);
 const examples = readdirSync(root).filter((slug) => existsSync(new URL(`${slug}/seed.example.json`, root)));
 
-describe('every adapter\'s seed.example.json is a seed file the gateway accepts as it is', () => {
+describe("every adapter's seed.example.json is a seed file the gateway accepts as it is", () => {
   it('there is one for each adapter made by the generator (WooCommerce at least)', () => {
     expect(examples).toContain('woocommerce');
   });

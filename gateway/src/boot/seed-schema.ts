@@ -70,10 +70,16 @@ function checkConnections(seed: GatewaySeed, engine: EngineSeed): SeedIssue[] {
     const outlets = new Set((engine.merchants[m]?.outlets ?? []).map((o) => o.id));
     merchant.connections.forEach((connection, c) => {
       const at = `merchants[${m}].connections[${c}]`;
-      if (!vendors.has(connection.vendor)) issues.push({ path: `${at}.vendor`, message: `unknown vendor "${connection.vendor}" (not in vendors)` });
-      if (!outlets.has(connection.outletId)) issues.push({ path: `${at}.outletId`, message: `unknown outlet "${connection.outletId}" of this merchant` });
+      if (!vendors.has(connection.vendor))
+        issues.push({ path: `${at}.vendor`, message: `unknown vendor "${connection.vendor}" (not in vendors)` });
+      if (!outlets.has(connection.outletId))
+        issues.push({ path: `${at}.outletId`, message: `unknown outlet "${connection.outletId}" of this merchant` });
       const key = JSON.stringify([connection.vendor, connection.storeId]);
-      if (taken.has(key)) issues.push({ path: `${at}.storeId`, message: `a second connection for vendor "${connection.vendor}" and store "${connection.storeId}"` });
+      if (taken.has(key))
+        issues.push({
+          path: `${at}.storeId`,
+          message: `a second connection for vendor "${connection.vendor}" and store "${connection.storeId}"`,
+        });
       taken.add(key);
     });
   });

@@ -13,10 +13,14 @@ const issuesOf = (document: unknown): SeedIssue[] => {
 };
 
 describe('seed file: featured vendors', () => {
-  it('accepts featured vendors with their adapter\'s settings and connections with credentials and no secret', () => {
+  it("accepts featured vendors with their adapter's settings and connections with credentials and no secret", () => {
     const parsed = parseSeed(featuredSeedDocument({ squareApi: 'http://127.0.0.1:9/' }));
     if (!('seed' in parsed)) throw new Error(JSON.stringify(parsed.issues));
-    expect(parsed.seed.vendors.map((v) => [v.slug, v.tier])).toEqual([['shopify', 'featured'], ['square', 'featured'], ['clover', 'featured']]);
+    expect(parsed.seed.vendors.map((v) => [v.slug, v.tier])).toEqual([
+      ['shopify', 'featured'],
+      ['square', 'featured'],
+      ['clover', 'featured'],
+    ]);
     const square = parsed.seed.connections.find((c) => c.vendor === 'square')!;
     expect(square).toMatchObject({ storeId: SQUARE_LOCATION, merchantId: 'm-bean', credentials: { accessToken: 'EAAA-fake-token' } });
     expect(square.secret).toMatch(/^whsec_/); // generated: the featured door never reads it
@@ -32,20 +36,22 @@ describe('seed file: featured vendors', () => {
     doc.merchants[0].connections[0].secret = undefined; // Shopify's generic connection: secret optional (featured, app secret)
     doc.merchants[0].connections.push({ vendor: 'other-pos', storeId: 's-1', outletId: 'o-till' }); // generic: secret required
     const paths = issuesOf(doc).map((i) => i.path);
-    expect(paths).toEqual(expect.arrayContaining([
-      'vendors[1].settings.notificationUrl',
-      'vendors[0].settings.auth.header',
-      'vendors[0].settings.auth.secret',
-      'vendors[3].tier',
-      'vendors[4].settings',
-      'merchants[0].connections[2].credentials.accessToken',
-      'merchants[0].connections[2].credentials.token',
-      'merchants[0].connections[3].secret',
-    ]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'vendors[1].settings.notificationUrl',
+        'vendors[0].settings.auth.header',
+        'vendors[0].settings.auth.secret',
+        'vendors[3].tier',
+        'vendors[4].settings',
+        'merchants[0].connections[2].credentials.accessToken',
+        'merchants[0].connections[2].credentials.token',
+        'merchants[0].connections[3].secret',
+      ]),
+    );
     expect(paths).not.toContain('merchants[0].connections[0].secret');
   });
 
-  it('requires settings for a featured vendor and a secret when its scheme reads the connection\'s', () => {
+  it("requires settings for a featured vendor and a secret when its scheme reads the connection's", () => {
     const doc: any = featuredSeedDocument();
     delete doc.vendors[2].settings;
     expect(issuesOf(doc)).toContainEqual({ path: 'vendors[2].settings', message: expect.stringContaining('required') });
@@ -57,7 +63,12 @@ describe('seed file: featured vendors', () => {
   it('a featured vendor whose adapter needs no settings (WooCommerce) needs no settings entry; its per-store secret is required', () => {
     const doc: any = featuredSeedDocument();
     doc.vendors.push({ slug: 'woocommerce', name: 'WooCommerce', tier: 'featured' });
-    doc.merchants[0].connections.push({ vendor: 'woocommerce', storeId: 'https://shop.example.com/', outletId: 'o-web', secret: 'wc-store-secret-0123456789' });
+    doc.merchants[0].connections.push({
+      vendor: 'woocommerce',
+      storeId: 'https://shop.example.com/',
+      outletId: 'o-web',
+      secret: 'wc-store-secret-0123456789',
+    });
     expect(issuesOf(doc)).toEqual([]);
     delete doc.merchants[0].connections[3].secret;
     expect(issuesOf(doc)).toEqual([{ path: 'merchants[0].connections[3].secret', message: expect.any(String) }]);
@@ -74,7 +85,10 @@ describe('seed file: featured vendors', () => {
       const parsed = parseSeed(featuredSeedDocument({ cloverApi: 'http://127.0.0.1:9' }));
       if (!('seed' in parsed)) throw new Error('invalid');
       expect(await applySeed(parsed.seed, { store, engine })).toEqual({ vendors: 3, connections: 3 });
-      expect(await store.getVendor('clover')).toMatchObject({ tier: 'featured', settings: { authCode: expect.any(String), apiBaseUrl: 'http://127.0.0.1:9' } });
+      expect(await store.getVendor('clover')).toMatchObject({
+        tier: 'featured',
+        settings: { authCode: expect.any(String), apiBaseUrl: 'http://127.0.0.1:9' },
+      });
       const [clover] = await store.listConnections({ vendor: 'clover' });
       expect(clover).toMatchObject({ storeId: CLOVER_MERCHANT, hasCredentials: true, active: true });
       expect(await store.getCredentials(clover!.id)).toEqual({ accessToken: 'fake-oauth-access-token' });

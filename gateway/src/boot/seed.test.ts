@@ -21,7 +21,10 @@ function file(content: unknown): string {
 
 async function seedError(content: unknown): Promise<string> {
   const at = file(content);
-  const error = await loadSeedFile(at).then(() => null, (e: unknown) => e);
+  const error = await loadSeedFile(at).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SeedError);
   const message = (error as SeedError).message;
   expect(message).toContain(at);
@@ -97,8 +100,17 @@ async function contents(dataDir: string): Promise<{ vendors: string[]; merchants
 }
 
 describe('a seed file is checked before anything is written', () => {
-  const env = (dataDir: string, seedFile: string) =>
-    ({ PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: dataDir, GATEWAY_SEED_FILE: seedFile, DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', LOG_LEVEL: 'silent' });
+  const env = (dataDir: string, seedFile: string) => ({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEWAY_ENV: 'uat',
+    GATEWAY_DATA_DIR: dataDir,
+    GATEWAY_SEED_FILE: seedFile,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    LOYALTY_ENGINE_URL: '',
+    LOG_LEVEL: 'silent',
+  });
 
   it('an issued code without the prefix is refused while the file is checked, before anything is applied: SeedError naming file and path, no stack, nothing written', async () => {
     const doc: any = testSeedDocument();
@@ -108,7 +120,10 @@ describe('a seed file is checked before anything is written', () => {
     const message = await seedError(doc);
     expect(message).toContain('merchants[0].issuedCodes[0].code: must start with "LOYAL-"');
     const dataDir = path.join(dir, 'bad-prefix');
-    const error = await startGateway(env(dataDir, at)).then(() => null, (e: unknown) => e);
+    const error = await startGateway(env(dataDir, at)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SeedError);
     expect((error as Error).message).toContain(at);
     expect(await contents(dataDir)).toEqual({ vendors: [], merchants: [] });
@@ -129,9 +144,16 @@ describe('a seed file is checked before anything is written', () => {
     doc.merchants[0].rewards = [];
     doc.merchants[0].connections = [{ vendor: 'new-pos', storeId: 'n-1', outletId: 'o-downtown', secret: 'whsec_new_secret_0123456789' }];
     const at = file(doc);
-    const error = await startGateway(env(dataDir, at)).then(() => null, (e: unknown) => e);
+    const error = await startGateway(env(dataDir, at)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SeedError);
-    expect((error as Error).message).toMatch(new RegExp(`^Seed file ${at} cannot be applied:\\n  codePrefix: codePrefix "SHOP" conflicts with the reward-code prefix "LOYAL" this loyalty engine already uses: 1 issued code carries it \\(e\\.g\\. "LOYAL-7QX2"\\)`));
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^Seed file ${at} cannot be applied:\\n  codePrefix: codePrefix "SHOP" conflicts with the reward-code prefix "LOYAL" this loyalty engine already uses: 1 issued code carries it \\(e\\.g\\. "LOYAL-7QX2"\\)`,
+      ),
+    );
     expect(await contents(dataDir)).toEqual(before);
     expect(before.vendors).not.toContain('new-pos');
   });

@@ -12,15 +12,23 @@ function push(gw: FeaturedGateway, items: Array<{ externalId: string; name: stri
   const body = JSON.stringify({ store: { id: SHOP_DOMAIN }, items });
   const timestamp = String(Math.floor(Date.now() / 1000));
   return gw.app.inject({
-    method: 'POST', url: PATHS.catalog, payload: body,
+    method: 'POST',
+    url: PATHS.catalog,
+    payload: body,
     headers: {
-      'content-type': 'application/json', 'x-service-vendor': 'shopify', 'x-service-store': SHOP_DOMAIN,
-      'x-service-timestamp': timestamp, 'x-service-signature': signV1(GENERIC_SECRET, timestamp, body),
+      'content-type': 'application/json',
+      'x-service-vendor': 'shopify',
+      'x-service-store': SHOP_DOMAIN,
+      'x-service-timestamp': timestamp,
+      'x-service-signature': signV1(GENERIC_SECRET, timestamp, body),
     },
   });
 }
 
-const items = [{ externalId: 'p-1', name: 'Latte', isActive: true }, { externalId: 'p-2', name: 'Scone', isActive: true }];
+const items = [
+  { externalId: 'p-1', name: 'Latte', isActive: true },
+  { externalId: 'p-2', name: 'Scone', isActive: true },
+];
 
 describe.each(testDialects())('catalog push from a vendor whose catalog the operator pulls ($name)', ({ name }) => {
   let gw: FeaturedGateway;
@@ -34,11 +42,19 @@ describe.each(testDialects())('catalog push from a vendor whose catalog the oper
 
     await gw.store.setVendorTier('shopify', 'featured');
     const refused = expectError(await push(gw, items.slice(0, 1)), 400, 'catalog_pulled');
-    expect(refused.message).toBe('Shopify is a featured vendor: the operator pulls its catalog on a schedule, so a pushed catalog is not accepted. Nothing was changed.');
+    expect(refused.message).toBe(
+      'Shopify is a featured vendor: the operator pulls its catalog on a schedule, so a pushed catalog is not accepted. Nothing was changed.',
+    );
 
     await gw.store.setVendorTier('shopify', 'generic');
     // The refused one-item snapshot deactivated nothing: the same two items are unchanged.
-    expect(expectOk(await push(gw, items))).toEqual({ status: 'synced', itemsReceived: 2, itemsCreated: 0, itemsUpdated: 0, itemsDeactivated: 0 });
+    expect(expectOk(await push(gw, items))).toEqual({
+      status: 'synced',
+      itemsReceived: 2,
+      itemsCreated: 0,
+      itemsUpdated: 0,
+      itemsDeactivated: 0,
+    });
   });
 });
 

@@ -10,7 +10,10 @@ export type CatalogPullerOf = (vendorSlug: string) => Promise<AnyAdapter | null>
  * the vendor registry, so promotion and demotion need no restart) and its adapter declares a
  * catalog pull. Generic vendors, and featured ones whose adapter pulls nothing, push their catalog.
  */
-export function catalogPullerOf(store: Pick<GatewayStore, 'getVendor'>, adapters: readonly AnyAdapter[] = registeredAdapters): CatalogPullerOf {
+export function catalogPullerOf(
+  store: Pick<GatewayStore, 'getVendor'>,
+  adapters: readonly AnyAdapter[] = registeredAdapters,
+): CatalogPullerOf {
   return async (vendorSlug) => {
     const adapter = adapters.find((a) => a.slug === vendorSlug && a.catalog);
     if (!adapter) return null;

@@ -21,9 +21,11 @@ describe.each(testDialects())('stamp rules on synced catalog items ($name)', ({ 
   };
   const stampsOf = async (body: unknown, options = {}) => (await gw.send(body, options)).json().stampsUpdated;
 
-  it('a sale line matches a stamp rule through the synced item its id names; another outlet\'s catalog does not have it', async () => {
+  it("a sale line matches a stamp rule through the synced item its id names; another outlet's catalog does not have it", async () => {
     expect(await sync([blend])).toMatchObject({ itemsCreated: 1 });
-    expect(await stampsOf(saleNaming(3))).toEqual([{ rewardId: REWARDS.stamp, rewardTitle: 'Buy 5 coffees, get one free', current: 3, required: 5, completed: false }]);
+    expect(await stampsOf(saleNaming(3))).toEqual([
+      { rewardId: REWARDS.stamp, rewardTitle: 'Buy 5 coffees, get one free', current: 3, required: 5, completed: false },
+    ]);
     expect(await stampsOf(saleNaming(3, ODD_STORE), { store: ODD_STORE, secret: OTHER_SECRET })).toEqual([]);
   });
 

@@ -18,11 +18,19 @@ describe.each(testDialects())('POST /v1/catalog/sync ($name)', ({ name }) => {
   afterAll(() => gw.close());
 
   const sync = async (items: unknown[], store = STORE, secret?: string) =>
-    CatalogSyncResult.parse(expectOk(await gw.post(PATHS.catalog, { store: { id: store, name: 'Downtown' }, items }, { store, ...(secret ? { secret } : {}) })));
+    CatalogSyncResult.parse(
+      expectOk(await gw.post(PATHS.catalog, { store: { id: store, name: 'Downtown' }, items }, { store, ...(secret ? { secret } : {}) })),
+    );
   const counts = (r: CatalogSyncResult) => [r.itemsReceived, r.itemsCreated, r.itemsUpdated, r.itemsDeactivated];
 
   it('full snapshots: created / updated / deactivated counted exactly; unchanged items are not updates', async () => {
-    expect(await sync([latte, muffin, tea])).toEqual({ status: 'synced', itemsReceived: 3, itemsCreated: 3, itemsUpdated: 0, itemsDeactivated: 0 });
+    expect(await sync([latte, muffin, tea])).toEqual({
+      status: 'synced',
+      itemsReceived: 3,
+      itemsCreated: 3,
+      itemsUpdated: 0,
+      itemsDeactivated: 0,
+    });
     expect(counts(await sync([latte, muffin, tea]))).toEqual([3, 0, 0, 0]);
     // muffin's price changes, tea is absent (deactivated), scone is new (inactive by its flag)
     expect(counts(await sync([latte, { ...muffin, price: 3.75 }, scone]))).toEqual([3, 1, 1, 1]);
@@ -55,8 +63,15 @@ describe.each(testDialects())('POST /v1/catalog/sync ($name)', ({ name }) => {
 
   it('invalid items: 422 validation_failed naming each path; duplicate externalIds refused', async () => {
     const bad = expectError(
-      await gw.post(PATHS.catalog, { store: { id: STORE }, items: [{ ...latte, price: 0, color: 'red' }, { ...tea, name: 'n'.repeat(256), isActive: 'yes' }] }),
-      422, 'validation_failed',
+      await gw.post(PATHS.catalog, {
+        store: { id: STORE },
+        items: [
+          { ...latte, price: 0, color: 'red' },
+          { ...tea, name: 'n'.repeat(256), isActive: 'yes' },
+        ],
+      }),
+      422,
+      'validation_failed',
     );
     expect(fieldPaths(bad).sort()).toEqual(['items[0].color', 'items[0].price', 'items[1].isActive', 'items[1].name']);
     const dup = expectError(await gw.post(PATHS.catalog, { store: { id: STORE }, items: [latte, latte] }), 422, 'validation_failed');

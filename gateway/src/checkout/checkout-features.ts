@@ -10,10 +10,6 @@ export type GatewayEnvironment = GatewayConfig['GATEWAY_ENV'];
  * Whether a coming endpoint answers in this environment: always outside production; in
  * production only when GATEWAY_FEATURES lists it.
  */
-export function isFeatureEnabled(
-  environment: GatewayEnvironment,
-  features: readonly CheckoutFeature[],
-  feature: CheckoutFeature,
-): boolean {
+export function isFeatureEnabled(environment: GatewayEnvironment, features: readonly CheckoutFeature[], feature: CheckoutFeature): boolean {
   return environment !== 'production' || features.includes(feature);
 }

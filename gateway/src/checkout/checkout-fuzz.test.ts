@@ -16,14 +16,24 @@ interface Target {
 }
 
 const TARGETS: Target[] = [
-  { path: PATHS.eligibility, base: { customer: byMembership(MEMBERS.rich.id), orderValue: 25 }, statuses: [200, 400, 422], result: EligibilityResult },
+  {
+    path: PATHS.eligibility,
+    base: { customer: byMembership(MEMBERS.rich.id), orderValue: 25 },
+    statuses: [200, 400, 422],
+    result: EligibilityResult,
+  },
   {
     path: PATHS.redeem,
     base: { customer: byMembership(MEMBERS.rich.id), externalTransactionId: 'F-1', rewardId: REWARDS.fiveOff, orderValue: 25 },
     statuses: [200, 400, 404, 409, 422],
     result: RedeemResult,
   },
-  { path: PATHS.refund, base: { externalTransactionId: 'F-1', refundTransactionId: 'FR-1', refundAmount: 5 }, statuses: [200, 400, 422], result: RefundResult },
+  {
+    path: PATHS.refund,
+    base: { externalTransactionId: 'F-1', refundTransactionId: 'FR-1', refundAmount: 5 },
+    statuses: [200, 400, 422],
+    result: RefundResult,
+  },
   {
     path: PATHS.catalog,
     base: { store: { id: STORE }, items: [{ externalId: 'f1', name: 'Fuzz', sku: 'F', category: 'c', price: 1.25, isActive: true }] },
@@ -65,7 +75,11 @@ describe.each(TARGETS)('fuzz $path: never a 500, always a spec status and shape'
   }
 
   it('arbitrary JSON, strings and bytes', async () => {
-    const bodies = fc.oneof(fc.json(), fc.string(), fc.uint8Array({ maxLength: 120 }).map((a) => Buffer.from(a)));
+    const bodies = fc.oneof(
+      fc.json(),
+      fc.string(),
+      fc.uint8Array({ maxLength: 120 }).map((a) => Buffer.from(a)),
+    );
     await fc.assert(fc.asyncProperty(bodies, checkContract), { numRuns: 60 });
   });
 
@@ -77,7 +91,9 @@ describe.each(TARGETS)('fuzz $path: never a 500, always a spec status and shape'
       key: fc.string({ maxLength: 8 }),
     });
     await fc.assert(
-      fc.asyncProperty(mutation, ({ path, op, value, key }) => checkContract(JSON.stringify(mutateJson(target.base, path, op, value, key)))),
+      fc.asyncProperty(mutation, ({ path, op, value, key }) =>
+        checkContract(JSON.stringify(mutateJson(target.base, path, op, value, key))),
+      ),
       { numRuns: 120 },
     );
   });

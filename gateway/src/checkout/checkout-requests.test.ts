@@ -57,8 +57,16 @@ describe('the request log', () => {
     const order = `LOG-${Date.now()}`;
     const headers = (id: string) => ({ headers: { 'x-request-id': id } });
     await gw.post(PATHS.eligibility, { customer: byMembership(MEMBERS.rich.id) }, headers('log-1'));
-    await gw.post(PATHS.redeem, { customer: byMembership(MEMBERS.rich.id), externalTransactionId: order, pointsToRedeem: 5 }, headers('log-2'));
-    await gw.post(PATHS.redeem, { customer: byMembership(MEMBERS.poor.id), externalTransactionId: `${order}-b`, pointsToRedeem: 5000 }, headers('log-3'));
+    await gw.post(
+      PATHS.redeem,
+      { customer: byMembership(MEMBERS.rich.id), externalTransactionId: order, pointsToRedeem: 5 },
+      headers('log-2'),
+    );
+    await gw.post(
+      PATHS.redeem,
+      { customer: byMembership(MEMBERS.poor.id), externalTransactionId: `${order}-b`, pointsToRedeem: 5000 },
+      headers('log-3'),
+    );
     await gw.post(PATHS.refund, { externalTransactionId: order, refundTransactionId: `${order}-r` }, headers('log-4'));
     await gw.post(PATHS.catalog, { store: { id: 'store-001' }, items: [] }, headers('log-5'));
     const line = (id: string) => log.lines.find((l) => l.msg === 'request completed' && l.reqId === id);

@@ -32,7 +32,11 @@ describe.each(testDialects())('concurrent redemptions over real HTTP ($name)', (
     try {
       const address = await gw.app.listen({ host: '127.0.0.1', port: 0 });
       const before = await gw.balance(MEMBERS.rich.id);
-      const body = JSON.stringify({ customer: byMembership(MEMBERS.rich.id), externalTransactionId: freshId('C'), rewardId: REWARDS.fiveOff });
+      const body = JSON.stringify({
+        customer: byMembership(MEMBERS.rich.id),
+        externalTransactionId: freshId('C'),
+        rewardId: REWARDS.fiveOff,
+      });
       const answers = await postAll(address, Array(10).fill(body));
       expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
       expect(answers.filter((a) => a.body.status === 'REDEEMED')).toHaveLength(1);

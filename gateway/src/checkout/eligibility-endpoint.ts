@@ -15,16 +15,18 @@ export const eligibilityEndpoint: CheckoutEndpoint = {
   feature: 'eligibility',
   path: '/v1/redemption/eligibility',
   responseSchema: eligibilityResultJsonSchema,
-  handler: ({ engine }) => async (request) => {
-    const body = readCheckoutBody(EligibilityRequest, request.body);
-    request.audit = { eventType: 'eligibility' };
-    const result = await engine.eligibility({
-      ...scopeOf(request.connection!),
-      customer: body.customer,
-      orderValueMinor: toMinor(body.orderValue),
-    });
-    const eligible = result.eligibleRewards.filter((r) => r.eligible).length;
-    request.audit.outcome = result.membershipId === '' ? 'not_a_member' : `eligible:${eligible}/${result.eligibleRewards.length}`;
-    return eligibilityResult(result);
-  },
+  handler:
+    ({ engine }) =>
+    async (request) => {
+      const body = readCheckoutBody(EligibilityRequest, request.body);
+      request.audit = { eventType: 'eligibility' };
+      const result = await engine.eligibility({
+        ...scopeOf(request.connection!),
+        customer: body.customer,
+        orderValueMinor: toMinor(body.orderValue),
+      });
+      const eligible = result.eligibleRewards.filter((r) => r.eligible).length;
+      request.audit.outcome = result.membershipId === '' ? 'not_a_member' : `eligible:${eligible}/${result.eligibleRewards.length}`;
+      return eligibilityResult(result);
+    },
 };

@@ -3,7 +3,17 @@ import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { sale } from '../testing/test-seed.js';
-import { MEMBERS, PATHS, REWARDS, byMembership, expectError, expectOk, fieldPaths, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
+import {
+  MEMBERS,
+  PATHS,
+  REWARDS,
+  byMembership,
+  expectError,
+  expectOk,
+  fieldPaths,
+  freshId,
+  openCheckoutGateway,
+} from './testing/checkout-kit.js';
 
 describe.each(testDialects())('POST /v1/redemption/eligibility ($name)', ({ name }) => {
   let gw: GatewayFixture;
@@ -20,9 +30,21 @@ describe.each(testDialects())('POST /v1/redemption/eligibility ($name)', ({ name
     expect(result).toMatchObject({ membershipId: MEMBERS.rich.id, walletBalance: MEMBERS.rich.points, redemptionRate: 100, warning: null });
     expect(result.eligibleRewards.map((r) => r.rewardId).sort()).toEqual(Object.values(REWARDS).sort());
     expect(rewardOf(result, REWARDS.fiveOff)).toEqual({
-      rewardId: REWARDS.fiveOff, title: '$5 off', type: 'POINTS', pointsCost: 500, discountValue: 5, eligible: true, reason: null,
+      rewardId: REWARDS.fiveOff,
+      title: '$5 off',
+      type: 'POINTS',
+      pointsCost: 500,
+      discountValue: 5,
+      eligible: true,
+      reason: null,
     });
-    expect(rewardOf(result, REWARDS.minSpend)).toMatchObject({ type: 'POINTS', pointsCost: 200, discountValue: 2, eligible: true, reason: null });
+    expect(rewardOf(result, REWARDS.minSpend)).toMatchObject({
+      type: 'POINTS',
+      pointsCost: 200,
+      discountValue: 2,
+      eligible: true,
+      reason: null,
+    });
     expect(rewardOf(result, REWARDS.stamp)).toMatchObject({ type: 'STAMP', pointsCost: null, eligible: false });
   });
 
@@ -39,13 +61,17 @@ describe.each(testDialects())('POST /v1/redemption/eligibility ($name)', ({ name
     const balance = result.walletBalance;
     expect(balance).toBeLessThan(500);
     expect(rewardOf(result, REWARDS.fiveOff)).toMatchObject({
-      eligible: false, reason: `Needs 500 points; customer has ${balance} (${500 - balance} short).`,
+      eligible: false,
+      reason: `Needs 500 points; customer has ${balance} (${500 - balance} short).`,
     });
   });
 
   it('minimum spend not met for orderValue: the reason says how much more to spend', async () => {
     const result = await check({ customer: byMembership(MEMBERS.rich.id), orderValue: 12.5 });
-    expect(rewardOf(result, REWARDS.minSpend)).toMatchObject({ eligible: false, reason: 'Spend $7.50 more to use this reward (minimum $20.00).' });
+    expect(rewardOf(result, REWARDS.minSpend)).toMatchObject({
+      eligible: false,
+      reason: 'Spend $7.50 more to use this reward (minimum $20.00).',
+    });
     const exact = await check({ customer: byMembership(MEMBERS.rich.id), orderValue: 20 });
     expect(rewardOf(exact, REWARDS.minSpend)).toMatchObject({ eligible: true, reason: null });
     const noValue = await check({ customer: byMembership(MEMBERS.rich.id) });
@@ -57,12 +83,20 @@ describe.each(testDialects())('POST /v1/redemption/eligibility ($name)', ({ name
     const big = freshId('S');
     expect((await gw.send(sale({ id: big, total: 500, customer: byMembership('MBR-0002') }))).json()).toMatchObject({ pointsEarned: 500 });
     expectOk(await gw.post(PATHS.redeem, { customer: byMembership('MBR-0002'), externalTransactionId: freshId('R'), pointsToRedeem: 500 }));
-    expect(expectOk(await gw.post(PATHS.refund, { externalTransactionId: big, refundTransactionId: freshId('RF') }))).toMatchObject({ pointsReversed: 500 });
+    expect(expectOk(await gw.post(PATHS.refund, { externalTransactionId: big, refundTransactionId: freshId('RF') }))).toMatchObject({
+      pointsReversed: 500,
+    });
     const result = await check({ customer: byMembership('MBR-0002') });
     expect(result).toMatchObject({ membershipId: 'MBR-0002', walletBalance: 0 });
     expect(result.warning).toMatch(/^This customer owes 500 points: a refund took back points already spent\./);
-    expect(rewardOf(result, REWARDS.fiveOff).reason).toBe('Needs 500 points; customer has none to spend (owes 500 points after a refund) (1000 short).');
-    const error = expectError(await gw.post(PATHS.redeem, { customer: byMembership('MBR-0002'), externalTransactionId: freshId('R'), pointsToRedeem: 1 }), 400, 'insufficient_points');
+    expect(rewardOf(result, REWARDS.fiveOff).reason).toBe(
+      'Needs 500 points; customer has none to spend (owes 500 points after a refund) (1000 short).',
+    );
+    const error = expectError(
+      await gw.post(PATHS.redeem, { customer: byMembership('MBR-0002'), externalTransactionId: freshId('R'), pointsToRedeem: 1 }),
+      400,
+      'insufficient_points',
+    );
     expect(error.message).toBe('Needs 1 point; customer has none to spend (owes 500 points after a refund) (501 short).');
   });
 
@@ -80,7 +114,11 @@ describe.each(testDialects())('POST /v1/redemption/eligibility ($name)', ({ name
 
   it('orderValue must be a positive multiple of 0.01: 422 naming the field', async () => {
     for (const orderValue of [0, -1, 10.005, '12.50', null]) {
-      const body = expectError(await gw.post(PATHS.eligibility, { customer: byMembership(MEMBERS.rich.id), orderValue }), 422, 'validation_failed');
+      const body = expectError(
+        await gw.post(PATHS.eligibility, { customer: byMembership(MEMBERS.rich.id), orderValue }),
+        422,
+        'validation_failed',
+      );
       expect(fieldPaths(body)).toEqual(['orderValue']);
     }
   });
@@ -89,7 +127,8 @@ describe.each(testDialects())('POST /v1/redemption/eligibility ($name)', ({ name
     expect(fieldPaths(expectError(await gw.post(PATHS.eligibility, { orderValue: 5 }), 400, 'missing_field'))).toEqual(['customer']);
     const bad = expectError(
       await gw.post(PATHS.eligibility, { customer: { type: 'loyaltyCard', value: '1', extra: 1 }, orderValue: 5, coupon: 'X' }),
-      422, 'validation_failed',
+      422,
+      'validation_failed',
     );
     expect(fieldPaths(bad).sort()).toEqual(['coupon', 'customer.extra', 'customer.type']);
   });

@@ -8,7 +8,10 @@ import { MEMBERS, PATHS, byMembership, expectError, freshId, openCheckoutGateway
 /** A valid request per feature, and the status it answers when the endpoint is on. */
 const REQUESTS: Record<CheckoutFeature, { path: string; body: () => unknown }> = {
   eligibility: { path: PATHS.eligibility, body: () => ({ customer: byMembership(MEMBERS.rich.id) }) },
-  redeem: { path: PATHS.redeem, body: () => ({ customer: byMembership(MEMBERS.rich.id), externalTransactionId: freshId('G'), pointsToRedeem: 1 }) },
+  redeem: {
+    path: PATHS.redeem,
+    body: () => ({ customer: byMembership(MEMBERS.rich.id), externalTransactionId: freshId('G'), pointsToRedeem: 1 }),
+  },
   refund: { path: PATHS.refund, body: () => ({ externalTransactionId: freshId('G'), refundTransactionId: freshId('GR') }) },
   'catalog-sync': { path: PATHS.catalog, body: () => ({ store: { id: 'store-001' }, items: [] }) },
 };
@@ -35,7 +38,11 @@ async function expectOff(gw: GatewayFixture, feature: CheckoutFeature) {
   expectError(await gw.post(path, body()), 404, 'endpoint_not_enabled');
   // gated before auth: bad, missing or unknown credentials and unreadable bodies all get the same 404
   expectError(await gw.post(path, body(), { signature: 'v1=AAAA' }), 404, 'endpoint_not_enabled');
-  expectError(await gw.post(path, body(), { vendor: 'nobody', store: null, timestamp: null, signature: null }), 404, 'endpoint_not_enabled');
+  expectError(
+    await gw.post(path, body(), { vendor: 'nobody', store: null, timestamp: null, signature: null }),
+    404,
+    'endpoint_not_enabled',
+  );
   expectError(await gw.post(path, 'not json', { contentType: 'text/plain' }), 404, 'endpoint_not_enabled');
 }
 
@@ -46,12 +53,15 @@ async function expectAlwaysOn(gw: GatewayFixture) {
 }
 
 describe('environment gating of the coming endpoints', () => {
-  it.each(['development', 'uat', 'beta'] as const)('%s: all four on, whatever GATEWAY_FEATURES says; webhook and health on', async (environment) => {
-    await withGateway(environment, [], async (gw) => {
-      for (const feature of CHECKOUT_FEATURES) await expectOn(gw, feature);
-      await expectAlwaysOn(gw);
-    });
-  });
+  it.each(['development', 'uat', 'beta'] as const)(
+    '%s: all four on, whatever GATEWAY_FEATURES says; webhook and health on',
+    async (environment) => {
+      await withGateway(environment, [], async (gw) => {
+        for (const feature of CHECKOUT_FEATURES) await expectOn(gw, feature);
+        await expectAlwaysOn(gw);
+      });
+    },
+  );
 
   it('production without GATEWAY_FEATURES: all four 404 endpoint_not_enabled before auth; webhook and health on', async () => {
     await withGateway('production', [], async (gw) => {
@@ -74,7 +84,11 @@ describe('environment gating of the coming endpoints', () => {
   });
 
   it('production with GATEWAY_FEATURES=eligibility,refund: exactly those two on', async () => {
-    const config = loadConfig({ GATEWAY_ENV: 'production', GATEWAY_FEATURES: ' eligibility, refund ', GATEWAY_ADMIN_TOKEN: 'a'.repeat(32) });
+    const config = loadConfig({
+      GATEWAY_ENV: 'production',
+      GATEWAY_FEATURES: ' eligibility, refund ',
+      GATEWAY_ADMIN_TOKEN: 'a'.repeat(32),
+    });
     expect(config.GATEWAY_FEATURES).toEqual(['eligibility', 'refund']);
     await withGateway(config.GATEWAY_ENV, config.GATEWAY_FEATURES, async (gw) => {
       await expectOn(gw, 'eligibility');

@@ -22,7 +22,10 @@ writeFileSync(seedFile, JSON.stringify(testSeedDocument()));
 
 const REQUESTS: Record<CheckoutFeature, { path: string; body: () => unknown }> = {
   eligibility: { path: PATHS.eligibility, body: () => ({ customer: { type: 'membershipId', value: 'MBR-0001' } }) },
-  redeem: { path: PATHS.redeem, body: () => ({ customer: { type: 'membershipId', value: 'MBR-0001' }, externalTransactionId: freshId('P'), pointsToRedeem: 1 }) },
+  redeem: {
+    path: PATHS.redeem,
+    body: () => ({ customer: { type: 'membershipId', value: 'MBR-0001' }, externalTransactionId: freshId('P'), pointsToRedeem: 1 }),
+  },
   refund: { path: PATHS.refund, body: () => ({ externalTransactionId: freshId('P'), refundTransactionId: freshId('PR') }) },
   'catalog-sync': { path: PATHS.catalog, body: () => ({ store: { id: STORE }, items: [] }) },
 };
@@ -37,7 +40,12 @@ async function post(gw: RunningGateway, url: string, payload: unknown) {
 let boots = 0;
 async function bootProduction(features: string | undefined): Promise<RunningGateway> {
   return startGateway({
-    PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'silent', GATEWAY_SCHEDULER: 'off',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    LOG_LEVEL: 'silent',
+    GATEWAY_SCHEDULER: 'off',
     GATEWAY_ENV: 'production',
     GATEWAY_ADMIN_TOKEN: randomBytes(24).toString('hex'),
     GATEWAY_MASTER_KEY: randomBytes(32).toString('base64'),
@@ -52,25 +60,28 @@ describe('production gating through the real boot path (startGateway, GATEWAY_EN
     { features: undefined, on: [] },
     { features: 'eligibility,catalog-sync', on: ['eligibility', 'catalog-sync'] },
     { features: ' redeem , refund ', on: ['redeem', 'refund'] },
-  ] as Array<{ features: string | undefined; on: CheckoutFeature[] }>)('GATEWAY_FEATURES=$features: exactly $on answer; the others 404 endpoint_not_enabled', async ({ features, on }) => {
-    const gw = await bootProduction(features);
-    try {
-      expect(gw.config.GATEWAY_ENV).toBe('production');
-      for (const feature of CHECKOUT_FEATURES) {
-        const { path: url, body } = REQUESTS[feature];
-        const answer = await post(gw, url, body());
-        if (on.includes(feature)) expect(answer.status, `${feature}: ${JSON.stringify(answer.body)}`).toBe(200);
-        else {
-          expect(answer, feature).toMatchObject({ status: 404, body: { statusCode: 404, code: 'endpoint_not_enabled' } });
-          const unsigned = await fetch(`${gw.address}${url}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
-          expect([unsigned.status, ((await unsigned.json()) as { code: string }).code]).toEqual([404, 'endpoint_not_enabled']);
+  ] as Array<{ features: string | undefined; on: CheckoutFeature[] }>)(
+    'GATEWAY_FEATURES=$features: exactly $on answer; the others 404 endpoint_not_enabled',
+    async ({ features, on }) => {
+      const gw = await bootProduction(features);
+      try {
+        expect(gw.config.GATEWAY_ENV).toBe('production');
+        for (const feature of CHECKOUT_FEATURES) {
+          const { path: url, body } = REQUESTS[feature];
+          const answer = await post(gw, url, body());
+          if (on.includes(feature)) expect(answer.status, `${feature}: ${JSON.stringify(answer.body)}`).toBe(200);
+          else {
+            expect(answer, feature).toMatchObject({ status: 404, body: { statusCode: 404, code: 'endpoint_not_enabled' } });
+            const unsigned = await fetch(`${gw.address}${url}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+            expect([unsigned.status, ((await unsigned.json()) as { code: string }).code]).toEqual([404, 'endpoint_not_enabled']);
+          }
         }
+        // always on: the earn webhook and the liveness probe
+        expect(await post(gw, '/webhooks/generic', sale())).toMatchObject({ status: 200, body: { status: 'processed' } });
+        expect((await fetch(`${gw.address}/health`)).status).toBe(200);
+      } finally {
+        await gw.close();
       }
-      // always on: the earn webhook and the liveness probe
-      expect(await post(gw, '/webhooks/generic', sale())).toMatchObject({ status: 200, body: { status: 'processed' } });
-      expect((await fetch(`${gw.address}/health`)).status).toBe(200);
-    } finally {
-      await gw.close();
-    }
-  });
+    },
+  );
 });

@@ -17,19 +17,21 @@ export const redeemEndpoint: CheckoutEndpoint = {
   feature: 'redeem',
   path: '/v1/redemption/redeem',
   responseSchema: redeemResultJsonSchema,
-  handler: ({ engine }) => async (request) => {
-    const body = readCheckoutBody(RedeemRequest, request.body);
-    request.audit = { eventType: 'redeem', transactionId: body.externalTransactionId };
-    if ((body.rewardId === undefined) === (body.pointsToRedeem === undefined)) throw new GatewayError('selector_required');
-    const result = await engine.redeem({
-      ...scopeOf(request.connection!),
-      customer: body.customer,
-      externalTransactionId: body.externalTransactionId,
-      rewardId: body.rewardId,
-      pointsToRedeem: body.pointsToRedeem,
-      orderValueMinor: toMinor(body.orderValue),
-    });
-    request.audit.outcome = result.status;
-    return redeemResult(result);
-  },
+  handler:
+    ({ engine }) =>
+    async (request) => {
+      const body = readCheckoutBody(RedeemRequest, request.body);
+      request.audit = { eventType: 'redeem', transactionId: body.externalTransactionId };
+      if ((body.rewardId === undefined) === (body.pointsToRedeem === undefined)) throw new GatewayError('selector_required');
+      const result = await engine.redeem({
+        ...scopeOf(request.connection!),
+        customer: body.customer,
+        externalTransactionId: body.externalTransactionId,
+        rewardId: body.rewardId,
+        pointsToRedeem: body.pointsToRedeem,
+        orderValueMinor: toMinor(body.orderValue),
+      });
+      request.audit.outcome = result.status;
+      return redeemResult(result);
+    },
 };

@@ -2,7 +2,17 @@ import { RedeemResult } from '@loyalty-gateway/core';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
-import { MEMBERS, PATHS, REWARDS, byMembership, expectError, expectOk, fieldPaths, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
+import {
+  MEMBERS,
+  PATHS,
+  REWARDS,
+  byMembership,
+  expectError,
+  expectOk,
+  fieldPaths,
+  freshId,
+  openCheckoutGateway,
+} from './testing/checkout-kit.js';
 
 describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) => {
   let gw: GatewayFixture;
@@ -19,8 +29,12 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
     const before = await gw.balance(MEMBERS.rich.id);
     const result = await redeemed({ rewardId: REWARDS.fiveOff });
     expect(result).toEqual({
-      status: 'REDEEMED', membershipId: MEMBERS.rich.id, redemptionId: expect.any(String), rewardId: REWARDS.fiveOff,
-      pointsDeducted: 500, walletBalance: before - 500,
+      status: 'REDEEMED',
+      membershipId: MEMBERS.rich.id,
+      redemptionId: expect.any(String),
+      rewardId: REWARDS.fiveOff,
+      pointsDeducted: 500,
+      walletBalance: before - 500,
     });
     expect(await gw.balance(MEMBERS.rich.id)).toBe(before - 500);
   });
@@ -62,11 +76,19 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
     const before = await gw.balance(MEMBERS.rich.id);
     const conflict = await redeem({ externalTransactionId: order, pointsToRedeem: 200 });
     const points = expectError(conflict, 409, 'already_redeemed');
-    expect(points.message).toBe('Already redeemed against this order with a different request: 100 points ($1.00) were deducted then. Apply only that; nothing more was deducted.');
+    expect(points.message).toBe(
+      'Already redeemed against this order with a different request: 100 points ($1.00) were deducted then. Apply only that; nothing more was deducted.',
+    );
     expect(Object.keys(conflict.json()).sort()).toEqual(['code', 'message', 'requestId', 'statusCode']); // the Error shape, no extra field
     await redeemed({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 25 });
-    const reward = expectError(await redeem({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 30 }), 409, 'already_redeemed');
-    expect(reward.message).toBe('Already redeemed against this order with a different request: "$2 off orders over $20" was redeemed then (200 points). Apply only that; nothing more was deducted.');
+    const reward = expectError(
+      await redeem({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 30 }),
+      409,
+      'already_redeemed',
+    );
+    expect(reward.message).toBe(
+      'Already redeemed against this order with a different request: "$2 off orders over $20" was redeemed then (200 points). Apply only that; nothing more was deducted.',
+    );
     expect(await gw.balance(MEMBERS.rich.id)).toBe(before - 200);
   });
 
@@ -74,17 +96,25 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
     const order = freshId('R');
     const body = { externalTransactionId: order, pointsToRedeem: 100 };
     await redeemed(body);
-    expect(expectOk(await gw.post(PATHS.refund, { externalTransactionId: order, refundTransactionId: freshId('RF') }))).toMatchObject({ status: 'REVERSED', pointsReCredited: 100 });
+    expect(expectOk(await gw.post(PATHS.refund, { externalTransactionId: order, refundTransactionId: freshId('RF') }))).toMatchObject({
+      status: 'REVERSED',
+      pointsReCredited: 100,
+    });
     const before = await gw.balance(MEMBERS.rich.id);
     const error = expectError(await redeem(body), 400, 'redemption_reversed');
-    expect(error.message).toBe(`This redemption was refunded (order ${order}): do not apply it. Nothing was deducted now; to redeem again, use a new order id.`);
+    expect(error.message).toBe(
+      `This redemption was refunded (order ${order}): do not apply it. Nothing was deducted now; to redeem again, use a new order id.`,
+    );
     expect(await gw.balance(MEMBERS.rich.id)).toBe(before);
   });
 
   it('a retry with another orderValue is a different payload: 409 already_redeemed, as documented, not ALREADY_PROCESSED', async () => {
     const order = freshId('R');
     const first = await redeemed({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 25 });
-    expect(await redeemed({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 25 })).toEqual({ ...first, status: 'ALREADY_PROCESSED' });
+    expect(await redeemed({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 25 })).toEqual({
+      ...first,
+      status: 'ALREADY_PROCESSED',
+    });
     const before = await gw.balance(MEMBERS.rich.id);
     expectError(await redeem({ externalTransactionId: order, rewardId: REWARDS.minSpend, orderValue: 1 }), 409, 'already_redeemed');
     expectError(await redeem({ externalTransactionId: order, rewardId: REWARDS.minSpend }), 409, 'already_redeemed');
@@ -106,7 +136,11 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
 
   it('insufficient points: 400 with the cashier message, balance untouched', async () => {
     const before = await gw.balance(MEMBERS.poor.id);
-    const error = expectError(await redeem({ customer: byMembership(MEMBERS.poor.id), pointsToRedeem: before + 1 }), 400, 'insufficient_points');
+    const error = expectError(
+      await redeem({ customer: byMembership(MEMBERS.poor.id), pointsToRedeem: before + 1 }),
+      400,
+      'insufficient_points',
+    );
     expect(error.message).toBe(`Needs ${before + 1} points; customer has ${before} (1 short).`);
     expectError(await redeem({ customer: byMembership(MEMBERS.poor.id), rewardId: REWARDS.fiveOff }), 400, 'insufficient_points');
     expect(await gw.balance(MEMBERS.poor.id)).toBe(before);
@@ -128,7 +162,11 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
   });
 
   it('not a member: 404 member_not_found (unlike eligibility)', async () => {
-    const error = expectError(await redeem({ customer: { type: 'email', value: 'nobody@example.com' }, pointsToRedeem: 10 }), 404, 'member_not_found');
+    const error = expectError(
+      await redeem({ customer: { type: 'email', value: 'nobody@example.com' }, pointsToRedeem: 10 }),
+      404,
+      'member_not_found',
+    );
     expect(error.message).toMatch(/not a member/);
   });
 
@@ -137,10 +175,15 @@ describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) =
     for (const pointsToRedeem of [0, -5, 1.5, '10']) {
       expect(fieldPaths(expectError(await redeem({ pointsToRedeem }), 422, 'validation_failed'))).toEqual(['pointsToRedeem']);
     }
-    const many = expectError(await redeem({ externalTransactionId: 'x'.repeat(256), orderValue: 0, pointsToRedeem: 5, note: 'hi' }), 422, 'validation_failed');
+    const many = expectError(
+      await redeem({ externalTransactionId: 'x'.repeat(256), orderValue: 0, pointsToRedeem: 5, note: 'hi' }),
+      422,
+      'validation_failed',
+    );
     expect(fieldPaths(many).sort()).toEqual(['externalTransactionId', 'note', 'orderValue']);
     expect(fieldPaths(expectError(await gw.post(PATHS.redeem, { pointsToRedeem: 5 }), 400, 'missing_field')).sort()).toEqual([
-      'customer', 'externalTransactionId',
+      'customer',
+      'externalTransactionId',
     ]);
   });
 });

@@ -18,7 +18,8 @@ describe.each(testDialects())('a sale arriving after its own refund keeps none o
   });
   afterAll(() => gw.close());
 
-  const saleOf = async (id: string, total: number) => WebhookResult.passthrough().parse(expectOk(await gw.send(sale({ id, total, customer: byMembership(MEMBER) }))));
+  const saleOf = async (id: string, total: number) =>
+    WebhookResult.passthrough().parse(expectOk(await gw.send(sale({ id, total, customer: byMembership(MEMBER) }))));
 
   it('/v1/refund first (NOTHING_TO_REVERSE), then the sale: 200 processed, 0 points left, a warning saying why; retries change nothing', async () => {
     const start = await gw.balance(MEMBER);
@@ -28,10 +29,14 @@ describe.each(testDialects())('a sale arriving after its own refund keeps none o
     expect(expectOk(early)).toEqual({ status: 'NOTHING_TO_REVERSE', pointsReversed: 0, pointsReCredited: 0 });
     const late = await saleOf(order, 60);
     expect(late).toMatchObject({ status: 'processed', membershipId: MEMBER, pointsEarned: 0 });
-    expect(late.warning).toBe(`This order was refunded before the sale arrived (refund ${refundId}): the 60 points it earned were reversed at once.`);
+    expect(late.warning).toBe(
+      `This order was refunded before the sale arrived (refund ${refundId}): the 60 points it earned were reversed at once.`,
+    );
     expect(await gw.balance(MEMBER)).toBe(start);
     expect((await gw.send(refundEvent(order, refundId))).json()).toMatchObject({ status: 'duplicate' });
-    expect(RefundResult.parse(expectOk(await gw.post(PATHS.refund, { externalTransactionId: order, refundTransactionId: refundId }))).status).toBe('ALREADY_PROCESSED');
+    expect(
+      RefundResult.parse(expectOk(await gw.post(PATHS.refund, { externalTransactionId: order, refundTransactionId: refundId }))).status,
+    ).toBe('ALREADY_PROCESSED');
     expect((await gw.send(sale({ id: order, total: 60, customer: byMembership(MEMBER) }))).json()).toMatchObject({ status: 'duplicate' });
     expect(await gw.balance(MEMBER)).toBe(start);
   });
@@ -43,7 +48,9 @@ describe.each(testDialects())('a sale arriving after its own refund keeps none o
     expect((await gw.send(refundEvent(order, refundId, 20))).json()).toMatchObject({ status: 'processed', pointsReversed: 0 });
     const late = await saleOf(order, 60);
     expect(late).toMatchObject({ status: 'processed', pointsEarned: 40 });
-    expect(late.warning).toBe(`Part of this order was refunded before the sale arrived (refund ${refundId}): 20 of the 60 points it earned were reversed at once.`);
+    expect(late.warning).toBe(
+      `Part of this order was refunded before the sale arrived (refund ${refundId}): 20 of the 60 points it earned were reversed at once.`,
+    );
     expect(await gw.balance(MEMBER)).toBe(start + 40);
   });
 });

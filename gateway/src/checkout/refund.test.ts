@@ -34,7 +34,15 @@ describe.each(testDialects())('POST /v1/refund ($name)', ({ name }) => {
   const redeemAgainst = async (order: string, points: number) =>
     expectOk(await gw.post(PATHS.redeem, { customer: byMembership(MEMBER), externalTransactionId: order, pointsToRedeem: points }));
   const refund = async (externalTransactionId: string, refundTransactionId: string, refundAmount?: number) =>
-    RefundResult.parse(expectOk(await gw.post(PATHS.refund, { externalTransactionId, refundTransactionId, ...(refundAmount === undefined ? {} : { refundAmount }) })));
+    RefundResult.parse(
+      expectOk(
+        await gw.post(PATHS.refund, {
+          externalTransactionId,
+          refundTransactionId,
+          ...(refundAmount === undefined ? {} : { refundAmount }),
+        }),
+      ),
+    );
 
   it('full refund of a sale with a points redemption: REVERSED, earn reversed and points re-credited; exactly the spec shape', async () => {
     const order = await paidSale(100);
@@ -70,14 +78,28 @@ describe.each(testDialects())('POST /v1/refund ($name)', ({ name }) => {
       await fresh.close();
     }
     const other = await paidSale(40);
-    const reused = expectError(await gw.post(PATHS.refund, { externalTransactionId: other, refundTransactionId: refundId }), 400, 'refund_id_reused');
-    expect(reused.message).toBe(`Refund id ${refundId} was already used for a refund of order ${order}; nothing was reversed now. Give every refund its own id.`);
-    expectError(await gw.post(PATHS.refund, { externalTransactionId: order, refundTransactionId: refundId, refundAmount: 10 }), 400, 'refund_id_reused');
+    const reused = expectError(
+      await gw.post(PATHS.refund, { externalTransactionId: other, refundTransactionId: refundId }),
+      400,
+      'refund_id_reused',
+    );
+    expect(reused.message).toBe(
+      `Refund id ${refundId} was already used for a refund of order ${order}; nothing was reversed now. Give every refund its own id.`,
+    );
+    expectError(
+      await gw.post(PATHS.refund, { externalTransactionId: order, refundTransactionId: refundId, refundAmount: 10 }),
+      400,
+      'refund_id_reused',
+    );
     expect(await gw.balance(MEMBER)).toBe(after + 40);
   });
 
   it('a sale that never reached the service: NOTHING_TO_REVERSE (a success)', async () => {
-    expect(await refund(freshId('UNKNOWN'), freshId('RF'))).toEqual({ status: 'NOTHING_TO_REVERSE', pointsReversed: 0, pointsReCredited: 0 });
+    expect(await refund(freshId('UNKNOWN'), freshId('RF'))).toEqual({
+      status: 'NOTHING_TO_REVERSE',
+      pointsReversed: 0,
+      pointsReCredited: 0,
+    });
   });
 
   it('one idempotency space with sale.refunded: /v1/refund first, then the webhook with the same refund id, reverses once', async () => {
@@ -110,12 +132,23 @@ describe.each(testDialects())('POST /v1/refund ($name)', ({ name }) => {
   });
 
   it('bad input: 400 missing_field / 422 validation_failed naming each path', async () => {
-    expect(fieldPaths(expectError(await gw.post(PATHS.refund, { externalTransactionId: 'T-1' }), 400, 'missing_field'))).toEqual(['refundTransactionId']);
+    expect(fieldPaths(expectError(await gw.post(PATHS.refund, { externalTransactionId: 'T-1' }), 400, 'missing_field'))).toEqual([
+      'refundTransactionId',
+    ]);
     const bad = expectError(
       await gw.post(PATHS.refund, { externalTransactionId: '', refundTransactionId: 'r'.repeat(256), refundAmount: 1.001, reason: 'x' }),
-      422, 'validation_failed',
+      422,
+      'validation_failed',
     );
     expect(fieldPaths(bad).sort()).toEqual(['externalTransactionId', 'reason', 'refundAmount', 'refundTransactionId']);
-    expect(fieldPaths(expectError(await gw.post(PATHS.refund, { externalTransactionId: 'T', refundTransactionId: 'R', refundAmount: 0 }), 422, 'validation_failed'))).toEqual(['refundAmount']);
+    expect(
+      fieldPaths(
+        expectError(
+          await gw.post(PATHS.refund, { externalTransactionId: 'T', refundTransactionId: 'R', refundAmount: 0 }),
+          422,
+          'validation_failed',
+        ),
+      ),
+    ).toEqual(['refundAmount']);
   });
 });

@@ -34,10 +34,6 @@ export function registerCheckoutRoutes(app: FastifyInstance, options: CheckoutRo
       });
       continue;
     }
-    app.post(
-      endpoint.path,
-      { config: { auth: 'v1' }, schema: { response: { 200: endpoint.responseSchema } } },
-      endpoint.handler(options),
-    );
+    app.post(endpoint.path, { config: { auth: 'v1' }, schema: { response: { 200: endpoint.responseSchema } } }, endpoint.handler(options));
   }
 }

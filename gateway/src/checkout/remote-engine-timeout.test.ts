@@ -17,7 +17,11 @@ describe.each(testDialects())('a remote engine that times out, through the gatew
   let remote: Awaited<ReturnType<typeof openRemoteCheckoutGateway>>;
   let gw: GatewayFixture;
   beforeAll(async () => {
-    remote = await openRemoteCheckoutGateway(name, { timeoutMs: TIMEOUT_MS, retryDelaysMs: [0, 0], breaker: { failureThreshold: 100 } }, slow);
+    remote = await openRemoteCheckoutGateway(
+      name,
+      { timeoutMs: TIMEOUT_MS, retryDelaysMs: [0, 0], breaker: { failureThreshold: 100 } },
+      slow,
+    );
     gw = remote.gw;
   });
   afterAll(() => remote.close());
@@ -52,7 +56,11 @@ describe.each(testDialects())('a remote engine that times out, through the gatew
     await engineSettles();
     slow.clear();
     expect(await balance(MEMBERS.rich.id)).toBe(before);
-    expect(expectOk(await gw.post(PATHS.redeem, body))).toMatchObject({ status: 'REDEEMED', pointsDeducted: 70, walletBalance: before - 70 });
+    expect(expectOk(await gw.post(PATHS.redeem, body))).toMatchObject({
+      status: 'REDEEMED',
+      pointsDeducted: 70,
+      walletBalance: before - 70,
+    });
   });
 
   it('an earn webhook that times out answers 500 engine_unavailable_retry ("may not have been recorded"), the engine records nothing afterwards, and the retry earns', async () => {
@@ -73,7 +81,9 @@ describe.each(testDialects())('a remote engine that times out, through the gatew
 
   it('a refund and a catalog sync that time out with 502 commit nothing afterwards; the retries do the work', async () => {
     const order = freshId('TO');
-    expect((await gw.send(sale({ id: order, total: 40, customer: byMembership(MEMBERS.refund.id) }))).json()).toMatchObject({ pointsEarned: 40 });
+    expect((await gw.send(sale({ id: order, total: 40, customer: byMembership(MEMBERS.refund.id) }))).json()).toMatchObject({
+      pointsEarned: 40,
+    });
     const refund = { externalTransactionId: order, refundTransactionId: freshId('TOR') };
     const catalog = { store: { id: 'store-001' }, items: [{ externalId: freshId('item'), name: 'Slow latte', isActive: true }] };
     slow.set('refunds', SLOW_MS, 1).set('catalog_items', SLOW_MS, 1); // the refund's claim; the snapshot's read

@@ -26,7 +26,11 @@ async function expectEngineUnavailable(gw: GatewayFixture): Promise<void> {
   // a sale.refunded event too: 5xx, so the vendor retries the refund (not a 502, which tells tills to give up)
   const refunded = await gw.send(refundEvent(freshId('X'), freshId('XR')));
   expect(refunded.statusCode, refunded.body).toBeGreaterThanOrEqual(500);
-  expect(refunded.json()).toMatchObject({ statusCode: refunded.statusCode, code: 'engine_unavailable_retry', requestId: refunded.headers['x-request-id'] });
+  expect(refunded.json()).toMatchObject({
+    statusCode: refunded.statusCode,
+    code: 'engine_unavailable_retry',
+    requestId: refunded.headers['x-request-id'],
+  });
   expect((await gw.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
   const ready = expectError(await gw.app.inject({ method: 'GET', url: '/ready' }), 503, 'not_ready');
   expect(ready.message).toMatch(/engine/);
@@ -45,7 +49,8 @@ describe.each(testDialects())('checkout through the HTTP engine and the engine s
 
   it('every endpoint answers through the remote engine; engine refusals render as themselves', async () => {
     expect(expectOk(await gw.post(PATHS.eligibility, { customer: byMembership(MEMBERS.rich.id) }))).toMatchObject({
-      membershipId: MEMBERS.rich.id, walletBalance: MEMBERS.rich.points,
+      membershipId: MEMBERS.rich.id,
+      walletBalance: MEMBERS.rich.points,
     });
     const order = freshId('X');
     const redeem = { customer: byMembership(MEMBERS.rich.id), externalTransactionId: order, rewardId: REWARDS.fiveOff };
@@ -53,15 +58,26 @@ describe.each(testDialects())('checkout through the HTTP engine and the engine s
     expect(first).toMatchObject({ status: 'REDEEMED', pointsDeducted: 500, walletBalance: MEMBERS.rich.points - 500 });
     expect(expectOk(await gw.post(PATHS.redeem, redeem))).toEqual({ ...(first as object), status: 'ALREADY_PROCESSED' });
     expectError(await gw.post(PATHS.redeem, { ...redeem, customer: byMembership(MEMBERS.poor.id) }), 409, 'already_redeemed');
-    const short = expectError(await gw.post(PATHS.redeem, { ...redeem, externalTransactionId: freshId('X'), customer: byMembership(MEMBERS.poor.id) }), 400, 'insufficient_points');
+    const short = expectError(
+      await gw.post(PATHS.redeem, { ...redeem, externalTransactionId: freshId('X'), customer: byMembership(MEMBERS.poor.id) }),
+      400,
+      'insufficient_points',
+    );
     expect(short.message).toBe('Needs 500 points; customer has 100 (400 short).');
     expectError(await gw.post(PATHS.redeem, { ...redeem, customer: byMembership('MBR-NOPE') }), 404, 'member_not_found');
     const refund = { externalTransactionId: order, refundTransactionId: freshId('XR') };
     expect(expectOk(await gw.post(PATHS.refund, refund))).toEqual({ status: 'REVERSED', pointsReversed: 0, pointsReCredited: 500 });
-    expect(expectOk(await gw.post(PATHS.refund, refund))).toEqual({ status: 'ALREADY_PROCESSED', pointsReversed: 0, pointsReCredited: 500 });
+    expect(expectOk(await gw.post(PATHS.refund, refund))).toEqual({
+      status: 'ALREADY_PROCESSED',
+      pointsReversed: 0,
+      pointsReCredited: 500,
+    });
     const catalog = { store: { id: 'store-001' }, items: [{ externalId: 'x', name: 'X', isActive: true }] };
     expect(expectOk(await gw.post(PATHS.catalog, catalog))).toMatchObject({ itemsReceived: 1, itemsCreated: 1 });
-    expect(expectOk(await gw.app.inject({ method: 'GET', url: '/ready' }))).toEqual({ status: 'ready', checks: { store: 'ok', engine: 'ok' } });
+    expect(expectOk(await gw.app.inject({ method: 'GET', url: '/ready' }))).toEqual({
+      status: 'ready',
+      checks: { store: 'ok', engine: 'ok' },
+    });
   });
 
   it('the engine service stopped: 502 engine_unavailable on the four, 500 on the webhook, /health 200, /ready 503', async () => {
@@ -89,6 +105,10 @@ describe('the HTTP engine pointed at a closed port', () => {
   });
 
   it('validation still comes first: a bad body is 422, not 502', async () => {
-    expectError(await gw.post(PATHS.redeem, { customer: byMembership('x'), externalTransactionId: 'o', pointsToRedeem: 0 }), 422, 'validation_failed');
+    expectError(
+      await gw.post(PATHS.redeem, { customer: byMembership('x'), externalTransactionId: 'o', pointsToRedeem: 0 }),
+      422,
+      'validation_failed',
+    );
   });
 });

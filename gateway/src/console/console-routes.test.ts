@@ -31,19 +31,32 @@ describe.each(testDialects())('the operator console (/console) ($name)', ({ name
     return { cookie, csrf: csrf! };
   }
   const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
-  const post = (url: string, cookie: string, fields: Record<string, string>) => t.app.inject({ method: 'POST', url, headers: { ...FORM, cookie }, payload: form(fields) });
+  const post = (url: string, cookie: string, fields: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url, headers: { ...FORM, cookie }, payload: form(fields) });
   const webhook = (body: unknown, options: Parameters<typeof headersFor>[1] = {}) => {
     const raw = bodyOf(body);
     return t.app.inject({ method: 'POST', url: '/webhooks/generic', headers: headersFor(raw, options), payload: raw });
   };
 
   it('without a session every page redirects (303) to the sign-in form; the form is strict-CSP HTML', async () => {
-    for (const url of ['/console', '/console/connections', '/console/vendors', '/console/runs', '/console/deliveries/x', '/console/nowhere']) {
+    for (const url of [
+      '/console',
+      '/console/connections',
+      '/console/vendors',
+      '/console/runs',
+      '/console/deliveries/x',
+      '/console/nowhere',
+    ]) {
       const response = await t.app.inject({ method: 'GET', url, headers: { cookie: 'gw_console=forged' } });
       expect(response.statusCode, url).toBe(303);
       expect(response.headers.location).toBe('/console/sign-in');
     }
-    const promote = await t.app.inject({ method: 'POST', url: '/console/vendors/clover/promote', headers: FORM, payload: form({ _csrf: 'x' }) });
+    const promote = await t.app.inject({
+      method: 'POST',
+      url: '/console/vendors/clover/promote',
+      headers: FORM,
+      payload: form({ _csrf: 'x' }),
+    });
     expect(promote.statusCode).toBe(303);
     expect((await t.store.getVendor('clover'))?.tier).toBe('generic');
     const signInForm = await t.app.inject({ method: 'GET', url: '/console/sign-in' });
@@ -61,8 +74,16 @@ describe.each(testDialects())('the operator console (/console) ($name)', ({ name
     const behindProxy = await openOperatorApp({ dialect: name, trustedProxies: ['127.0.0.1'] });
     try {
       const signInVia = (app: OperatorApp, proto: string) =>
-        app.app.inject({ method: 'POST', url: '/console/sign-in', remoteAddress: '127.0.0.1', headers: { ...FORM, 'x-forwarded-proto': proto }, payload: form({ token: ADMIN_TOKEN }) });
-      expect(String((await signInVia(behindProxy, 'https')).headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Strict; Max-Age=28800; Secure$/);
+        app.app.inject({
+          method: 'POST',
+          url: '/console/sign-in',
+          remoteAddress: '127.0.0.1',
+          headers: { ...FORM, 'x-forwarded-proto': proto },
+          payload: form({ token: ADMIN_TOKEN }),
+        });
+      expect(String((await signInVia(behindProxy, 'https')).headers['set-cookie'])).toMatch(
+        /; HttpOnly; SameSite=Strict; Max-Age=28800; Secure$/,
+      );
       expect(String((await signInVia(behindProxy, 'http')).headers['set-cookie'])).not.toContain('Secure');
       // Without a trusted proxy the header is anyone's to send: it does not count.
       expect(String((await signInVia(t, 'https')).headers['set-cookie'])).not.toContain('Secure');
@@ -82,14 +103,19 @@ describe.each(testDialects())('the operator console (/console) ($name)', ({ name
     }
   });
 
-  it('a POST without the session\'s CSRF token is refused (403) and changes nothing; sign-out ends the session', async () => {
+  it("a POST without the session's CSRF token is refused (403) and changes nothing; sign-out ends the session", async () => {
     const { cookie, csrf } = await signIn();
     for (const fields of [{} as Record<string, string>, { _csrf: 'forged' }, { _csrf: `${csrf}x` }]) {
       const response = await post('/console/vendors/clover/promote', cookie, fields);
       expect(response.statusCode).toBe(403);
       expect(response.body).toContain('nothing was done');
     }
-    const json = await t.app.inject({ method: 'POST', url: '/console/vendors/clover/promote', headers: { cookie, 'content-type': 'application/json' }, payload: JSON.stringify({ _csrf: csrf }) });
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/console/vendors/clover/promote',
+      headers: { cookie, 'content-type': 'application/json' },
+      payload: JSON.stringify({ _csrf: csrf }),
+    });
     expect(json.statusCode).toBe(403);
     expect((await t.store.getVendor('clover'))?.tier).toBe('generic');
 
@@ -101,7 +127,7 @@ describe.each(testDialects())('the operator console (/console) ($name)', ({ name
     expect((await get('/console', cookie)).statusCode).toBe(303);
   });
 
-  it('promote via the form changes the tier; a refused promotion is the page\'s message', async () => {
+  it("promote via the form changes the tier; a refused promotion is the page's message", async () => {
     const { cookie, csrf } = await signIn();
     const vendors = await get('/console/vendors', cookie);
     expect(vendors.statusCode).toBe(200);
@@ -128,7 +154,7 @@ describe.each(testDialects())('the operator console (/console) ($name)', ({ name
     expect((await t.store.getVendor('clover'))?.tier).toBe('generic');
   });
 
-  it('deliveries: filters, a next-page link, a delivery\'s story, and Replay only for a kept 5xx', async () => {
+  it("deliveries: filters, a next-page link, a delivery's story, and Replay only for a kept 5xx", async () => {
     const { cookie, csrf } = await signIn();
     expect((await webhook(sale({ id: 'C-1' }))).statusCode).toBe(200);
     const refused = await webhook(sale({ id: 'C-2' }), { secret: 'whsec_wrong_secret_0123456789abcdef' });
@@ -220,7 +246,12 @@ describe.each(testDialects())('the operator console (/console) ($name)', ({ name
   it('a hostile store id is escaped on every page that shows it', async () => {
     const { cookie } = await signIn();
     const hostile = '<script>alert(1)</script>"\'&';
-    const created = await t.admin('POST', '/admin/connections', { vendor: 'acme-pos', storeId: hostile, merchantId: 'm-bean', outletId: 'o-downtown' });
+    const created = await t.admin('POST', '/admin/connections', {
+      vendor: 'acme-pos',
+      storeId: hostile,
+      merchantId: 'm-bean',
+      outletId: 'o-downtown',
+    });
     expect(created.statusCode).toBe(201);
     await webhook(sale({ id: 'H-1' }), { store: hostile, secret: 'whsec_wrong_secret_0123456789abcdef' });
     for (const url of ['/console/connections', `/console?store=${encodeURIComponent(hostile)}`]) {

@@ -11,8 +11,25 @@ import { readQuery } from '../admin/read-admin-body.js';
 import { demoteVendor, listVendorViews, promoteVendor } from '../admin/vendor-routes.js';
 import { html } from '../directory/html.js';
 import { consolePage, renderSignIn, type ConsoleMessage } from './console-html.js';
-import { DELIVERY_FILTERS, renderConnections, renderDeliveries, renderDelivery, renderRotated, renderRuns, renderVendors, type DeliveryFilterValues } from './console-pages.js';
-import { ConsoleSessions, csrfMatches, readCookie, SESSION_COOKIE, SESSION_TTL_MS, sessionCookie, type ConsoleSession } from './console-session.js';
+import {
+  DELIVERY_FILTERS,
+  renderConnections,
+  renderDeliveries,
+  renderDelivery,
+  renderRotated,
+  renderRuns,
+  renderVendors,
+  type DeliveryFilterValues,
+} from './console-pages.js';
+import {
+  ConsoleSessions,
+  csrfMatches,
+  readCookie,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  sessionCookie,
+  type ConsoleSession,
+} from './console-session.js';
 
 export interface ConsoleDeps extends AdminDeps {
   /** GATEWAY_ADMIN_TOKEN: what signs an operator in. */
@@ -29,7 +46,8 @@ const FORM_LIMIT = 16 * 1024;
 
 /** No script at all, nothing from elsewhere, forms post to this origin only, never framed or cached. */
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
@@ -42,11 +60,13 @@ const send = (reply: FastifyReply, status: number, body: string) => reply.code(s
 function failureOf(error: unknown, request: FastifyRequest): { status: number; text: string } {
   const { body, fault } = renderError(error, request.id);
   if (fault) request.log.error({ err: error, code: body.code }, 'console request failed');
-  const text = body.code === 'internal_error' ? `${body.message} (request id ${request.id}; the gateway's log has the details)` : body.message;
+  const text =
+    body.code === 'internal_error' ? `${body.message} (request id ${request.id}; the gateway's log has the details)` : body.message;
   return { status: body.statusCode, text };
 }
 
-const fieldOf = (body: unknown, name: string): unknown => (body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined);
+const fieldOf = (body: unknown, name: string): unknown =>
+  body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
 
 /**
  * The operator console under /console: server-rendered pages over the admin API's own building
@@ -80,9 +100,13 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
 
   void app.register(
     async (scope) => {
-      scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_request, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(String(body))));
-      });
+      scope.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: FORM_LIMIT },
+        (_request, body, done) => {
+          done(null, Object.fromEntries(new URLSearchParams(String(body))));
+        },
+      );
 
       scope.addHook('onRequest', async (request, reply) => {
         reply.headers(SECURITY_HEADERS);
@@ -102,7 +126,22 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         if (request.method !== 'POST' || request.url.split('?', 1)[0] === SIGN_IN) return;
         const session = current(request);
         if (!csrfMatches(session, fieldOf(request.body, '_csrf'))) {
-          return send(reply, 403, consolePage({ title: 'Form expired', section: null, session, message: { kind: 'error', text: 'This form is not from your current console session (or it expired), so nothing was done. Reload the page and try again.' } }, html`<p><a href="/console">Back to the console</a></p>`));
+          return send(
+            reply,
+            403,
+            consolePage(
+              {
+                title: 'Form expired',
+                section: null,
+                session,
+                message: {
+                  kind: 'error',
+                  text: 'This form is not from your current console session (or it expired), so nothing was done. Reload the page and try again.',
+                },
+              },
+              html`<p><a href="/console">Back to the console</a></p>`,
+            ),
+          );
         }
       });
 
@@ -110,13 +149,27 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         const { status, text } = failureOf(error, request);
         const session = sessionOf.get(request);
         if (!session) return send(reply, status, renderSignIn(text));
-        return send(reply, status, consolePage({ title: status === 404 ? 'Not found' : 'That did not work', section: null, session, message: { kind: 'error', text } }, html`<p><a href="/console">Back to the console</a></p>`));
+        return send(
+          reply,
+          status,
+          consolePage(
+            { title: status === 404 ? 'Not found' : 'That did not work', section: null, session, message: { kind: 'error', text } },
+            html`<p><a href="/console">Back to the console</a></p>`,
+          ),
+        );
       });
 
       scope.setNotFoundHandler((request, reply) => {
         const session = sessionOf.get(request);
         if (!session) return reply.redirect(SIGN_IN, 303);
-        return send(reply, 404, consolePage({ title: 'Not found', section: null, session, message: { kind: 'error', text: 'There is no console page at this address.' } }, html`<p><a href="/console">Back to the console</a></p>`));
+        return send(
+          reply,
+          404,
+          consolePage(
+            { title: 'Not found', section: null, session, message: { kind: 'error', text: 'There is no console page at this address.' } },
+            html`<p><a href="/console">Back to the console</a></p>`,
+          ),
+        );
       });
 
       // ---- sign-in / sign-out
@@ -129,11 +182,14 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         const given = fieldOf(request.body, 'token');
         if (typeof given !== 'string' || !constantTimeEqual(given, deps.token)) {
           request.log.warn('console sign-in refused: wrong admin token');
-          return send(reply, 401, renderSignIn('That is not this gateway\'s admin token. Check GATEWAY_ADMIN_TOKEN and try again.'));
+          return send(reply, 401, renderSignIn("That is not this gateway's admin token. Check GATEWAY_ADMIN_TOKEN and try again."));
         }
         const session = await sessions.create();
         request.log.info({ session: sessionTag(session) }, 'console session started');
-        reply.header('set-cookie', sessionCookie(session.id, { secure: request.protocol === 'https', maxAgeSeconds: Math.floor(SESSION_TTL_MS / 1000) }));
+        reply.header(
+          'set-cookie',
+          sessionCookie(session.id, { secure: request.protocol === 'https', maxAgeSeconds: Math.floor(SESSION_TTL_MS / 1000) }),
+        );
         return reply.redirect('/console', 303);
       });
 
@@ -157,7 +213,19 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         }
         const cursor = typeof query.cursor === 'string' && query.cursor !== '' ? query.cursor : undefined;
         const render = (status: number, extra: Partial<Parameters<typeof renderDeliveries>[0]>) =>
-          send(reply, status, renderDeliveries({ session, filters, deliveries: null, nextHref: null, journalMounted: deps.journal !== undefined, message: takeFlash(session), ...extra }));
+          send(
+            reply,
+            status,
+            renderDeliveries({
+              session,
+              filters,
+              deliveries: null,
+              nextHref: null,
+              journalMounted: deps.journal !== undefined,
+              message: takeFlash(session),
+              ...extra,
+            }),
+          );
         if (!deps.journal) return render(200, {});
         try {
           if (filters.requestId) {
@@ -195,7 +263,12 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         const id = deliveryId(request.params);
         try {
           const { replay, outcome } = await replayDelivery(deps, id, `console:${sessionTag(session)}`, request.log);
-          return redirectWith(reply, session, `/console/deliveries/${encodeURIComponent(replay.replayOf)}`, `Replayed as ${replay.requestId}: ${outcome ?? 'done'}.`);
+          return redirectWith(
+            reply,
+            session,
+            `/console/deliveries/${encodeURIComponent(replay.replayOf)}`,
+            `Replayed as ${replay.requestId}: ${outcome ?? 'done'}.`,
+          );
         } catch (error) {
           const { status, text } = failureOf(error, request);
           const shown = await showDelivery(deps, id);
@@ -206,7 +279,11 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
       // ---- connections
       const connectionsPage = async (reply: FastifyReply, session: ConsoleSession, status: number, message: ConsoleMessage | null) => {
         const connections = await deps.store.listConnections();
-        return send(reply, status, renderConnections({ session, message, connections: connections.map((c) => ({ ...c, skew: deps.clockSkew?.of(c.id) ?? null })) }));
+        return send(
+          reply,
+          status,
+          renderConnections({ session, message, connections: connections.map((c) => ({ ...c, skew: deps.clockSkew?.of(c.id) ?? null })) }),
+        );
       };
       const connectionId = (params: unknown): string => {
         const parsed = IdParams.safeParse(params);
@@ -230,12 +307,20 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         }
       });
 
-      for (const [action, active] of [['activate', true], ['deactivate', false]] as const) {
+      for (const [action, active] of [
+        ['activate', true],
+        ['deactivate', false],
+      ] as const) {
         scope.post(`/connections/:id/${action}`, ROUTE, async (request, reply) => {
           const session = current(request);
           try {
             const connection = await setConnectionActive(deps, connectionId(request.params), active, request.log);
-            return redirectWith(reply, session, '/console/connections', `Connection ${connection.vendor}/${connection.storeId} ${action}d.`);
+            return redirectWith(
+              reply,
+              session,
+              '/console/connections',
+              `Connection ${connection.vendor}/${connection.storeId} ${action}d.`,
+            );
           } catch (error) {
             const { status, text } = failureOf(error, request);
             return connectionsPage(reply, session, status, { kind: 'error', text });
@@ -257,7 +342,10 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         return vendorsPage(reply, session, 200, takeFlash(session));
       });
 
-      for (const [action, change] of [['promote', promoteVendor], ['demote', demoteVendor]] as const) {
+      for (const [action, change] of [
+        ['promote', promoteVendor],
+        ['demote', demoteVendor],
+      ] as const) {
         scope.post(`/vendors/:slug/${action}`, ROUTE, async (request, reply) => {
           const session = current(request);
           try {
@@ -273,7 +361,10 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
       // ---- runs
       scope.get('/runs', ROUTE, async (request, reply) => {
         const session = current(request);
-        const [catalogRuns, reconcileRuns] = await Promise.all([deps.runs.list({ limit: PAGE_SIZE }), deps.reconciler ? deps.reconciler.runs.list({ limit: PAGE_SIZE }) : null]);
+        const [catalogRuns, reconcileRuns] = await Promise.all([
+          deps.runs.list({ limit: PAGE_SIZE }),
+          deps.reconciler ? deps.reconciler.runs.list({ limit: PAGE_SIZE }) : null,
+        ]);
         return send(reply, 200, renderRuns({ session, message: takeFlash(session), catalogRuns, reconcileRuns }));
       });
     },

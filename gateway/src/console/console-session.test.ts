@@ -61,7 +61,9 @@ describe('console session tokens and cookie', () => {
   });
 
   it('the cookie is HttpOnly, SameSite=Strict, scoped to /console, and Secure when the request came over HTTPS', () => {
-    expect(sessionCookie('abc', { secure: true, maxAgeSeconds: 28_800 })).toBe('gw_console=abc; Path=/console; HttpOnly; SameSite=Strict; Max-Age=28800; Secure');
+    expect(sessionCookie('abc', { secure: true, maxAgeSeconds: 28_800 })).toBe(
+      'gw_console=abc; Path=/console; HttpOnly; SameSite=Strict; Max-Age=28800; Secure',
+    );
     expect(sessionCookie('abc', { secure: false, maxAgeSeconds: 0 })).not.toContain('Secure');
     expect(readCookie('a=1; gw_console=xyz; b=2', 'gw_console')).toBe('xyz');
     expect(readCookie('gw_consolex=1', 'gw_console')).toBeUndefined();

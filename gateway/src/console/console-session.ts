@@ -44,7 +44,10 @@ export function createConsoleSessions(options: { database: SqlDatabase<any>; adm
       await db.deleteFrom('gw_console_sessions').where('expires_at', '<=', at).execute();
       const id = randomBytes(32).toString('base64url');
       const session: ConsoleSession = { id, csrf: csrfOf(id), expiresAt: at + ttlMs };
-      await db.insertInto('gw_console_sessions').values({ id_hash: hashOf(id), created_at: at, expires_at: session.expiresAt, flash: null }).execute();
+      await db
+        .insertInto('gw_console_sessions')
+        .values({ id_hash: hashOf(id), created_at: at, expires_at: session.expiresAt, flash: null })
+        .execute();
       return session;
     },
     async get(id: string | undefined): Promise<ConsoleSession | null> {
@@ -55,7 +58,11 @@ export function createConsoleSessions(options: { database: SqlDatabase<any>; adm
     },
     /** Keeps (or clears) the session's one-shot message. */
     async setFlash(id: string, flash: string | undefined): Promise<void> {
-      await db.updateTable('gw_console_sessions').set({ flash: flash ?? null }).where('id_hash', '=', hashOf(id)).execute();
+      await db
+        .updateTable('gw_console_sessions')
+        .set({ flash: flash ?? null })
+        .where('id_hash', '=', hashOf(id))
+        .execute();
     },
     async destroy(id: string): Promise<void> {
       await db.deleteFrom('gw_console_sessions').where('id_hash', '=', hashOf(id)).execute();
@@ -66,7 +73,8 @@ export function createConsoleSessions(options: { database: SqlDatabase<any>; adm
 export type ConsoleSessions = ReturnType<typeof createConsoleSessions>;
 
 /** Whether a submitted CSRF token is the session's (constant time). */
-export const csrfMatches = (session: ConsoleSession, given: unknown): boolean => typeof given === 'string' && constantTimeEqual(given, session.csrf);
+export const csrfMatches = (session: ConsoleSession, given: unknown): boolean =>
+  typeof given === 'string' && constantTimeEqual(given, session.csrf);
 
 /** The value of one cookie in a Cookie header. */
 export function readCookie(header: string | undefined, name: string): string | undefined {

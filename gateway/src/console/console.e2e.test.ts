@@ -48,7 +48,16 @@ describe.skipIf(!available)('the console in headless Chromium', () => {
     shots = mkdtempSync(join(tmpdir(), 'console-e2e-'));
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await (await browser.newContext()).newPage();
     page.on('console', (message) => {

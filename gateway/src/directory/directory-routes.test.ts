@@ -62,7 +62,10 @@ describe('GET /directory and /directory/{slug}', () => {
   });
 
   it('for Square the page shows the notificationUrl Square signs, exactly, whatever the Host', async () => {
-    await t.admin('PUT', '/admin/vendors/square/settings', { signatureKey: 'k', notificationUrl: 'https://loyalty.example.com/hooks/sq?x=1' });
+    await t.admin('PUT', '/admin/vendors/square/settings', {
+      signatureKey: 'k',
+      notificationUrl: 'https://loyalty.example.com/hooks/sq?x=1',
+    });
     await t.admin('POST', '/admin/vendors/square/promote');
     const response = await get('/directory/square', { host: 'internal:3000' });
     expect(response.body).toContain('https://loyalty.example.com/hooks/sq?x=1');

@@ -23,7 +23,8 @@ const ROUTE = { config: { auth: 'none' as const, rateLimit: false as const } };
 
 /** No inline script at all: the Copy handler is a file of this origin; nothing loaded from elsewhere. */
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-cache',
 };
@@ -47,7 +48,11 @@ export function registerDirectory(app: FastifyInstance, options: DirectoryOption
 
   // Registered before /directory/:slug: a static path wins over the parameter.
   app.get(COPY_SCRIPT_PATH, ROUTE, async (_request, reply) =>
-    reply.headers({ 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=86400' }).type('text/javascript; charset=utf-8').send(COPY_SCRIPT));
+    reply
+      .headers({ 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=86400' })
+      .type('text/javascript; charset=utf-8')
+      .send(COPY_SCRIPT),
+  );
 
   app.get('/directory/:slug', ROUTE, async (request, reply) => {
     const { slug } = request.params as { slug: string };

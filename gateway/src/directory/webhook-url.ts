@@ -3,9 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { parseProviderSettings } from '../featured/index.js';
 
 /** The webhook address a setup page shows, and where it came from. */
-export type ShownWebhookUrl =
-  | { url: string; source: 'notificationUrl' | 'publicUrl' | 'request' }
-  | { url: null; source: 'unconfigured' };
+export type ShownWebhookUrl = { url: string; source: 'notificationUrl' | 'publicUrl' | 'request' } | { url: null; source: 'unconfigured' };
 
 /** `host[:port]` and nothing else: a Host header that is not one is never echoed into a page. */
 const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$/i;

@@ -27,10 +27,13 @@ export class CallSlots {
           resolve(this.releaser());
         },
       };
-      const timer = setTimeout(() => {
-        this.waiting.splice(this.waiting.indexOf(waiter), 1);
-        reject(engineUnavailable('timeout', `${label}: every connection to the engine stayed busy until the deadline; not sent`));
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          this.waiting.splice(this.waiting.indexOf(waiter), 1);
+          reject(engineUnavailable('timeout', `${label}: every connection to the engine stayed busy until the deadline; not sent`));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       this.waiting.push(waiter);
     });
   }

@@ -7,32 +7,40 @@ import { createEngineTransport } from './engine-transport.js';
 const positiveInt = z.number().int().positive();
 
 /** Options of the HTTP engine, checked once (a bad value is a programming error). */
-export const HttpEngineOptions = z.strictObject({
-  /** Base URL of the engine service, e.g. http://127.0.0.1:4000 (a path prefix is kept). */
-  url: z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }),
-  /** Bearer token the engine service expects (ENGINE_TOKEN there). */
-  token: z.string().min(1).optional(),
-  /** Deadline of each port call (retries included), from the call to the last byte of the answer. */
-  timeoutMs: positiveInt.default(ENGINE_CALL.timeoutMs),
-  /**
-   * Kept back from the budget the engine is given (x-engine-budget-ms), for the answer to travel
-   * back: the engine stops committing this long before the client gives up. Default: a tenth of
-   * `timeoutMs`, at most ENGINE_CALL.maxMarginMs.
-   */
-  deadlineMarginMs: z.number().int().min(0).optional(),
-  /** Keep-alive sockets at most. */
-  connections: positiveInt.default(16),
-  breaker: z.strictObject({
-    failureThreshold: positiveInt.default(ENGINE_CALL.breaker.failureThreshold),
-    coolDownMs: positiveInt.default(ENGINE_CALL.breaker.coolDownMs),
-  }).prefault({}),
-  /** Milliseconds now; for the breaker's cool-down. */
-  clock: z.custom<() => number>((value) => typeof value === 'function').default(() => Date.now),
-  /** Pauses before each retry of ping / eligibility (tests shorten them). */
-  retryDelaysMs: z.array(z.number().int().min(0)).max(2).default([...ENGINE_CALL.readOnlyRetryDelaysMs]),
-}).refine((o) => o.deadlineMarginMs === undefined || o.deadlineMarginMs < o.timeoutMs, {
-  message: 'deadlineMarginMs must be smaller than timeoutMs', path: ['deadlineMarginMs'],
-});
+export const HttpEngineOptions = z
+  .strictObject({
+    /** Base URL of the engine service, e.g. http://127.0.0.1:4000 (a path prefix is kept). */
+    url: z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }),
+    /** Bearer token the engine service expects (ENGINE_TOKEN there). */
+    token: z.string().min(1).optional(),
+    /** Deadline of each port call (retries included), from the call to the last byte of the answer. */
+    timeoutMs: positiveInt.default(ENGINE_CALL.timeoutMs),
+    /**
+     * Kept back from the budget the engine is given (x-engine-budget-ms), for the answer to travel
+     * back: the engine stops committing this long before the client gives up. Default: a tenth of
+     * `timeoutMs`, at most ENGINE_CALL.maxMarginMs.
+     */
+    deadlineMarginMs: z.number().int().min(0).optional(),
+    /** Keep-alive sockets at most. */
+    connections: positiveInt.default(16),
+    breaker: z
+      .strictObject({
+        failureThreshold: positiveInt.default(ENGINE_CALL.breaker.failureThreshold),
+        coolDownMs: positiveInt.default(ENGINE_CALL.breaker.coolDownMs),
+      })
+      .prefault({}),
+    /** Milliseconds now; for the breaker's cool-down. */
+    clock: z.custom<() => number>((value) => typeof value === 'function').default(() => Date.now),
+    /** Pauses before each retry of ping / eligibility (tests shorten them). */
+    retryDelaysMs: z
+      .array(z.number().int().min(0))
+      .max(2)
+      .default([...ENGINE_CALL.readOnlyRetryDelaysMs]),
+  })
+  .refine((o) => o.deadlineMarginMs === undefined || o.deadlineMarginMs < o.timeoutMs, {
+    message: 'deadlineMarginMs must be smaller than timeoutMs',
+    path: ['deadlineMarginMs'],
+  });
 export type HttpEngineOptions = z.input<typeof HttpEngineOptions>;
 
 /** The port over HTTP, plus the breaker's state for readiness and diagnostics. */
@@ -53,13 +61,18 @@ export function createHttpEngine(input: HttpEngineOptions): HttpEngine {
   const options = HttpEngineOptions.parse(input);
   const marginMs = options.deadlineMarginMs ?? Math.min(ENGINE_CALL.maxMarginMs, Math.ceil(options.timeoutMs / 10));
   const transport = createEngineTransport({
-    url: new URL(options.url), token: options.token, timeoutMs: options.timeoutMs, connections: options.connections, marginMs,
+    url: new URL(options.url),
+    token: options.token,
+    timeoutMs: options.timeoutMs,
+    connections: options.connections,
+    marginMs,
   });
   const policy = createEngineCallPolicy({ ...options.breaker, clock: options.clock, retryDelaysMs: options.retryDelaysMs });
   /** The call's deadline; a caller's deadline too close to call at all fails here, outside the breaker (the engine is not at fault). */
   const deadlineOf = (label: string, call: EngineCallOptions | undefined): number => {
     const deadline = Math.min(Date.now() + options.timeoutMs, call?.deadline ?? Infinity);
-    if (deadline - Date.now() <= marginMs) throw engineUnavailable('timeout', `${label}: the caller's deadline leaves no time to call the engine; not sent`);
+    if (deadline - Date.now() <= marginMs)
+      throw engineUnavailable('timeout', `${label}: the caller's deadline leaves no time to call the engine; not sent`);
     return deadline;
   };
   /** One port call within its deadline, through the engine-call policy; `readOnly` calls are the only ones retried. */
@@ -69,7 +82,8 @@ export function createHttpEngine(input: HttpEngineOptions): HttpEngine {
     return policy.run(label, readOnly, () => transport.call<T>(method, path, body, deadline));
   };
   const write = <T>(path: string, body: unknown, call?: EngineCallOptions) => send<T>(false, 'POST', path, body, call);
-  const read = <T>(method: 'GET' | 'POST', path: string, body?: unknown, call?: EngineCallOptions) => send<T>(true, method, path, body, call);
+  const read = <T>(method: 'GET' | 'POST', path: string, body?: unknown, call?: EngineCallOptions) =>
+    send<T>(true, method, path, body, call);
 
   return {
     earn: (command, call) => write('/v1/earn', command, call),

@@ -10,7 +10,11 @@ export type EngineFailureKind = 'connection' | 'timeout' | 'unavailable_status' 
  */
 export class EngineCallFailure extends Error {
   override readonly name = 'EngineCallFailure';
-  constructor(readonly kind: EngineFailureKind, message: string, cause?: unknown) {
+  constructor(
+    readonly kind: EngineFailureKind,
+    message: string,
+    cause?: unknown,
+  ) {
     super(message, { cause });
   }
 }
@@ -46,7 +50,10 @@ export function errorFromAnswer(label: string, status: number, body: unknown): E
     return engineUnavailable('unavailable_status', `${label}: the engine service answered ${status}${code ? ` ${code}` : ''}`);
   }
   if (code === undefined || !isErrorCode(code)) {
-    return new EngineError('internal_error', `The loyalty engine refused the request (${label}: ${status} ${code ?? 'without a code'}${message ? `: ${message}` : ''}).`);
+    return new EngineError(
+      'internal_error',
+      `The loyalty engine refused the request (${label}: ${status} ${code ?? 'without a code'}${message ? `: ${message}` : ''}).`,
+    );
   }
   return new EngineError(code, message, isFieldList(wire.fields) ? wire.fields : undefined);
 }

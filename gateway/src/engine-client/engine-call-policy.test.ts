@@ -30,7 +30,12 @@ describe('the engine-call policy: circuit breaker', () => {
     const b = policy();
     for (let i = 0; i < 2; i += 1) await b.run('x', false, down).catch(() => undefined);
     let called = false;
-    const error = await b.run('POST /v1/earn', false, async () => { called = true; return 'ok'; }).catch((e: unknown) => e);
+    const error = await b
+      .run('POST /v1/earn', false, async () => {
+        called = true;
+        return 'ok';
+      })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EngineUnavailableError);
     expect(failureKind(error)).toBe('circuit_open');
     expect((error as Error).cause).toMatchObject({ message: 'POST /v1/earn: circuit open after 2 consecutive failures; failing fast' });
@@ -45,7 +50,14 @@ describe('the engine-call policy: circuit breaker', () => {
     expect(failureKind(await b.run('x', false, up).catch((e: unknown) => e))).toBe('circuit_open');
     now = 100;
     let release!: () => void;
-    const trial = b.run('x', false, () => new Promise<string>((resolve) => { release = () => resolve('trial'); }));
+    const trial = b.run(
+      'x',
+      false,
+      () =>
+        new Promise<string>((resolve) => {
+          release = () => resolve('trial');
+        }),
+    );
     expect(b.state).toBe('half-open');
     const other = await b.run('x', false, up).catch((e: unknown) => e);
     expect(other).toBeInstanceOf(EngineUnavailableError);
@@ -73,13 +85,25 @@ describe('the engine-call policy: retries', () => {
   const policy = () => createEngineCallPolicy({ failureThreshold: 100, coolDownMs: 100, clock: Date.now, retryDelaysMs: [1, 1] });
   const counting = (error: () => unknown) => {
     const calls = { count: 0 };
-    return { calls, call: async () => { calls.count += 1; throw error(); } };
+    return {
+      calls,
+      call: async () => {
+        calls.count += 1;
+        throw error();
+      },
+    };
   };
 
   it('a read-only call is retried while the engine is unreachable: ENGINE_CALL.readOnlyRetryDelaysMs.length extra attempts, then unavailable', async () => {
     for (const kind of ['connection', 'unavailable_status'] as const) {
       const { calls, call } = counting(() => engineUnavailable(kind, 'down'));
-      expect(failureKind(await policy().run('x', true, call).catch((e: unknown) => e))).toBe(kind);
+      expect(
+        failureKind(
+          await policy()
+            .run('x', true, call)
+            .catch((e: unknown) => e),
+        ),
+      ).toBe(kind);
       expect(calls.count).toBe(1 + ENGINE_CALL.readOnlyRetryDelaysMs.length);
     }
   });
@@ -104,7 +128,9 @@ describe('the engine-call policy: retries', () => {
     ];
     for (const [readOnly, error] of cases) {
       const { calls, call } = counting(error);
-      await policy().run('x', readOnly, call).catch(() => undefined);
+      await policy()
+        .run('x', readOnly, call)
+        .catch(() => undefined);
       expect(calls.count).toBe(1);
     }
   });

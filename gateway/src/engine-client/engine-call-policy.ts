@@ -65,7 +65,10 @@ export interface EngineCallPolicy {
  */
 class CoolDown implements IBackoff<unknown> {
   private readonly openedAt: number;
-  constructor(private readonly coolDownMs: number, private readonly clock: () => number) {
+  constructor(
+    private readonly coolDownMs: number,
+    private readonly clock: () => number,
+  ) {
     this.openedAt = clock();
   }
   get duration(): number {
@@ -95,20 +98,26 @@ type Answer<T> = { value: T } | { answer: unknown };
  */
 export function createEngineCallPolicy(options: EngineCallPolicyOptions): EngineCallPolicy {
   const consecutive = new ConsecutiveBreaker(options.failureThreshold);
-  const breaker = circuitBreaker(handleWhen((error) => error instanceof EngineUnavailableError), {
-    breaker: consecutive,
-    halfOpenAfter: { next: () => new CoolDown(options.coolDownMs, options.clock) },
-  });
+  const breaker = circuitBreaker(
+    handleWhen((error) => error instanceof EngineUnavailableError),
+    {
+      breaker: consecutive,
+      halfOpenAfter: { next: () => new CoolDown(options.coolDownMs, options.clock) },
+    },
+  );
   const unreachable = (error: unknown) => {
     const kind = failureKind(error);
     return kind === 'connection' || kind === 'unavailable_status';
   };
-  const readOnlyRetry = options.retryDelaysMs.length === 0
-    ? null
-    : retry(handleWhen(unreachable), { maxAttempts: options.retryDelaysMs.length, backoff: new IterableBackoff(options.retryDelaysMs) });
+  const readOnlyRetry =
+    options.retryDelaysMs.length === 0
+      ? null
+      : retry(handleWhen(unreachable), { maxAttempts: options.retryDelaysMs.length, backoff: new IterableBackoff(options.retryDelaysMs) });
   /** The consecutive failures that opened the circuit (a late success of a call sent before may reset the count since). */
   let openedAfter = 0;
-  breaker.onBreak(() => { openedAfter = consecutive.state; });
+  breaker.onBreak(() => {
+    openedAfter = consecutive.state;
+  });
   const failFast = (label: string) =>
     engineUnavailable('circuit_open', `${label}: circuit open after ${openedAfter} consecutive failures; failing fast`);
 

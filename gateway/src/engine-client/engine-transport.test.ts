@@ -21,12 +21,16 @@ const calls = (client: LoyaltyEngine): Array<() => Promise<unknown>> => {
 describe('the engine transport keeps its connections alive (undici Pool, real sockets)', () => {
   let harness: EngineServiceHarness;
   let connections = 0;
-  afterEach(async () => { await harness.close(); });
+  afterEach(async () => {
+    await harness.close();
+  });
   async function open() {
     harness = await openEngineService('sqlite');
     await harness.embedded.applySeed(testSeed());
     connections = 0;
-    harness.server.server.on('connection', () => { connections += 1; });
+    harness.server.server.on('connection', () => {
+      connections += 1;
+    });
   }
 
   it('sequential calls, each started by its own event as gateway requests are, share one TCP connection', async () => {

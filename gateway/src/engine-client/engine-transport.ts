@@ -23,7 +23,12 @@ export interface EngineTransport {
 
 const isTimeout = (error: unknown): boolean => {
   const e = error as { name?: string; code?: string } | null;
-  return e?.name === 'TimeoutError' || e?.code === 'UND_ERR_CONNECT_TIMEOUT' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT';
+  return (
+    e?.name === 'TimeoutError' ||
+    e?.code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    e?.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    e?.code === 'UND_ERR_BODY_TIMEOUT'
+  );
 };
 
 const detail = (error: unknown): string => {
@@ -67,11 +72,21 @@ export function createEngineTransport(options: EngineTransportOptions): EngineTr
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
 
-  async function send(label: string, method: 'GET' | 'POST', path: string, body: unknown, deadline: number): Promise<{ status: number; text: string }> {
+  async function send(
+    label: string,
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    deadline: number,
+  ): Promise<{ status: number; text: string }> {
     const remaining = deadline - Date.now();
     const budget = Math.floor(remaining - options.marginMs);
     if (budget <= 0) throw engineUnavailable('timeout', `${label}: ${Math.max(0, remaining)} ms left, too little to send; not sent`);
-    const sent = { ...headers, [ENGINE_BUDGET_HEADER]: String(budget), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const sent = {
+      ...headers,
+      [ENGINE_BUDGET_HEADER]: String(budget),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    };
     try {
       const answer = await pool.request({
         method,
@@ -83,7 +98,11 @@ export function createEngineTransport(options: EngineTransportOptions): EngineTr
       return { status: answer.statusCode, text: await answer.body.text() };
     } catch (error) {
       const kind = isTimeout(error) ? 'timeout' : 'connection';
-      throw engineUnavailable(kind, `${label}: ${kind === 'timeout' ? `no answer within ${remaining} ms (engine budget ${budget} ms)` : detail(error)}`, error);
+      throw engineUnavailable(
+        kind,
+        `${label}: ${kind === 'timeout' ? `no answer within ${remaining} ms (engine budget ${budget} ms)` : detail(error)}`,
+        error,
+      );
     }
   }
 

@@ -10,11 +10,20 @@ import { answer, startScriptedServer } from './testing/scripted-server.js';
 describe('HTTP engine circuit breaker (real sockets)', () => {
   let harness: EngineServiceHarness | undefined;
   let revived: FastifyInstance | undefined;
-  afterEach(async () => { await revived?.close(); await harness?.close(); harness = undefined; revived = undefined; });
+  afterEach(async () => {
+    await revived?.close();
+    await harness?.close();
+    harness = undefined;
+    revived = undefined;
+  });
 
   it('opens after N consecutive failures, fails fast without the network, and closes after the cool-down once the service is back', async () => {
     let now = 0;
-    harness = await openEngineService('sqlite', { breaker: { failureThreshold: 3, coolDownMs: 10_000 }, clock: () => now, retryDelaysMs: [] });
+    harness = await openEngineService('sqlite', {
+      breaker: { failureThreshold: 3, coolDownMs: 10_000 },
+      clock: () => now,
+      retryDelaysMs: [],
+    });
     await harness.embedded.applySeed(testSeed());
     expect((await harness.client.earn(sale())).status).toBe('processed');
     const { port } = new URL(harness.url);
@@ -28,7 +37,9 @@ describe('HTTP engine circuit breaker (real sockets)', () => {
 
     revived = createEngineServer({ engine: harness.embedded, token: TEST_ENGINE_TOKEN });
     let hits = 0;
-    revived.addHook('onRequest', async () => { hits += 1; });
+    revived.addHook('onRequest', async () => {
+      hits += 1;
+    });
     await revived.listen({ port: Number(port), host: '127.0.0.1' });
     const fast = await harness.client.eligibility({ ...SCOPE, customer: ANN }).catch((e: unknown) => e);
     expect(fast).toBeInstanceOf(EngineUnavailableError);
@@ -44,14 +55,17 @@ describe('HTTP engine circuit breaker (real sockets)', () => {
   it('counts only unavailability: EngineErrors keep it closed; a failed half-open trial re-opens it', async () => {
     let now = 0;
     let down = true;
-    const server = await startScriptedServer([(request, response) => {
-      if (down) answer(503, { code: 'engine_unavailable', message: 'x' })(request, response);
-      else answer(404, { code: 'member_not_found', message: 'no' })(request, response);
-    }]);
+    const server = await startScriptedServer([
+      (request, response) => {
+        if (down) answer(503, { code: 'engine_unavailable', message: 'x' })(request, response);
+        else answer(404, { code: 'member_not_found', message: 'no' })(request, response);
+      },
+    ]);
     const { createHttpEngine } = await import('./create-http-engine.js');
     const engine = createHttpEngine({ url: server.url, breaker: { failureThreshold: 2, coolDownMs: 1_000 }, clock: () => now });
     try {
-      const redeem = () => engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'o', pointsToRedeem: 1 }).catch((e: unknown) => e);
+      const redeem = () =>
+        engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'o', pointsToRedeem: 1 }).catch((e: unknown) => e);
       await redeem();
       down = false;
       expect(await redeem()).toMatchObject({ code: 'member_not_found' });

@@ -14,35 +14,48 @@ async function crashMidEarn(url: string, command: EarnCommand, cut: 'after-send'
   const request = head + (cut === 'mid-body' ? body.slice(0, body.length >> 1) : body);
   const { port } = new URL(url);
   await new Promise<void>((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.write(request, () => { socket.destroy(); resolve(); }));
+    const socket = connect(Number(port), '127.0.0.1', () =>
+      socket.write(request, () => {
+        socket.destroy();
+        resolve();
+      }),
+    );
     socket.on('error', reject);
   });
 }
 
 describe.each(testDialects())('a client crash mid-earn on $name leaves the engine fully committed or untouched', ({ name }) => {
   let harness: EngineServiceHarness;
-  afterEach(async () => { await harness.close(); });
+  afterEach(async () => {
+    await harness.close();
+  });
   const balance = async () => (await harness.client.eligibility({ ...SCOPE, customer: ANN })).walletBalance;
 
-  it.each(['after-send', 'mid-body'] as const)('connection dropped %s: the retry is processed or duplicate, points credited once', async (cut) => {
-    harness = await openEngineService(name);
-    await harness.embedded.applySeed(testSeed());
-    const command = sale({ totalMinor: 4200 });
-    await crashMidEarn(harness.url, command, cut);
-    await sleep(50);
-    const retry = await harness.client.earn({ ...command, eventId: 'vendor-retry' });
-    if (cut === 'mid-body') expect(retry.status).toBe('processed');
-    else expect(['processed', 'duplicate']).toContain(retry.status);
-    expect(await balance()).toBe(1242);
-    expect((await harness.client.earn(command)).status).toBe('duplicate');
-  });
+  it.each(['after-send', 'mid-body'] as const)(
+    'connection dropped %s: the retry is processed or duplicate, points credited once',
+    async (cut) => {
+      harness = await openEngineService(name);
+      await harness.embedded.applySeed(testSeed());
+      const command = sale({ totalMinor: 4200 });
+      await crashMidEarn(harness.url, command, cut);
+      await sleep(50);
+      const retry = await harness.client.earn({ ...command, eventId: 'vendor-retry' });
+      if (cut === 'mid-body') expect(retry.status).toBe('processed');
+      else expect(['processed', 'duplicate']).toContain(retry.status);
+      expect(await balance()).toBe(1242);
+      expect((await harness.client.earn(command)).status).toBe('duplicate');
+    },
+  );
 
   it('past its budget the engine commits nothing of an earn the client gave up on, and the retry is processed', async () => {
     let slow = true;
     harness = await openEngineService(name, { timeoutMs: 100 }, (engine) => ({
       ...engine,
       earn: async (c, o) => {
-        if (slow) { slow = false; await sleep(250); }
+        if (slow) {
+          slow = false;
+          await sleep(250);
+        }
         return engine.earn(c, o);
       },
     }));
@@ -63,7 +76,10 @@ describe.each(testDialects())('a client crash mid-earn on $name leaves the engin
       ...engine,
       earn: async (c, o) => {
         const outcome = await engine.earn(c, o); // committed in time...
-        if (slow) { slow = false; await sleep(250); } // ...but the answer is late
+        if (slow) {
+          slow = false;
+          await sleep(250);
+        } // ...but the answer is late
         return outcome;
       },
     }));

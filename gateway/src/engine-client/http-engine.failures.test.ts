@@ -12,13 +12,20 @@ const eligibility = { ...SCOPE, customer: ANN };
 /** Settles a call and reports how it failed and how long it took. */
 async function failure(call: Promise<unknown>): Promise<{ error: unknown; ms: number }> {
   const started = performance.now();
-  const error = await call.then(() => { throw new Error('expected the call to fail'); }, (e: unknown) => e);
+  const error = await call.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (e: unknown) => e,
+  );
   return { error, ms: performance.now() - started };
 }
 
 describe('HTTP engine failures (real sockets)', () => {
   const cleanups: Array<() => Promise<void>> = [];
-  afterEach(async () => { for (const c of cleanups.splice(0).reverse()) await c(); });
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
   const client = (url: string, extra: Partial<Parameters<typeof createHttpEngine>[0]> = {}): HttpEngine => {
     const engine = createHttpEngine({ url, retryDelaysMs: [10, 10], ...extra });
     cleanups.push(() => engine.close());
@@ -130,11 +137,17 @@ describe('HTTP engine failures (real sockets)', () => {
   it('maps coded answers: 500 internal_error is an EngineError; 502 from a proxy, or a 5xx without a code, is unavailable', async () => {
     const server = await scripted(
       answer(500, { code: 'internal_error', message: 'The loyalty engine has no merchant "m-x".' }),
-      (_q, r) => { r.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>'); },
-      (_q, r) => { r.writeHead(500).end('oops'); },
+      (_q, r) => {
+        r.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>');
+      },
+      (_q, r) => {
+        r.writeHead(500).end('oops');
+      },
       answer(400, { code: 'invalid_command', message: 'The engine command is invalid: extra unknown field.' }),
       answer(200, 'not an object but JSON'),
-      (_q, r) => { r.writeHead(200).end('<html>'); },
+      (_q, r) => {
+        r.writeHead(200).end('<html>');
+      },
     );
     const engine = client(server.url, { breaker: { failureThreshold: 100 } });
     const internal = (await failure(engine.earn(sale()))).error;
@@ -150,7 +163,9 @@ describe('HTTP engine failures (real sockets)', () => {
 
   describe('against the real engine service', () => {
     let harness: EngineServiceHarness;
-    afterEach(async () => { await harness.close(); });
+    afterEach(async () => {
+      await harness.close();
+    });
 
     it('409 and 400 from the service are EngineErrors with the same code, status and message', async () => {
       harness = await openEngineService('sqlite');
@@ -159,9 +174,19 @@ describe('HTTP engine failures (real sockets)', () => {
       await harness.client.redeem({ ...redeem, pointsToRedeem: 100 });
       const conflict = (await failure(harness.client.redeem({ ...redeem, pointsToRedeem: 200 }))).error;
       expect(conflict).toBeInstanceOf(EngineError);
-      expect(conflict).toMatchObject({ code: 'already_redeemed', statusCode: 409, message: 'Already redeemed against this order with a different request: 100 points ($1.00) were deducted then. Apply only that; nothing more was deducted.' });
+      expect(conflict).toMatchObject({
+        code: 'already_redeemed',
+        statusCode: 409,
+        message:
+          'Already redeemed against this order with a different request: 100 points ($1.00) were deducted then. Apply only that; nothing more was deducted.',
+      });
       const short = (await failure(harness.client.redeem({ ...redeem, externalTransactionId: 'order-2', pointsToRedeem: 5000 }))).error;
-      expect(short).toMatchObject({ name: 'EngineError', code: 'insufficient_points', statusCode: 400, message: 'Needs 5000 points; customer has 1100 (3900 short).' });
+      expect(short).toMatchObject({
+        name: 'EngineError',
+        code: 'insufficient_points',
+        statusCode: 400,
+        message: 'Needs 5000 points; customer has 1100 (3900 short).',
+      });
       expect(harness.client.circuitState()).toBe('closed');
     });
 

@@ -10,7 +10,7 @@ import { adapterFixture, adapterFixtureJson } from '../testing/native-fixtures.j
  * the promotion needs. So the door records the verification for a registered adapter whatever its
  * tier or settings; nothing else is accepted until the vendor is promoted.
  */
-describe('the whole onboarding order works: Clover\'s verification call is answered while the vendor is not yet promoted, never 404', () => {
+describe("the whole onboarding order works: Clover's verification call is answered while the vendor is not yet promoted, never 404", () => {
   let api: RecordedVendorServer;
   let gw: FeaturedGateway;
   const AUTH_CODE = 'a1b2c3d4-auth-code-issued-after-verification';
@@ -23,7 +23,8 @@ describe('the whole onboarding order works: Clover\'s verification call is answe
     const clover = seed.vendors.find((v) => v.slug === 'clover')! as { settings?: unknown };
     delete clover.settings;
     // A generic vendor's connection carries its generic-door secret; it stays when the vendor is promoted.
-    for (const c of seed.merchants[0]!.connections as Array<{ vendor: string; secret?: string }>) if (c.vendor === 'clover') c.secret = 'whsec_clover_generic_0123456789abcdef';
+    for (const c of seed.merchants[0]!.connections as Array<{ vendor: string; secret?: string }>)
+      if (c.vendor === 'clover') c.secret = 'whsec_clover_generic_0123456789abcdef';
     gw = await openFeaturedGateway({ seedDocument: seed });
   });
   afterAll(async () => {
@@ -31,11 +32,20 @@ describe('the whole onboarding order works: Clover\'s verification call is answe
     await api.close();
   });
 
-  const post = (body: Buffer | string, auth?: string) => gw.app.inject({
-    method: 'POST', url: '/webhooks/clover', payload: body,
-    headers: { 'content-type': 'application/json', ...(auth ? { 'x-clover-auth': auth } : {}) },
-  });
-  const notification = () => Buffer.from(JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: { [CLOVER_MERCHANT]: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1_700_000_000_000 }] } }));
+  const post = (body: Buffer | string, auth?: string) =>
+    gw.app.inject({
+      method: 'POST',
+      url: '/webhooks/clover',
+      payload: body,
+      headers: { 'content-type': 'application/json', ...(auth ? { 'x-clover-auth': auth } : {}) },
+    });
+  const notification = () =>
+    Buffer.from(
+      JSON.stringify({
+        appId: 'DRKVJT2ZRRRSC',
+        merchants: { [CLOVER_MERCHANT]: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1_700_000_000_000 }] },
+      }),
+    );
 
   it('1. saving the URL in Clover: its verification call is answered 200 and recorded while the vendor is generic with no settings', async () => {
     const response = await post(adapterFixture('clover', 'webhook-verification.json'));
@@ -51,11 +61,15 @@ describe('the whole onboarding order works: Clover\'s verification call is answe
     expect(response.json()).toMatchObject({ code: 'vendor_not_featured' });
   });
 
-  it('3. the auth code Clover issues is saved, 4. the vendor promoted: Clover\'s next notification earns', async () => {
+  it("3. the auth code Clover issues is saved, 4. the vendor promoted: Clover's next notification earns", async () => {
     await gw.store.setVendorSettings('clover', { authCode: AUTH_CODE, apiBaseUrl: api.baseUrl });
     await gw.store.setVendorTier('clover', 'featured');
     const response = await post(notification(), AUTH_CODE);
     expect(response.statusCode).toBe(200);
-    expect(response.json().results[0]).toMatchObject({ storeId: CLOVER_MERCHANT, status: 'processed', membershipId: MEMBERS.clover.membershipId });
+    expect(response.json().results[0]).toMatchObject({
+      storeId: CLOVER_MERCHANT,
+      status: 'processed',
+      membershipId: MEMBERS.clover.membershipId,
+    });
   });
 });

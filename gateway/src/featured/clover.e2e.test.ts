@@ -39,7 +39,9 @@ describe.each(dialects)('Clover end to end through /webhooks/clover (%s)', (dial
     const first = await post(body);
     expect(first.statusCode).toBe(200);
     const answer = first.json();
-    expect(answer.results.map((r: { eventType: string; transactionId: string; status: string }) => [r.eventType, r.transactionId, r.status])).toEqual([
+    expect(
+      answer.results.map((r: { eventType: string; transactionId: string; status: string }) => [r.eventType, r.transactionId, r.status]),
+    ).toEqual([
       ['sale.completed', 'GHIVJT2ABCRSC', 'processed'],
       // The partially refunded order's sale first (a walk-in: nothing to earn), then its two refunds.
       ['sale.completed', 'ABCVJTABCRRSC', 'processed'],
@@ -61,13 +63,15 @@ describe.each(dialects)('Clover end to end through /webhooks/clover (%s)', (dial
   it('one malformed object in a multi-merchant batch does not refuse the POST: the good order earns, the bad one is skipped', async () => {
     const before = await gw.balance(member);
     api.route(`${XYZ}/orders/MIXVJT2ABCRSC`, { body: { ...paidOrder, id: 'MIXVJT2ABCRSC' } });
-    const body = Buffer.from(JSON.stringify({
-      appId: 'DRKVJT2ZRRRSC',
-      merchants: {
-        [CLOVER_MERCHANT]: [{ objectId: 'O:MIXVJT2ABCRSC', type: 'UPDATE', ts: 1_700_000_000_001 }],
-        MNOVJT2ZRRRSC: [{ objectId: 'O:OPNVJT2ABCRSC', type: 'UPDATE', ts: { when: 'now' } }],
-      },
-    }));
+    const body = Buffer.from(
+      JSON.stringify({
+        appId: 'DRKVJT2ZRRRSC',
+        merchants: {
+          [CLOVER_MERCHANT]: [{ objectId: 'O:MIXVJT2ABCRSC', type: 'UPDATE', ts: 1_700_000_000_001 }],
+          MNOVJT2ZRRRSC: [{ objectId: 'O:OPNVJT2ABCRSC', type: 'UPDATE', ts: { when: 'now' } }],
+        },
+      }),
+    );
     const response = await post(body);
     expect(response.statusCode).toBe(200);
     const answer = response.json();
@@ -82,7 +86,9 @@ describe.each(dialects)('Clover end to end through /webhooks/clover (%s)', (dial
     ...paidOrder,
     id,
     paymentState: 'PARTIALLY_REFUNDED',
-    refunds: { elements: [{ id: `RF-${id}`, amount: 1000, createdTime: 1_537_980_000_000, payment: { id: 'KJ8ZB8RSHYG58' }, voided: false }] },
+    refunds: {
+      elements: [{ id: `RF-${id}`, amount: 1000, createdTime: 1_537_980_000_000, payment: { id: 'KJ8ZB8RSHYG58' }, voided: false }],
+    },
   });
   const notify = (orderId: string, ts: number) => batch({ [CLOVER_MERCHANT]: [{ objectId: `O:${orderId}`, type: 'UPDATE', ts }] });
   type Result = { eventType: string; status: string; pointsEarned: number; pointsReversed?: number };
@@ -128,7 +134,10 @@ describe.each(dialects)('Clover end to end through /webhooks/clover (%s)', (dial
     const response = await post(batch({ NOBODYHERE123: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1 }] }));
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ results: [], skipped: [{ storeId: 'NOBODYHERE123', reason: 'unknown_connection' }] });
-    expect((await gw.notes.listVendorNotes('clover')).find((n) => n.kind === 'unknown_store')).toMatchObject({ value: 'NOBODYHERE123', count: 1 });
+    expect((await gw.notes.listVendorNotes('clover')).find((n) => n.kind === 'unknown_store')).toMatchObject({
+      value: 'NOBODYHERE123',
+      count: 1,
+    });
   });
 
   it('the unauthenticated verificationCode is a handshake: 200, logged and recorded for the operator', async () => {
@@ -139,7 +148,7 @@ describe.each(dialects)('Clover end to end through /webhooks/clover (%s)', (dial
     expect(notes[0]).toMatchObject({ kind: 'clover.handshake', value: '5220ecf5-7dea-4396-b0ba-a1659c182887' });
   });
 
-  it('a fetch-back 503 (after the webhook budget\'s two attempts) is 503 vendor_api_unavailable, nothing earned; the redelivery earns', async () => {
+  it("a fetch-back 503 (after the webhook budget's two attempts) is 503 vendor_api_unavailable, nothing earned; the redelivery earns", async () => {
     const before = await gw.balance(member);
     const path = `${XYZ}/orders/NEWVJT2ABCRSC`;
     api.route(path, { body: { ...paidOrder, id: 'NEWVJT2ABCRSC' } });

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../adapters.js';
 import { erpTestAdapter } from '../testing/erp-test-adapter.js';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
-import { SHOP_DOMAIN, SHOPIFY_APP_SECRET, SQUARE_NOTIFICATION_URL, SQUARE_SIGNATURE_KEY, featuredSeedDocument } from '../testing/featured-seed.js';
+import {
+  SHOP_DOMAIN,
+  SHOPIFY_APP_SECRET,
+  SQUARE_NOTIFICATION_URL,
+  SQUARE_SIGNATURE_KEY,
+  featuredSeedDocument,
+} from '../testing/featured-seed.js';
 import { adapterFixture, vendorSignature } from '../testing/native-fixtures.js';
 
 const ERP_SECRET = 'erp-secret-for-site-a-0123456789';
@@ -43,19 +49,27 @@ describe('the featured door authenticates over the raw bytes before reading the 
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'invalid_native_payload', fields: [expect.objectContaining({ path: 'merchants' })] });
     const garbage = Buffer.from('garbage{');
-    const signed = await post('shopify', garbage, { 'x-shopify-hmac-sha256': createHmac('sha256', SHOPIFY_APP_SECRET).update(garbage).digest('base64') });
+    const signed = await post('shopify', garbage, {
+      'x-shopify-hmac-sha256': createHmac('sha256', SHOPIFY_APP_SECRET).update(garbage).digest('base64'),
+    });
     expect(signed.json()).toMatchObject({ statusCode: 400, code: 'invalid_native_payload' });
   });
 
   it('a per-connection scheme refuses an unsigned request, readable or not, before telling anything about the payload', async () => {
-    for (const body of ['garbage{', JSON.stringify({ orders: [{ storeId: 7 }] }), JSON.stringify({ orders: [{ storeId: 'site-a', orderId: 'X', total: 1 }] })]) {
+    for (const body of [
+      'garbage{',
+      JSON.stringify({ orders: [{ storeId: 7 }] }),
+      JSON.stringify({ orders: [{ storeId: 'site-a', orderId: 'X', total: 1 }] }),
+    ]) {
       const response = await post('erp-test', body);
       expect(response.statusCode).toBe(401);
       expect(response.json().fields).toBeUndefined();
     }
     // Signed but unreadable: the store whose secret would verify it cannot be found, so still 401.
     const garbage = Buffer.from('garbage{');
-    const response = await post('erp-test', garbage, { 'x-erp-signature': createHmac('sha256', ERP_SECRET).update(garbage).digest('base64') });
+    const response = await post('erp-test', garbage, {
+      'x-erp-signature': createHmac('sha256', ERP_SECRET).update(garbage).digest('base64'),
+    });
     expect(response.json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });
     expect(response.json().fields).toBeUndefined();
   });
@@ -79,7 +93,10 @@ describe('handshakes: only declared unsigned ones before auth, and what they may
     for (let n = 0; n < 3; n += 1) expect((await post('clover', code(n), {}, '203.0.113.7')).statusCode).toBe(200);
     const limited = await post('clover', code(3), {}, '203.0.113.7');
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('unsigned setup calls for clover from this address') });
+    expect(limited.json()).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringContaining('unsigned setup calls for clover from this address'),
+    });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await post('clover', code(4), {}, '203.0.113.8')).statusCode).toBe(200);
     expect((await post('clover', code(4), {}, '203.0.113.9')).statusCode).toBe(200); // the same value: one note, moved up
@@ -88,7 +105,7 @@ describe('handshakes: only declared unsigned ones before auth, and what they may
     expect(values.sort()).toEqual(['spam-0', 'spam-1', 'spam-2', 'spam-4']);
   });
 
-  it('forged unsigned handshakes from many addresses do not lock the vendor\'s genuine one out, and each note names its sender', async () => {
+  it("forged unsigned handshakes from many addresses do not lock the vendor's genuine one out, and each note names its sender", async () => {
     // A per-vendor count (say 20 per 10 minutes) would be kept spent by two forged calls a minute from
     // rotating addresses, so Clover's own verificationCode would be answered 429 for as long as they came.
     for (let n = 0; n < 30; n += 1) {
@@ -100,7 +117,11 @@ describe('handshakes: only declared unsigned ones before auth, and what they may
     expect(genuine.json()).toMatchObject({ status: 'handshake' });
     // Notes written in the same millisecond have no defined order among themselves: look them up by value.
     const notes = await gw.notes.listVendorNotes('clover');
-    expect(notes.find((n) => n.value === 'clover-genuine-code')).toMatchObject({ note: expect.stringMatching(/\(unsigned, from 54\.244\.31\.10\)$/) });
-    expect(notes.find((n) => n.value === 'forged-29')).toMatchObject({ note: expect.stringMatching(/\(unsigned, from 198\.51\.100\.30\)$/) });
+    expect(notes.find((n) => n.value === 'clover-genuine-code')).toMatchObject({
+      note: expect.stringMatching(/\(unsigned, from 54\.244\.31\.10\)$/),
+    });
+    expect(notes.find((n) => n.value === 'forged-29')).toMatchObject({
+      note: expect.stringMatching(/\(unsigned, from 198\.51\.100\.30\)$/),
+    });
   });
 });

@@ -7,7 +7,8 @@ import { MEMBERS, featuredSeedDocument } from '../testing/featured-seed.js';
 
 const SECRET = 'erp-secret-for-site-a-0123456789';
 const sign = (body: Buffer) => createHmac('sha256', SECRET).update(body).digest('base64');
-const order = (orderId: string) => Buffer.from(JSON.stringify({ orders: [{ storeId: 'site-a', orderId, total: 5, email: MEMBERS.square.email }] }));
+const order = (orderId: string) =>
+  Buffer.from(JSON.stringify({ orders: [{ storeId: 'site-a', orderId, total: 5, email: MEMBERS.square.email }] }));
 
 let gw: FeaturedGateway;
 beforeAll(async () => {
@@ -35,7 +36,12 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 const post = (slug: string, body: Buffer, signed = true) =>
-  gw.app.inject({ method: 'POST', url: `/webhooks/${slug}`, payload: body, headers: { 'content-type': 'application/json', ...(signed ? { 'x-erp-signature': sign(body) } : {}) } });
+  gw.app.inject({
+    method: 'POST',
+    url: `/webhooks/${slug}`,
+    payload: body,
+    headers: { 'content-type': 'application/json', ...(signed ? { 'x-erp-signature': sign(body) } : {}) },
+  });
 
 describe('the answer a vendor expects, declared by its adapter (`response`)', () => {
   it('answers a processed request with the declared status, content type and body', async () => {
@@ -46,7 +52,7 @@ describe('the answer a vendor expects, declared by its adapter (`response`)', ()
     expect((await post('erp-plain', order('P-1'))).body).toBe('OK 1'); // the duplicate is a success too
   });
 
-  it('echoes the setup call\'s challenge; errors stay the spec\'s Error body', async () => {
+  it("echoes the setup call's challenge; errors stay the spec's Error body", async () => {
     const handshake = await post('erp-plain', Buffer.from('{"ping":"challenge-123"}'), false);
     expect(handshake.statusCode).toBe(200);
     expect(handshake.json()).toEqual({ challenge: 'challenge-123' });
@@ -64,8 +70,13 @@ describe('the answer a vendor expects, declared by its adapter (`response`)', ()
     expect(buggy.json()).toMatchObject({ code: 'internal_error' });
   });
 
-  it('adapters that declare nothing keep today\'s JSON', async () => {
-    const ping = await gw.app.inject({ method: 'POST', url: '/webhooks/clover', payload: '{"verificationCode":"abc"}', headers: { 'content-type': 'application/json' } });
+  it("adapters that declare nothing keep today's JSON", async () => {
+    const ping = await gw.app.inject({
+      method: 'POST',
+      url: '/webhooks/clover',
+      payload: '{"verificationCode":"abc"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(ping.json()).toEqual({ status: 'handshake', note: expect.stringContaining('verification code') });
   });
 });

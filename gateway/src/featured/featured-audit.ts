@@ -10,7 +10,13 @@ const clip = (value: string) => (value.length > 255 ? value.slice(0, 255) : valu
 export function featuredAudit(results: FeaturedResult[], skipped: number): RequestAudit {
   const [only] = results;
   if (results.length === 1 && only && skipped === 0) {
-    return { eventType: only.eventType, eventId: clip(only.eventId), transactionId: clip(only.transactionId), refundId: only.refundId, outcome: only.status };
+    return {
+      eventType: only.eventType,
+      eventId: clip(only.eventId),
+      transactionId: clip(only.transactionId),
+      refundId: only.refundId,
+      outcome: only.status,
+    };
   }
   const counts = new Map<string, number>();
   for (const r of results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);

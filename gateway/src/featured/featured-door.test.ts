@@ -30,15 +30,25 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 const postErp = (body: Buffer, signature: string | null, url = '/webhooks/erp-test', contentType = 'application/json') =>
-  gw.app.inject({ method: 'POST', url, headers: { 'content-type': contentType, ...(signature ? { 'x-erp-signature': signature } : {}) }, payload: body });
+  gw.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': contentType, ...(signature ? { 'x-erp-signature': signature } : {}) },
+    payload: body,
+  });
 
 describe('the featured door, per-connection secrets and batches', () => {
-  it('verifies each unit with its own connection\'s secret: the other store\'s unit is skipped, the rest earns', async () => {
-    const body = orders({ storeId: 'site-a', orderId: 'E-1', total: 20, email: member.email }, { storeId: 'site-b', orderId: 'E-2', total: 30, email: member.email });
+  it("verifies each unit with its own connection's secret: the other store's unit is skipped, the rest earns", async () => {
+    const body = orders(
+      { storeId: 'site-a', orderId: 'E-1', total: 20, email: member.email },
+      { storeId: 'site-b', orderId: 'E-2', total: 30, email: member.email },
+    );
     const response = await postErp(body, sign(SECRET_A, body));
     expect(response.statusCode).toBe(200);
     const answer = response.json();
-    expect(answer.results).toEqual([expect.objectContaining({ storeId: 'site-a', transactionId: 'E-1', status: 'processed', pointsEarned: 20 })]);
+    expect(answer.results).toEqual([
+      expect.objectContaining({ storeId: 'site-a', transactionId: 'E-1', status: 'processed', pointsEarned: 20 }),
+    ]);
     expect(answer.skipped).toEqual([{ storeId: 'site-b', reason: 'bad_signature' }]);
     expect(await gw.balance(member.membershipId)).toBe(20);
   });
@@ -55,16 +65,27 @@ describe('the featured door, per-connection secrets and batches', () => {
 
   it('a signed request naming no store is 200 with a note; an unsigned handshake the adapter declares is 200 before any auth', async () => {
     const empty = orders();
-    expect((await postErp(empty, sign('any-secret', empty))).json()).toEqual({ status: 'accepted', results: [], skipped: [], notes: ['The request concerns no store: nothing to do.'] });
+    expect((await postErp(empty, sign('any-secret', empty))).json()).toEqual({
+      status: 'accepted',
+      results: [],
+      skipped: [],
+      notes: ['The request concerns no store: nothing to do.'],
+    });
     expect((await postErp(empty, null)).json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });
     const ping = await postErp(Buffer.from('{"ping":"pong-42"}'), null);
     expect(ping.json()).toEqual({ status: 'handshake', note: 'ERP connectivity ping' });
-    expect((await gw.notes.listVendorNotes('erp-test'))[0]).toMatchObject({ value: 'pong-42', note: 'ERP connectivity ping (unsigned, from 127.0.0.1)' });
+    expect((await gw.notes.listVendorNotes('erp-test'))[0]).toMatchObject({
+      value: 'pong-42',
+      note: 'ERP connectivity ping (unsigned, from 127.0.0.1)',
+    });
   });
 
-  it('a mapping bug is a 500, never dropped; the batch\'s good unit still counts and dedupes on redelivery', async () => {
+  it("a mapping bug is a 500, never dropped; the batch's good unit still counts and dedupes on redelivery", async () => {
     for (const bug of ['invalid-envelope', 'other-store', 'throws']) {
-      const body = orders({ storeId: 'site-a', orderId: `GOOD-${bug}`, total: 1, email: member.email }, { storeId: 'site-a', orderId: `BAD-${bug}`, total: 1, bug });
+      const body = orders(
+        { storeId: 'site-a', orderId: `GOOD-${bug}`, total: 1, email: member.email },
+        { storeId: 'site-a', orderId: `BAD-${bug}`, total: 1, bug },
+      );
       const response = await postErp(body, sign(SECRET_A, body));
       expect(response.statusCode).toBe(500);
       expect(response.json()).toMatchObject({ statusCode: 500, code: 'internal_error' });
@@ -88,10 +109,13 @@ describe('the featured door, vendor registry and provider settings', () => {
     const response = await postErp(orders(), null, '/webhooks/erp-form');
     expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ code: 'vendor_not_featured' });
-    expect((await gw.app.inject({ method: 'GET', url: '/webhooks/erp-test' })).json()).toMatchObject({ statusCode: 405, code: 'method_not_allowed' });
+    expect((await gw.app.inject({ method: 'GET', url: '/webhooks/erp-test' })).json()).toMatchObject({
+      statusCode: 405,
+      code: 'method_not_allowed',
+    });
   });
 
-  it('invalid provider settings are the operator\'s fault: 500', async () => {
+  it("invalid provider settings are the operator's fault: 500", async () => {
     const empty = orders();
     await gw.store.setVendorSettings('erp-test', { region: 5 });
     const response = await postErp(empty, sign(SECRET_A, empty));
@@ -103,7 +127,7 @@ describe('the featured door, vendor registry and provider settings', () => {
     expect((await postErp(empty, sign(SECRET_A, empty))).statusCode).toBe(200);
   });
 
-  it('an operator\'s auth override replaces the adapter\'s default scheme (its secret key kept out of the adapter schema)', async () => {
+  it("an operator's auth override replaces the adapter's default scheme (its secret key kept out of the adapter schema)", async () => {
     await gw.store.setVendorSettings('shopify', {
       appSecret: 'unused-now',
       auth: { kind: 'static-header', header: 'X-Relay-Token', secret: { from: 'settings', key: 'relayToken' } },
@@ -111,11 +135,18 @@ describe('the featured door, vendor registry and provider settings', () => {
     });
     const body = adapterFixture('shopify', 'orders-paid.json');
     const headers = { 'content-type': 'application/json', 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': SHOP_DOMAIN };
-    const ok = await gw.app.inject({ method: 'POST', url: '/webhooks/shopify', headers: { ...headers, 'x-relay-token': 'relay-token-123' }, payload: body });
+    const ok = await gw.app.inject({
+      method: 'POST',
+      url: '/webhooks/shopify',
+      headers: { ...headers, 'x-relay-token': 'relay-token-123' },
+      payload: body,
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().results[0]).toMatchObject({ transactionId: '450789469', status: 'processed' });
     const hmacOnly = await gw.app.inject({
-      method: 'POST', url: '/webhooks/shopify', payload: body,
+      method: 'POST',
+      url: '/webhooks/shopify',
+      payload: body,
       headers: { ...headers, 'x-shopify-hmac-sha256': createHmac('sha256', 'unused-now').update(body).digest('base64') },
     });
     expect(hmacOnly.json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });

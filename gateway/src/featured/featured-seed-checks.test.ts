@@ -7,7 +7,7 @@ const issuesOf = (document: unknown) => {
   return 'issues' in parsed ? parsed.issues : [];
 };
 
-describe('the seed\'s featured checks', () => {
+describe("the seed's featured checks", () => {
   it('a featured connection without the credentials its adapter requires is refused at boot, naming the field', () => {
     const doc = featuredSeedDocument();
     const { credentials: _dropped, ...square } = doc.merchants[0]!.connections[1]!;
@@ -25,7 +25,9 @@ describe('the seed\'s featured checks', () => {
   it('a Shopify store id that is not its myshopify.com domain is refused (the access token would go to that host)', () => {
     const doc = featuredSeedDocument();
     doc.merchants[0]!.connections[0]!.storeId = 'evil.example/x?';
-    expect(issuesOf(doc)).toEqual([{ path: 'merchants[0].connections[0].storeId', message: expect.stringContaining('myshopify.com domain') }]);
+    expect(issuesOf(doc)).toEqual([
+      { path: 'merchants[0].connections[0].storeId', message: expect.stringContaining('myshopify.com domain') },
+    ]);
   });
 
   it('refuses a provider settings key the adapter does not know, by name (a seed writes settings; only settings already stored ignore one)', () => {
@@ -34,7 +36,7 @@ describe('the seed\'s featured checks', () => {
     expect(issuesOf(doc)).toEqual([{ path: 'vendors[1].settings.apiBaseURL', message: 'unknown field' }]);
   });
 
-  it('checks them whatever the vendor\'s tier: a later promotion must not find them missing', () => {
+  it("checks them whatever the vendor's tier: a later promotion must not find them missing", () => {
     const doc = featuredSeedDocument({ tiers: { clover: 'generic' } });
     const { credentials: _dropped, ...clover } = doc.merchants[0]!.connections[2]!;
     doc.merchants[0]!.connections[2] = { ...clover, secret: 'whsec_clover_generic_secret_0123456789' } as never;

@@ -54,14 +54,19 @@ export function featuredSeedIssues(
     if (!adapter) {
       perConnection.set(vendor.slug, true);
       if (vendor.tier === 'featured') issues.push({ path: `${at}.tier`, message: `no featured adapter "${vendor.slug}" is registered` });
-      if (vendor.settings !== undefined) issues.push({ path: `${at}.settings`, message: `only vendors with a featured adapter have settings` });
+      if (vendor.settings !== undefined)
+        issues.push({ path: `${at}.settings`, message: `only vendors with a featured adapter have settings` });
       return;
     }
     // An adapter whose settings schema accepts none (WooCommerce: each store signs with its own
     // secret) needs no settings entry; any other featured vendor does.
     if (vendor.settings === undefined && (vendor.tier !== 'featured' || !parseProviderSettings(adapter, {}).ok)) {
-      if (vendor.tier === 'featured') issues.push({ path: `${at}.settings`, message: `required for a featured vendor (${adapter.display.name} provider settings)` });
-      perConnection.set(vendor.slug, vendor.tier !== 'featured' || adapter.defaultAuth.kind !== 'mtls' && adapter.defaultAuth.secret.from === 'connection');
+      if (vendor.tier === 'featured')
+        issues.push({ path: `${at}.settings`, message: `required for a featured vendor (${adapter.display.name} provider settings)` });
+      perConnection.set(
+        vendor.slug,
+        vendor.tier !== 'featured' || (adapter.defaultAuth.kind !== 'mtls' && adapter.defaultAuth.secret.from === 'connection'),
+      );
       return;
     }
     // The operator's own file, as written now: a key the adapter does not know is refused by name.
@@ -76,13 +81,15 @@ export function featuredSeedIssues(
   for (const { at, connection } of connections) {
     const adapter = adapterOf(connection.vendor);
     if (!adapter) {
-      if (connection.credentials !== undefined) issues.push({ path: `${at}.credentials`, message: `vendor "${connection.vendor}" has no featured adapter to use credentials` });
+      if (connection.credentials !== undefined)
+        issues.push({ path: `${at}.credentials`, message: `vendor "${connection.vendor}" has no featured adapter to use credentials` });
     } else {
       // Absent credentials are checked too: an adapter that needs a token for fetch-back would
       // otherwise answer every event of this store 500, and the vendor would retry forever.
       const parsed = adapter.credentials.safeParse(connection.credentials ?? {});
       if (!parsed.success) {
-        for (const field of credentialFields(parsed.error, connection.credentials)) issues.push({ path: under(`${at}.credentials`, field.path), message: field.message });
+        for (const field of credentialFields(parsed.error, connection.credentials))
+          issues.push({ path: under(`${at}.credentials`, field.path), message: field.message });
       }
       const storeId = storeIdProblem(adapter, connection.storeId);
       if (storeId) issues.push({ path: `${at}.storeId`, message: storeId });

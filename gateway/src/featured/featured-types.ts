@@ -1,5 +1,14 @@
 import type { ReplayTickets } from '../journal/replay-tickets.js';
-import type { AcceptedOutcome, AnyAdapter, Connection, GatewayError, ResolvedUnit as CoreResolvedUnit, HttpClient, NativeRequest, OutboundPolicy } from '@loyalty-gateway/core';
+import type {
+  AcceptedOutcome,
+  AnyAdapter,
+  Connection,
+  GatewayError,
+  ResolvedUnit as CoreResolvedUnit,
+  HttpClient,
+  NativeRequest,
+  OutboundPolicy,
+} from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayStore, VendorNoteStore } from '../stores/index.js';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';

@@ -2,7 +2,13 @@ import { adapter as square } from '@loyalty-gateway/adapter-square';
 import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
-import { CLOVER_AUTH_CODE, CLOVER_MERCHANT, SQUARE_NOTIFICATION_URL, SQUARE_SIGNATURE_KEY, featuredSeedDocument } from '../testing/featured-seed.js';
+import {
+  CLOVER_AUTH_CODE,
+  CLOVER_MERCHANT,
+  SQUARE_NOTIFICATION_URL,
+  SQUARE_SIGNATURE_KEY,
+  featuredSeedDocument,
+} from '../testing/featured-seed.js';
 import { adapterFixture, adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
 import { WEBHOOK_FETCH_POLICY } from './webhook-fetch-policy.js';
 
@@ -32,13 +38,19 @@ describe('the fetch-back budget of a webhook request', () => {
     return { value, elapsed: Date.now() - started };
   };
 
-  it('Square\'s order fetch answered 429 Retry-After: 20 → 503 vendor_api_unavailable at once, not after 40 s', async () => {
+  it("Square's order fetch answered 429 Retry-After: 20 → 503 vendor_api_unavailable at once, not after 40 s", async () => {
     api.script(SQUARE_ORDER, { status: 429, headers: { 'retry-after': '20' }, body: { errors: [{ code: 'RATE_LIMITED' }] } });
     const { value: response, elapsed } = await timed(() =>
       gw.app.inject({
-        method: 'POST', url: '/webhooks/square', payload: payment,
-        headers: { 'content-type': 'application/json', ...vendorSignature(square.defaultAuth, SQUARE_SIGNATURE_KEY, SQUARE_NOTIFICATION_URL, payment) },
-      }));
+        method: 'POST',
+        url: '/webhooks/square',
+        payload: payment,
+        headers: {
+          'content-type': 'application/json',
+          ...vendorSignature(square.defaultAuth, SQUARE_SIGNATURE_KEY, SQUARE_NOTIFICATION_URL, payment),
+        },
+      }),
+    );
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ code: 'vendor_api_unavailable' });
     expect(elapsed).toBeLessThan(BOUND_MS);
@@ -51,12 +63,20 @@ describe('the fetch-back budget of a webhook request', () => {
       api.route(`${XYZ}/orders/${id}`, { status: 503, headers: { 'retry-after': '20' }, body: { message: 'Service Unavailable' } });
     }
     api.route(`${XYZ}/orders/HANGINGAAAAA4`, { body: { ...paidOrder, id: 'HANGINGAAAAA4' }, delayMs: 30_000 });
-    const body = Buffer.from(JSON.stringify({
-      appId: 'DRKVJT2ZRRRSC',
-      merchants: { [CLOVER_MERCHANT]: ids.map((id, n) => ({ objectId: `O:${id}`, type: 'UPDATE', ts: 1_700_000_000_000 + n })) },
-    }));
+    const body = Buffer.from(
+      JSON.stringify({
+        appId: 'DRKVJT2ZRRRSC',
+        merchants: { [CLOVER_MERCHANT]: ids.map((id, n) => ({ objectId: `O:${id}`, type: 'UPDATE', ts: 1_700_000_000_000 + n })) },
+      }),
+    );
     const { value: response, elapsed } = await timed(() =>
-      gw.app.inject({ method: 'POST', url: '/webhooks/clover', payload: body, headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE } }));
+      gw.app.inject({
+        method: 'POST',
+        url: '/webhooks/clover',
+        payload: body,
+        headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE },
+      }),
+    );
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ code: 'vendor_api_unavailable' });
     expect(elapsed).toBeLessThan(BOUND_MS);
@@ -66,26 +86,44 @@ describe('the fetch-back budget of a webhook request', () => {
   it('a batch of one merchant whose orders each fetch in 0.9 s earns: each unit has a budget of its own (a shared one would fail unit 5 on every redelivery, 503 at the same point)', async () => {
     const ids = ['SLOWOKAAAAAA1', 'SLOWOKAAAAAA2', 'SLOWOKAAAAAA3', 'SLOWOKAAAAAA4', 'SLOWOKAAAAAA5'];
     for (const id of ids) api.route(`${XYZ}/orders/${id}`, { body: { ...paidOrder, id }, delayMs: 900 });
-    const body = Buffer.from(JSON.stringify({
-      appId: 'DRKVJT2ZRRRSC',
-      merchants: { [CLOVER_MERCHANT]: ids.map((id, n) => ({ objectId: `O:${id}`, type: 'UPDATE', ts: 1_700_000_100_000 + n })) },
-    }));
+    const body = Buffer.from(
+      JSON.stringify({
+        appId: 'DRKVJT2ZRRRSC',
+        merchants: { [CLOVER_MERCHANT]: ids.map((id, n) => ({ objectId: `O:${id}`, type: 'UPDATE', ts: 1_700_000_100_000 + n })) },
+      }),
+    );
     const { value: response, elapsed } = await timed(() =>
-      gw.app.inject({ method: 'POST', url: '/webhooks/clover', payload: body, headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE } }));
+      gw.app.inject({
+        method: 'POST',
+        url: '/webhooks/clover',
+        payload: body,
+        headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE },
+      }),
+    );
     expect(elapsed).toBeGreaterThan(WEBHOOK_FETCH_POLICY.budgetMs); // together longer than one budget…
     expect(response.statusCode).toBe(200); // …but each unit within its own
-    expect(response.json().results.map((r: { transactionId: string; status: string }) => [r.transactionId, r.status])).toEqual(ids.map((id) => [id, 'processed']));
+    expect(response.json().results.map((r: { transactionId: string; status: string }) => [r.transactionId, r.status])).toEqual(
+      ids.map((id) => [id, 'processed']),
+    );
   }, 15_000);
 
-  it('once the vendor API failed for one unit, the request\'s later units are not fetched: the answer stays within one budget', async () => {
+  it("once the vendor API failed for one unit, the request's later units are not fetched: the answer stays within one budget", async () => {
     const ids = ['DOWNAAAAAAAA1', 'DOWNAAAAAAAA2', 'DOWNAAAAAAAA3'];
     for (const id of ids) api.route(`${XYZ}/orders/${id}`, { body: { ...paidOrder, id }, delayMs: 30_000 });
-    const body = Buffer.from(JSON.stringify({
-      appId: 'DRKVJT2ZRRRSC',
-      merchants: { [CLOVER_MERCHANT]: ids.map((id, n) => ({ objectId: `O:${id}`, type: 'UPDATE', ts: 1_700_000_200_000 + n })) },
-    }));
+    const body = Buffer.from(
+      JSON.stringify({
+        appId: 'DRKVJT2ZRRRSC',
+        merchants: { [CLOVER_MERCHANT]: ids.map((id, n) => ({ objectId: `O:${id}`, type: 'UPDATE', ts: 1_700_000_200_000 + n })) },
+      }),
+    );
     const { value: response, elapsed } = await timed(() =>
-      gw.app.inject({ method: 'POST', url: '/webhooks/clover', payload: body, headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE } }));
+      gw.app.inject({
+        method: 'POST',
+        url: '/webhooks/clover',
+        payload: body,
+        headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE },
+      }),
+    );
     expect(response.statusCode).toBe(503);
     expect(elapsed).toBeLessThan(WEBHOOK_FETCH_POLICY.budgetMs + 1_500);
     expect(api.hits(`${XYZ}/orders/DOWNAAAAAAAA3`)).toBe(0);
@@ -94,8 +132,18 @@ describe('the fetch-back budget of a webhook request', () => {
   it('within the budget a transient 503 is retried once and the sale earns', async () => {
     api.route(`${XYZ}/orders/RETRYONCEAAA5`, { body: { ...paidOrder, id: 'RETRYONCEAAA5' } });
     api.script(`${XYZ}/orders/RETRYONCEAAA5`, { status: 503, body: { message: 'Service Unavailable' } });
-    const body = Buffer.from(JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: { [CLOVER_MERCHANT]: [{ objectId: 'O:RETRYONCEAAA5', type: 'UPDATE', ts: 1 }] } }));
-    const response = await gw.app.inject({ method: 'POST', url: '/webhooks/clover', payload: body, headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE } });
+    const body = Buffer.from(
+      JSON.stringify({
+        appId: 'DRKVJT2ZRRRSC',
+        merchants: { [CLOVER_MERCHANT]: [{ objectId: 'O:RETRYONCEAAA5', type: 'UPDATE', ts: 1 }] },
+      }),
+    );
+    const response = await gw.app.inject({
+      method: 'POST',
+      url: '/webhooks/clover',
+      payload: body,
+      headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().results[0]).toMatchObject({ transactionId: 'RETRYONCEAAA5', status: 'processed' });
   });

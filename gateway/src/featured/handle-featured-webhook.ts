@@ -1,5 +1,13 @@
 import {
-  AuthRefusal, GatewayError, noStoreOutcome, readNativeRequest, recogniseUnsignedHandshake, resolveUnits, type AcceptedOutcome, type NativeReading, type NativeRequest,
+  AuthRefusal,
+  GatewayError,
+  noStoreOutcome,
+  readNativeRequest,
+  recogniseUnsignedHandshake,
+  resolveUnits,
+  type AcceptedOutcome,
+  type NativeReading,
+  type NativeRequest,
 } from '@loyalty-gateway/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Vendor } from '../stores/index.js';
@@ -34,7 +42,8 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
     if (!result) {
       parsedSettings.set(vendor, (result = parseProviderSettings(adapter, vendor.settings ?? {})));
       // Once per settings version and process: keys an older build accepted do not stop the door.
-      if (result.ok && result.ignoredKeys.length > 0) log.warn({ vendor: adapter.slug, ignoredKeys: result.ignoredKeys }, IGNORED_SETTINGS_KEYS);
+      if (result.ok && result.ignoredKeys.length > 0)
+        log.warn({ vendor: adapter.slug, ignoredKeys: result.ignoredKeys }, IGNORED_SETTINGS_KEYS);
     }
     if (result.ok) return result.config;
     log.error({ vendor: adapter.slug, fields: result.fields }, 'provider settings invalid');
@@ -46,19 +55,30 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
       return readNativeRequest(adapter, provider, native, now);
     } catch (error) {
       if (error instanceof AuthRefusal) {
-        log.warn({ vendor: adapter.slug, scheme: provider.scheme.kind, reason: error.reason, detail: error.detail }, 'featured webhook refused');
+        log.warn(
+          { vendor: adapter.slug, scheme: provider.scheme.kind, reason: error.reason, detail: error.detail },
+          'featured webhook refused',
+        );
       }
       throw error;
     }
   }
 
-  async function accept(request: FastifyRequest, scope: RequestScope, now: Date, reading: Extract<NativeReading, { kind: 'units' }>): Promise<AcceptedOutcome> {
+  async function accept(
+    request: FastifyRequest,
+    scope: RequestScope,
+    now: Date,
+    reading: Extract<NativeReading, { kind: 'units' }>,
+  ): Promise<AcceptedOutcome> {
     if (reading.units.length === 0) {
       request.audit = { outcome: 'no-store' };
       return noStoreOutcome();
     }
     const find = (storeId: string) => deps.store.find(adapter.slug, storeId);
-    const { resolved, skipped } = await resolveUnits({ adapter, auth: scope.provider, request: scope.native, now, find, log: scope.log }, reading);
+    const { resolved, skipped } = await resolveUnits(
+      { adapter, auth: scope.provider, request: scope.native, now, find, log: scope.log },
+      reading,
+    );
     request.connection = resolved[0]?.connection ?? null;
     await noteUnknownStores(skipped, scope.log);
     // When a unit failed, the first failure is the answer (the vendor redelivers the request).
@@ -83,9 +103,14 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
         .recordVendorNote(adapter.slug, {
           kind: UNKNOWN_STORE_NOTE,
           value: storeId.slice(0, 4096),
-          note: `A verified ${adapter.display.name} delivery named this store, which has no active connection: nothing was earned. Connect it with: npm run cli -- admin connections create --vendor ${adapter.slug} --store '${storeId.replace(/'/g, '')}' --merchant <merchant> --outlet <outlet>`.slice(0, 1000),
+          note: `A verified ${adapter.display.name} delivery named this store, which has no active connection: nothing was earned. Connect it with: npm run cli -- admin connections create --vendor ${adapter.slug} --store '${storeId.replace(/'/g, '')}' --merchant <merchant> --outlet <outlet>`.slice(
+            0,
+            1000,
+          ),
         })
-        .catch((error: unknown) => log.error({ err: error, vendor: adapter.slug, store: storeId }, 'could not record the unknown store for the operator'));
+        .catch((error: unknown) =>
+          log.error({ err: error, vendor: adapter.slug, store: storeId }, 'could not record the unknown store for the operator'),
+        );
     }
   }
 
@@ -101,7 +126,12 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
       const native = nativeRequestOf(request, signedUrlOf(request, undefined, deps.publicUrl));
       const early = recogniseUnsignedHandshake(adapter, native);
       if (!early) throw new GatewayError('vendor_not_featured');
-      await recordHandshake({ notes: deps.notes, limiter: deps.handshakeLimiter }, adapter.slug, { ...early, signed: false, remoteAddress: native.remoteAddress }, log);
+      await recordHandshake(
+        { notes: deps.notes, limiter: deps.handshakeLimiter },
+        adapter.slug,
+        { ...early, signed: false, remoteAddress: native.remoteAddress },
+        log,
+      );
       request.audit = { outcome: 'handshake' };
       return sendVendorAnswer(reply, deps, { kind: 'handshake', handshake: early }, native, log);
     }
@@ -112,7 +142,12 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
 
     if (reading.kind === 'handshake') {
       const { handshake, signed } = reading;
-      await recordHandshake({ notes: deps.notes, limiter: deps.handshakeLimiter }, adapter.slug, { ...handshake, signed, remoteAddress: native.remoteAddress }, log);
+      await recordHandshake(
+        { notes: deps.notes, limiter: deps.handshakeLimiter },
+        adapter.slug,
+        { ...handshake, signed, remoteAddress: native.remoteAddress },
+        log,
+      );
       request.audit = { outcome: 'handshake' };
       return sendVendorAnswer(reply, deps, { kind: 'handshake', handshake }, native, log);
     }

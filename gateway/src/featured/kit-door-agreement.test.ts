@@ -29,7 +29,12 @@ const order = JSON.stringify({ orders: [{ storeId: 'site-a', orderId: 'K-1', tot
 
 /** What a vendor sees of an answer: status, and the Error body's code and message (or the success body's shape). */
 async function throughDoor(request: NativeRequest) {
-  const response = await gw.app.inject({ method: 'POST', url: '/webhooks/erp-ts', headers: request.headers as Record<string, string>, payload: request.rawBody });
+  const response = await gw.app.inject({
+    method: 'POST',
+    url: '/webhooks/erp-ts',
+    headers: request.headers as Record<string, string>,
+    payload: request.rawBody,
+  });
   const body = response.json();
   return response.statusCode >= 400
     ? { statusCode: response.statusCode, code: body.code, message: body.message }
@@ -48,7 +53,7 @@ describe('the adapter test kit answers what the featured door answers (one imple
   const cases: Array<[string, () => NativeRequest, number, string]> = [
     ['a signed order', () => kit.signed(order, { 'x-erp-ts': TS }), 200, 'accepted'],
     ['a signed batch naming no store', () => kit.signed('{"orders":[]}', { 'x-erp-ts': TS }), 200, 'accepted'],
-    ['signed with another connection\'s secret', () => other.signed(order, { 'x-erp-ts': TS }), 401, 'bad_signature'],
+    ["signed with another connection's secret", () => other.signed(order, { 'x-erp-ts': TS }), 401, 'bad_signature'],
     ['a stale timestamp', () => kit.signed(order, { 'x-erp-ts': String(NOW / 1000 - 301) }), 401, 'stale_timestamp'],
     ['no signature', () => kit.unsigned(order, { 'x-erp-ts': TS }), 401, 'bad_signature'],
     ['a signed body it cannot read', () => kit.signed('garbage{', { 'x-erp-ts': TS }), 401, 'bad_signature'],

@@ -18,11 +18,20 @@ const member = MEMBERS.clover.membershipId;
 const paidOrder = adapterFixtureJson('clover', 'order-paid.json') as Record<string, unknown>;
 
 function seedDocument(cloverApi: string) {
-  const doc = featuredSeedDocument({ cloverApi, cloverAuth: { kind: 'static-header', header: 'X-Merchant-Token', secret: { from: 'connection' } } });
+  const doc = featuredSeedDocument({
+    cloverApi,
+    cloverAuth: { kind: 'static-header', header: 'X-Merchant-Token', secret: { from: 'connection' } },
+  });
   const merchant = doc.merchants[0]!;
   const clover = merchant.connections.find((c) => c.vendor === 'clover')! as Record<string, unknown>;
   clover.secret = XYZ_TOKEN;
-  merchant.connections.push({ vendor: 'clover', storeId: OTHER_MERCHANT, outletId: 'o-web', secret: MNO_TOKEN, credentials: { accessToken: 'other-token' } } as never);
+  merchant.connections.push({
+    vendor: 'clover',
+    storeId: OTHER_MERCHANT,
+    outletId: 'o-web',
+    secret: MNO_TOKEN,
+    credentials: { accessToken: 'other-token' },
+  } as never);
   return doc;
 }
 
@@ -45,18 +54,27 @@ describe.each(dialects)('per-connection static-header token through a featured d
   /** A notification about a new order at each merchant named, with `token` in X-Merchant-Token (none when null). */
   function post(merchants: string[], token: string | null) {
     ts += 1_000;
-    const body = JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: Object.fromEntries(merchants.map((m) => [m, [{ objectId: `O:${m.slice(0, 3)}${String(ts).slice(-10)}`, type: 'UPDATE', ts }]])) });
+    const body = JSON.stringify({
+      appId: 'DRKVJT2ZRRRSC',
+      merchants: Object.fromEntries(
+        merchants.map((m) => [m, [{ objectId: `O:${m.slice(0, 3)}${String(ts).slice(-10)}`, type: 'UPDATE', ts }]]),
+      ),
+    });
     return gw.app.inject({
-      method: 'POST', url: '/webhooks/clover', payload: body,
+      method: 'POST',
+      url: '/webhooks/clover',
+      payload: body,
       headers: { 'content-type': 'application/json', ...(token === null ? {} : { 'x-merchant-token': token }) },
     });
   }
 
-  it('the merchant\'s own token earns; a wrong, missing or another merchant\'s token is 401 bad_signature', async () => {
+  it("the merchant's own token earns; a wrong, missing or another merchant's token is 401 bad_signature", async () => {
     const before = await gw.balance(member);
     const ok = await post([CLOVER_MERCHANT], XYZ_TOKEN);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().results).toEqual([expect.objectContaining({ storeId: CLOVER_MERCHANT, status: 'processed', membershipId: member, pointsEarned: 38 })]);
+    expect(ok.json().results).toEqual([
+      expect.objectContaining({ storeId: CLOVER_MERCHANT, status: 'processed', membershipId: member, pointsEarned: 38 }),
+    ]);
     expect(await gw.balance(member)).toBe(before + 38);
     for (const token of ['not-a-token', null, MNO_TOKEN]) {
       const refused = await post([CLOVER_MERCHANT], token);
@@ -65,8 +83,13 @@ describe.each(dialects)('per-connection static-header token through a featured d
     }
     // Clover's own X-Clover-Auth no longer opens the door: the operator's scheme replaced it.
     const cloverAuth = await gw.app.inject({
-      method: 'POST', url: '/webhooks/clover', headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE },
-      payload: JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: { [CLOVER_MERCHANT]: [{ objectId: 'O:CLAVJT2ABCRSC', type: 'UPDATE', ts: 1 }] } }),
+      method: 'POST',
+      url: '/webhooks/clover',
+      headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE },
+      payload: JSON.stringify({
+        appId: 'DRKVJT2ZRRRSC',
+        merchants: { [CLOVER_MERCHANT]: [{ objectId: 'O:CLAVJT2ABCRSC', type: 'UPDATE', ts: 1 }] },
+      }),
     });
     expect(cloverAuth.json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });
     expect(await gw.balance(member)).toBe(before + 38);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { queuesByStore } from './process-by-store.js';
 
-describe('queuesByStore: a batch\'s units grouped per store, each store in the vendor\'s order', () => {
+describe("queuesByStore: a batch's units grouped per store, each store in the vendor's order", () => {
   it('keeps the order of first appearance across stores and of units within a store', () => {
     const units = ['A', 'B', 'A', 'C', 'B', 'A'].map((storeId) => ({ storeId }));
     expect(queuesByStore(units)).toEqual([[0, 2, 5], [1, 4], [3]]);

@@ -54,9 +54,16 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
     if (error instanceof VendorApiError) {
       // Retryable (429, 5xx, network) is the vendor's weather; anything else (401/403: this
       // connection's credentials) needs the operator, but is still 503 so no event is lost meanwhile.
-      const line = { ...where, status: error.status, url: error.url, retryable: error.retryable, retryAfterMs: error.retryAfterMs, detail: error.message };
+      const line = {
+        ...where,
+        status: error.status,
+        url: error.url,
+        retryable: error.retryable,
+        retryAfterMs: error.retryAfterMs,
+        detail: error.message,
+      };
       if (error.retryable) log.warn(line, 'vendor API failed during fetch-back; the vendor will redeliver');
-      else log.error(line, 'vendor API refused fetch-back; check this connection\'s credentials');
+      else log.error(line, "vendor API refused fetch-back; check this connection's credentials");
       scope.vendorFailure ??= new GatewayError('vendor_api_unavailable', { cause: error });
       throw new GatewayError('vendor_api_unavailable', { cause: error });
     }
@@ -70,7 +77,11 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
       throw operatorFault(log, { ...where, envelope: index, fields }, `the ${adapter.slug} adapter produced an invalid envelope`);
     }
     if (parsed.data.store.id !== item.connection.storeId) {
-      throw operatorFault(log, { ...where, envelopeStore: parsed.data.store.id }, `the ${adapter.slug} adapter set store.id to another store`);
+      throw operatorFault(
+        log,
+        { ...where, envelopeStore: parsed.data.store.id },
+        `the ${adapter.slug} adapter set store.id to another store`,
+      );
     }
     envelopes.push(parsed.data);
   }

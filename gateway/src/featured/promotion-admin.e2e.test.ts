@@ -19,9 +19,14 @@ describe.each(testDialects())('promotion through the admin API, then native webh
 
   const native = (topic: string, body: Buffer) =>
     t.app.inject({
-      method: 'POST', url: '/webhooks/shopify', payload: body,
+      method: 'POST',
+      url: '/webhooks/shopify',
+      payload: body,
       headers: {
-        'content-type': 'application/json', 'x-shopify-topic': topic, 'x-shopify-shop-domain': SHOP, 'x-shopify-event-id': `evt-${topic}`,
+        'content-type': 'application/json',
+        'x-shopify-topic': topic,
+        'x-shopify-shop-domain': SHOP,
+        'x-shopify-event-id': `evt-${topic}`,
         ...vendorSignature(shopify.defaultAuth, APP_SECRET, 'http://localhost/webhooks/shopify', body),
       },
     });
@@ -31,9 +36,17 @@ describe.each(testDialects())('promotion through the admin API, then native webh
     expect((await t.admin('POST', '/admin/vendors/shopify/demote')).statusCode).toBe(200);
     expect((await native('orders/paid', body)).json()).toMatchObject({ statusCode: 404, code: 'vendor_not_featured' });
 
-    const created = await t.admin('POST', '/admin/connections', { vendor: 'shopify', storeId: SHOP, merchantId: 'm-bean', outletId: 'o-downtown', credentials: { accessToken: 'shpat_x' } });
+    const created = await t.admin('POST', '/admin/connections', {
+      vendor: 'shopify',
+      storeId: SHOP,
+      merchantId: 'm-bean',
+      outletId: 'o-downtown',
+      credentials: { accessToken: 'shpat_x' },
+    });
     expect(created.statusCode).toBe(201);
-    expect((await t.admin('POST', '/admin/vendors/shopify/promote')).json()).toMatchObject({ vendor: { slug: 'shopify', tier: 'featured' } });
+    expect((await t.admin('POST', '/admin/vendors/shopify/promote')).json()).toMatchObject({
+      vendor: { slug: 'shopify', tier: 'featured' },
+    });
 
     const first = await native('orders/paid', body);
     expect(first.statusCode).toBe(200);

@@ -32,7 +32,10 @@ describe.each(dialects)('promotion and the two doors (%s)', (dialect) => {
       url: '/webhooks/shopify',
       payload: body,
       headers: {
-        'content-type': 'application/json', 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': SHOP_DOMAIN, 'x-shopify-event-id': eventId,
+        'content-type': 'application/json',
+        'x-shopify-topic': 'orders/paid',
+        'x-shopify-shop-domain': SHOP_DOMAIN,
+        'x-shopify-event-id': eventId,
         ...vendorSignature(shopify.defaultAuth, SHOPIFY_APP_SECRET, 'http://localhost/webhooks/shopify', body),
       },
     });
@@ -44,8 +47,11 @@ describe.each(dialects)('promotion and the two doors (%s)', (dialect) => {
       url: '/webhooks/generic',
       payload: body,
       headers: {
-        'content-type': 'application/json', 'x-service-vendor': 'shopify', 'x-service-store': SHOP_DOMAIN,
-        'x-service-timestamp': timestamp, 'x-service-signature': signV1(GENERIC_SECRET, timestamp, body),
+        'content-type': 'application/json',
+        'x-service-vendor': 'shopify',
+        'x-service-store': SHOP_DOMAIN,
+        'x-service-timestamp': timestamp,
+        'x-service-signature': signV1(GENERIC_SECRET, timestamp, body),
       },
     });
   };

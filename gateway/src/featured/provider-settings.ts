@@ -17,7 +17,8 @@ export interface ProviderConfig {
 }
 
 /** The warning logged (with `vendor` and `ignoredKeys`) wherever stored settings are read with keys left out. */
-export const IGNORED_SETTINGS_KEYS = 'stored provider settings have keys this adapter does not know: they are ignored (PUT /admin/vendors/:slug/settings to remove them)';
+export const IGNORED_SETTINGS_KEYS =
+  'stored provider settings have keys this adapter does not know: they are ignored (PUT /admin/vendors/:slug/settings to remove them)';
 
 /** `ignoredKeys`: top-level keys the adapter's schema does not know, left out (with `unknownKeys: 'ignore'`), for the caller to log. */
 export type ProviderSettingsResult = { ok: true; config: ProviderConfig; ignoredKeys: string[] } | { ok: false; fields: FieldError[] };
@@ -48,16 +49,28 @@ export interface ProviderSettingsContext {
 }
 
 const isSecretValue = (value: unknown): boolean =>
-  (typeof value === 'string' && value !== '') || (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && v !== ''));
+  (typeof value === 'string' && value !== '') ||
+  (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && v !== ''));
 
 /** What makes a well-formed scheme unusable with these settings: its secret missing, mTLS direct without a listener. */
 function schemeProblems(scheme: AuthScheme, raw: Record<string, unknown>, context: ProviderSettingsContext): FieldError[] {
   const key = settingsKeyOf(scheme);
   if (key !== undefined && !isSecretValue(raw[key])) {
-    return [{ path: formatPath([key]), message: `is required by the auth scheme (${scheme.kind} reads its secret here): a non-empty string, or a list of them while rotating` }];
+    return [
+      {
+        path: formatPath([key]),
+        message: `is required by the auth scheme (${scheme.kind} reads its secret here): a non-empty string, or a list of them while rotating`,
+      },
+    ];
   }
   if (scheme.kind === 'mtls' && scheme.mode === 'direct' && context.tlsListener === false) {
-    return [{ path: 'auth.mode', message: '"direct" needs this gateway\'s own HTTPS listener (GATEWAY_TLS_PORT), which is not configured; use "proxy" behind a TLS-terminating proxy' }];
+    return [
+      {
+        path: 'auth.mode',
+        message:
+          '"direct" needs this gateway\'s own HTTPS listener (GATEWAY_TLS_PORT), which is not configured; use "proxy" behind a TLS-terminating proxy',
+      },
+    ];
   }
   return [];
 }
@@ -70,7 +83,13 @@ function scheduleProblems(adapter: AnyAdapter, schedule: unknown): FieldError[] 
   if (schedule === undefined) return [];
   if (!adapter.catalog) return [{ path: 'catalogSchedule', message: `${adapter.display.name}'s adapter has no catalog pull to schedule` }];
   if (typeof schedule !== 'string' || !cron.validate(schedule.trim())) {
-    return [{ path: 'catalogSchedule', message: 'must be a cron expression node-cron accepts, e.g. "20 3 * * *" (minute hour day month weekday, the gateway\'s local time)' }];
+    return [
+      {
+        path: 'catalogSchedule',
+        message:
+          'must be a cron expression node-cron accepts, e.g. "20 3 * * *" (minute hour day month weekday, the gateway\'s local time)',
+      },
+    ];
   }
   return [];
 }
@@ -85,7 +104,11 @@ function scheduleProblems(adapter: AnyAdapter, schedule: unknown): FieldError[] 
  * verify (its secret missing or empty; mTLS `direct` where `context` says there is no HTTPS
  * listener) is refused naming the field.
  */
-export function parseProviderSettings(adapter: AnyAdapter, raw: Record<string, unknown>, context: ProviderSettingsContext = {}): ProviderSettingsResult {
+export function parseProviderSettings(
+  adapter: AnyAdapter,
+  raw: Record<string, unknown>,
+  context: ProviderSettingsContext = {},
+): ProviderSettingsResult {
   const { auth, catalogSchedule, ...rest } = raw;
   let scheme = adapter.defaultAuth;
   if (auth !== undefined) {
@@ -96,7 +119,11 @@ export function parseProviderSettings(adapter: AnyAdapter, raw: Record<string, u
     if (overrideKey !== undefined && overrideKey !== settingsKeyOf(adapter.defaultAuth)) delete rest[overrideKey];
   }
   const { settings, ignoredKeys } = parseAdapterSettings(adapter, rest, context.unknownKeys ?? 'ignore');
-  const fields = [...(settings.success ? [] : issuesAt([], settings.error)), ...schemeProblems(scheme, raw, context), ...scheduleProblems(adapter, catalogSchedule)];
+  const fields = [
+    ...(settings.success ? [] : issuesAt([], settings.error)),
+    ...schemeProblems(scheme, raw, context),
+    ...scheduleProblems(adapter, catalogSchedule),
+  ];
   if (!settings.success || fields.length > 0) return { ok: false, fields: dedupe(fields) };
   const notificationUrl = typeof raw.notificationUrl === 'string' ? raw.notificationUrl : undefined;
   return {
@@ -116,7 +143,9 @@ export function parseProviderSettings(adapter: AnyAdapter, raw: Record<string, u
 function parseAdapterSettings(adapter: AnyAdapter, rest: Record<string, unknown>, unknownKeys: 'refuse' | 'ignore') {
   const parsed = adapter.settings.safeParse(rest);
   if (parsed.success || unknownKeys === 'refuse') return { settings: parsed, ignoredKeys: [] };
-  const ignoredKeys = parsed.error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' && issue.path.length === 0 ? issue.keys : []));
+  const ignoredKeys = parsed.error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys' && issue.path.length === 0 ? issue.keys : [],
+  );
   if (ignoredKeys.length === 0) return { settings: parsed, ignoredKeys };
   const known = Object.fromEntries(Object.entries(rest).filter(([key]) => !ignoredKeys.includes(key)));
   return { settings: adapter.settings.safeParse(known), ignoredKeys };

@@ -37,7 +37,10 @@ export async function recordHandshake(
       });
     }
   }
-  log.warn({ vendor: slug, value: handshake.value, signed: handshake.signed, remoteAddress: from }, `featured webhook handshake: ${handshake.note}`);
+  log.warn(
+    { vendor: slug, value: handshake.value, signed: handshake.signed, remoteAddress: from },
+    `featured webhook handshake: ${handshake.note}`,
+  );
   if (!recording.notes) return;
   const note = `${handshake.note.slice(0, NOTE_MAX)} (${handshake.signed ? 'signed' : 'unsigned'}, from ${from})`;
   try {

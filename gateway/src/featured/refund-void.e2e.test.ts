@@ -4,15 +4,30 @@ import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-g
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
 import {
-  CLOVER_AUTH_CODE, CLOVER_MERCHANT, MEMBERS, SHOP_DOMAIN, SHOPIFY_APP_SECRET, SQUARE_NOTIFICATION_URL, SQUARE_SIGNATURE_KEY, featuredSeedDocument,
+  CLOVER_AUTH_CODE,
+  CLOVER_MERCHANT,
+  MEMBERS,
+  SHOP_DOMAIN,
+  SHOPIFY_APP_SECRET,
+  SQUARE_NOTIFICATION_URL,
+  SQUARE_SIGNATURE_KEY,
+  featuredSeedDocument,
 } from '../testing/featured-seed.js';
 import { adapterFixture, adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
 
 const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
-type Result = { status: string; eventType: string; pointsEarned: number; pointsReversed?: number; refundId?: string; warning: string | null };
+type Result = {
+  status: string;
+  eventType: string;
+  pointsEarned: number;
+  pointsReversed?: number;
+  refundId?: string;
+  warning: string | null;
+};
 const results = (response: { json(): unknown }) => (response.json() as { results: Result[] }).results;
 /** A fixture with strings replaced (another event id, type or status), to be signed afresh. */
-const edited = (body: Buffer, ...pairs: Array<[string, string]>) => Buffer.from(pairs.reduce((text, [from, to]) => text.replaceAll(from, to), body.toString('utf8')));
+const edited = (body: Buffer, ...pairs: Array<[string, string]>) =>
+  Buffer.from(pairs.reduce((text, [from, to]) => text.replaceAll(from, to), body.toString('utf8')));
 
 describe.each(dialects)('refunds and voids through /webhooks/{slug}: reversed once, redeliveries are duplicates (%s)', (dialect) => {
   let api: RecordedVendorServer;
@@ -31,13 +46,19 @@ describe.each(dialects)('refunds and voids through /webhooks/{slug}: reversed on
 
   it('Shopify: orders/paid earns, refunds/create reverses once (redelivered: duplicate), orders/cancelled is 200 ignored', async () => {
     const member = MEMBERS.shopify.membershipId;
-    const post = (topic: string, body: Buffer, eventId: string) => gw.app.inject({
-      method: 'POST', url: '/webhooks/shopify', payload: body,
-      headers: {
-        'content-type': 'application/json', 'x-shopify-topic': topic, 'x-shopify-shop-domain': SHOP_DOMAIN, 'x-shopify-event-id': eventId,
-        ...vendorSignature(shopify.defaultAuth, SHOPIFY_APP_SECRET, 'http://localhost/webhooks/shopify', body),
-      },
-    });
+    const post = (topic: string, body: Buffer, eventId: string) =>
+      gw.app.inject({
+        method: 'POST',
+        url: '/webhooks/shopify',
+        payload: body,
+        headers: {
+          'content-type': 'application/json',
+          'x-shopify-topic': topic,
+          'x-shopify-shop-domain': SHOP_DOMAIN,
+          'x-shopify-event-id': eventId,
+          ...vendorSignature(shopify.defaultAuth, SHOPIFY_APP_SECRET, 'http://localhost/webhooks/shopify', body),
+        },
+      });
     const [sale] = results(await post('orders/paid', adapterFixture('shopify', 'orders-paid.json'), 'evt-paid'));
     expect(sale).toMatchObject({ eventType: 'sale.completed', status: 'processed' });
     const afterSale = await gw.balance(member);
@@ -57,10 +78,16 @@ describe.each(dialects)('refunds and voids through /webhooks/{slug}: reversed on
 
   it('Square: a COMPLETED refund reverses once whether it arrives as refund.created, refund.updated or both; a CANCELED payment earns nothing', async () => {
     const member = MEMBERS.square.membershipId;
-    const post = (body: Buffer) => gw.app.inject({
-      method: 'POST', url: '/webhooks/square', payload: body,
-      headers: { 'content-type': 'application/json', ...vendorSignature(square.defaultAuth, SQUARE_SIGNATURE_KEY, SQUARE_NOTIFICATION_URL, body) },
-    });
+    const post = (body: Buffer) =>
+      gw.app.inject({
+        method: 'POST',
+        url: '/webhooks/square',
+        payload: body,
+        headers: {
+          'content-type': 'application/json',
+          ...vendorSignature(square.defaultAuth, SQUARE_SIGNATURE_KEY, SQUARE_NOTIFICATION_URL, body),
+        },
+      });
     const payment = adapterFixture('square', 'payment-updated-completed.json');
     const canceled = edited(payment, ['"status": "COMPLETED"', '"status": "CANCELED"'], ['6a8f5f28-54a1', 'cccccccc-54a1']);
     expect(results(await post(canceled))).toEqual([]);
@@ -73,8 +100,11 @@ describe.each(dialects)('refunds and voids through /webhooks/{slug}: reversed on
     const salePayment = (JSON.parse(payment.toString('utf8')) as { data: { object: { payment: { id: string } } } }).data.object.payment;
     api.route(`/v2/payments/${salePayment.id}`, { body: { payment: salePayment } });
     // Square's documented refund.updated, moved to this sale's location and payment (its order_id, the refund's own order, kept).
-    const updated = edited(adapterFixture('square', 'refund-updated-completed.json'),
-      ['"NAQ1FHV6ZJ8YV"', '"S8GWD5R9QB376"'], ['"payment_id": "KkAkhdMsgzn59SM8A89WgKwekxLZY"', `"payment_id": "${salePayment.id}"`]);
+    const updated = edited(
+      adapterFixture('square', 'refund-updated-completed.json'),
+      ['"NAQ1FHV6ZJ8YV"', '"S8GWD5R9QB376"'],
+      ['"payment_id": "KkAkhdMsgzn59SM8A89WgKwekxLZY"', `"payment_id": "${salePayment.id}"`],
+    );
     const created = edited(updated, ['"refund.updated"', '"refund.created"'], ['bc316346-6691', 'dddddddd-6691']);
     const [first] = results(await post(created));
     expect(first).toMatchObject({ eventType: 'sale.refunded', status: 'processed' });
@@ -89,10 +119,13 @@ describe.each(dialects)('refunds and voids through /webhooks/{slug}: reversed on
     const orderPath = `/v3/merchants/${CLOVER_MERCHANT}/orders/GHIVJT2ABCRSC`;
     const paid = adapterFixtureJson('clover', 'order-paid.json') as Record<string, unknown>;
     const { refunds } = adapterFixtureJson('clover', 'order-refunded.json') as { refunds: unknown };
-    const notify = (type: string, ts: number) => gw.app.inject({
-      method: 'POST', url: '/webhooks/clover', headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE },
-      payload: JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: { [CLOVER_MERCHANT]: [{ objectId: 'O:GHIVJT2ABCRSC', type, ts }] } }),
-    });
+    const notify = (type: string, ts: number) =>
+      gw.app.inject({
+        method: 'POST',
+        url: '/webhooks/clover',
+        headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE },
+        payload: JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: { [CLOVER_MERCHANT]: [{ objectId: 'O:GHIVJT2ABCRSC', type, ts }] } }),
+      });
     api.route(orderPath, { body: paid });
     expect(results(await notify('CREATE', 1_700_000_000_000))[0]).toMatchObject({ eventType: 'sale.completed', status: 'processed' });
     const afterSale = await gw.balance(member);

@@ -1,4 +1,11 @@
-import { answerContentType, GatewayError, vendorAnswer, type AcceptedOutcome, type Handshake, type NativeRequest } from '@loyalty-gateway/core';
+import {
+  answerContentType,
+  GatewayError,
+  vendorAnswer,
+  type AcceptedOutcome,
+  type Handshake,
+  type NativeRequest,
+} from '@loyalty-gateway/core';
 import type { FastifyReply } from 'fastify';
 import type { DoorDeps, RequestLogger } from './featured-types.js';
 
@@ -9,7 +16,13 @@ type Outcome = { kind: 'accepted'; outcome: AcceptedOutcome } | { kind: 'handsha
  * An adapter whose answer function throws or names a non-2xx status has a bug: 500, logged with
  * its name (what was processed stays processed; the vendor's retry is answered `duplicate`).
  */
-export function sendVendorAnswer(reply: FastifyReply, deps: Pick<DoorDeps, 'adapter'>, outcome: Outcome, request: NativeRequest, log: RequestLogger): FastifyReply {
+export function sendVendorAnswer(
+  reply: FastifyReply,
+  deps: Pick<DoorDeps, 'adapter'>,
+  outcome: Outcome,
+  request: NativeRequest,
+  log: RequestLogger,
+): FastifyReply {
   let answer;
   try {
     answer = vendorAnswer(deps.adapter.response, outcome, request);

@@ -24,7 +24,8 @@ describe.each(dialects)('Shopify end to end through /webhooks/shopify (%s)', (di
   });
   afterAll(() => gw.close());
 
-  const post = (body: Buffer, headers: Record<string, string>) => gw.app.inject({ method: 'POST', url: '/webhooks/shopify', headers, payload: body });
+  const post = (body: Buffer, headers: Record<string, string>) =>
+    gw.app.inject({ method: 'POST', url: '/webhooks/shopify', headers, payload: body });
 
   it('a signed orders/paid sent twice earns exactly once', async () => {
     const body = adapterFixture('shopify', 'orders-paid.json');
@@ -34,7 +35,11 @@ describe.each(dialects)('Shopify end to end through /webhooks/shopify (%s)', (di
     expect(answer).toMatchObject({ status: 'accepted', skipped: [], notes: [] });
     expect(answer.results).toHaveLength(1);
     expect(answer.results[0]).toMatchObject({
-      storeId: SHOP_DOMAIN, eventType: 'sale.completed', transactionId: '450789469', status: 'processed', membershipId: MEMBERS.shopify.membershipId,
+      storeId: SHOP_DOMAIN,
+      eventType: 'sale.completed',
+      transactionId: '450789469',
+      status: 'processed',
+      membershipId: MEMBERS.shopify.membershipId,
     });
     const earned = answer.results[0].pointsEarned as number;
     expect(earned).toBeGreaterThan(0);
@@ -58,7 +63,7 @@ describe.each(dialects)('Shopify end to end through /webhooks/shopify (%s)', (di
     expect(await gw.balance(MEMBERS.shopify.membershipId)).toBe(before);
   });
 
-  it('Shopify\'s test notification is 200 with nothing earned and a note', async () => {
+  it("Shopify's test notification is 200 with nothing earned and a note", async () => {
     const body = adapterFixture('shopify', 'orders-paid-test-notification.json');
     const before = await gw.balance(MEMBERS.shopify.membershipId);
     const response = await post(body, shopifyHeaders('orders/paid', body));
@@ -76,26 +81,39 @@ describe.each(dialects)('Shopify end to end through /webhooks/shopify (%s)', (di
     for (let delivery = 1; delivery <= 2; delivery += 1) {
       const response = await post(body, headers);
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ status: 'accepted', results: [], skipped: [{ storeId: shop, reason: 'unknown_connection' }] });
+      expect(response.json()).toMatchObject({
+        status: 'accepted',
+        results: [],
+        skipped: [{ storeId: shop, reason: 'unknown_connection' }],
+      });
     }
     const [note] = (await gw.notes.listVendorNotes('shopify')).filter((n) => n.kind === 'unknown_store' && n.value === shop);
     expect(note).toMatchObject({ count: 2, note: expect.stringContaining(`admin connections create --vendor shopify --store '${shop}'`) });
     expect(note!.firstSeenAt.getTime()).toBeLessThanOrEqual(note!.createdAt.getTime());
 
     // The operator connects the shop: Shopify's next retry earns.
-    await gw.store.ensureConnection({ vendor: 'shopify', storeId: shop, merchantId: 'm-bean', outletId: 'o-web', secret: 'unused-for-shopify-0123456789' });
+    await gw.store.ensureConnection({
+      vendor: 'shopify',
+      storeId: shop,
+      merchantId: 'm-bean',
+      outletId: 'o-web',
+      secret: 'unused-for-shopify-0123456789',
+    });
     const earned = await post(body, headers);
     expect(earned.json()).toMatchObject({ status: 'accepted', results: [{ storeId: shop, status: 'processed' }] });
   });
 
   it('a delivery the app secret does not verify stays 401, whatever shop it names', async () => {
     const body = adapterFixture('shopify', 'orders-paid.json');
-    const response = await post(body, { ...shopifyHeaders('orders/paid', body, { 'x-shopify-shop-domain': 'nobody.myshopify.com' }), 'x-shopify-hmac-sha256': 'AAAA' });
+    const response = await post(body, {
+      ...shopifyHeaders('orders/paid', body, { 'x-shopify-shop-domain': 'nobody.myshopify.com' }),
+      'x-shopify-hmac-sha256': 'AAAA',
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ code: 'bad_signature' });
   });
 
-  it('a body Shopify\'s schema cannot read is 400 invalid_native_payload, whatever the Content-Type', async () => {
+  it("a body Shopify's schema cannot read is 400 invalid_native_payload, whatever the Content-Type", async () => {
     const body = Buffer.from('this is not json');
     const response = await post(body, shopifyHeaders('orders/paid', body, { 'content-type': 'text/plain' }));
     expect(response.statusCode).toBe(400);

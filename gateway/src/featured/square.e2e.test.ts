@@ -12,7 +12,8 @@ const payment = adapterFixture('square', 'payment-updated-completed.json');
 const member = MEMBERS.square.membershipId;
 
 /** The payment fixture with strings replaced (another order, another status), to be signed afresh. */
-const variant = (...pairs: Array<[string, string]>) => Buffer.from(pairs.reduce((text, [from, to]) => text.replace(from, to), payment.toString('utf8')));
+const variant = (...pairs: Array<[string, string]>) =>
+  Buffer.from(pairs.reduce((text, [from, to]) => text.replace(from, to), payment.toString('utf8')));
 
 describe.each(dialects)('Square end to end through /webhooks/square (%s)', (dialect) => {
   let api: RecordedVendorServer;
@@ -30,13 +31,24 @@ describe.each(dialects)('Square end to end through /webhooks/square (%s)', (dial
 
   // Square signs the subscription's notification URL + the body; the gateway uses settings.notificationUrl.
   const post = (body: Buffer, signature = vendorSignature(square.defaultAuth, SQUARE_SIGNATURE_KEY, SQUARE_NOTIFICATION_URL, body)) =>
-    gw.app.inject({ method: 'POST', url: '/webhooks/square', headers: { 'content-type': 'application/json', ...signature }, payload: body });
+    gw.app.inject({
+      method: 'POST',
+      url: '/webhooks/square',
+      headers: { 'content-type': 'application/json', ...signature },
+      payload: body,
+    });
 
   it('payment.updated COMPLETED, fetched back from the recorded API, sent twice, earns once', async () => {
     const first = await post(payment);
     expect(first.statusCode).toBe(200);
     const [result] = first.json().results;
-    expect(result).toMatchObject({ storeId: SQUARE_LOCATION, transactionId: ORDER_ID, eventType: 'sale.completed', status: 'processed', membershipId: member });
+    expect(result).toMatchObject({
+      storeId: SQUARE_LOCATION,
+      transactionId: ORDER_ID,
+      eventType: 'sale.completed',
+      status: 'processed',
+      membershipId: member,
+    });
     expect(result.pointsEarned).toBeGreaterThan(0);
     expect(api.seen.filter((r) => r.path === `/v2/orders/${ORDER_ID}`)[0]?.headers.authorization).toBe('Bearer EAAA-fake-token');
     const again = await post(payment);
@@ -47,7 +59,10 @@ describe.each(dialects)('Square end to end through /webhooks/square (%s)', (dial
 
   it('a signature over another URL or with another key is 401 bad_signature', async () => {
     const before = await gw.balance(member);
-    const otherUrl = await post(payment, vendorSignature(square.defaultAuth, SQUARE_SIGNATURE_KEY, 'http://localhost/webhooks/square', payment));
+    const otherUrl = await post(
+      payment,
+      vendorSignature(square.defaultAuth, SQUARE_SIGNATURE_KEY, 'http://localhost/webhooks/square', payment),
+    );
     expect(otherUrl.statusCode).toBe(401);
     expect(otherUrl.json()).toMatchObject({ code: 'bad_signature' });
     const otherKey = await post(payment, vendorSignature(square.defaultAuth, 'not-the-key', SQUARE_NOTIFICATION_URL, payment));
@@ -74,7 +89,7 @@ describe.each(dialects)('Square end to end through /webhooks/square (%s)', (dial
     expect(notes[0]).toMatchObject({ vendor: 'square', value: 'ac3ac95b-f97d-458c-a6e6-18981597e05f' });
   });
 
-  it('a fetch-back 503 (after the webhook budget\'s two attempts) is 503 vendor_api_unavailable, nothing earned; the redelivery earns', async () => {
+  it("a fetch-back 503 (after the webhook budget's two attempts) is 503 vendor_api_unavailable, nothing earned; the redelivery earns", async () => {
     const before = await gw.balance(member);
     api.route('/v2/orders/ORDER-2', { body: { order: { ...order.order, id: 'ORDER-2' } } });
     api.script('/v2/orders/ORDER-2', { status: 503, body: { errors: [] } }, { status: 503, body: { errors: [] } });
@@ -92,7 +107,7 @@ describe.each(dialects)('Square end to end through /webhooks/square (%s)', (dial
     expect(await gw.balance(member)).toBe(before + result.pointsEarned);
   });
 
-  it('a documented refund.updated (its order_id is the refund\'s own order) reverses the sale found through its payment: partial, then full', async () => {
+  it("a documented refund.updated (its order_id is the refund's own order) reverses the sale found through its payment: partial, then full", async () => {
     // A sale of its own (a fresh order), refunded in part and then in full.
     const SALE_ORDER = 'ORDER-REFUNDED';
     api.route(`/v2/orders/${SALE_ORDER}`, { body: { order: { ...order.order, id: SALE_ORDER } } });
@@ -110,8 +125,13 @@ describe.each(dialects)('Square end to end through /webhooks/square (%s)', (dial
     // (haOyDuHiqtAXMk0d8pDKXpL7Jg4F, the refund's own order) is kept as Square sends it.
     const documented = adapterFixture('square', 'refund-updated-completed.json').toString('utf8');
     const refundOf = (...pairs: Array<[string, string]>) =>
-      Buffer.from([['"NAQ1FHV6ZJ8YV"', `"${SQUARE_LOCATION}"`], ['"payment_id": "KkAkhdMsgzn59SM8A89WgKwekxLZY"', `"payment_id": "${paymentId}"`], ...pairs]
-        .reduce((text, [from, to]) => text.replaceAll(from!, to!), documented));
+      Buffer.from(
+        [
+          ['"NAQ1FHV6ZJ8YV"', `"${SQUARE_LOCATION}"`],
+          ['"payment_id": "KkAkhdMsgzn59SM8A89WgKwekxLZY"', `"payment_id": "${paymentId}"`],
+          ...pairs,
+        ].reduce((text, [from, to]) => text.replaceAll(from!, to!), documented),
+      );
     const partial = refundOf(['"amount": 1000', '"amount": 250'], ['_ptNBVqHYxt5g', '_partialRefund'], ['bc316346-6691', 'ffffffff-6691']);
     const [first] = (await post(partial)).json().results;
     expect(first).toMatchObject({ eventType: 'sale.refunded', transactionId: SALE_ORDER, status: 'processed' });

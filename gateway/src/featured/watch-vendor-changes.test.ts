@@ -26,7 +26,7 @@ describe.each(dialects)('watchVendorChanges: settings written by another process
     await shared.close();
   });
 
-  it('polls the registry and runs the listeners again once the reader\'s cached copy has expired', async () => {
+  it("polls the registry and runs the listeners again once the reader's cached copy has expired", async () => {
     changes = watchVendorChanges({ store: reader, log: quietLogger(), intervalMs: 50, settleMs: 400 });
     await changes.start(); // the baseline: the starting state runs nothing
     const seen: unknown[] = [];

@@ -16,7 +16,7 @@ const MEMBER = 'MBR-WOO';
 // example, 729 (processing, paid 54.40); both billed to john.doe@example.com.
 const order727 = adapterFixture('woocommerce', 'order-727.json');
 const order729 = (adapterFixtureJson('woocommerce', 'orders-batch.json') as { create: unknown[] }).create[1];
-const documentedRefunds = ((adapterFixtureJson('woocommerce', 'orders-list.json') as Array<{ refunds: unknown[] }>)[1]!).refunds;
+const documentedRefunds = (adapterFixtureJson('woocommerce', 'orders-list.json') as Array<{ refunds: unknown[] }>)[1]!.refunds;
 
 /** The seed's three vendors plus WooCommerce (generic tier until the test promotes it) and its store. */
 function seedWith(site: string) {
@@ -24,7 +24,11 @@ function seedWith(site: string) {
   (doc.vendors as unknown[]).push({ slug: 'woocommerce', name: 'WooCommerce', tier: 'generic', settings: {} });
   doc.merchants[0]!.members.push({ membershipId: MEMBER, email: 'john.doe@example.com', points: 0 } as never);
   (doc.merchants[0]!.connections as unknown[]).push({
-    vendor: 'woocommerce', storeId: site, outletId: 'o-web', secret: SECRET, credentials: { consumerKey: 'ck_test0001', consumerSecret: 'cs_test0001' },
+    vendor: 'woocommerce',
+    storeId: site,
+    outletId: 'o-web',
+    secret: SECRET,
+    credentials: { consumerKey: 'ck_test0001', consumerSecret: 'cs_test0001' },
   });
   return doc;
 }
@@ -47,16 +51,27 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
   /** A delivery as WC_Webhook::deliver() sends it: the body signed with the store's webhook secret. */
   const deliver = (body: Buffer | string, { topic = 'order.updated', from = site, secret = SECRET } = {}) =>
     gw.app.inject({
-      method: 'POST', url: '/webhooks/woocommerce', payload: body,
+      method: 'POST',
+      url: '/webhooks/woocommerce',
+      payload: body,
       headers: {
-        'content-type': 'application/json', 'x-wc-webhook-source': from, 'x-wc-webhook-topic': topic,
-        'x-wc-webhook-signature': createHmac('sha256', secret).update(body).digest('base64'), 'x-wc-webhook-id': '14', 'x-wc-webhook-delivery-id': 'd1',
+        'content-type': 'application/json',
+        'x-wc-webhook-source': from,
+        'x-wc-webhook-topic': topic,
+        'x-wc-webhook-signature': createHmac('sha256', secret).update(body).digest('base64'),
+        'x-wc-webhook-id': '14',
+        'x-wc-webhook-delivery-id': 'd1',
       },
     });
   const withRefunds = (refunds: unknown[]) => JSON.stringify({ ...JSON.parse(order727.toString('utf8')), refunds });
 
   it('saving the webhook pings the URL before the vendor is promoted: exactly 200, recorded for the operator', async () => {
-    const ping = await gw.app.inject({ method: 'POST', url: '/webhooks/woocommerce', payload: 'webhook_id=14', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const ping = await gw.app.inject({
+      method: 'POST',
+      url: '/webhooks/woocommerce',
+      payload: 'webhook_id=14',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(ping.statusCode).toBe(200);
     expect((await gw.notes.listVendorNotes('woocommerce'))[0]).toMatchObject({ vendor: 'woocommerce', value: '14' });
     // Anything else is refused until the operator promotes the vendor.
@@ -68,7 +83,13 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
     const created = await deliver(order727, { topic: 'order.created' });
     expect(created.statusCode).toBe(200);
     const [result] = created.json().results;
-    expect(result).toMatchObject({ storeId: site, transactionId: '727', eventType: 'sale.completed', status: 'processed', membershipId: MEMBER });
+    expect(result).toMatchObject({
+      storeId: site,
+      transactionId: '727',
+      eventType: 'sale.completed',
+      status: 'processed',
+      membershipId: MEMBER,
+    });
     expect(result.pointsEarned).toBeGreaterThan(0);
     expect((await deliver(order727)).json().results[0]).toMatchObject({ status: 'duplicate', pointsEarned: 0 });
     expect(await gw.balance(MEMBER)).toBe(result.pointsEarned);
@@ -80,27 +101,44 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
     const partial = await deliver(withRefunds(documentedRefunds));
     expect(partial.statusCode).toBe(200);
     const reversed = partial.json().results.filter((r: { eventType: string }) => r.eventType === 'sale.refunded');
-    expect(reversed.map((r: { refundId: string; status: string }) => [r.refundId, r.status])).toEqual([['726', 'processed'], ['724', 'processed']]);
+    expect(reversed.map((r: { refundId: string; status: string }) => [r.refundId, r.status])).toEqual([
+      ['726', 'processed'],
+      ['724', 'processed'],
+    ]);
     const afterPartial = await gw.balance(MEMBER);
     expect(afterPartial).toBeLessThan(earned);
     expect(afterPartial).toBeGreaterThan(0);
     // The next update repeats both and adds the rest of the order (29.35 - 19.00): only the new one changes points.
     const rest = await deliver(withRefunds([{ id: 731, refund: '', total: '-10.35' }, ...documentedRefunds]));
-    expect(rest.json().results.filter((r: { eventType: string }) => r.eventType === 'sale.refunded').map((r: { refundId: string; status: string }) => [r.refundId, r.status]))
-      .toEqual([['731', 'processed'], ['726', 'duplicate'], ['724', 'duplicate']]);
+    expect(
+      rest
+        .json()
+        .results.filter((r: { eventType: string }) => r.eventType === 'sale.refunded')
+        .map((r: { refundId: string; status: string }) => [r.refundId, r.status]),
+    ).toEqual([
+      ['731', 'processed'],
+      ['726', 'duplicate'],
+      ['724', 'duplicate'],
+    ]);
     expect(await gw.balance(MEMBER)).toBe(0);
   });
 
-  it('a signature with another store\'s secret is 401 and a site with no connection is 401 unknown_connection; nothing earned', async () => {
+  it("a signature with another store's secret is 401 and a site with no connection is 401 unknown_connection; nothing earned", async () => {
     const before = await gw.balance(MEMBER);
     expect((await deliver(order727, { secret: 'not-this-store' })).json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });
-    expect((await deliver(order727, { from: 'https://other-shop.example.com/' })).json()).toMatchObject({ statusCode: 401, code: 'unknown_connection' });
+    expect((await deliver(order727, { from: 'https://other-shop.example.com/' })).json()).toMatchObject({
+      statusCode: 401,
+      code: 'unknown_connection',
+    });
     expect(await gw.balance(MEMBER)).toBe(before);
   });
 
   it('reconciliation earns a paid order whose webhook WooCommerce never sent; what the webhook delivered is a duplicate', async () => {
     const before = await gw.balance(MEMBER);
-    api.route('/wp-json/wc/v3/orders?page=1', { body: [JSON.parse(order727.toString('utf8')), order729], headers: { 'x-wp-totalpages': '1' } });
+    api.route('/wp-json/wc/v3/orders?page=1', {
+      body: [JSON.parse(order727.toString('utf8')), order729],
+      headers: { 'x-wp-totalpages': '1' },
+    });
     const [connection] = (await gw.store.listConnections({ vendor: 'woocommerce' })) as ConnectionSummary[];
     const clock = connection!.createdAt.getTime() + 60 * 60 * 1000;
     const deps = await reconcileDepsFor(gw, () => clock);

@@ -7,7 +7,10 @@ describe('ClockSkewTracker', () => {
   it('keeps the latest and a smoothed skew; one odd request does not flag a connection', () => {
     let now = 1_800_000_000_000;
     const warned: ConnectionSkew[] = [];
-    const tracker = new ClockSkewTracker((s) => warned.push(s), () => now);
+    const tracker = new ClockSkewTracker(
+      (s) => warned.push(s),
+      () => now,
+    );
     for (let i = 0; i < 5; i += 1) tracker.record(connection, now / 1000 + 10);
     tracker.record(connection, now / 1000 + 250); // one request from a till far off
     const skew = tracker.of('c-1')!;
@@ -22,7 +25,10 @@ describe('ClockSkewTracker', () => {
   it('a drifting till is flagged past 120 s and warned about once per hour', () => {
     let now = 1_800_000_000_000;
     const warned: ConnectionSkew[] = [];
-    const tracker = new ClockSkewTracker((s) => warned.push(s), () => now);
+    const tracker = new ClockSkewTracker(
+      (s) => warned.push(s),
+      () => now,
+    );
     for (let i = 0; i < 30; i += 1) tracker.record(connection, now / 1000 - 150);
     expect(tracker.of('c-1')).toMatchObject({ smoothedSeconds: -150, flagged: true, vendor: 'acme-pos', store: 'store-001' });
     expect(warned).toHaveLength(1);

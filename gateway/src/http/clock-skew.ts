@@ -80,9 +80,13 @@ export class ClockSkewTracker {
   private view(connectionId: string, entry: Entry): ConnectionSkew {
     const round = (value: number) => Math.round(value * 10) / 10;
     return {
-      connectionId, vendor: entry.vendor, store: entry.store,
-      latestSeconds: round(entry.latest), smoothedSeconds: round(entry.smoothed),
-      lastSeenAt: new Date(entry.seenAt), flagged: Math.abs(entry.smoothed) > SKEW_FLAG_SECONDS,
+      connectionId,
+      vendor: entry.vendor,
+      store: entry.store,
+      latestSeconds: round(entry.latest),
+      smoothedSeconds: round(entry.smoothed),
+      lastSeenAt: new Date(entry.seenAt),
+      flagged: Math.abs(entry.smoothed) > SKEW_FLAG_SECONDS,
     };
   }
 }

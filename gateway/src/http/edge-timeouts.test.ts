@@ -10,7 +10,11 @@ import { Agent, request } from 'undici';
 import { openMigratedDatabase } from '../testing/migrated-database.js';
 
 /** A raw HTTP exchange over a real socket: what an ordinary client (or a slow attacker) sees. */
-function exchange(port: number, write: (socket: Socket) => void, waitMs = 10_000): Promise<{ text: string; closed: boolean; elapsed: number }> {
+function exchange(
+  port: number,
+  write: (socket: Socket) => void,
+  waitMs = 10_000,
+): Promise<{ text: string; closed: boolean; elapsed: number }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = connect(port, '127.0.0.1');
@@ -32,7 +36,8 @@ function exchange(port: number, write: (socket: Socket) => void, waitMs = 10_000
 
 const statusOf = (raw: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0);
 const bodyOf = (raw: string) => JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
-const headerOf = (raw: string, name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(raw.slice(0, raw.indexOf('\r\n\r\n')))?.[1]?.trim();
+const headerOf = (raw: string, name: string) =>
+  new RegExp(`^${name}: (.*)$`, 'im').exec(raw.slice(0, raw.indexOf('\r\n\r\n')))?.[1]?.trim();
 
 describe('HTTP edges over a real socket: timeouts, oversized headers, closing', () => {
   let app: FastifyInstance;
@@ -41,10 +46,19 @@ describe('HTTP edges over a real socket: timeouts, oversized headers, closing', 
     const database = await openMigratedDatabase('sqlite');
     const store = await createGatewayStore({ database, masterKey: randomBytes(32) });
     await store.ensureVendor({ slug: 'acme-pos', name: 'Acme POS', tier: 'generic' });
-    await store.ensureConnection({ vendor: 'acme-pos', storeId: 'store-001', merchantId: 'm-1', outletId: 'o-1', secret: 'whsec_edge_test_secret_0123456789' });
+    await store.ensureConnection({
+      vendor: 'acme-pos',
+      storeId: 'store-001',
+      merchantId: 'm-1',
+      outletId: 'o-1',
+      secret: 'whsec_edge_test_secret_0123456789',
+    });
     const engine = await createEmbeddedEngine({ database });
     app = await buildApp({
-      engine, connections: store, idempotency: createMemoryIdempotencyCache(), rateLimit: { max: 1000 },
+      engine,
+      connections: store,
+      idempotency: createMemoryIdempotencyCache(),
+      rateLimit: { max: 1000 },
       http: { requestTimeoutMs: 1_000, maxConnections: 64 },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -52,19 +66,22 @@ describe('HTTP edges over a real socket: timeouts, oversized headers, closing', 
   });
   afterAll(() => app.close());
 
-  it.each(['/webhooks/generic', '/v1/refund'])('a body that never finishes on %s (a real connection\'s headers) is answered 408 request_timeout in the Error body, then closed', async (path) => {
-    const answer = await exchange(port, (socket) => {
-      const auth = `X-Service-Vendor: acme-pos\r\nX-Service-Store: store-001\r\nX-Service-Timestamp: ${Math.floor(Date.now() / 1000)}\r\nX-Service-Signature: v1=AAAA\r\n`;
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${auth}Content-Length: 1000\r\n\r\n{"a":1,`);
-    });
-    expect(answer.closed).toBe(true);
-    expect(answer.elapsed).toBeLessThan(5_000);
-    expect(statusOf(answer.text)).toBe(408);
-    const body = ErrorBody.parse(bodyOf(answer.text));
-    expect(body).toMatchObject({ statusCode: 408, code: 'request_timeout' });
-    expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(headerOf(answer.text, 'x-request-id')).toBe(body.requestId);
-  });
+  it.each(['/webhooks/generic', '/v1/refund'])(
+    "a body that never finishes on %s (a real connection's headers) is answered 408 request_timeout in the Error body, then closed",
+    async (path) => {
+      const answer = await exchange(port, (socket) => {
+        const auth = `X-Service-Vendor: acme-pos\r\nX-Service-Store: store-001\r\nX-Service-Timestamp: ${Math.floor(Date.now() / 1000)}\r\nX-Service-Signature: v1=AAAA\r\n`;
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${auth}Content-Length: 1000\r\n\r\n{"a":1,`);
+      });
+      expect(answer.closed).toBe(true);
+      expect(answer.elapsed).toBeLessThan(5_000);
+      expect(statusOf(answer.text)).toBe(408);
+      const body = ErrorBody.parse(bodyOf(answer.text));
+      expect(body).toMatchObject({ statusCode: 408, code: 'request_timeout' });
+      expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(headerOf(answer.text, 'x-request-id')).toBe(body.requestId);
+    },
+  );
 
   it('without credentials the refusal comes at once (401 before any body is read), and the unfinished body still ends the connection', async () => {
     const answer = await exchange(port, (socket) => {
@@ -79,7 +96,9 @@ describe('HTTP edges over a real socket: timeouts, oversized headers, closing', 
     for (let i = 0; i < 5; i += 1) {
       const body = Buffer.alloc(3 * 1024 * 1024, 0x61);
       const answer = await exchange(port, (socket) => {
-        socket.write(`POST /webhooks/generic HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Service-Vendor: acme-pos\r\nX-Service-Store: store-001\r\nX-Service-Timestamp: ${Math.floor(Date.now() / 1000)}\r\nX-Service-Signature: v1=AAAA\r\nContent-Length: ${body.length}\r\n\r\n`);
+        socket.write(
+          `POST /webhooks/generic HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Service-Vendor: acme-pos\r\nX-Service-Store: store-001\r\nX-Service-Timestamp: ${Math.floor(Date.now() / 1000)}\r\nX-Service-Signature: v1=AAAA\r\nContent-Length: ${body.length}\r\n\r\n`,
+        );
         socket.write(body);
       });
       expect(statusOf(answer.text), `attempt ${i}`).toBe(413);
@@ -92,8 +111,16 @@ describe('HTTP edges over a real socket: timeouts, oversized headers, closing', 
     try {
       for (let i = 0; i < 10; i += 1) {
         const response = await request(`http://127.0.0.1:${port}/webhooks/generic`, {
-          method: 'POST', dispatcher: agent, body: Buffer.alloc(3 * 1024 * 1024, 0x61),
-          headers: { 'content-type': 'application/json', 'x-service-vendor': 'acme-pos', 'x-service-store': 'store-001', 'x-service-timestamp': String(Math.floor(Date.now() / 1000)), 'x-service-signature': 'v1=AAAA' },
+          method: 'POST',
+          dispatcher: agent,
+          body: Buffer.alloc(3 * 1024 * 1024, 0x61),
+          headers: {
+            'content-type': 'application/json',
+            'x-service-vendor': 'acme-pos',
+            'x-service-store': 'store-001',
+            'x-service-timestamp': String(Math.floor(Date.now() / 1000)),
+            'x-service-signature': 'v1=AAAA',
+          },
         });
         expect(response.statusCode, `attempt ${i}`).toBe(413);
         expect(ErrorBody.parse(await response.body.json())).toMatchObject({ code: 'payload_too_large' });
@@ -103,7 +130,7 @@ describe('HTTP edges over a real socket: timeouts, oversized headers, closing', 
     }
   });
 
-  it('headers over Node\'s limit are answered 431 headers_too_large in the Error body', async () => {
+  it("headers over Node's limit are answered 431 headers_too_large in the Error body", async () => {
     const answer = await exchange(port, (socket) => {
       socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     });
@@ -132,7 +159,11 @@ describe('closing with a request in flight', () => {
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const port = (app.server.address() as { port: number }).port;
-    const answer = exchange(port, (socket) => socket.write('GET /slow-for-test HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n'), 10_000);
+    const answer = exchange(
+      port,
+      (socket) => socket.write('GET /slow-for-test HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n'),
+      10_000,
+    );
     await new Promise((r) => setTimeout(r, 200));
     const closing = app.close();
     await new Promise((r) => setTimeout(r, 100));

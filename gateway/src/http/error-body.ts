@@ -1,4 +1,12 @@
-import { ERRORS, GatewayError, MAX_FIELD_ERRORS, type ErrorBody, type ErrorCode, type ErrorEntry, type FieldError } from '@loyalty-gateway/core';
+import {
+  ERRORS,
+  GatewayError,
+  MAX_FIELD_ERRORS,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorEntry,
+  type FieldError,
+} from '@loyalty-gateway/core';
 import { isConnectionLoss } from '@loyalty-gateway/storage';
 
 /** Fastify's own errors, by their code, to ours. */

@@ -44,7 +44,7 @@ describe('Fastify-level failures rendered as the Error body', () => {
     expect(body.fields).toEqual([{ path: 'pad', message: 'unknown field' }]);
   });
 
-  it('content type other than application/json → 400 unsupported_media_type (the spec\'s status for a malformed body), nothing earned', async () => {
+  it("content type other than application/json → 400 unsupported_media_type (the spec's status for a malformed body), nothing earned", async () => {
     const before = await gw.balance('MBR-0001');
     expectError(await gw.send(sale(), { contentType: 'text/plain' }), 400, 'unsupported_media_type');
     expectError(await gw.send(sale(), { contentType: 'application/x-www-form-urlencoded' }), 400, 'unsupported_media_type');

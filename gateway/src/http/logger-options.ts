@@ -37,6 +37,9 @@ export interface GatewayLogging {
   requestLine: Logger;
 }
 
-export function createGatewayLogging(level: string, destination: DestinationStream = pino.destination({ dest: 1, sync: true })): GatewayLogging {
+export function createGatewayLogging(
+  level: string,
+  destination: DestinationStream = pino.destination({ dest: 1, sync: true }),
+): GatewayLogging {
   return { logger: pino(loggerOptions(level), destination), requestLine: pino({ level }, destination) };
 }

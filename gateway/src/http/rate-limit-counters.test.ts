@@ -43,7 +43,8 @@ describe('in-process rate-limit counters', () => {
 describe('WindowCounterStore', () => {
   const incr = (store: WindowCounterStore, key: string, windowMs: number) =>
     new Promise<{ current: number; ttl: number }>((resolve, reject) =>
-      store.incr(key, (error, result) => (error ? reject(error) : resolve(result!)), windowMs));
+      store.incr(key, (error, result) => (error ? reject(error) : resolve(result!)), windowMs),
+    );
 
   it('counts per key within a window and starts again after it', async () => {
     let now = 1_000_000;

@@ -49,7 +49,11 @@ describe('GATEWAY_RATE_LIMIT per connection', () => {
       await gw.send(sale(), { timestamp: null }),
     ];
     expect(refused.map((r) => [r.statusCode, r.json().code])).toEqual([
-      [401, 'bad_signature'], [401, 'bad_signature'], [401, 'bad_signature'], [401, 'stale_timestamp'], [401, 'stale_timestamp'],
+      [401, 'bad_signature'],
+      [401, 'bad_signature'],
+      [401, 'bad_signature'],
+      [401, 'stale_timestamp'],
+      [401, 'stale_timestamp'],
     ]);
     for (let i = 0; i < 3; i += 1) expect((await gw.send(sale())).statusCode).toBe(200);
     expect429(await gw.send(sale()));

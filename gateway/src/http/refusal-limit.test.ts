@@ -19,7 +19,8 @@ describe.each(backends)('refused requests are limited per client address (%s cou
       redis = new Redis(process.env.REDIS_URL!);
       // Counters of an earlier run expire within a minute; start clean for these test addresses.
       const keys = await redis.keys('lg:refused:*');
-      if (keys.length > 0) await redis.del(...keys.filter((k) => /(203\.0\.113|198\.51\.100|192\.0\.2)\./.test(k)).concat('lg:refused:none'));
+      if (keys.length > 0)
+        await redis.del(...keys.filter((k) => /(203\.0\.113|198\.51\.100|192\.0\.2)\./.test(k)).concat('lg:refused:none'));
     }
     gw = await openGateway({ refusalLimit: { max: 5 }, trustedProxies: ['10.9.9.9'], redis });
   });
@@ -30,7 +31,20 @@ describe.each(backends)('refused requests are limited per client address (%s cou
 
   const badSignature = (remoteAddress: string, headers: Record<string, string> = {}) => {
     const body = JSON.stringify(sale());
-    return gw.app.inject({ method: 'POST', url: '/webhooks/generic', remoteAddress, payload: body, headers: { 'content-type': 'application/json', 'x-service-vendor': 'acme-pos', 'x-service-store': 'store-001', 'x-service-timestamp': String(Math.floor(Date.now() / 1000)), 'x-service-signature': 'v1=AAAA', ...headers } });
+    return gw.app.inject({
+      method: 'POST',
+      url: '/webhooks/generic',
+      remoteAddress,
+      payload: body,
+      headers: {
+        'content-type': 'application/json',
+        'x-service-vendor': 'acme-pos',
+        'x-service-store': 'store-001',
+        'x-service-timestamp': String(Math.floor(Date.now() / 1000)),
+        'x-service-signature': 'v1=AAAA',
+        ...headers,
+      },
+    });
   };
 
   it('five refusals from one address, then 429 rate_limited with Retry-After for anything from it — even a valid request; another address is served', async () => {
@@ -38,23 +52,30 @@ describe.each(backends)('refused requests are limited per client address (%s cou
     const limited = await badSignature('203.0.113.7');
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(ErrorBody.parse(limited.json())).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('refused requests from this address') });
+    expect(ErrorBody.parse(limited.json())).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringContaining('refused requests from this address'),
+    });
     // A valid, signed request from the same address is refused too (before any work)...
     const valid = await gw.app.inject({ method: 'POST', url: '/webhooks/generic', remoteAddress: '203.0.113.7', ...signedRequest() });
     expect(valid.statusCode).toBe(429);
     // ...while another address is served normally.
-    expect((await gw.app.inject({ method: 'POST', url: '/webhooks/generic', remoteAddress: '198.51.100.4', ...signedRequest() })).statusCode).toBe(200);
+    expect(
+      (await gw.app.inject({ method: 'POST', url: '/webhooks/generic', remoteAddress: '198.51.100.4', ...signedRequest() })).statusCode,
+    ).toBe(200);
     // Health probes are never limited.
     expect((await gw.app.inject({ method: 'GET', url: '/health', remoteAddress: '203.0.113.7' })).statusCode).toBe(200);
   });
 
   it('successful requests never count', async () => {
     for (let i = 0; i < 20; i += 1) {
-      expect((await gw.app.inject({ method: 'POST', url: '/webhooks/generic', remoteAddress: '192.0.2.50', ...signedRequest() })).statusCode).toBe(200);
+      expect(
+        (await gw.app.inject({ method: 'POST', url: '/webhooks/generic', remoteAddress: '192.0.2.50', ...signedRequest() })).statusCode,
+      ).toBe(200);
     }
   });
 
-  it('behind a trusted proxy the client address is X-Forwarded-For\'s; from anyone else the header is ignored', async () => {
+  it("behind a trusted proxy the client address is X-Forwarded-For's; from anyone else the header is ignored", async () => {
     // Through the trusted proxy: each forwarded client has its own budget.
     for (let i = 0; i < 5; i += 1) expect((await badSignature('10.9.9.9', { 'x-forwarded-for': '192.0.2.10' })).statusCode).toBe(401);
     expect((await badSignature('10.9.9.9', { 'x-forwarded-for': '192.0.2.10' })).statusCode).toBe(429);

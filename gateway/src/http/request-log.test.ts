@@ -37,8 +37,14 @@ describe('request logging', () => {
     const completed = log.lines.filter((l) => l.msg === 'request completed');
     expect(completed).toHaveLength(3);
     expect(completed[0]).toMatchObject({
-      reqId: 'trace-1', statusCode: 200, vendor: 'acme-pos', store: 'store-001', connectionId: expect.any(String),
-      eventType: 'sale.completed', transactionId: s.transaction.id, outcome: 'processed',
+      reqId: 'trace-1',
+      statusCode: 200,
+      vendor: 'acme-pos',
+      store: 'store-001',
+      connectionId: expect.any(String),
+      eventType: 'sale.completed',
+      transactionId: s.transaction.id,
+      outcome: 'processed',
     });
     expect(completed[1]).toMatchObject({ reqId: 'trace-2', outcome: 'duplicate' });
     expect(completed[2]).toMatchObject({ reqId: 'trace-3', statusCode: 401, outcome: 'bad_signature', vendor: 'acme-pos' });
@@ -49,7 +55,10 @@ describe('request logging', () => {
 
   it('redacts secrets in any logged object', () => {
     const log = capture();
-    log.logger.info({ connection: { secrets: ['s1'], secret: 's2' }, secret: 's3', req: { headers: { 'x-service-signature': 'v1=sig' } } }, 'x');
+    log.logger.info(
+      { connection: { secrets: ['s1'], secret: 's2' }, secret: 's3', req: { headers: { 'x-service-signature': 'v1=sig' } } },
+      'x',
+    );
     expect(log.raw()).not.toMatch(/s1|s2|s3|v1=sig/);
   });
 });
@@ -60,13 +69,21 @@ describe('engine failures', () => {
     const gw = await openGateway({
       loggerInstance: log.logger,
       requestLineLogger: log.requestLine,
-      wrapEngine: (engine) => ({ ...engine, earn: async () => { throw new Error('SQLITE_CORRUPT: database disk image is malformed at /var/lib/x'); } }),
+      wrapEngine: (engine) => ({
+        ...engine,
+        earn: async () => {
+          throw new Error('SQLITE_CORRUPT: database disk image is malformed at /var/lib/x');
+        },
+      }),
     });
     opened.push(gw);
     const response = await gw.send(sale(), { headers: { 'x-request-id': 'boom-1' } });
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({
-      statusCode: 500, code: 'internal_error', message: 'Something went wrong in the gateway. Retry with backoff.', requestId: 'boom-1',
+      statusCode: 500,
+      code: 'internal_error',
+      message: 'Something went wrong in the gateway. Retry with backoff.',
+      requestId: 'boom-1',
     });
     expect(response.body).not.toContain('SQLITE');
     const failure = log.lines.find((l) => l.msg === 'request failed');
@@ -74,7 +91,7 @@ describe('engine failures', () => {
     expect(JSON.stringify(failure)).toContain('SQLITE_CORRUPT');
   });
 
-  it('engine unavailable → 500 engine_unavailable_retry with Retry-After on the webhook (the spec\'s retry status), nothing cached', async () => {
+  it("engine unavailable → 500 engine_unavailable_retry with Retry-After on the webhook (the spec's retry status), nothing cached", async () => {
     let down = true;
     const gw = await openGateway({
       wrapEngine: (engine) => ({
@@ -89,7 +106,11 @@ describe('engine failures', () => {
     const s = sale();
     const response = await gw.send(s);
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toMatchObject({ statusCode: 500, code: 'engine_unavailable_retry', requestId: response.headers['x-request-id'] });
+    expect(response.json()).toMatchObject({
+      statusCode: 500,
+      code: 'engine_unavailable_retry',
+      requestId: response.headers['x-request-id'],
+    });
     expect(response.headers['retry-after']).toBe('1');
     down = false;
     expect((await gw.send(s)).json().status).toBe('processed');

@@ -7,10 +7,12 @@ import './fastify-types.js';
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { body, headers, fault } = renderError(error, request.id);
   if (fault) request.log.error({ err: error, code: body.code }, 'request failed');
-  request.audit = { ...request.audit, outcome: body.code, ...('fields' in body && Array.isArray(body.fields) ? { fields: body.fields } : {}) };
+  request.audit = {
+    ...request.audit,
+    outcome: body.code,
+    ...('fields' in body && Array.isArray(body.fields) ? { fields: body.fields } : {}),
+  };
   reply.header(REQUEST_ID_HEADER, request.id);
   if (headers) reply.headers(headers);
   return reply.code(body.statusCode).type('application/json; charset=utf-8').send(body);
 }
-
-

@@ -22,7 +22,10 @@ export class WindowCounterStore implements FastifyRateLimitStore {
   private sweptAt: number;
 
   /** The plugin constructs it with its options (unused); tests pass a clock. */
-  constructor(_pluginOptions?: unknown, private readonly now: () => number = Date.now) {
+  constructor(
+    _pluginOptions?: unknown,
+    private readonly now: () => number = Date.now,
+  ) {
     this.sweptAt = now();
   }
 

@@ -21,7 +21,10 @@ describe.each(testDialects())('the delivery journal: inspector and audited repla
   };
   const deliveries = async (query = '') => {
     await t.journal!.flush();
-    return (await t.admin('GET', `/admin/deliveries${query}`)).json() as { deliveries: Array<Record<string, any>>; nextCursor: string | null };
+    return (await t.admin('GET', `/admin/deliveries${query}`)).json() as {
+      deliveries: Array<Record<string, any>>;
+      nextCursor: string | null;
+    };
   };
 
   it('records every request, accepted or refused, with what support asks first; filters and a cursor find them', async () => {
@@ -32,8 +35,20 @@ describe.each(testDialects())('the delivery journal: inspector and audited repla
     expect(invalid.statusCode).toBe(422);
 
     const { deliveries: all } = await deliveries();
-    expect(all.map((d) => [d.status, d.outcome])).toEqual([[422, 'validation_failed'], [401, 'bad_signature'], [200, 'processed']]);
-    expect(all[2]).toMatchObject({ route: '/webhooks/generic', vendor: 'acme-pos', storeId: 'store-001', connectionId: expect.any(String), eventType: 'sale.completed', transactionId: 'J-1', requestKept: false });
+    expect(all.map((d) => [d.status, d.outcome])).toEqual([
+      [422, 'validation_failed'],
+      [401, 'bad_signature'],
+      [200, 'processed'],
+    ]);
+    expect(all[2]).toMatchObject({
+      route: '/webhooks/generic',
+      vendor: 'acme-pos',
+      storeId: 'store-001',
+      connectionId: expect.any(String),
+      eventType: 'sale.completed',
+      transactionId: 'J-1',
+      requestKept: false,
+    });
     expect(all[2]!.bodySha256).toMatch(/^[0-9a-f]{64}$/);
     expect(Math.abs(all[2]!.skewSeconds)).toBeLessThanOrEqual(2);
     expect(all[0]!.fields).toEqual([{ path: 'transaction.total', message: expect.any(String) }]);
@@ -65,17 +80,35 @@ describe.each(testDialects())('the delivery journal: inspector and audited repla
     // Still down: the replay fails too, and is journalled as such.
     expect((await t.admin('POST', `/admin/deliveries/${entry!.id}/replay`)).statusCode).toBe(500);
     fault.down = false;
-    const before = await t.engine.eligibility({ merchantId: 'm-bean', outletId: 'o-downtown', source: { vendor: 'acme-pos', storeId: 'store-001' }, customer: { type: 'membershipId', value: 'MBR-0001' } });
+    const before = await t.engine.eligibility({
+      merchantId: 'm-bean',
+      outletId: 'o-downtown',
+      source: { vendor: 'acme-pos', storeId: 'store-001' },
+      customer: { type: 'membershipId', value: 'MBR-0001' },
+    });
     const replayed = await t.admin('POST', `/admin/deliveries/${requestId}/replay`);
     expect(replayed.statusCode).toBe(200);
-    expect(replayed.json()).toMatchObject({ replay: { replayOf: entry!.id, replayedBy: expect.stringMatching(/^admin:[0-9a-f]{12}$/) }, result: { status: 'processed' } });
-    const after = await t.engine.eligibility({ merchantId: 'm-bean', outletId: 'o-downtown', source: { vendor: 'acme-pos', storeId: 'store-001' }, customer: { type: 'membershipId', value: 'MBR-0001' } });
+    expect(replayed.json()).toMatchObject({
+      replay: { replayOf: entry!.id, replayedBy: expect.stringMatching(/^admin:[0-9a-f]{12}$/) },
+      result: { status: 'processed' },
+    });
+    const after = await t.engine.eligibility({
+      merchantId: 'm-bean',
+      outletId: 'o-downtown',
+      source: { vendor: 'acme-pos', storeId: 'store-001' },
+      customer: { type: 'membershipId', value: 'MBR-0001' },
+    });
     expect(after.walletBalance).toBeGreaterThan(before.walletBalance);
     // The ledger's keys still decide: a second replay is a duplicate and earns nothing.
-    expect((await t.admin('POST', `/admin/deliveries/${entry!.id}/replay`)).json().result).toMatchObject({ status: 'duplicate', pointsEarned: 0 });
+    expect((await t.admin('POST', `/admin/deliveries/${entry!.id}/replay`)).json().result).toMatchObject({
+      status: 'duplicate',
+      pointsEarned: 0,
+    });
     const story = (await t.admin('GET', `/admin/deliveries/${entry!.id}`)).json();
     expect(story.replays.map((r: { status: number; outcome: string; replayOf: string }) => [r.status, r.outcome, r.replayOf])).toEqual([
-      [500, 'engine_unavailable_retry', entry!.id], [200, 'processed', entry!.id], [200, 'duplicate', entry!.id],
+      [500, 'engine_unavailable_retry', entry!.id],
+      [200, 'processed', entry!.id],
+      [200, 'duplicate', entry!.id],
     ]);
   });
 

@@ -9,15 +9,31 @@ import { gatewayMigrations } from '../stores/gateway-migrations.js';
 import { createDeliveryJournal, type DeliveryInput } from './delivery-journal.js';
 
 const entry = (n: number, at: Date, overrides: Partial<DeliveryInput> = {}): DeliveryInput => ({
-  requestId: `req-${n}`, receivedAt: at, method: 'POST', route: '/webhooks/generic', vendor: 'acme-pos', storeId: 's-1', connectionId: 'c-1',
-  status: 200, outcome: 'processed', durationMs: 3, ...overrides,
+  requestId: `req-${n}`,
+  receivedAt: at,
+  method: 'POST',
+  route: '/webhooks/generic',
+  vendor: 'acme-pos',
+  storeId: 's-1',
+  connectionId: 'c-1',
+  status: 200,
+  outcome: 'processed',
+  durationMs: 3,
+  ...overrides,
 });
 
 describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
   it('prunes entries older than the retention and keeps at most maxPerConnection per connection, newest kept', async () => {
     const database = await openTestDatabase<any>(name, gatewayMigrations);
     let now = new Date('2026-11-25T12:00:00Z');
-    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), retentionDays: 14, maxPerConnection: 3, flushMs: 60_000, now: () => now });
+    const journal = await createDeliveryJournal({
+      database,
+      masterKey: randomBytes(32),
+      retentionDays: 14,
+      maxPerConnection: 3,
+      flushMs: 60_000,
+      now: () => now,
+    });
     try {
       const day = 24 * 60 * 60 * 1000;
       journal.record(entry(0, new Date(now.getTime() - 15 * day)));
@@ -38,7 +54,13 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
   it('never blocks or fails the caller: past maxBacklog entries are dropped and counted; a write failure is reported, not thrown', async () => {
     const database = await openTestDatabase<any>(name, gatewayMigrations);
     const errors: number[] = [];
-    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), maxBacklog: 2, flushMs: 60_000, onError: (_e, dropped) => errors.push(dropped) });
+    const journal = await createDeliveryJournal({
+      database,
+      masterKey: randomBytes(32),
+      maxBacklog: 2,
+      flushMs: 60_000,
+      onError: (_e, dropped) => errors.push(dropped),
+    });
     try {
       for (let n = 0; n < 5; n += 1) journal.record(entry(n, new Date()));
       expect(journal.backlog()).toEqual({ waiting: 2, dropped: 3 });
@@ -58,7 +80,10 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
     try {
       const body = Buffer.from('{"secret-ish":"card 4111"}');
-      journal.record(entry(1, new Date(), { status: 500, outcome: 'internal_error' }), body, { body, headers: { 'x-service-vendor': 'acme-pos' } });
+      journal.record(entry(1, new Date(), { status: 500, outcome: 'internal_error' }), body, {
+        body,
+        headers: { 'x-service-vendor': 'acme-pos' },
+      });
       await journal.flush();
       const raw = await database.db.selectFrom('gw_deliveries').select('body_sealed').executeTakeFirstOrThrow();
       expect(raw.body_sealed).toMatch(/^v1:/);
@@ -80,12 +105,24 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000, sqliteFile: file });
     try {
       for (let n = 0; n < 2_500; n += 1) journal.record(entry(n, new Date(Date.UTC(2026, 10, 25, 12, 0, 0, n))));
-      journal.record(entry(9_999, new Date(Date.UTC(2026, 10, 26)), { status: 500, outcome: 'internal_error' }), Buffer.from('{}'), { body: Buffer.from('{}'), headers: { 'x-service-vendor': 'acme-pos' } });
+      journal.record(entry(9_999, new Date(Date.UTC(2026, 10, 26)), { status: 500, outcome: 'internal_error' }), Buffer.from('{}'), {
+        body: Buffer.from('{}'),
+        headers: { 'x-service-vendor': 'acme-pos' },
+      });
       await journal.flush();
       const { deliveries } = await journal.list({ limit: 3 });
       expect(deliveries.map((d) => d.requestId)).toEqual(['req-9999', 'req-2499', 'req-2498']);
       expect((await journal.get('req-9999'))?.request?.headers).toEqual({ 'x-service-vendor': 'acme-pos' });
-      expect(Number((await database.db.selectFrom('gw_deliveries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(2_501);
+      expect(
+        Number(
+          (
+            await database.db
+              .selectFrom('gw_deliveries')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+      ).toBe(2_501);
     } finally {
       await journal.close();
       await database.close();

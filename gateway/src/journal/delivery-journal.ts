@@ -110,7 +110,9 @@ export interface DeliveryJournalOptions {
   sqliteFile?: string | undefined;
 }
 
-const WORKER_ENTRY = import.meta.url.endsWith('.ts') ? new URL('./journal-worker-boot.mjs', import.meta.url) : new URL('./journal-worker.js', import.meta.url);
+const WORKER_ENTRY = import.meta.url.endsWith('.ts')
+  ? new URL('./journal-worker-boot.mjs', import.meta.url)
+  : new URL('./journal-worker.js', import.meta.url);
 
 /** A writer thread: post a batch, resolved when it is committed (rejected with the writer's error). */
 function startWriter(file: string) {
@@ -147,19 +149,56 @@ function startWriter(file: string) {
 
 const SEAL_CONTEXT = 'gw_deliveries.body';
 const COLUMNS = [
-  'id', 'request_id', 'received_at', 'method', 'route', 'vendor', 'store_id', 'connection_id', 'event_type', 'event_id', 'transaction_id', 'refund_id',
-  'status', 'outcome', 'warning', 'fields', 'duration_ms', 'skew_seconds', 'body_sha256', 'body_sealed', 'replay_of', 'replayed_by',
+  'id',
+  'request_id',
+  'received_at',
+  'method',
+  'route',
+  'vendor',
+  'store_id',
+  'connection_id',
+  'event_type',
+  'event_id',
+  'transaction_id',
+  'refund_id',
+  'status',
+  'outcome',
+  'warning',
+  'fields',
+  'duration_ms',
+  'skew_seconds',
+  'body_sha256',
+  'body_sealed',
+  'replay_of',
+  'replayed_by',
 ] as const satisfies ReadonlyArray<keyof GwDeliveriesTable>;
 /** A row's values in COLUMNS order. */
 type Row = Array<GwDeliveriesTable[keyof GwDeliveriesTable]>;
 const parseFields = (text: string | null): FieldError[] | null => (text ? (JSON.parse(text) as FieldError[]) : null);
 
 const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
-  id: row.id, requestId: row.request_id, receivedAt: new Date(Number(row.received_at)).toISOString(), method: row.method, route: row.route,
-  vendor: row.vendor, storeId: row.store_id, connectionId: row.connection_id, eventType: row.event_type, eventId: row.event_id,
-  transactionId: row.transaction_id, refundId: row.refund_id, status: Number(row.status), outcome: row.outcome, warning: row.warning,
-  fields: parseFields(row.fields), durationMs: Number(row.duration_ms), skewSeconds: row.skew_seconds === null ? null : Number(row.skew_seconds),
-  bodySha256: row.body_sha256, requestKept: row.body_sealed !== null, replayOf: row.replay_of, replayedBy: row.replayed_by,
+  id: row.id,
+  requestId: row.request_id,
+  receivedAt: new Date(Number(row.received_at)).toISOString(),
+  method: row.method,
+  route: row.route,
+  vendor: row.vendor,
+  storeId: row.store_id,
+  connectionId: row.connection_id,
+  eventType: row.event_type,
+  eventId: row.event_id,
+  transactionId: row.transaction_id,
+  refundId: row.refund_id,
+  status: Number(row.status),
+  outcome: row.outcome,
+  warning: row.warning,
+  fields: parseFields(row.fields),
+  durationMs: Number(row.duration_ms),
+  skewSeconds: row.skew_seconds === null ? null : Number(row.skew_seconds),
+  bodySha256: row.body_sha256,
+  requestKept: row.body_sealed !== null,
+  replayOf: row.replay_of,
+  replayedBy: row.replayed_by,
 });
 
 /**
@@ -175,7 +214,8 @@ const timeOrderedId = (atMs: number): string => {
   return `${atMs.toString(36).padStart(9, '0')}-${sequence.toString(36).padStart(5, '0')}-${PROCESS_TAG}`;
 };
 
-const clip = (value: string | null | undefined, max = 255): string | null => (value == null ? null : value.length > max ? value.slice(0, max) : value);
+const clip = (value: string | null | undefined, max = 255): string | null =>
+  value == null ? null : value.length > max ? value.slice(0, max) : value;
 
 export type DeliveryJournal = Awaited<ReturnType<typeof createDeliveryJournal>>;
 
@@ -199,14 +239,28 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   function row(input: DeliveryInput, request: RecordedRequest | undefined, body: Buffer | undefined): Row {
     const at = input.receivedAt.getTime();
     return [
-      timeOrderedId(at), clip(input.requestId, 128)!, at, input.method, clip(input.route)!,
-      clip(input.vendor), clip(input.storeId), clip(input.connectionId), clip(input.eventType), clip(input.eventId),
-      clip(input.transactionId), clip(input.refundId), input.status, clip(input.outcome), clip(input.warning, 1000),
-      input.fields && input.fields.length > 0 ? JSON.stringify(input.fields.slice(0, 50)) : null, Math.max(0, Math.round(input.durationMs)),
+      timeOrderedId(at),
+      clip(input.requestId, 128)!,
+      at,
+      input.method,
+      clip(input.route)!,
+      clip(input.vendor),
+      clip(input.storeId),
+      clip(input.connectionId),
+      clip(input.eventType),
+      clip(input.eventId),
+      clip(input.transactionId),
+      clip(input.refundId),
+      input.status,
+      clip(input.outcome),
+      clip(input.warning, 1000),
+      input.fields && input.fields.length > 0 ? JSON.stringify(input.fields.slice(0, 50)) : null,
+      Math.max(0, Math.round(input.durationMs)),
       input.skewSeconds == null || !Number.isFinite(input.skewSeconds) ? null : Math.round(input.skewSeconds),
       body && body.length > 0 ? createHash('sha256').update(body).digest('hex') : null,
       request ? box.seal(JSON.stringify({ headers: request.headers, body: request.body.toString('base64') }), SEAL_CONTEXT) : null,
-      clip(input.replayOf), clip(input.replayedBy),
+      clip(input.replayOf),
+      clip(input.replayedBy),
     ];
   }
 
@@ -248,13 +302,28 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     const old = await db.deleteFrom('gw_deliveries').where('received_at', '<', cutoff).executeTakeFirst();
     let removed = Number(old.numDeletedRows ?? 0);
     const cap = options.maxPerConnection ?? 100_000;
-    const crowded = await db.selectFrom('gw_deliveries').select(['connection_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('connection_id', 'is not', null).groupBy('connection_id').having((eb) => eb.fn.countAll(), '>', cap).execute();
+    const crowded = await db
+      .selectFrom('gw_deliveries')
+      .select(['connection_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('connection_id', 'is not', null)
+      .groupBy('connection_id')
+      .having((eb) => eb.fn.countAll(), '>', cap)
+      .execute();
     for (const { connection_id: connectionId } of crowded) {
-      const keepFrom = await db.selectFrom('gw_deliveries').select('received_at').where('connection_id', '=', connectionId)
-        .orderBy('received_at', 'desc').offset(cap - 1).limit(1).executeTakeFirst();
+      const keepFrom = await db
+        .selectFrom('gw_deliveries')
+        .select('received_at')
+        .where('connection_id', '=', connectionId)
+        .orderBy('received_at', 'desc')
+        .offset(cap - 1)
+        .limit(1)
+        .executeTakeFirst();
       if (!keepFrom) continue;
-      const trimmed = await db.deleteFrom('gw_deliveries').where('connection_id', '=', connectionId).where('received_at', '<', keepFrom.received_at).executeTakeFirst();
+      const trimmed = await db
+        .deleteFrom('gw_deliveries')
+        .where('connection_id', '=', connectionId)
+        .where('received_at', '<', keepFrom.received_at)
+        .executeTakeFirst();
       removed += Number(trimmed.numDeletedRows ?? 0);
     }
     return removed;
@@ -279,7 +348,12 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     /** Newest first; `nextCursor` continues the list. */
     async list(filter: DeliveryFilter = {}): Promise<{ deliveries: Delivery[]; nextCursor: string | null }> {
       const limit = Math.min(Math.max(1, filter.limit ?? 50), 500);
-      let query = db.selectFrom('gw_deliveries').selectAll().orderBy('received_at', 'desc').orderBy('id', 'desc').limit(limit + 1);
+      let query = db
+        .selectFrom('gw_deliveries')
+        .selectAll()
+        .orderBy('received_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit + 1);
       if (filter.vendor) query = query.where('vendor', '=', filter.vendor);
       if (filter.store) query = query.where('store_id', '=', filter.store);
       if (filter.connectionId) query = query.where('connection_id', '=', filter.connectionId);
@@ -291,24 +365,39 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       if (filter.cursor) {
         const [at, id] = Buffer.from(filter.cursor, 'base64url').toString('utf8').split('|');
         const atMs = Number(at);
-        if (Number.isFinite(atMs) && id) query = query.where((eb) => eb.or([eb('received_at', '<', atMs), eb.and([eb('received_at', '=', atMs), eb('id', '<', id)])]));
+        if (Number.isFinite(atMs) && id)
+          query = query.where((eb) => eb.or([eb('received_at', '<', atMs), eb.and([eb('received_at', '=', atMs), eb('id', '<', id)])]));
       }
       const rows = await query.execute();
       const page = rows.slice(0, limit);
       const last = page.at(-1);
-      return { deliveries: page.map(toDelivery), nextCursor: rows.length > limit && last ? Buffer.from(`${last.received_at}|${last.id}`).toString('base64url') : null };
+      return {
+        deliveries: page.map(toDelivery),
+        nextCursor: rows.length > limit && last ? Buffer.from(`${last.received_at}|${last.id}`).toString('base64url') : null,
+      };
     },
     /** An entry by its journal id, or the newest one with this request id (vendors may reuse X-Request-ID). */
     async get(idOrRequestId: string): Promise<(Delivery & { request: RecordedRequest | null }) | null> {
-      const found = (await db.selectFrom('gw_deliveries').selectAll().where('id', '=', idOrRequestId).executeTakeFirst())
-        ?? (await db.selectFrom('gw_deliveries').selectAll().where('request_id', '=', idOrRequestId).orderBy('received_at', 'desc').limit(1).executeTakeFirst());
+      const found =
+        (await db.selectFrom('gw_deliveries').selectAll().where('id', '=', idOrRequestId).executeTakeFirst()) ??
+        (await db
+          .selectFrom('gw_deliveries')
+          .selectAll()
+          .where('request_id', '=', idOrRequestId)
+          .orderBy('received_at', 'desc')
+          .limit(1)
+          .executeTakeFirst());
       if (!found) return null;
-      const kept = found.body_sealed ? (JSON.parse(box.open(found.body_sealed, SEAL_CONTEXT)) as { headers: Record<string, string>; body: string }) : null;
+      const kept = found.body_sealed
+        ? (JSON.parse(box.open(found.body_sealed, SEAL_CONTEXT)) as { headers: Record<string, string>; body: string })
+        : null;
       return { ...toDelivery(found), request: kept ? { headers: kept.headers, body: Buffer.from(kept.body, 'base64') } : null };
     },
     /** Entries replaying this one. */
     async replaysOf(id: string): Promise<Delivery[]> {
-      return (await db.selectFrom('gw_deliveries').selectAll().where('replay_of', '=', id).orderBy('received_at', 'asc').execute()).map(toDelivery);
+      return (await db.selectFrom('gw_deliveries').selectAll().where('replay_of', '=', id).orderBy('received_at', 'asc').execute()).map(
+        toDelivery,
+      );
     },
     prune,
     async close(): Promise<void> {

@@ -9,8 +9,11 @@ import { REPLAY_HEADER } from './replay-tickets.js';
 // Shopify's documented orders/paid payload (orders-paid.json, unedited), signed as Shopify signs it.
 const paid = adapterFixture('shopify', 'orders-paid.json');
 const shopifyHeaders = (extra: Record<string, string> = {}) => ({
-  'content-type': 'application/json', 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': SHOP_DOMAIN,
-  ...vendorSignature(shopify.defaultAuth, SHOPIFY_APP_SECRET, '', paid), ...extra,
+  'content-type': 'application/json',
+  'x-shopify-topic': 'orders/paid',
+  'x-shopify-shop-domain': SHOP_DOMAIN,
+  ...vendorSignature(shopify.defaultAuth, SHOPIFY_APP_SECRET, '', paid),
+  ...extra,
 });
 
 describe.each(testDialects())('replaying a featured delivery through its own door ($name)', ({ name }) => {
@@ -24,9 +27,15 @@ describe.each(testDialects())('replaying a featured delivery through its own doo
     await t.close();
   });
 
-  const balance = async () => (await t.engine.eligibility({
-    merchantId: 'm-bean', outletId: 'o-till', source: { vendor: 'featured-test', storeId: 'balance-check' }, customer: { type: 'membershipId', value: MEMBERS.shopify.membershipId },
-  })).walletBalance;
+  const balance = async () =>
+    (
+      await t.engine.eligibility({
+        merchantId: 'm-bean',
+        outletId: 'o-till',
+        source: { vendor: 'featured-test', storeId: 'balance-check' },
+        customer: { type: 'membershipId', value: MEMBERS.shopify.membershipId },
+      })
+    ).walletBalance;
   const journalEntries = async (query: string) => {
     await t.journal!.flush();
     return (await t.admin('GET', `/admin/deliveries${query}`)).json().deliveries as Array<Record<string, any>>;
@@ -37,7 +46,13 @@ describe.each(testDialects())('replaying a featured delivery through its own doo
     const failed = await t.app.inject({ method: 'POST', url: '/webhooks/shopify', headers: shopifyHeaders(), payload: paid });
     expect(failed.statusCode).toBe(500);
     const [entry] = await journalEntries('?status=500');
-    expect(entry).toMatchObject({ route: '/webhooks/shopify', vendor: 'shopify', storeId: SHOP_DOMAIN, requestKept: true, outcome: 'engine_unavailable_retry' });
+    expect(entry).toMatchObject({
+      route: '/webhooks/shopify',
+      vendor: 'shopify',
+      storeId: SHOP_DOMAIN,
+      requestKept: true,
+      outcome: 'engine_unavailable_retry',
+    });
 
     // Still down: the replay fails like the door would, and is journalled (kept, so it can be replayed in turn).
     const stillDown = await t.admin('POST', `/admin/deliveries/${entry!.id}/replay`);
@@ -48,7 +63,11 @@ describe.each(testDialects())('replaying a featured delivery through its own doo
     const replayed = await t.admin('POST', `/admin/deliveries/${entry!.id}/replay`);
     expect(replayed.statusCode).toBe(200);
     expect(replayed.json()).toMatchObject({
-      replay: { requestId: expect.stringMatching(/^replay-/), replayOf: entry!.id, replayedBy: expect.stringMatching(/^admin:[0-9a-f]{12}$/) },
+      replay: {
+        requestId: expect.stringMatching(/^replay-/),
+        replayOf: entry!.id,
+        replayedBy: expect.stringMatching(/^admin:[0-9a-f]{12}$/),
+      },
       outcome: 'processed',
       answer: { statusCode: 200, body: { results: [expect.objectContaining({ transactionId: '450789469', status: 'processed' })] } },
     });
@@ -70,23 +89,52 @@ describe.each(testDialects())('replaying a featured delivery through its own doo
   });
 
   it('a replay header from outside grants nothing: the request is an ordinary delivery, authenticated and journalled as one', async () => {
-    const forged = await t.app.inject({ method: 'POST', url: '/webhooks/shopify', headers: shopifyHeaders({ [REPLAY_HEADER]: 'not-a-ticket-of-this-process' }), payload: paid });
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks/shopify',
+      headers: shopifyHeaders({ [REPLAY_HEADER]: 'not-a-ticket-of-this-process' }),
+      payload: paid,
+    });
     expect(forged.statusCode).toBe(200);
-    const unsigned = await t.app.inject({ method: 'POST', url: '/webhooks/shopify', headers: { ...shopifyHeaders(), 'x-shopify-hmac-sha256': 'AAAA', [REPLAY_HEADER]: 'x' }, payload: paid });
+    const unsigned = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks/shopify',
+      headers: { ...shopifyHeaders(), 'x-shopify-hmac-sha256': 'AAAA', [REPLAY_HEADER]: 'x' },
+      payload: paid,
+    });
     expect(unsigned.statusCode).toBe(401);
     const entries = await journalEntries('?vendor=shopify');
-    expect(entries.map((e) => [e.status, e.replayOf, e.replayedBy, e.requestKept])).toEqual([[401, null, null, false], [200, null, null, false]]);
+    expect(entries.map((e) => [e.status, e.replayOf, e.replayedBy, e.requestKept])).toEqual([
+      [401, null, null, false],
+      [200, null, null, false],
+    ]);
   });
 
   it('a checkout call is not replayed (the till retries it); a delivery whose door this gateway no longer has says so', async () => {
     const kept = { body: Buffer.from('{}'), headers: { 'content-type': 'application/json' } };
-    const failed = (requestId: string, route: string) => ({ requestId, receivedAt: new Date(), method: 'POST', route, status: 500, outcome: 'internal_error', durationMs: 1 });
+    const failed = (requestId: string, route: string) => ({
+      requestId,
+      receivedAt: new Date(),
+      method: 'POST',
+      route,
+      status: 500,
+      outcome: 'internal_error',
+      durationMs: 1,
+    });
     t.journal!.record(failed('R-CHECKOUT', '/v1/refund'), kept.body, kept);
     t.journal!.record(failed('R-GONE', '/webhooks/retired-pos'), kept.body, kept);
     const checkout = await t.admin('POST', '/admin/deliveries/R-CHECKOUT/replay');
-    expect(checkout.json()).toMatchObject({ statusCode: 409, code: 'replay_not_available', message: expect.stringContaining('/v1/refund is a checkout call') });
+    expect(checkout.json()).toMatchObject({
+      statusCode: 409,
+      code: 'replay_not_available',
+      message: expect.stringContaining('/v1/refund is a checkout call'),
+    });
     const gone = await t.admin('POST', '/admin/deliveries/R-GONE/replay');
-    expect(gone.json()).toMatchObject({ statusCode: 409, code: 'replay_not_available', message: expect.stringContaining('no door /webhooks/retired-pos') });
+    expect(gone.json()).toMatchObject({
+      statusCode: 409,
+      code: 'replay_not_available',
+      message: expect.stringContaining('no door /webhooks/retired-pos'),
+    });
     expect((await journalEntries('?limit=10')).filter((e) => e.replayOf)).toEqual([]);
   });
 });

@@ -1,3 +1,10 @@
-export { createDeliveryJournal, type Delivery, type DeliveryFilter, type DeliveryInput, type DeliveryJournal, type DeliveryJournalOptions } from './delivery-journal.js';
+export {
+  createDeliveryJournal,
+  type Delivery,
+  type DeliveryFilter,
+  type DeliveryInput,
+  type DeliveryJournal,
+  type DeliveryJournalOptions,
+} from './delivery-journal.js';
 export { featuredSlugOf, registerJournalHook } from './journal-hook.js';
 export { createReplayTickets, REPLAY_HEADER, type ReplayTicket, type ReplayTickets } from './replay-tickets.js';

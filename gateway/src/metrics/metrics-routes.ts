@@ -31,22 +31,22 @@ export function registerMetrics(app: FastifyInstance, options: MetricsRouteOptio
   });
 
   const token = options.adminToken;
-  app.get(
-    '/metrics',
-    { config: { auth: 'none' }, ...(token ? { onRequest: adminAuth(token) } : {}) },
-    async (_request, reply) => {
-      if (!token) throw new GatewayError('not_found');
-      const { contentType, body } = await metrics.render();
-      return reply.type(contentType).send(body);
-    },
-  );
+  app.get('/metrics', { config: { auth: 'none' }, ...(token ? { onRequest: adminAuth(token) } : {}) }, async (_request, reply) => {
+    if (!token) throw new GatewayError('not_found');
+    const { contentType, body } = await metrics.render();
+    return reply.type(contentType).send(body);
+  });
 }
 
 /**
  * GATEWAY_METRICS_PORT: the same exposition without authentication on a listener of its own, for a
  * Prometheus scraper on a private network (bound to 127.0.0.1 unless GATEWAY_METRICS_HOST says).
  */
-export async function startMetricsListener(metrics: GatewayMetrics, port: number, host: string): Promise<{ port: number; close(): Promise<void> }> {
+export async function startMetricsListener(
+  metrics: GatewayMetrics,
+  port: number,
+  host: string,
+): Promise<{ port: number; close(): Promise<void> }> {
   const server = Fastify({ logger: false });
   server.get('/metrics', async (_request, reply) => {
     const { contentType, body } = await metrics.render();

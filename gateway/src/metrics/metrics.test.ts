@@ -18,10 +18,20 @@ beforeAll(async () => {
   writeFileSync(seedFile, JSON.stringify(testSeedDocument()));
   metricsPort = await freePort();
   gateway = await startGateway({
-    PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: seedFile,
-    GATEWAY_MASTER_KEY: Buffer.alloc(32, 5).toString('base64'), GATEWAY_SCHEDULER: 'off', GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
-    GATEWAY_RATE_LIMIT: '5', GATEWAY_METRICS_PORT: String(metricsPort),
-    DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEWAY_ENV: 'uat',
+    GATEWAY_DATA_DIR: path.join(dir, 'data'),
+    GATEWAY_SEED_FILE: seedFile,
+    GATEWAY_MASTER_KEY: Buffer.alloc(32, 5).toString('base64'),
+    GATEWAY_SCHEDULER: 'off',
+    GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
+    GATEWAY_RATE_LIMIT: '5',
+    GATEWAY_METRICS_PORT: String(metricsPort),
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    LOYALTY_ENGINE_URL: '',
+    LOG_LEVEL: 'silent',
   });
 }, 60_000);
 afterAll(async () => {
@@ -29,8 +39,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const post = (body: string, headers = headersFor(body)) =>
-  fetch(`${gateway.address}/webhooks/generic`, { method: 'POST', headers, body });
+const post = (body: string, headers = headersFor(body)) => fetch(`${gateway.address}/webhooks/generic`, { method: 'POST', headers, body });
 
 /** The value of one sample line of the exposition (0 when absent). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -100,11 +109,17 @@ describe('Prometheus metrics (a real gateway: GET /metrics behind the admin toke
     // Smoothed: ten requests from the skewed till outweigh the earlier ones (rate-limited or not, each was authenticated).
     for (let i = 0; i < 10; i += 1) {
       const body = JSON.stringify(sale({ total: 1 }));
-      const response = await fetch(`${gateway.address}/webhooks/generic`, { method: 'POST', headers: headersFor(body, { timestamp: Math.floor(Date.now() / 1000) + 150 }), body });
+      const response = await fetch(`${gateway.address}/webhooks/generic`, {
+        method: 'POST',
+        headers: headersFor(body, { timestamp: Math.floor(Date.now() / 1000) + 150 }),
+        body,
+      });
       expect([200, 429]).toContain(response.status);
     }
     const admin = { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } };
-    const { connections } = (await (await fetch(`${gateway.address}/admin/connections?vendor=acme-pos`, admin)).json()) as { connections: Array<{ storeId: string; clockSkew: { smoothedSeconds: number; flagged: boolean } | null }> };
+    const { connections } = (await (await fetch(`${gateway.address}/admin/connections?vendor=acme-pos`, admin)).json()) as {
+      connections: Array<{ storeId: string; clockSkew: { smoothedSeconds: number; flagged: boolean } | null }>;
+    };
     const skewed = connections.find((c) => c.storeId === 'store-001')!;
     expect(skewed.clockSkew?.flagged).toBe(true);
     expect(skewed.clockSkew!.smoothedSeconds).toBeGreaterThan(120);
@@ -112,4 +127,3 @@ describe('Prometheus metrics (a real gateway: GET /metrics behind the admin toke
     expect(sample(text, 'gateway_clock_skew_seconds', { vendor: 'acme-pos', store: 'store-001' })).toBeGreaterThan(120);
   });
 });
-

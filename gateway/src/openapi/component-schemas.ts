@@ -71,7 +71,10 @@ export type ComponentName = keyof typeof NAMED;
  * `multipleOf` on binary doubles is not), so its keywords are added here for readers and tools.
  */
 const MONEY_KEYWORDS = new Map<unknown, Record<string, unknown>>([
-  [PositiveMoney, { exclusiveMinimum: 0, maximum: MAX_MONEY, multipleOf: 0.01, description: 'Money: greater than 0, at most 2 decimal places.' }],
+  [
+    PositiveMoney,
+    { exclusiveMinimum: 0, maximum: MAX_MONEY, multipleOf: 0.01, description: 'Money: greater than 0, at most 2 decimal places.' },
+  ],
   [NonNegativeMoney, { minimum: 0, maximum: MAX_MONEY, multipleOf: 0.01, description: 'Money: at least 0, at most 2 decimal places.' }],
 ]);
 

@@ -20,62 +20,130 @@ interface Operation {
 }
 
 const AUTH_ERRORS = ['bad_signature', 'stale_timestamp', 'unknown_connection'] as const;
-const BODY_ERRORS = ['malformed_json', 'malformed_body', 'unsupported_media_type', 'missing_field', 'payload_too_large', 'validation_failed', 'rate_limited', 'internal_error'] as const;
+const BODY_ERRORS = [
+  'malformed_json',
+  'malformed_body',
+  'unsupported_media_type',
+  'missing_field',
+  'payload_too_large',
+  'validation_failed',
+  'rate_limited',
+  'internal_error',
+] as const;
 const COMING_ERRORS = [...AUTH_ERRORS, ...BODY_ERRORS, 'endpoint_not_enabled', 'engine_unavailable'] as const;
 
 const OPERATIONS: readonly Operation[] = [
   {
-    method: 'post', path: '/webhooks/generic', operationId: 'postGenericWebhook', signed: true,
+    method: 'post',
+    path: '/webhooks/generic',
+    operationId: 'postGenericWebhook',
+    signed: true,
     summary: 'Earn or reverse loyalty for a finalised sale or refund (generic tier)',
     description:
       'Send once per finalised, paid sale. Idempotent on `transaction.id` (and `refund.id` for reversals), scoped to vendor and store: ' +
       'a 24-hour gateway cache and, permanently, the loyalty ledger. `eventId` collapses your own retries. Business outcomes are 200 ' +
       '(`processed`, `duplicate`, `ignored`: stop retrying); an `eventType` the gateway does not know is 200 `ignored`. ' +
       'Retry a 500 with the backoff 1 s, 5 s, 30 s, 2 min, 10 min, 1 h, then dead-letter.',
-    request: 'Envelope', response: 'WebhookResult',
+    request: 'Envelope',
+    response: 'WebhookResult',
     errors: [...AUTH_ERRORS, ...BODY_ERRORS, 'store_mismatch', 'refund_id_reused', 'currency_mismatch', 'engine_unavailable_retry'],
   },
   {
-    method: 'post', path: '/v1/redemption/eligibility', operationId: 'postEligibility', signed: true, coming: true,
+    method: 'post',
+    path: '/v1/redemption/eligibility',
+    operationId: 'postEligibility',
+    signed: true,
+    coming: true,
     summary: 'List the rewards a customer can redeem now (read-only; safe on every cart change)',
-    description: 'A customer who is not a member is 200 with an empty `membershipId` and a `warning`. An ineligible reward carries `eligible: false` and a `reason` to display.',
-    request: 'EligibilityRequest', response: 'EligibilityResult', errors: COMING_ERRORS,
+    description:
+      'A customer who is not a member is 200 with an empty `membershipId` and a `warning`. An ineligible reward carries `eligible: false` and a `reason` to display.',
+    request: 'EligibilityRequest',
+    response: 'EligibilityResult',
+    errors: COMING_ERRORS,
   },
   {
-    method: 'post', path: '/v1/redemption/redeem', operationId: 'postRedeem', signed: true, coming: true,
+    method: 'post',
+    path: '/v1/redemption/redeem',
+    operationId: 'postRedeem',
+    signed: true,
+    coming: true,
     summary: 'Redeem a reward or points at payment success (no reserve/hold)',
     description:
       'Exactly one of `rewardId` / `pointsToRedeem`. Idempotent per (`externalTransactionId`, reward): an identical retry is 200 ' +
       '`ALREADY_PROCESSED` with the original figures and deducts nothing; the same order and reward with a different payload is 409. ' +
       'Show a 400 `message` to the cashier verbatim.',
-    request: 'RedeemRequest', response: 'RedeemResult',
-    errors: [...COMING_ERRORS, 'selector_required', 'not_eligible', 'insufficient_points', 'minimum_spend_not_met', 'reward_not_found', 'redemption_reversed', 'member_not_found', 'already_redeemed', 'redemption_in_progress'],
+    request: 'RedeemRequest',
+    response: 'RedeemResult',
+    errors: [
+      ...COMING_ERRORS,
+      'selector_required',
+      'not_eligible',
+      'insufficient_points',
+      'minimum_spend_not_met',
+      'reward_not_found',
+      'redemption_reversed',
+      'member_not_found',
+      'already_redeemed',
+      'redemption_in_progress',
+    ],
   },
   {
-    method: 'post', path: '/v1/refund', operationId: 'postRefund', signed: true, coming: true,
-    summary: 'Reverse a sale\'s loyalty (equivalent to a sale.refunded webhook)',
-    description: 'Reverses earned points (in proportion to `refundAmount`, cumulative across partial refunds) and re-credits points redeemed against the sale. Idempotent on `refundTransactionId`, which shares one space with the webhook\'s `refund.id`.',
-    request: 'RefundRequest', response: 'RefundResult', errors: [...COMING_ERRORS, 'refund_id_reused'],
-  },
-  {
-    method: 'post', path: '/v1/catalog/sync', operationId: 'postCatalogSync', signed: true, coming: true,
-    summary: 'Push the full item catalog of one store (full snapshot)',
-    description: 'Items absent from the snapshot become inactive, never deleted. `store.id` must equal the X-Service-Store header. Generic vendors only: a featured vendor whose catalog the operator pulls is refused (`catalog_pulled`).',
-    request: 'CatalogSyncRequest', response: 'CatalogSyncResult', errors: [...COMING_ERRORS, 'store_mismatch', 'catalog_pulled'],
-  },
-  {
-    method: 'post', path: '/webhooks/{slug}', operationId: 'postFeaturedWebhook', signed: false,
-    summary: 'A featured vendor\'s native webhook',
+    method: 'post',
+    path: '/v1/refund',
+    operationId: 'postRefund',
+    signed: true,
+    coming: true,
+    summary: "Reverse a sale's loyalty (equivalent to a sale.refunded webhook)",
     description:
-      'One per featured vendor, accepting that vendor\'s own payload and authentication (HMAC, static header or mTLS) as its adapter ' +
+      "Reverses earned points (in proportion to `refundAmount`, cumulative across partial refunds) and re-credits points redeemed against the sale. Idempotent on `refundTransactionId`, which shares one space with the webhook's `refund.id`.",
+    request: 'RefundRequest',
+    response: 'RefundResult',
+    errors: [...COMING_ERRORS, 'refund_id_reused'],
+  },
+  {
+    method: 'post',
+    path: '/v1/catalog/sync',
+    operationId: 'postCatalogSync',
+    signed: true,
+    coming: true,
+    summary: 'Push the full item catalog of one store (full snapshot)',
+    description:
+      'Items absent from the snapshot become inactive, never deleted. `store.id` must equal the X-Service-Store header. Generic vendors only: a featured vendor whose catalog the operator pulls is refused (`catalog_pulled`).',
+    request: 'CatalogSyncRequest',
+    response: 'CatalogSyncResult',
+    errors: [...COMING_ERRORS, 'store_mismatch', 'catalog_pulled'],
+  },
+  {
+    method: 'post',
+    path: '/webhooks/{slug}',
+    operationId: 'postFeaturedWebhook',
+    signed: false,
+    summary: "A featured vendor's native webhook",
+    description:
+      "One per featured vendor, accepting that vendor's own payload and authentication (HMAC, static header or mTLS) as its adapter " +
       'declares; not the X-Service-* headers. The answer is the one the vendor expects. See docs/featured-vendors.md.',
     response: 'vendor',
-    errors: ['invalid_native_payload', 'bad_signature', 'stale_timestamp', 'unknown_connection', 'vendor_not_featured', 'payload_too_large', 'internal_error', 'engine_unavailable_retry', 'vendor_api_unavailable'],
+    errors: [
+      'invalid_native_payload',
+      'bad_signature',
+      'stale_timestamp',
+      'unknown_connection',
+      'vendor_not_featured',
+      'payload_too_large',
+      'internal_error',
+      'engine_unavailable_retry',
+      'vendor_api_unavailable',
+    ],
   },
   {
-    method: 'get', path: '/health', operationId: 'getHealth', signed: false,
-    summary: 'Liveness probe (network and TLS reachability)', description: 'No authentication. `ok` as text/plain.',
-    response: 'text', errors: [],
+    method: 'get',
+    path: '/health',
+    operationId: 'getHealth',
+    signed: false,
+    summary: 'Liveness probe (network and TLS reachability)',
+    description: 'No authentication. `ok` as text/plain.',
+    response: 'text',
+    errors: [],
   },
 ];
 
@@ -89,7 +157,11 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, JsonObject>
   const responses: Record<string, JsonObject> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const lines = list.map((code) => `- \`${code}\`: ${ERRORS[code].message}`).join('\n');
-    const response: JsonObject = { description: `Error (\`code\`):\n${lines}`, headers: { 'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' } }, content: json(ref('Error')) };
+    const response: JsonObject = {
+      description: `Error (\`code\`):\n${lines}`,
+      headers: { 'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' } },
+      content: json(ref('Error')),
+    };
     if (status === 429 || list.includes('engine_unavailable_retry')) {
       (response.headers as JsonObject)['Retry-After'] = { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } };
     }
@@ -101,12 +173,16 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, JsonObject>
 function success(operation: Operation): JsonObject {
   if (operation.response === 'text') return { description: 'Alive.', content: { 'text/plain': { schema: { type: 'string' } } } };
   if (operation.response === 'vendor') return { description: 'Accepted; the body is what the vendor expects (often empty).' };
-  return { description: 'OK', headers: { 'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' } }, content: json(ref(operation.response)) };
+  return {
+    description: 'OK',
+    headers: { 'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' } },
+    content: json(ref(operation.response)),
+  };
 }
 
 function operationObject(operation: Operation): JsonObject {
   const parameters: JsonObject[] = operation.path.includes('{slug}')
-    ? [{ name: 'slug', in: 'path', required: true, description: 'The featured vendor\'s slug.', schema: { type: 'string' } }]
+    ? [{ name: 'slug', in: 'path', required: true, description: "The featured vendor's slug.", schema: { type: 'string' } }]
     : [];
   if (operation.signed) for (const name of SIGNED_HEADERS) parameters.push({ $ref: `#/components/parameters/${name}` });
   if (operation.method === 'post') parameters.push({ $ref: '#/components/parameters/X-Request-ID' });
@@ -125,7 +201,11 @@ function operationObject(operation: Operation): JsonObject {
 const SIGNED_HEADERS = ['X-Service-Vendor', 'X-Service-Store', 'X-Service-Timestamp', 'X-Service-Signature'] as const;
 
 const header = (name: string, description: string, pattern?: string): JsonObject => ({
-  name, in: 'header', required: true, description, schema: { type: 'string', ...(pattern ? { pattern } : {}) },
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string', ...(pattern ? { pattern } : {}) },
 });
 
 /** The partner API as an OpenAPI 3.1 document, built from the zod schemas and the error table. */
@@ -143,7 +223,14 @@ export function openApiDocument(): JsonObject {
         `the timestamp must be within ${TIMESTAMP_TOLERANCE_SECONDS} s of server time. Bodies are JSON of at most ${BODY_LIMIT} bytes; ` +
         'unknown fields fail validation (422). Endpoints marked `x-status: coming` have final shapes and are not enabled in production.',
     },
-    servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://127.0.0.1:3000', description: 'UAT, Beta or Production address, issued per environment.' } } }],
+    servers: [
+      {
+        url: '{base_url}',
+        variables: {
+          base_url: { default: 'http://127.0.0.1:3000', description: 'UAT, Beta or Production address, issued per environment.' },
+        },
+      },
+    ],
     paths,
     components: {
       schemas: componentSchemas(),
@@ -151,12 +238,30 @@ export function openApiDocument(): JsonObject {
         'X-Service-Vendor': header('X-Service-Vendor', 'Vendor slug assigned at onboarding (lowercase, permanent).'),
         'X-Service-Store': header('X-Service-Store', 'The store id exactly as the merchant entered it (spaces, slashes and case matter).'),
         'X-Service-Timestamp': header('X-Service-Timestamp', 'Unix epoch seconds at signing time, decimal.', '^\\d{1,12}$'),
-        'X-Service-Signature': header('X-Service-Signature', '`v1=` + base64(HMAC-SHA256(timestamp + "." + raw body, connection secret)).', '^v1=[A-Za-z0-9+/]{43}=$'),
-        'X-Request-ID': { name: 'X-Request-ID', in: 'header', required: false, description: 'Your trace id (printable ASCII, at most 128 characters); echoed in the answer and in every Error body. One is generated otherwise.', schema: { type: 'string', maxLength: 128 } },
+        'X-Service-Signature': header(
+          'X-Service-Signature',
+          '`v1=` + base64(HMAC-SHA256(timestamp + "." + raw body, connection secret)).',
+          '^v1=[A-Za-z0-9+/]{43}=$',
+        ),
+        'X-Request-ID': {
+          name: 'X-Request-ID',
+          in: 'header',
+          required: false,
+          description:
+            'Your trace id (printable ASCII, at most 128 characters); echoed in the answer and in every Error body. One is generated otherwise.',
+          schema: { type: 'string', maxLength: 128 },
+        },
       },
-      headers: { 'X-Request-ID': { description: 'The request id (yours, or generated): quote it to support.', schema: { type: 'string' } } },
+      headers: {
+        'X-Request-ID': { description: 'The request id (yours, or generated): quote it to support.', schema: { type: 'string' } },
+      },
       securitySchemes: {
-        v1Signature: { type: 'apiKey', in: 'header', name: 'X-Service-Signature', description: 'With X-Service-Vendor, X-Service-Store and X-Service-Timestamp: see the description above.' },
+        v1Signature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Service-Signature',
+          description: 'With X-Service-Vendor, X-Service-Store and X-Service-Timestamp: see the description above.',
+        },
       },
     },
   };

@@ -25,10 +25,12 @@ describe('the OpenAPI document', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('names every operation of the spec with the spec\'s statuses (and the gateway\'s documented additions)', () => {
+  it("names every operation of the spec with the spec's statuses (and the gateway's documented additions)", () => {
     const statuses = (path: string, method = 'post') => Object.keys(doc.paths[path]![method]!.responses).sort();
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
-    expect(ids).toEqual(expect.arrayContaining(['postGenericWebhook', 'postEligibility', 'postRedeem', 'postRefund', 'postCatalogSync', 'getHealth']));
+    expect(ids).toEqual(
+      expect.arrayContaining(['postGenericWebhook', 'postEligibility', 'postRedeem', 'postRefund', 'postCatalogSync', 'getHealth']),
+    );
     expect(statuses('/webhooks/generic')).toEqual(expect.arrayContaining(['200', '400', '401', '422', '429', '500']));
     expect(statuses('/v1/redemption/eligibility')).toEqual(expect.arrayContaining(['200', '400', '401', '502']));
     expect(statuses('/v1/redemption/redeem')).toEqual(expect.arrayContaining(['200', '400', '401', '404', '409', '502']));
@@ -41,7 +43,7 @@ describe('the OpenAPI document', () => {
   });
 });
 
-describe('the document\'s schemas agree with the validation', () => {
+describe("the document's schemas agree with the validation", () => {
   const ajv = new Ajv2020({ strict: false, allErrors: true, multipleOfPrecision: 9 });
   addFormats.default(ajv);
   ajv.addSchema({ $id: 'doc', components: doc.components });
@@ -54,28 +56,48 @@ describe('the document\'s schemas agree with the validation', () => {
   it('on the envelope: valid sales and refunds, and each kind of fault', () => {
     const good = sale({ id: 'T-1' });
     for (const input of [
-      good, refund('T-1', 'R-1'), refund('T-1', 'R-2', 3.33), { ...good, eventType: 'sale.voided' },
-      { ...good, extra: 1 }, { ...good, eventId: '' }, { ...good, eventId: 'x'.repeat(256) }, { ...good, occurredAt: 'yesterday' },
-      { ...good, transaction: { ...good.transaction, total: 0 } }, { ...good, transaction: { ...good.transaction, total: 10.005 } },
-      { ...good, transaction: { ...good.transaction, total: 19.99 } }, { ...good, transaction: { ...good.transaction, currency: 'usd' } },
+      good,
+      refund('T-1', 'R-1'),
+      refund('T-1', 'R-2', 3.33),
+      { ...good, eventType: 'sale.voided' },
+      { ...good, extra: 1 },
+      { ...good, eventId: '' },
+      { ...good, eventId: 'x'.repeat(256) },
+      { ...good, occurredAt: 'yesterday' },
+      { ...good, transaction: { ...good.transaction, total: 0 } },
+      { ...good, transaction: { ...good.transaction, total: 10.005 } },
+      { ...good, transaction: { ...good.transaction, total: 19.99 } },
+      { ...good, transaction: { ...good.transaction, currency: 'usd' } },
       { ...good, transaction: { ...good.transaction, items: [{ name: 'Latte', quantity: 0, unitPrice: 4.5 }] } },
       { ...good, transaction: { ...good.transaction, items: [{ name: 'Latte', quantity: 1.5, unitPrice: 4.5 }] } },
       { ...good, transaction: { ...good.transaction, customer: { type: 'nickname', value: 'x' } } },
       { ...good, transaction: { id: 'T-1', currency: 'USD' } },
-    ]) agree('Envelope', Envelope, input);
+    ])
+      agree('Envelope', Envelope, input);
   });
 
   it('on money amounts of every size and precision (fuzzed)', () => {
     const cents = fc.integer({ min: -1000, max: 10_000_000 }).map((n) => n / 100);
     const thirds = fc.integer({ min: 1, max: 10_000_000 }).map((n) => n / 1000);
-    fc.assert(fc.property(fc.oneof(cents, thirds), (amount) => {
-      agree('CatalogSyncRequest', CatalogSyncRequest, { store: { id: 's' }, items: [{ externalId: 'e', name: 'n', isActive: true, price: amount }] });
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.oneof(cents, thirds), (amount) => {
+        agree('CatalogSyncRequest', CatalogSyncRequest, {
+          store: { id: 's' },
+          items: [{ externalId: 'e', name: 'n', isActive: true, price: amount }],
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 
-  it('on redeem requests (the selector rule itself is the route\'s, not the schema\'s)', () => {
+  it("on redeem requests (the selector rule itself is the route's, not the schema's)", () => {
     const base = { customer: { type: 'membershipId', value: 'M' }, externalTransactionId: 'T-1' };
-    for (const input of [{ ...base, rewardId: '6f1c2a7e-0b7d-4c1a-9a3e-000000000001' }, { ...base, rewardId: 'not-a-uuid' }, { ...base, pointsToRedeem: 0 }, { ...base, pointsToRedeem: 100, orderValue: 5.5 }]) {
+    for (const input of [
+      { ...base, rewardId: '6f1c2a7e-0b7d-4c1a-9a3e-000000000001' },
+      { ...base, rewardId: 'not-a-uuid' },
+      { ...base, pointsToRedeem: 0 },
+      { ...base, pointsToRedeem: 100, orderValue: 5.5 },
+    ]) {
       agree('RedeemRequest', RedeemRequest, input);
     }
   });

@@ -52,10 +52,21 @@ export interface ReconcileRun extends ReconcileCounts {
 }
 
 const toRun = (row: Selectable<GwReconcileRunsTable>): ReconcileRun => ({
-  id: row.id, vendor: row.vendor, connectionId: row.connection_id, trigger: row.trigger, slot: row.slot, status: row.status,
-  startedAt: new Date(Number(row.started_at)), finishedAt: row.finished_at === null ? null : new Date(Number(row.finished_at)),
-  since: new Date(Number(row.window_since)), until: new Date(Number(row.window_until)),
-  pages: Number(row.pages), found: Number(row.found), recovered: Number(row.recovered), duplicates: Number(row.duplicates), failed: Number(row.failed),
+  id: row.id,
+  vendor: row.vendor,
+  connectionId: row.connection_id,
+  trigger: row.trigger,
+  slot: row.slot,
+  status: row.status,
+  startedAt: new Date(Number(row.started_at)),
+  finishedAt: row.finished_at === null ? null : new Date(Number(row.finished_at)),
+  since: new Date(Number(row.window_since)),
+  until: new Date(Number(row.window_until)),
+  pages: Number(row.pages),
+  found: Number(row.found),
+  recovered: Number(row.recovered),
+  duplicates: Number(row.duplicates),
+  failed: Number(row.failed),
   error: row.error,
 });
 
@@ -74,21 +85,52 @@ export async function createReconcileRunStore(options: { database: SqlDatabase<a
   return {
     /** Where the next window starts: the end of the latest succeeded run's window, or null. */
     async checkpoint(connectionId: string): Promise<Date | null> {
-      const row = await db.selectFrom('gw_reconcile_runs').select((eb) => eb.fn.max('window_until').as('until'))
-        .where('connection_id', '=', connectionId).where('status', '=', 'succeeded').executeTakeFirst();
+      const row = await db
+        .selectFrom('gw_reconcile_runs')
+        .select((eb) => eb.fn.max('window_until').as('until'))
+        .where('connection_id', '=', connectionId)
+        .where('status', '=', 'succeeded')
+        .executeTakeFirst();
       return row?.until == null ? null : new Date(Number(row.until));
     },
     /** The run's row, or null when another process took this slot. A `running` row of the connection older than an hour (its process died) is marked failed first. */
-    async claim(input: { vendor: string; connectionId: string; trigger: 'schedule' | 'manual'; slot?: string; since: Date; until: Date }): Promise<ReconcileRun | null> {
+    async claim(input: {
+      vendor: string;
+      connectionId: string;
+      trigger: 'schedule' | 'manual';
+      slot?: string;
+      since: Date;
+      until: Date;
+    }): Promise<ReconcileRun | null> {
       const id = randomUUID();
       const row: GwReconcileRunsTable = {
-        id, vendor: input.vendor, connection_id: input.connectionId, trigger: input.trigger, slot: input.slot ?? `manual:${id}`, status: 'running',
-        started_at: now().getTime(), finished_at: null, window_since: input.since.getTime(), window_until: input.until.getTime(),
-        pages: 0, found: 0, recovered: 0, duplicates: 0, failed: 0, error: null,
+        id,
+        vendor: input.vendor,
+        connection_id: input.connectionId,
+        trigger: input.trigger,
+        slot: input.slot ?? `manual:${id}`,
+        status: 'running',
+        started_at: now().getTime(),
+        finished_at: null,
+        window_since: input.since.getTime(),
+        window_until: input.until.getTime(),
+        pages: 0,
+        found: 0,
+        recovered: 0,
+        duplicates: 0,
+        failed: 0,
+        error: null,
       };
-      await db.updateTable('gw_reconcile_runs')
-        .set({ status: 'failed', finished_at: row.started_at, error: 'abandoned: the process running it stopped (no end recorded within an hour)' })
-        .where('connection_id', '=', input.connectionId).where('status', '=', 'running').where('started_at', '<', row.started_at - ABANDONED_AFTER_MS)
+      await db
+        .updateTable('gw_reconcile_runs')
+        .set({
+          status: 'failed',
+          finished_at: row.started_at,
+          error: 'abandoned: the process running it stopped (no end recorded within an hour)',
+        })
+        .where('connection_id', '=', input.connectionId)
+        .where('status', '=', 'running')
+        .where('started_at', '<', row.started_at - ABANDONED_AFTER_MS)
         .execute();
       try {
         await db.insertInto('gw_reconcile_runs').values(row).execute();
@@ -99,14 +141,30 @@ export async function createReconcileRunStore(options: { database: SqlDatabase<a
       return toRun(row);
     },
     async finish(id: string, outcome: ReconcileCounts & { status: 'succeeded' | 'failed'; error?: string | null }): Promise<ReconcileRun> {
-      await db.updateTable('gw_reconcile_runs')
-        .set({ status: outcome.status, finished_at: now().getTime(), pages: outcome.pages, found: outcome.found, recovered: outcome.recovered, duplicates: outcome.duplicates, failed: outcome.failed, error: outcome.error ?? null })
-        .where('id', '=', id).execute();
+      await db
+        .updateTable('gw_reconcile_runs')
+        .set({
+          status: outcome.status,
+          finished_at: now().getTime(),
+          pages: outcome.pages,
+          found: outcome.found,
+          recovered: outcome.recovered,
+          duplicates: outcome.duplicates,
+          failed: outcome.failed,
+          error: outcome.error ?? null,
+        })
+        .where('id', '=', id)
+        .execute();
       return toRun(await db.selectFrom('gw_reconcile_runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
     },
     /** Newest first. */
     async list(filter: { vendor?: string | undefined; connectionId?: string | undefined; limit?: number } = {}): Promise<ReconcileRun[]> {
-      let query = db.selectFrom('gw_reconcile_runs').selectAll().orderBy('started_at', 'desc').orderBy('id').limit(Math.min(Math.max(1, filter.limit ?? 100), 500));
+      let query = db
+        .selectFrom('gw_reconcile_runs')
+        .selectAll()
+        .orderBy('started_at', 'desc')
+        .orderBy('id')
+        .limit(Math.min(Math.max(1, filter.limit ?? 100), 500));
       if (filter.vendor) query = query.where('vendor', '=', filter.vendor);
       if (filter.connectionId) query = query.where('connection_id', '=', filter.connectionId);
       return (await query.execute()).map(toRun);

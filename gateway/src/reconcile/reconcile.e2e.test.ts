@@ -3,7 +3,15 @@ import { adapter as clover } from '@loyalty-gateway/adapter-clover';
 import { adapter as square } from '@loyalty-gateway/adapter-square';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
-import { CLOVER_AUTH_CODE, CLOVER_MERCHANT, MEMBERS, SQUARE_LOCATION, SQUARE_NOTIFICATION_URL, SQUARE_SIGNATURE_KEY, featuredSeedDocument } from '../testing/featured-seed.js';
+import {
+  CLOVER_AUTH_CODE,
+  CLOVER_MERCHANT,
+  MEMBERS,
+  SQUARE_LOCATION,
+  SQUARE_NOTIFICATION_URL,
+  SQUARE_SIGNATURE_KEY,
+  featuredSeedDocument,
+} from '../testing/featured-seed.js';
 import { adapterFixture, adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
 import type { ConnectionSummary } from '../stores/index.js';
 import type { ReconcileRunStore } from './reconcile-run-store.js';
@@ -57,9 +65,13 @@ describe.each(dialects)('order reconciliation recovers what the webhook never de
     expect(listing.headers.authorization).toBe('Bearer fake-oauth-access-token');
 
     const late = await gw.app.inject({
-      method: 'POST', url: '/webhooks/clover',
+      method: 'POST',
+      url: '/webhooks/clover',
       headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE },
-      payload: { appId: 'DRKVJT2ZRRRSC', merchants: { [CLOVER_MERCHANT]: [{ objectId: `O:${paidOrder.id}`, type: 'UPDATE', ts: paidOrder.modifiedTime }] } },
+      payload: {
+        appId: 'DRKVJT2ZRRRSC',
+        merchants: { [CLOVER_MERCHANT]: [{ objectId: `O:${paidOrder.id}`, type: 'UPDATE', ts: paidOrder.modifiedTime }] },
+      },
     });
     expect(late.statusCode).toBe(200);
     expect(late.json().results).toEqual([expect.objectContaining({ transactionId: paidOrder.id, status: 'duplicate' })]);
@@ -99,14 +111,23 @@ describe.each(dialects)('order reconciliation recovers what the webhook never de
   });
 
   it('a run left running by a process that died is marked failed (abandoned) when the next run claims, after an hour', async () => {
-    const dead = await runs.claim({ vendor: 'clover', connectionId: connection.id, trigger: 'manual', since: new Date(clock), until: new Date(clock) });
+    const dead = await runs.claim({
+      vendor: 'clover',
+      connectionId: connection.id,
+      trigger: 'manual',
+      since: new Date(clock),
+      until: new Date(clock),
+    });
     expect(dead).toMatchObject({ status: 'running' });
     clock += 30 * 60 * 1000;
     await runReconcile(clover, connection, deps, { kind: 'manual' });
     expect((await runs.list({ connectionId: connection.id })).find((r) => r.id === dead!.id)).toMatchObject({ status: 'running' }); // not yet an hour
     clock += 31 * 60 * 1000;
     await runReconcile(clover, connection, deps, { kind: 'manual' });
-    expect((await runs.list({ connectionId: connection.id })).find((r) => r.id === dead!.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^abandoned/) });
+    expect((await runs.list({ connectionId: connection.id })).find((r) => r.id === dead!.id)).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^abandoned/),
+    });
   });
 
   it('an order id that is not a Clover id is counted as failed and never fetched', async () => {
@@ -125,7 +146,11 @@ describe.each(dialects)('order reconciliation recovers a missed Square sale and 
   // ListPayments answers for it; the refund is Square's documented refund.updated object, moved to
   // this payment and location (as in square.e2e.test.ts), answered by GET /v2/refunds/{id}.
   const event = adapterFixtureJson('square', 'payment-updated-completed.json') as { data: { object: { payment: { id: string } } } };
-  const refund = (adapterFixtureJson('square', 'refund-updated-completed.json') as { data: { object: { refund: Record<string, unknown> & { id: string } } } }).data.object.refund;
+  const refund = (
+    adapterFixtureJson('square', 'refund-updated-completed.json') as {
+      data: { object: { refund: Record<string, unknown> & { id: string } } };
+    }
+  ).data.object.refund;
   const payment = { ...event.data.object.payment, refund_ids: [refund.id] };
   const squareMember = MEMBERS.square.membershipId;
   let api: RecordedVendorServer;
@@ -154,7 +179,9 @@ describe.each(dialects)('order reconciliation recovers a missed Square sale and 
     expect(run).toMatchObject({ status: 'succeeded', found: 1, recovered: 2, duplicates: 0, failed: 0 });
     const listing = api.seen.find((r) => r.path === '/v2/payments')!;
     expect(Object.fromEntries(listing.query)).toMatchObject({
-      location_id: SQUARE_LOCATION, sort_field: 'UPDATED_AT', updated_at_begin_time: connection.createdAt.toISOString(),
+      location_id: SQUARE_LOCATION,
+      sort_field: 'UPDATED_AT',
+      updated_at_begin_time: connection.createdAt.toISOString(),
     });
     expect(await gw.balance(squareMember)).toBe(0); // earned, then the refund (more than the sale) took it all back
     const earns = await runReconcile(square, connection, deps, { kind: 'manual' });
@@ -164,8 +191,13 @@ describe.each(dialects)('order reconciliation recovers a missed Square sale and 
   it('the webhook arriving late is a duplicate', async () => {
     const body = adapterFixture('square', 'payment-updated-completed.json');
     const late = await gw.app.inject({
-      method: 'POST', url: '/webhooks/square', payload: body,
-      headers: { 'content-type': 'application/json', ...vendorSignature(square.defaultAuth, SQUARE_SIGNATURE_KEY, SQUARE_NOTIFICATION_URL, body) },
+      method: 'POST',
+      url: '/webhooks/square',
+      payload: body,
+      headers: {
+        'content-type': 'application/json',
+        ...vendorSignature(square.defaultAuth, SQUARE_SIGNATURE_KEY, SQUARE_NOTIFICATION_URL, body),
+      },
     });
     expect(late.json().results).toEqual([expect.objectContaining({ transactionId: ORDER_ID, status: 'duplicate' })]);
   });

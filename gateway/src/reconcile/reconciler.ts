@@ -84,11 +84,15 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       const connection = await options.store.getConnection(connectionId);
       if (!connection) throw new GatewayError('connection_not_found');
       const adapter = adapterOf(connection.vendor);
-      if (!adapter) throw new GatewayError('reconcile_not_available', { message: `No registered adapter for ${connection.vendor} declares a reconciliation pull.` });
+      if (!adapter)
+        throw new GatewayError('reconcile_not_available', {
+          message: `No registered adapter for ${connection.vendor} declares a reconciliation pull.`,
+        });
       if ((await options.store.getVendor(connection.vendor))?.tier !== 'featured') {
         throw new GatewayError('reconcile_not_available', { message: `${connection.vendor} is not featured; promote it first.` });
       }
-      if (!connection.active) throw new GatewayError('reconcile_not_available', { message: 'This connection is deactivated; activate it first.' });
+      if (!connection.active)
+        throw new GatewayError('reconcile_not_available', { message: 'This connection is deactivated; activate it first.' });
       if (running.has(connectionId)) throw new GatewayError('reconcile_run_in_progress');
       running.add(connectionId);
       try {
@@ -108,15 +112,19 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
           options.logger.error({ vendor: adapter.slug, schedule }, 'invalid reconciliation schedule; this vendor is not reconciled');
           continue;
         }
-        const task = cron.schedule(schedule, async (context: { date: Date }) => {
-          const slot = slotOf(context.date);
-          try {
-            const runs = await track(runTick(adapter.slug, slot));
-            if (runs.length > 0) options.logger.info({ vendor: adapter.slug, slot, runs: runs.length }, 'reconciliation tick done');
-          } catch (error) {
-            options.logger.error({ err: error, vendor: adapter.slug, slot }, 'reconciliation tick failed');
-          }
-        }, { name: `reconcile:${adapter.slug}`, noOverlap: true });
+        const task = cron.schedule(
+          schedule,
+          async (context: { date: Date }) => {
+            const slot = slotOf(context.date);
+            try {
+              const runs = await track(runTick(adapter.slug, slot));
+              if (runs.length > 0) options.logger.info({ vendor: adapter.slug, slot, runs: runs.length }, 'reconciliation tick done');
+            } catch (error) {
+              options.logger.error({ err: error, vendor: adapter.slug, slot }, 'reconciliation tick failed');
+            }
+          },
+          { name: `reconcile:${adapter.slug}`, noOverlap: true },
+        );
         tasks.push({ vendor: adapter.slug, schedule, task });
       }
       options.logger.info({ jobs: tasks.map(({ vendor, schedule }) => ({ vendor, schedule })) }, 'reconciliation scheduler started');

@@ -21,7 +21,11 @@ export interface ReconcileDeps {
 }
 
 /** The window a connection's next run covers: from its checkpoint (less the overlap), else from its creation. */
-export async function reconcileWindow(runs: ReconcileRunStore, connection: ConnectionSummary, now: Date): Promise<{ since: Date; until: Date }> {
+export async function reconcileWindow(
+  runs: ReconcileRunStore,
+  connection: ConnectionSummary,
+  now: Date,
+): Promise<{ since: Date; until: Date }> {
   const checkpoint = await runs.checkpoint(connection.id);
   const since = checkpoint ? new Date(checkpoint.getTime() - RECONCILE_OVERLAP_MS) : connection.createdAt;
   return { since, until: now };
@@ -46,7 +50,11 @@ export async function runReconcile(
   if (!reconcile) throw new Error(`the ${adapter.slug} adapter declares no reconciliation pull`);
   const window = await reconcileWindow(deps.runs, connection, deps.now());
   const run = await deps.runs.claim({
-    vendor: connection.vendor, connectionId: connection.id, trigger: trigger.kind, ...(trigger.kind === 'schedule' ? { slot: trigger.slot } : {}), ...window,
+    vendor: connection.vendor,
+    connectionId: connection.id,
+    trigger: trigger.kind,
+    ...(trigger.kind === 'schedule' ? { slot: trigger.slot } : {}),
+    ...window,
   });
   if (!run) return null;
   const log = deps.logger.child({ reconcileRun: run.id, vendor: connection.vendor, connectionId: connection.id });
@@ -70,7 +78,9 @@ export async function runReconcile(
         const parsed = Envelope.safeParse(candidate);
         if (!parsed.success || parsed.data.store.id !== canonical.storeId) {
           counts.failed += 1;
-          const fields = parsed.success ? [`store.id ${parsed.data.store.id}`] : parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
+          const fields = parsed.success
+            ? [`store.id ${parsed.data.store.id}`]
+            : parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
           log.error({ fields }, `reconciliation: the ${adapter.slug} adapter produced an invalid envelope`);
           continue;
         }
@@ -86,11 +96,20 @@ export async function runReconcile(
       cursor = page.cursor;
     } while (cursor !== null);
     const status = counts.failed === 0 ? 'succeeded' : 'failed';
-    const done = await deps.runs.finish(run.id, { ...counts, status, error: status === 'failed' ? `${counts.failed} order(s) or event(s) failed; the window is pulled again next time` : null });
-    (counts.recovered > 0 ? log.warn.bind(log) : log.info.bind(log))({ ...counts }, counts.recovered > 0 ? 'reconciliation recovered events the webhook never delivered' : 'reconciliation run finished');
+    const done = await deps.runs.finish(run.id, {
+      ...counts,
+      status,
+      error: status === 'failed' ? `${counts.failed} order(s) or event(s) failed; the window is pulled again next time` : null,
+    });
+    (counts.recovered > 0 ? log.warn.bind(log) : log.info.bind(log))(
+      { ...counts },
+      counts.recovered > 0 ? 'reconciliation recovered events the webhook never delivered' : 'reconciliation run finished',
+    );
     return done;
   } catch (error) {
     log.warn({ err: error, ...counts }, 'reconciliation run failed; the checkpoint stays');
-    return deps.runs.finish(run.id, { ...counts, status: 'failed', error: (error as Error).message.slice(0, 1_000) }).catch(() => ({ ...run, ...counts, status: 'failed' as const, error: (error as Error).message }));
+    return deps.runs
+      .finish(run.id, { ...counts, status: 'failed', error: (error as Error).message.slice(0, 1_000) })
+      .catch(() => ({ ...run, ...counts, status: 'failed' as const, error: (error as Error).message }));
   }
 }

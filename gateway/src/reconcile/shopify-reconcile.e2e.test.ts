@@ -22,7 +22,16 @@ function adminApi(request: SeenRequest): RecordedReply | undefined {
   if (request.path !== API) return undefined;
   const { variables } = JSON.parse(request.body);
   if (typeof variables?.id === 'string') return { body: { data: { order: orders.find((o) => gidOf(o) === variables.id) ?? null } } };
-  return { body: { data: { orders: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: orders.map((o) => ({ id: gidOf(o), legacyResourceId: o.legacyResourceId, test: o.test })) } } } };
+  return {
+    body: {
+      data: {
+        orders: {
+          pageInfo: { hasNextPage: false, endCursor: null },
+          nodes: orders.map((o) => ({ id: gidOf(o), legacyResourceId: o.legacyResourceId, test: o.test })),
+        },
+      },
+    },
+  };
 }
 
 describe.each(dialects)('order reconciliation recovers what the Shopify webhook never delivered (%s)', (dialect) => {
@@ -52,14 +61,26 @@ describe.each(dialects)('order reconciliation recovers what the Shopify webhook 
     const earned = await gw.balance(member);
     expect(earned).toBeGreaterThan(0);
     const asked = JSON.parse(api.seen.find((r) => r.path === API)!.body);
-    expect(asked.variables.query).toBe(`updated_at:>='${connection.createdAt.toISOString()}' AND updated_at:<'${new Date(clock).toISOString()}'`);
+    expect(asked.variables.query).toBe(
+      `updated_at:>='${connection.createdAt.toISOString()}' AND updated_at:<'${new Date(clock).toISOString()}'`,
+    );
     expect(api.seen[0]!.headers['x-shopify-access-token']).toBe('shpat_fake');
     // Listed cheaply, then read back alone (one query of both would exceed Shopify's 1,000-point limit).
-    expect(api.seen.filter((r) => r.path === API).map((r) => JSON.parse(r.body).variables.id ?? 'listing')).toEqual(['listing', 'gid://shopify/Order/450789469']);
+    expect(api.seen.filter((r) => r.path === API).map((r) => JSON.parse(r.body).variables.id ?? 'listing')).toEqual([
+      'listing',
+      'gid://shopify/Order/450789469',
+    ]);
 
     const late = await gw.app.inject({
-      method: 'POST', url: '/webhooks/shopify', payload: paid,
-      headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': SHOP_DOMAIN, ...vendorSignature(shopify.defaultAuth, SHOPIFY_APP_SECRET, '', paid) },
+      method: 'POST',
+      url: '/webhooks/shopify',
+      payload: paid,
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-topic': 'orders/paid',
+        'x-shopify-shop-domain': SHOP_DOMAIN,
+        ...vendorSignature(shopify.defaultAuth, SHOPIFY_APP_SECRET, '', paid),
+      },
     });
     expect(late.statusCode).toBe(200);
     expect(late.json().results).toEqual([expect.objectContaining({ transactionId: '450789469', status: 'duplicate' })]);
@@ -69,14 +90,21 @@ describe.each(dialects)('order reconciliation recovers what the Shopify webhook 
   it('the next run finds the order again (overlap) and changes nothing', async () => {
     const before = await gw.balance(member);
     clock += 15 * 60 * 1000;
-    expect(await runReconcile(shopify, connection, deps, { kind: 'schedule', slot: 'tick-2' })).toMatchObject({ status: 'succeeded', recovered: 0, duplicates: 1 });
+    expect(await runReconcile(shopify, connection, deps, { kind: 'schedule', slot: 'tick-2' })).toMatchObject({
+      status: 'succeeded',
+      recovered: 0,
+      duplicates: 1,
+    });
     expect(await gw.balance(member)).toBe(before);
   });
 
   it('a refund whose refunds/create never came is reversed by the run, once; the late webhook and the next run are duplicates; the cancel is ignored', async () => {
     const earned = await gw.balance(member);
     // The same documented order, now refunded (refunds-create.json, unedited) and cancelled.
-    const refunded = { ...graphqlOrderOf(adapterFixtureJson('shopify', 'orders-paid.json'), [adapterFixtureJson('shopify', 'refunds-create.json')]), cancelledAt: new Date(clock).toISOString() };
+    const refunded = {
+      ...graphqlOrderOf(adapterFixtureJson('shopify', 'orders-paid.json'), [adapterFixtureJson('shopify', 'refunds-create.json')]),
+      cancelledAt: new Date(clock).toISOString(),
+    };
     orders = [refunded];
     clock += 15 * 60 * 1000;
     const run = await runReconcile(shopify, connection, deps, { kind: 'schedule', slot: 'tick-3' });
@@ -87,13 +115,26 @@ describe.each(dialects)('order reconciliation recovers what the Shopify webhook 
 
     const body = adapterFixture('shopify', 'refunds-create.json');
     const late = await gw.app.inject({
-      method: 'POST', url: '/webhooks/shopify', payload: body,
-      headers: { 'content-type': 'application/json', 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': SHOP_DOMAIN, ...vendorSignature(shopify.defaultAuth, SHOPIFY_APP_SECRET, '', body) },
+      method: 'POST',
+      url: '/webhooks/shopify',
+      payload: body,
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-topic': 'refunds/create',
+        'x-shopify-shop-domain': SHOP_DOMAIN,
+        ...vendorSignature(shopify.defaultAuth, SHOPIFY_APP_SECRET, '', body),
+      },
     });
     expect(late.statusCode).toBe(200);
-    expect(late.json().results).toEqual([expect.objectContaining({ eventType: 'sale.refunded', transactionId: '450789469', status: 'duplicate' })]);
+    expect(late.json().results).toEqual([
+      expect.objectContaining({ eventType: 'sale.refunded', transactionId: '450789469', status: 'duplicate' }),
+    ]);
     clock += 15 * 60 * 1000;
-    expect(await runReconcile(shopify, connection, deps, { kind: 'schedule', slot: 'tick-4' })).toMatchObject({ status: 'succeeded', recovered: 0, duplicates: 2 });
+    expect(await runReconcile(shopify, connection, deps, { kind: 'schedule', slot: 'tick-4' })).toMatchObject({
+      status: 'succeeded',
+      recovered: 0,
+      duplicates: 2,
+    });
     expect(await gw.balance(member)).toBe(reversed);
   });
 });

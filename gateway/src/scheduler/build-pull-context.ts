@@ -39,7 +39,9 @@ export async function buildPullContext(
   // The featured door's reading: an operator's `auth` override is not the adapter's business.
   const provider = parseProviderSettings(adapter, vendor?.settings ?? {});
   if (!provider.ok) {
-    throw new PullSetupError(`the ${connection.vendor} provider settings do not fit the adapter (${provider.fields.map((f) => `${f.path}: ${f.message}`).join('; ')})`);
+    throw new PullSetupError(
+      `the ${connection.vendor} provider settings do not fit the adapter (${provider.fields.map((f) => `${f.path}: ${f.message}`).join('; ')})`,
+    );
   }
   const settings = provider.config.settings;
   const credentials = parseCredentials(adapter.credentials, await deps.store.getCredentials(connection.id), 'the connection credentials');

@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { GatewayError, VENDOR_CALL } from '@loyalty-gateway/core';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLOVER_MERCHANT, ACCESS_TOKEN, catalogOf, openProcess, seed, sharedDatabase, type CatalogProcess } from './testing/catalog-world.js';
+import {
+  CLOVER_MERCHANT,
+  ACCESS_TOKEN,
+  catalogOf,
+  openProcess,
+  seed,
+  sharedDatabase,
+  type CatalogProcess,
+} from './testing/catalog-world.js';
 import { startCloverItemsServer, type CloverItemsServer } from './testing/clover-items-server.js';
 
 const SLOT = '2025-06-01T03:20:00.000Z';
@@ -32,7 +40,17 @@ describe.each(testDialects())('scheduled catalog pulls on $name', ({ name }) => 
     const started = Date.now();
     const [run] = await a.runner.runTick('clover', SLOT);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950); // Retry-After: 1 honoured
-    expect(run).toMatchObject({ status: 'succeeded', trigger: 'schedule', slot: SLOT, pages: 2, items: 130, created: 130, updated: 0, deactivated: 0, error: null });
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      trigger: 'schedule',
+      slot: SLOT,
+      pages: 2,
+      items: 130,
+      created: 130,
+      updated: 0,
+      deactivated: 0,
+      error: null,
+    });
     expect(server.asked).toEqual([0, 0, 100, 100]);
     expect(new Set(server.authorizations)).toEqual(new Set([`Bearer ${ACCESS_TOKEN}`]));
     const catalog = await catalogOf(a.database);
@@ -42,11 +60,17 @@ describe.each(testDialects())('scheduled catalog pulls on $name', ({ name }) => 
     expect(await a.runs.get(run!.id)).toMatchObject({ status: 'succeeded', items: 130 });
   });
 
-  it('a failing page is asked exactly VENDOR_CALL.maxAttempts times (the HttpClient\'s budget, nothing on top): the run fails and the next one pulls', async () => {
+  it("a failing page is asked exactly VENDOR_CALL.maxAttempts times (the HttpClient's budget, nothing on top): the run fails and the next one pulls", async () => {
     // One failure more than a vendor call's budget: a retry on top of it would reach the page.
     server.script(100, ...Array.from({ length: VENDOR_CALL.maxAttempts + 1 }, () => ({ status: 502 })));
     const failed = await a.runner.runCatalogPull('clover', await connectionId());
-    expect(failed).toMatchObject({ status: 'failed', pages: 1, attempts: 2, created: 0, error: expect.stringContaining(`page 2 (checkpoint 100) failed after ${VENDOR_CALL.maxAttempts} attempts: HTTP 502`) });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      pages: 1,
+      attempts: 2,
+      created: 0,
+      error: expect.stringContaining(`page 2 (checkpoint 100) failed after ${VENDOR_CALL.maxAttempts} attempts: HTTP 502`),
+    });
     expect(server.asked).toEqual([0, ...Array(VENDOR_CALL.maxAttempts).fill(100)]);
     expect(await catalogOf(a.database)).toHaveLength(0); // a broken pull syncs nothing
     const next = await a.runner.runCatalogPull('clover', await connectionId());
@@ -55,7 +79,11 @@ describe.each(testDialects())('scheduled catalog pulls on $name', ({ name }) => 
   });
 
   it('a Retry-After longer than the runner waits is not retried early: the run fails at once and says why', async () => {
-    server.script(0, { status: 429, headers: { 'retry-after': '120' }, body: { message: 'Too Many Requests' } }, { status: 429, headers: { 'retry-after': '120' } });
+    server.script(
+      0,
+      { status: 429, headers: { 'retry-after': '120' }, body: { message: 'Too Many Requests' } },
+      { status: 429, headers: { 'retry-after': '120' } },
+    );
     const started = Date.now();
     const [run] = await a.runner.runTick('clover', SLOT);
     expect(Date.now() - started).toBeLessThan(5_000);

@@ -59,17 +59,30 @@ export function createCatalogRunner(options: CatalogRunnerOptions): CatalogRunne
     const connection = await options.store.getConnection(connectionId);
     if (!connection || connection.vendor !== vendorSlug) return refuse(new GatewayError('connection_not_found'));
     const adapter = adapterOf(vendorSlug);
-    if (!adapter) return refuse(new GatewayError('catalog_not_available', { message: `No registered adapter for ${vendorSlug} declares a catalog pull.` }));
-    if (vendor.tier !== 'featured') return refuse(new GatewayError('catalog_not_available', { message: `${vendorSlug} is not featured; promote it first.` }));
-    if (!connection.active) return refuse(new GatewayError('catalog_not_available', { message: 'This connection is deactivated; activate it first.' }));
+    if (!adapter)
+      return refuse(
+        new GatewayError('catalog_not_available', { message: `No registered adapter for ${vendorSlug} declares a catalog pull.` }),
+      );
+    if (vendor.tier !== 'featured')
+      return refuse(new GatewayError('catalog_not_available', { message: `${vendorSlug} is not featured; promote it first.` }));
+    if (!connection.active)
+      return refuse(new GatewayError('catalog_not_available', { message: 'This connection is deactivated; activate it first.' }));
 
     const claim = await options.runs.claim({ vendor: vendorSlug, connectionId, trigger, ...(slot === undefined ? {} : { slot }) });
     if (!claim.claimed) {
-      if (!manual) options.logger.info({ vendor: vendorSlug, connectionId, slot, reason: claim.reason }, 'catalog pull skipped: already claimed');
+      if (!manual)
+        options.logger.info({ vendor: vendorSlug, connectionId, slot, reason: claim.reason }, 'catalog pull skipped: already claimed');
       return refuse(new GatewayError('catalog_run_in_progress'));
     }
     const done = executeCatalogRun(claim.run, adapter, connection, {
-      store: options.store, runs: options.runs, engine: options.engine, http, logger: options.logger, now, policy, signal: controller.signal,
+      store: options.store,
+      runs: options.runs,
+      engine: options.engine,
+      http,
+      logger: options.logger,
+      now,
+      policy,
+      signal: controller.signal,
     });
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));

@@ -25,9 +25,17 @@ const sql = (statement: string) => runPostgresStatement(DATABASE_URL!, statement
 
 const env = (name: string) => ({
   ...process.env,
-  PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, name), GATEWAY_SEED_FILE: path.join(dir, 'seed.json'),
-  GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), DATABASE_URL: schemaUrl(), REDIS_URL: '', LOYALTY_ENGINE_URL: '',
-  GATEWAY_SCHEDULER: 'on', LOG_LEVEL: 'info',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  GATEWAY_ENV: 'uat',
+  GATEWAY_DATA_DIR: path.join(dir, name),
+  GATEWAY_SEED_FILE: path.join(dir, 'seed.json'),
+  GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+  DATABASE_URL: schemaUrl(),
+  REDIS_URL: '',
+  LOYALTY_ENGINE_URL: '',
+  GATEWAY_SCHEDULER: 'on',
+  LOG_LEVEL: 'info',
 });
 
 /** The catalog lines a process logged: which slots it pulled, which it found claimed by the other. */
@@ -72,7 +80,8 @@ describe.skipIf(!DATABASE_URL)('catalog pulls across two gateway processes on on
     const contended = () => logs.some((mine, i) => [...mine.pulled].some((slot) => logs[1 - i]!.skipped.has(slot)));
     try {
       const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline && (logs[0]!.pulled.size + logs[1]!.pulled.size < 4 || !contended())) await new Promise((r) => setTimeout(r, 200));
+      while (Date.now() < deadline && (logs[0]!.pulled.size + logs[1]!.pulled.size < 4 || !contended()))
+        await new Promise((r) => setTimeout(r, 200));
     } finally {
       await Promise.all([stopGateway(a), stopGateway(b)]);
     }

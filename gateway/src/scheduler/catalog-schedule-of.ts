@@ -14,7 +14,10 @@ export interface EffectiveCatalogSchedule {
  * adapter's default. Null for an adapter without a catalog pull. A stored value node-cron refuses
  * (written by a build that checked less) falls back to the default rather than stopping the pulls.
  */
-export function catalogScheduleOf(adapter: AnyAdapter | undefined, settings: Record<string, unknown> | null | undefined): EffectiveCatalogSchedule | null {
+export function catalogScheduleOf(
+  adapter: AnyAdapter | undefined,
+  settings: Record<string, unknown> | null | undefined,
+): EffectiveCatalogSchedule | null {
   const fallback = adapter?.catalog?.schedule;
   if (!fallback) return null;
   const override = settings?.catalogSchedule;

@@ -4,7 +4,15 @@ import { adapter as clover } from '@loyalty-gateway/adapter-clover';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { watchVendorChanges } from '../featured/index.js';
 import { slotOf, startCatalogScheduler } from './catalog-scheduler.js';
-import { CLOVER_MERCHANT, catalogOf, openProcess, quietLogger, seed, sharedDatabase, type CatalogProcess } from './testing/catalog-world.js';
+import {
+  CLOVER_MERCHANT,
+  catalogOf,
+  openProcess,
+  quietLogger,
+  seed,
+  sharedDatabase,
+  type CatalogProcess,
+} from './testing/catalog-world.js';
 import { startCloverItemsServer, type CloverItemsServer } from './testing/clover-items-server.js';
 
 /** Clover's real pull on a schedule of every second (node-cron's six-field form). */
@@ -34,7 +42,9 @@ describe('node-cron catalog scheduler', () => {
   });
 
   it('two processes on one schedule: each tick pulls once, runs are recorded, stop() ends it', async () => {
-    const schedulers = await Promise.all(processes.map((p) => startCatalogScheduler({ runner: p.runner, adapters: [everySecond], logger: quietLogger() })));
+    const schedulers = await Promise.all(
+      processes.map((p) => startCatalogScheduler({ runner: p.runner, adapters: [everySecond], logger: quietLogger() })),
+    );
     expect(schedulers[0]!.jobs).toEqual([{ vendor: 'clover', schedule: '* * * * * *', source: 'adapter' }]);
     const deadline = Date.now() + 5_000;
     while (Date.now() < deadline && (await processes[0]!.runs.list()).filter((r) => r.status === 'succeeded').length < 2) {
@@ -43,7 +53,8 @@ describe('node-cron catalog scheduler', () => {
     await Promise.all(schedulers.map((s) => s.stop()));
     const runs = await processes[1]!.runs.list();
     expect(runs.filter((r) => r.status === 'succeeded').length).toBeGreaterThanOrEqual(2);
-    for (const run of runs) expect(run).toMatchObject({ trigger: 'schedule', slot: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/) });
+    for (const run of runs)
+      expect(run).toMatchObject({ trigger: 'schedule', slot: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/) });
     expect(new Set(runs.map((r) => r.slot)).size).toBe(runs.length); // one run per tick across both processes
     expect(server.asked.length).toBe(runs.length); // one page per run: nobody pulled a tick twice
     expect(await catalogOf(processes[0]!.database)).toHaveLength(5);
@@ -52,11 +63,17 @@ describe('node-cron catalog scheduler', () => {
     expect((await processes[0]!.runs.list()).length).toBe(after); // stopped: no more ticks
   });
 
-  it('the catalogSchedule setting replaces the adapter\'s schedule and a settings change reschedules without a restart', async () => {
+  it("the catalogSchedule setting replaces the adapter's schedule and a settings change reschedules without a restart", async () => {
     const [p] = processes;
     const changes = watchVendorChanges({ store: p!.store, log: quietLogger() });
     await changes.start();
-    const scheduler = await startCatalogScheduler({ runner: p!.runner, adapters: [clover], logger: quietLogger(), store: p!.store, changes });
+    const scheduler = await startCatalogScheduler({
+      runner: p!.runner,
+      adapters: [clover],
+      logger: quietLogger(),
+      store: p!.store,
+      changes,
+    });
     try {
       expect(scheduler.jobs).toEqual([{ vendor: 'clover', schedule: '20 3 * * *', source: 'adapter' }]);
       const settings = (await p!.store.getVendor('clover'))!.settings!;
@@ -64,7 +81,10 @@ describe('node-cron catalog scheduler', () => {
       changes.changed(); // what PUT /admin/vendors/clover/settings does after writing
       await changes.idle();
       expect(scheduler.jobs).toEqual([{ vendor: 'clover', schedule: '* * * * * *', source: 'settings' }]);
-      await vi.waitFor(async () => expect((await p!.runs.list()).filter((r) => r.status === 'succeeded').length).toBeGreaterThanOrEqual(1), { timeout: 4_000, interval: 100 });
+      await vi.waitFor(
+        async () => expect((await p!.runs.list()).filter((r) => r.status === 'succeeded').length).toBeGreaterThanOrEqual(1),
+        { timeout: 4_000, interval: 100 },
+      );
 
       // The override removed: back to the nightly default, no more ticks.
       await p!.store.setVendorSettings('clover', settings);

@@ -67,7 +67,10 @@ export async function startCatalogScheduler(options: CatalogSchedulerOptions): P
     try {
       settings = options.store ? (await options.store.getVendor(adapter.slug))?.settings : null;
     } catch (error) {
-      options.logger.error({ err: error, vendor: adapter.slug }, 'reading the catalog schedule override failed; the current schedule stays');
+      options.logger.error(
+        { err: error, vendor: adapter.slug },
+        'reading the catalog schedule override failed; the current schedule stays',
+      );
       const current = tasks.get(adapter.slug);
       if (current) return current.job;
     }
@@ -90,9 +93,17 @@ export async function startCatalogScheduler(options: CatalogSchedulerOptions): P
       }
       await current?.task.destroy();
       const name = `catalog:${adapter.slug}`;
-      const task = cron.schedule(job.schedule, tick(adapter.slug), { name, noOverlap: true, ...(options.timezone ? { timezone: options.timezone } : {}) });
+      const task = cron.schedule(job.schedule, tick(adapter.slug), {
+        name,
+        noOverlap: true,
+        ...(options.timezone ? { timezone: options.timezone } : {}),
+      });
       tasks.set(adapter.slug, { job, task });
-      if (current) options.logger.info({ vendor: job.vendor, schedule: job.schedule, source: job.source, previous: current.job.schedule }, 'catalog schedule changed');
+      if (current)
+        options.logger.info(
+          { vendor: job.vendor, schedule: job.schedule, source: job.source, previous: current.job.schedule },
+          'catalog schedule changed',
+        );
     }
   }
 

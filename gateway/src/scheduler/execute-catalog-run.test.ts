@@ -30,9 +30,18 @@ describe('a catalog run whose outcome cannot be recorded', () => {
 
   it('resolves failed (done never rejects) instead of an unhandled rejection when the run store fails on finish', async () => {
     // The database goes away between claim and finish (lost connection, disk full…).
-    const runs: CatalogRunStore = { ...a.runs, finish: async () => { throw new Error('database unavailable'); } };
+    const runs: CatalogRunStore = {
+      ...a.runs,
+      finish: async () => {
+        throw new Error('database unavailable');
+      },
+    };
     const runner = createCatalogRunner({
-      store: a.store, runs, engine: a.engine, adapters: (await import('../adapters.js')).adapters, logger: quietLogger(),
+      store: a.store,
+      runs,
+      engine: a.engine,
+      adapters: (await import('../adapters.js')).adapters,
+      logger: quietLogger(),
       http: createHttpClient({ timeoutMs: 2_000, baseDelayMs: 10 }),
     });
     const connectionId = (await a.store.listConnections({ vendor: 'clover' }))[0]!.id;

@@ -55,7 +55,10 @@ export async function executeCatalogRun(
       updated: result.itemsUpdated,
       deactivated: result.itemsDeactivated,
     });
-    log.info({ pages: done.pages, items: done.items, created: done.created, updated: done.updated, deactivated: done.deactivated }, 'catalog pull succeeded');
+    log.info(
+      { pages: done.pages, items: done.items, created: done.created, updated: done.updated, deactivated: done.deactivated },
+      'catalog pull succeeded',
+    );
     return done;
   } catch (error) {
     if (error instanceof CatalogPullError) progress = { ...error.progress };

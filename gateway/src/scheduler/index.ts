@@ -1,4 +1,10 @@
 export { createCatalogRunner, type CatalogRunner, type CatalogRunnerOptions, type StartedRun } from './catalog-runner.js';
 export { catalogScheduleOf, type EffectiveCatalogSchedule } from './catalog-schedule-of.js';
-export { startCatalogScheduler, slotOf, type CatalogJob, type CatalogScheduler, type CatalogSchedulerOptions } from './catalog-scheduler.js';
+export {
+  startCatalogScheduler,
+  slotOf,
+  type CatalogJob,
+  type CatalogScheduler,
+  type CatalogSchedulerOptions,
+} from './catalog-scheduler.js';
 export { DEFAULT_PAGE_POLICY, type PagePolicy } from './pull-all-pages.js';

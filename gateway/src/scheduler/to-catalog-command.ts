@@ -12,7 +12,9 @@ export function toCatalogItems(items: readonly unknown[]): CatalogSyncCommand['i
     const parsed = CatalogItem.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Error(`item ${index} is not a valid catalog item: ${issue ? `${issue.path.join('.') || '(item)'} ${issue.message}` : 'invalid'}`);
+      throw new Error(
+        `item ${index} is not a valid catalog item: ${issue ? `${issue.path.join('.') || '(item)'} ${issue.message}` : 'invalid'}`,
+      );
     }
     const item = parsed.data;
     const priceMinor = item.price === undefined ? undefined : toMinorUnits(item.price);

@@ -74,8 +74,22 @@ export async function createCatalogRunStore(options: CatalogRunStoreOptions): Pr
     const slot = input.slot ?? `manual:${id}`;
     const at = now().getTime();
     const row: GwCatalogRunsTable = {
-      id, vendor: input.vendor, connection_id: input.connectionId, trigger: input.trigger, slot, status: 'running',
-      started_at: at, heartbeat_at: at, finished_at: null, pages: 0, items: 0, created: 0, updated: 0, deactivated: 0, attempts: 0, error: null,
+      id,
+      vendor: input.vendor,
+      connection_id: input.connectionId,
+      trigger: input.trigger,
+      slot,
+      status: 'running',
+      started_at: at,
+      heartbeat_at: at,
+      finished_at: null,
+      pages: 0,
+      items: 0,
+      created: 0,
+      updated: 0,
+      deactivated: 0,
+      attempts: 0,
+      error: null,
     };
     try {
       await db.insertInto('gw_catalog_runs').values(row).execute();
@@ -84,13 +98,19 @@ export async function createCatalogRunStore(options: CatalogRunStoreOptions): Pr
       if (!isUniqueViolation(error)) throw error;
     }
     const sameSlot = await db
-      .selectFrom('gw_catalog_runs').selectAll()
-      .where('vendor', '=', input.vendor).where('connection_id', '=', input.connectionId).where('slot', '=', slot)
+      .selectFrom('gw_catalog_runs')
+      .selectAll()
+      .where('vendor', '=', input.vendor)
+      .where('connection_id', '=', input.connectionId)
+      .where('slot', '=', slot)
       .executeTakeFirst();
     if (sameSlot) return { claimed: false, reason: 'slot_taken', existing: toRun(sameSlot) };
     const running = await db
-      .selectFrom('gw_catalog_runs').selectAll()
-      .where('vendor', '=', input.vendor).where('connection_id', '=', input.connectionId).where('status', '=', 'running')
+      .selectFrom('gw_catalog_runs')
+      .selectAll()
+      .where('vendor', '=', input.vendor)
+      .where('connection_id', '=', input.connectionId)
+      .where('status', '=', 'running')
       .executeTakeFirst();
     if (running && takeOver && (await retireIfStale(running, at))) return claim(input, false);
     return { claimed: false, reason: 'in_progress', existing: running ? toRun(running) : null };
@@ -99,7 +119,11 @@ export async function createCatalogRunStore(options: CatalogRunStoreOptions): Pr
   return {
     claim: (input) => claim(input),
     async progress(runId, counts) {
-      await db.updateTable('gw_catalog_runs').set({ ...countColumns(counts), heartbeat_at: now().getTime() }).where('id', '=', runId).execute();
+      await db
+        .updateTable('gw_catalog_runs')
+        .set({ ...countColumns(counts), heartbeat_at: now().getTime() })
+        .where('id', '=', runId)
+        .execute();
     },
     async finish(runId, outcome) {
       const at = now().getTime();
@@ -115,7 +139,12 @@ export async function createCatalogRunStore(options: CatalogRunStoreOptions): Pr
     },
     get,
     async list(filter = {}) {
-      let query = db.selectFrom('gw_catalog_runs').selectAll().orderBy('started_at', 'desc').orderBy('id').limit(Math.min(Math.max(1, filter.limit ?? 100), 1000));
+      let query = db
+        .selectFrom('gw_catalog_runs')
+        .selectAll()
+        .orderBy('started_at', 'desc')
+        .orderBy('id')
+        .limit(Math.min(Math.max(1, filter.limit ?? 100), 1000));
       if (filter.vendor !== undefined) query = query.where('vendor', '=', filter.vendor);
       if (filter.connectionId !== undefined) query = query.where('connection_id', '=', filter.connectionId);
       return (await query.execute()).map(toRun);

@@ -14,7 +14,10 @@ export interface LoadedConnection {
   validUntil: number;
 }
 
-export function toLoaded(base: Omit<Connection, 'secrets'>, secrets: Array<{ secret: string; expiresAt: number | null }>): LoadedConnection {
+export function toLoaded(
+  base: Omit<Connection, 'secrets'>,
+  secrets: Array<{ secret: string; expiresAt: number | null }>,
+): LoadedConnection {
   const expiries = secrets.map((s) => s.expiresAt);
   const deadlines = expiries.filter((e): e is number => e !== null);
   return {
@@ -44,11 +47,20 @@ export async function loadConnection(ctx: RepositoryContext, vendor: string, sto
   const rows = await ctx.db
     .selectFrom('gw_connections as c')
     .leftJoin('gw_connection_secrets as s', (join) =>
-      join
-        .onRef('s.connection_id', '=', 'c.id')
-        .on((eb) => eb.or([eb('s.expires_at', 'is', null), eb('s.expires_at', '>', nowMs)])),
+      join.onRef('s.connection_id', '=', 'c.id').on((eb) => eb.or([eb('s.expires_at', 'is', null), eb('s.expires_at', '>', nowMs)])),
     )
-    .select(['c.id', 'c.vendor', 'c.store_id', 'c.merchant_id', 'c.outlet_id', 'c.active', 's.secret_sealed', 's.expires_at', 's.created_at as secret_created_at', 's.id as secret_id'])
+    .select([
+      'c.id',
+      'c.vendor',
+      'c.store_id',
+      'c.merchant_id',
+      'c.outlet_id',
+      'c.active',
+      's.secret_sealed',
+      's.expires_at',
+      's.created_at as secret_created_at',
+      's.id as secret_id',
+    ])
     .where('c.vendor', '=', vendor)
     .where('c.store_id', '=', storeId)
     .execute();

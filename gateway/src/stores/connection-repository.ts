@@ -31,7 +31,11 @@ export function createConnectionRepository(ctx: RepositoryContext) {
   async function lockConnection(trx: Transaction<GatewayTables>, connectionId: string) {
     // A no-op update takes the row lock on PostgreSQL (SQLite serialises writers anyway), so two
     // concurrent rotations of one connection run one after the other.
-    const locked = await trx.updateTable('gw_connections').set({ updated_at: now().getTime() }).where('id', '=', connectionId).executeTakeFirst();
+    const locked = await trx
+      .updateTable('gw_connections')
+      .set({ updated_at: now().getTime() })
+      .where('id', '=', connectionId)
+      .executeTakeFirst();
     if (locked.numUpdatedRows === 0n) throw new ConnectionNotFoundError(connectionId);
   }
 

@@ -39,7 +39,9 @@ export const operatorTablesMigration: Migration = {
       .addColumn('error', 'text')
       .addUniqueConstraint('gw_catalog_runs_slot_uq', ['vendor', 'connection_id', 'slot'])
       .execute();
-    await sql`create unique index gw_catalog_runs_running_uq on gw_catalog_runs (vendor, connection_id) where status = 'running'`.execute(db);
+    await sql`create unique index gw_catalog_runs_running_uq on gw_catalog_runs (vendor, connection_id) where status = 'running'`.execute(
+      db,
+    );
     await db.schema.createIndex('gw_catalog_runs_started_idx').on('gw_catalog_runs').column('started_at').execute();
   },
   async down(db: Kysely<any>) {

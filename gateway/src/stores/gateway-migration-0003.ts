@@ -7,7 +7,10 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const vendorNoteCountsMigration: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.alterTable('gw_vendor_notes').addColumn('count', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+    await db.schema
+      .alterTable('gw_vendor_notes')
+      .addColumn('count', 'integer', (c) => c.notNull().defaultTo(1))
+      .execute();
     await db.schema.alterTable('gw_vendor_notes').addColumn('first_seen_at', 'bigint').execute();
   },
 };

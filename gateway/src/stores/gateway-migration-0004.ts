@@ -27,6 +27,10 @@ export const reconcileRunsMigration: Migration = {
       .addColumn('error', 'text')
       .addUniqueConstraint('gw_reconcile_runs_slot_uq', ['connection_id', 'slot'])
       .execute();
-    await db.schema.createIndex('gw_reconcile_runs_connection_idx').on('gw_reconcile_runs').columns(['connection_id', 'started_at']).execute();
+    await db.schema
+      .createIndex('gw_reconcile_runs_connection_idx')
+      .on('gw_reconcile_runs')
+      .columns(['connection_id', 'started_at'])
+      .execute();
   },
 };

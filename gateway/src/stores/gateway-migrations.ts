@@ -25,7 +25,12 @@ const init: Migration = {
       .addColumn('store_id', 'text', (c) => c.notNull())
       .addColumn('merchant_id', 'text', (c) => c.notNull())
       .addColumn('outlet_id', 'text', (c) => c.notNull())
-      .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1).check(sql`active in (0, 1)`))
+      .addColumn('active', 'integer', (c) =>
+        c
+          .notNull()
+          .defaultTo(1)
+          .check(sql`active in (0, 1)`),
+      )
       .addColumn('credentials_sealed', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
@@ -42,11 +47,7 @@ const init: Migration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('expires_at', 'bigint')
       .execute();
-    await db.schema
-      .createIndex('gw_connection_secrets_connection_idx')
-      .on('gw_connection_secrets')
-      .column('connection_id')
-      .execute();
+    await db.schema.createIndex('gw_connection_secrets_connection_idx').on('gw_connection_secrets').column('connection_id').execute();
   },
   async down(db: Kysely<any>) {
     await db.schema.dropTable('gw_connection_secrets').execute();

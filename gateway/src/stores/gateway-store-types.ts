@@ -169,15 +169,17 @@ export interface CatalogRunFilter {
 
 /** Why a claim did not produce a run: the slot was taken, or a run for the connection is in progress. */
 export type CatalogClaim =
-  | { claimed: true; run: CatalogRun }
-  | { claimed: false; reason: 'slot_taken' | 'in_progress'; existing: CatalogRun | null };
+  { claimed: true; run: CatalogRun } | { claimed: false; reason: 'slot_taken' | 'in_progress'; existing: CatalogRun | null };
 
 export interface CatalogRunStore {
   /** Insert the run's row; the unique keys decide, on every process, who runs this slot. */
   claim(input: { vendor: string; connectionId: string; trigger: CatalogRunTrigger; slot?: string }): Promise<CatalogClaim>;
   /** Progress (bumps the heartbeat). */
   progress(runId: string, counts: Partial<CatalogRunCounts>): Promise<void>;
-  finish(runId: string, outcome: { status: 'succeeded' | 'failed'; error?: string | null } & Partial<CatalogRunCounts>): Promise<CatalogRun>;
+  finish(
+    runId: string,
+    outcome: { status: 'succeeded' | 'failed'; error?: string | null } & Partial<CatalogRunCounts>,
+  ): Promise<CatalogRun>;
   get(runId: string): Promise<CatalogRun | null>;
   list(filter?: CatalogRunFilter): Promise<CatalogRun[]>;
 }

@@ -19,7 +19,12 @@ describe('loadMasterKey', () => {
   const key = randomBytes(32);
 
   it('accepts 32 bytes as base64, base64url or hex, without touching the data dir', async () => {
-    for (const value of [key.toString('base64'), key.toString('base64url'), key.toString('hex'), ` ${key.toString('hex').toUpperCase()}\n`]) {
+    for (const value of [
+      key.toString('base64'),
+      key.toString('base64url'),
+      key.toString('hex'),
+      ` ${key.toString('hex').toUpperCase()}\n`,
+    ]) {
       const loaded = await loadMasterKey({ value, dataDir, environment: 'production', warn });
       expect(loaded.equals(key)).toBe(true);
     }
@@ -28,17 +33,28 @@ describe('loadMasterKey', () => {
   });
 
   it('rejects anything else with an error naming GATEWAY_MASTER_KEY', () => {
-    for (const value of ['short', randomBytes(16).toString('base64'), randomBytes(33).toString('base64'), 'zz'.repeat(32), randomBytes(31).toString('hex')]) {
+    for (const value of [
+      'short',
+      randomBytes(16).toString('base64'),
+      randomBytes(33).toString('base64'),
+      'zz'.repeat(32),
+      randomBytes(31).toString('hex'),
+    ]) {
       expect(() => parseMasterKey(value)).toThrow(/GATEWAY_MASTER_KEY/);
     }
   });
 
-  it.each(['production', 'beta'] as const)('refuses to start in %s without a key, naming the variable, and writes no key file', async (environment) => {
-    await expect(loadMasterKey({ value: undefined, dataDir, environment, warn })).rejects.toThrow(`GATEWAY_MASTER_KEY is required in ${environment}`);
-    await expect(loadMasterKey({ value: '  ', dataDir, environment, warn })).rejects.toThrow(/GATEWAY_MASTER_KEY/);
-    await expect(stat(join(dataDir, MASTER_KEY_FILE))).rejects.toMatchObject({ code: 'ENOENT' });
-    expect(warnings).toEqual([]);
-  });
+  it.each(['production', 'beta'] as const)(
+    'refuses to start in %s without a key, naming the variable, and writes no key file',
+    async (environment) => {
+      await expect(loadMasterKey({ value: undefined, dataDir, environment, warn })).rejects.toThrow(
+        `GATEWAY_MASTER_KEY is required in ${environment}`,
+      );
+      await expect(loadMasterKey({ value: '  ', dataDir, environment, warn })).rejects.toThrow(/GATEWAY_MASTER_KEY/);
+      await expect(stat(join(dataDir, MASTER_KEY_FILE))).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(warnings).toEqual([]);
+    },
+  );
 
   it('beta with a key file an older release generated: refused too, the message saying how to keep that key', async () => {
     const file = join(dataDir, MASTER_KEY_FILE);
@@ -73,9 +89,7 @@ describe('loadMasterKey', () => {
   });
 
   it('two processes starting at once end up with one key', async () => {
-    const keys = await Promise.all(
-      Array.from({ length: 5 }, () => loadMasterKey({ value: undefined, dataDir, environment: 'uat', warn })),
-    );
+    const keys = await Promise.all(Array.from({ length: 5 }, () => loadMasterKey({ value: undefined, dataDir, environment: 'uat', warn })));
     for (const k of keys) expect(k.equals(keys[0]!)).toBe(true);
   });
 

@@ -32,8 +32,7 @@ export function parseMasterKey(value: string): Buffer {
     if (key.length === KEY_BYTES) return key;
   }
   throw new ConfigError(
-    `GATEWAY_MASTER_KEY must be ${KEY_BYTES} bytes encoded as base64 or as 64 hex digits ` +
-      `(generate one with: openssl rand -base64 32)`,
+    `GATEWAY_MASTER_KEY must be ${KEY_BYTES} bytes encoded as base64 or as 64 hex digits ` + `(generate one with: openssl rand -base64 32)`,
   );
 }
 
@@ -76,7 +75,10 @@ export async function loadMasterKey(options: LoadMasterKeyOptions): Promise<Buff
  * started by an older release generated one) was encrypted with it: the message says how to keep it.
  */
 async function requiredKeyError(environment: GatewayEnvironment, file: string): Promise<ConfigError> {
-  const found = await access(file).then(() => true, () => false);
+  const found = await access(file).then(
+    () => true,
+    () => false,
+  );
   const keep = found
     ? ` The data dir holds a generated key (${file}); if its data was encrypted with that key, set GATEWAY_MASTER_KEY to it ` +
       `(base64 -w0 ${file}) and keep it in your secret store, then delete the file.`

@@ -41,7 +41,11 @@ describe.each(testDialects())('operator stores (migration 0002) on $name', ({ na
     t.clock.advance(1_000);
     const again = await capped.recordVendorNote('clover', { kind: 'clover.handshake', value: 'v3', note: 'again' });
     expect(again).toMatchObject({ value: 'v3', note: 'again', createdAt: new Date(t.clock.now()) });
-    expect((await capped.listVendorNotes('clover')).map((n) => [n.value, n.note?.length])).toEqual([['v3', 5], ['v5', 1000], ['v4', 1000]]);
+    expect((await capped.listVendorNotes('clover')).map((n) => [n.value, n.note?.length])).toEqual([
+      ['v3', 5],
+      ['v5', 1000],
+      ['v4', 1000],
+    ]);
     expect((await capped.listVendorNotes('square')).map((n) => n.value)).toEqual(['kept']);
   });
 
@@ -68,7 +72,16 @@ describe.each(testDialects())('operator stores (migration 0002) on $name', ({ na
     await runs.progress(first.run.id, { pages: 2, items: 30, attempts: 3 });
     t.clock.advance(2_000);
     const done = await runs.finish(first.run.id, { status: 'succeeded', created: 28, updated: 2, deactivated: 1 });
-    expect(done).toMatchObject({ status: 'succeeded', pages: 2, items: 30, created: 28, updated: 2, deactivated: 1, attempts: 3, error: null });
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      pages: 2,
+      items: 30,
+      created: 28,
+      updated: 2,
+      deactivated: 1,
+      attempts: 3,
+      error: null,
+    });
     expect(done.finishedAt!.getTime() - done.startedAt.getTime()).toBe(2_000);
     expect((await runs.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'manual' })).claimed).toBe(true);
   });
@@ -77,7 +90,9 @@ describe.each(testDialects())('operator stores (migration 0002) on $name', ({ na
     const first = await runs.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'schedule', slot: 's1' });
     if (!first.claimed) throw new Error('expected a claim');
     t.clock.advance(30 * 60_000);
-    expect(await runs.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'schedule', slot: 's2' })).toMatchObject({ reason: 'in_progress' });
+    expect(await runs.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'schedule', slot: 's2' })).toMatchObject({
+      reason: 'in_progress',
+    });
     t.clock.advance(31 * 60_000);
     const next = await runs.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'schedule', slot: 's3' });
     expect(next.claimed).toBe(true);
@@ -87,13 +102,21 @@ describe.each(testDialects())('operator stores (migration 0002) on $name', ({ na
   });
 
   it('lists runs newest first, filtered by vendor and connection', async () => {
-    for (const [vendor, connectionId] of [['clover', 'c1'], ['square', 's1'], ['clover', 'c2']] as const) {
+    for (const [vendor, connectionId] of [
+      ['clover', 'c1'],
+      ['square', 's1'],
+      ['clover', 'c2'],
+    ] as const) {
       const claim = await runs.claim({ vendor, connectionId, trigger: 'manual' });
       if (claim.claimed) await runs.finish(claim.run.id, { status: 'failed', error: 'boom' });
       t.clock.advance(1_000);
     }
     expect((await runs.list()).map((r) => r.connectionId)).toEqual(['c2', 's1', 'c1']);
     expect((await runs.list({ vendor: 'clover' })).map((r) => r.connectionId)).toEqual(['c2', 'c1']);
-    expect((await runs.list({ vendor: 'clover', connectionId: 'c1' }))[0]).toMatchObject({ status: 'failed', error: 'boom', trigger: 'manual' });
+    expect((await runs.list({ vendor: 'clover', connectionId: 'c1' }))[0]).toMatchObject({
+      status: 'failed',
+      error: 'boom',
+      trigger: 'manual',
+    });
   });
 });

@@ -45,7 +45,8 @@ export class RotatingTtlMap<V> {
 
   constructor(options: RotatingTtlMapOptions<V>) {
     if (!Number.isInteger(options.maxEntries) || options.maxEntries < 2) throw new RangeError('maxEntries must be an integer ≥ 2');
-    if (options.maxBytes !== undefined && (!(options.maxBytes > 0) || !options.weigh)) throw new RangeError('maxBytes must be positive and comes with weigh');
+    if (options.maxBytes !== undefined && (!(options.maxBytes > 0) || !options.weigh))
+      throw new RangeError('maxBytes must be positive and comes with weigh');
     this.generationSize = Math.floor(options.maxEntries / 2);
     this.generationBytes = options.maxBytes === undefined ? Number.POSITIVE_INFINITY : options.maxBytes / 2;
     this.weigh = options.weigh ?? (() => 0);
@@ -112,7 +113,11 @@ export class RotatingTtlMap<V> {
     const replaced = this.young.get(key);
     if (replaced !== undefined) {
       this.youngBytes -= this.weigh(key, replaced.value);
-    } else if (this.young.size >= this.generationSize || this.youngBytes >= this.generationBytes || now - this.rotatedAt >= this.rotateEveryMs) {
+    } else if (
+      this.young.size >= this.generationSize ||
+      this.youngBytes >= this.generationBytes ||
+      now - this.rotatedAt >= this.rotateEveryMs
+    ) {
       this.old = this.young;
       this.oldBytes = this.youngBytes;
       this.young = new Map();

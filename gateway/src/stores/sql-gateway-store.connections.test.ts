@@ -14,7 +14,14 @@ describe.each(testDialects())('gateway store: connections on $name', ({ name }) 
   it('creates a connection with a generated whsec_ secret that find() resolves', async () => {
     const { connection, secret } = await t.store.createConnection(connectionFor('store-001'));
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(connection).toMatchObject({ vendor: 'acme-pos', storeId: 'store-001', merchantId: 'm-bean', outletId: 'o-downtown', active: true, secretCount: 1 });
+    expect(connection).toMatchObject({
+      vendor: 'acme-pos',
+      storeId: 'store-001',
+      merchantId: 'm-bean',
+      outletId: 'o-downtown',
+      active: true,
+      secretCount: 1,
+    });
     expect(connection.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await t.store.find('acme-pos', 'store-001')).toEqual({
       id: connection.id,
@@ -32,7 +39,8 @@ describe.each(testDialects())('gateway store: connections on $name', ({ name }) 
   it('treats store ids with spaces, slashes and other case as distinct and matches them exactly', async () => {
     const ids = ['Store 1', 'store 1', 'STORE 1', 'Store/1', 'Store  1', 'Store\t1', 'Store\\1', 'Störe 1'];
     const created = new Map<string, string>();
-    for (const storeId of ids) created.set(storeId, (await t.store.createConnection(connectionFor(storeId, `whsec_${storeId}`))).connection.id);
+    for (const storeId of ids)
+      created.set(storeId, (await t.store.createConnection(connectionFor(storeId, `whsec_${storeId}`))).connection.id);
     for (const storeId of ids) {
       const found = await t.store.find('acme-pos', storeId);
       expect(found?.storeId).toBe(storeId);
@@ -66,11 +74,18 @@ describe.each(testDialects())('gateway store: connections on $name', ({ name }) 
 
   it('ensureConnection is idempotent: a second run changes nothing, not even the secret', async () => {
     const first = await t.store.ensureConnection({ ...connectionFor('store-001'), secret: 'whsec_seeded' });
-    const again = await t.store.ensureConnection({ ...connectionFor('store-001'), secret: 'whsec_changed', outletId: 'o-else', active: false });
+    const again = await t.store.ensureConnection({
+      ...connectionFor('store-001'),
+      secret: 'whsec_changed',
+      outletId: 'o-else',
+      active: false,
+    });
     expect(first.created).toBe(true);
     expect(again).toEqual({ connection: first.connection, created: false });
     expect(await t.store.find('acme-pos', 'store-001')).toMatchObject({ outletId: 'o-downtown', active: true, secrets: ['whsec_seeded'] });
-    const concurrent = await Promise.all([1, 2, 3].map(() => t.store.ensureConnection({ ...connectionFor('store-002'), secret: 'whsec_x' })));
+    const concurrent = await Promise.all(
+      [1, 2, 3].map(() => t.store.ensureConnection({ ...connectionFor('store-002'), secret: 'whsec_x' })),
+    );
     expect(concurrent.filter((r) => r.created)).toHaveLength(1);
     expect(new Set(concurrent.map((r) => r.connection.id)).size).toBe(1);
   });

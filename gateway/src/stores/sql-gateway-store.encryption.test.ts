@@ -27,11 +27,21 @@ describe.each(testDialects())('gateway store: encryption at rest on $name', ({ n
     await t.store.ensureVendor({ slug: 'shopify', name: 'Shopify', tier: 'featured', settings: { appSecret: 'app-secret-PLAINTEXT' } });
     await t.store.ensureVendor(acme);
     const generated = await t.store.createConnection(connectionFor('store-001'));
-    const chosen = await t.store.createConnection({ ...connectionFor('store-002', 'whsec_chosen_PLAINTEXT'), credentials: { accessToken: 'token-PLAINTEXT' } });
+    const chosen = await t.store.createConnection({
+      ...connectionFor('store-002', 'whsec_chosen_PLAINTEXT'),
+      credentials: { accessToken: 'token-PLAINTEXT' },
+    });
     const rotated = await t.store.rotateSecret(chosen.connection.id, { overlapUntil: new Date(t.clock.now().getTime() + 1_000) });
 
     const dump = await dumpGatewayTables(t);
-    for (const plaintext of ['app-secret-PLAINTEXT', 'whsec_chosen_PLAINTEXT', 'token-PLAINTEXT', generated.secret, rotated.secret, 'PLAINTEXT']) {
+    for (const plaintext of [
+      'app-secret-PLAINTEXT',
+      'whsec_chosen_PLAINTEXT',
+      'token-PLAINTEXT',
+      generated.secret,
+      rotated.secret,
+      'PLAINTEXT',
+    ]) {
       expect(dump).not.toContain(plaintext);
     }
     expect(dump).toMatch(/"secret_sealed":"v1:[^"]+"/);
@@ -61,8 +71,16 @@ describe.each(testDialects())('gateway store: encryption at rest on $name', ({ n
     const a = await t.store.createConnection(connectionFor('store-a', 'whsec_a'));
     const b = await t.store.createConnection(connectionFor('store-b', 'whsec_b'));
     const db = t.database.db;
-    const stolen = await db.selectFrom('gw_connection_secrets').select('secret_sealed').where('connection_id', '=', a.connection.id).executeTakeFirstOrThrow();
-    await db.updateTable('gw_connection_secrets').set({ secret_sealed: stolen.secret_sealed }).where('connection_id', '=', b.connection.id).execute();
+    const stolen = await db
+      .selectFrom('gw_connection_secrets')
+      .select('secret_sealed')
+      .where('connection_id', '=', a.connection.id)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('gw_connection_secrets')
+      .set({ secret_sealed: stolen.secret_sealed })
+      .where('connection_id', '=', b.connection.id)
+      .execute();
     const fresh = await t.another({ cacheTtlMs: 0 });
     await expect(fresh.find('acme-pos', 'store-b')).rejects.toBeInstanceOf(SecretBoxError);
   });

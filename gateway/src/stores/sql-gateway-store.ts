@@ -118,7 +118,8 @@ export async function createGatewayStore(options: GatewayStoreOptions): Promise<
     rotateSecret: (connectionId, rotation) => writeConnection(connectionId, () => connections.rotateSecret(connectionId, rotation)),
     setConnectionActive: (connectionId, active) => writeConnection(connectionId, () => connections.setActive(connectionId, active)),
     getCredentials: (connectionId) => connections.getCredentials(connectionId),
-    setCredentials: (connectionId, credentials) => writeConnection(connectionId, () => connections.setCredentials(connectionId, credentials)),
+    setCredentials: (connectionId, credentials) =>
+      writeConnection(connectionId, () => connections.setCredentials(connectionId, credentials)),
 
     async ping() {
       await sql`select 1`.execute(db);

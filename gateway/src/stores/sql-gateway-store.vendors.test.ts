@@ -48,7 +48,10 @@ describe.each(testDialects())('gateway store: vendors on $name', ({ name }) => {
   it('stores provider settings encrypted and decrypts them on read', async () => {
     await t.store.ensureVendor({ slug: 'square', name: 'Square', tier: 'featured' });
     await t.store.setVendorSettings('square', { signatureKey: 'sig-key', notificationUrl: 'https://gw.example/webhooks/square' });
-    expect((await t.store.getVendor('square'))?.settings).toEqual({ signatureKey: 'sig-key', notificationUrl: 'https://gw.example/webhooks/square' });
+    expect((await t.store.getVendor('square'))?.settings).toEqual({
+      signatureKey: 'sig-key',
+      notificationUrl: 'https://gw.example/webhooks/square',
+    });
     const raw = await t.database.db.selectFrom('gw_vendors').select('settings_sealed').executeTakeFirstOrThrow();
     expect(raw.settings_sealed).toMatch(/^v1:/);
     expect(raw.settings_sealed).not.toContain('sig-key');

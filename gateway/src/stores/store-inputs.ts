@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { StoreInputError } from './store-errors.js';
 
 /** Lowercase, permanent vendor slug as used in X-Service-Vendor and /webhooks/{slug}. */
-export const VendorSlug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase letters, digits and single hyphens').max(64);
+export const VendorSlug = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase letters, digits and single hyphens')
+  .max(64);
 export const VendorTierInput = z.enum(['generic', 'featured']);
 const SecretJsonInput = z.record(z.string(), z.unknown());
 /**
@@ -14,8 +17,14 @@ export const StoreId = z
   .string()
   .min(1, 'must not be empty')
   .max(255, 'must be at most 255 characters')
-  .refine((v) => !/^[ \t]|[ \t]$/.test(v), 'must not start or end with a space or tab: HTTP trims them from the X-Service-Store header, so no request could match it')
-  .refine((v) => !/[\u0000-\u0008\u000A-\u001F\u007F]/.test(v), 'must not contain control characters such as line breaks: an HTTP header cannot carry them');
+  .refine(
+    (v) => !/^[ \t]|[ \t]$/.test(v),
+    'must not start or end with a space or tab: HTTP trims them from the X-Service-Store header, so no request could match it',
+  )
+  .refine(
+    (v) => !/[\u0000-\u0008\u000A-\u001F\u007F]/.test(v),
+    'must not contain control characters such as line breaks: an HTTP header cannot carry them',
+  );
 const Identifier = z.string().min(1).max(255);
 const Secret = z.string().min(1).max(1024);
 

@@ -47,9 +47,19 @@ export async function createVendorNoteStore(options: OperatorStoreOptions): Prom
 
   /** The existing note with this (kind, value), moved to the top; null when there is none. */
   async function refresh(vendor: string, kind: string, value: string, note: string | null, at: number): Promise<VendorNote | null> {
-    const row = await db.selectFrom('gw_vendor_notes').selectAll().where('vendor', '=', vendor).where('kind', '=', kind).where('value', '=', value).executeTakeFirst();
+    const row = await db
+      .selectFrom('gw_vendor_notes')
+      .selectAll()
+      .where('vendor', '=', vendor)
+      .where('kind', '=', kind)
+      .where('value', '=', value)
+      .executeTakeFirst();
     if (!row) return null;
-    await db.updateTable('gw_vendor_notes').set((eb) => ({ note, created_at: at, count: eb('count', '+', 1) })).where('id', '=', row.id).execute();
+    await db
+      .updateTable('gw_vendor_notes')
+      .set((eb) => ({ note, created_at: at, count: eb('count', '+', 1) }))
+      .where('id', '=', row.id)
+      .execute();
     return toNote({ ...row, note, created_at: at, count: Number(row.count) + 1 });
   }
 
@@ -58,7 +68,11 @@ export async function createVendorNoteStore(options: OperatorStoreOptions): Prom
     await db
       .deleteFrom('gw_vendor_notes')
       .where('vendor', '=', vendor)
-      .where('id', 'not in', db.selectFrom('gw_vendor_notes').select('id').where('vendor', '=', vendor).orderBy('created_at', 'desc').orderBy('id').limit(keep))
+      .where(
+        'id',
+        'not in',
+        db.selectFrom('gw_vendor_notes').select('id').where('vendor', '=', vendor).orderBy('created_at', 'desc').orderBy('id').limit(keep),
+      )
       .execute();
   }
 
@@ -69,13 +83,27 @@ export async function createVendorNoteStore(options: OperatorStoreOptions): Prom
       const at = now().getTime();
       const refreshed = await refresh(vendor, parsed.kind, parsed.value, parsed.note ?? null, at);
       if (refreshed) return refreshed;
-      const row = { id: randomUUID(), vendor, kind: parsed.kind, value: parsed.value, note: parsed.note ?? null, created_at: at, first_seen_at: at, count: 1 };
+      const row = {
+        id: randomUUID(),
+        vendor,
+        kind: parsed.kind,
+        value: parsed.value,
+        note: parsed.note ?? null,
+        created_at: at,
+        first_seen_at: at,
+        count: 1,
+      };
       await db.insertInto('gw_vendor_notes').values(row).execute();
       await prune(vendor);
       return toNote(row);
     },
     async listVendorNotes(slug, limit = 100) {
-      let query = db.selectFrom('gw_vendor_notes').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(Math.min(Math.max(1, limit), 1000));
+      let query = db
+        .selectFrom('gw_vendor_notes')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .limit(Math.min(Math.max(1, limit), 1000));
       if (slug !== undefined) query = query.where('vendor', '=', slug);
       return (await query.execute()).map(toNote);
     },

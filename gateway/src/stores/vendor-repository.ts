@@ -20,7 +20,8 @@ export function createVendorRepository({ db, box, now }: RepositoryContext) {
     slug: row.slug,
     name: row.name,
     tier: row.tier,
-    settings: row.settings_sealed === null ? null : (JSON.parse(box.open(row.settings_sealed, sealContext.vendorSettings(row.slug))) as SecretJson),
+    settings:
+      row.settings_sealed === null ? null : (JSON.parse(box.open(row.settings_sealed, sealContext.vendorSettings(row.slug))) as SecretJson),
     createdAt: new Date(Number(row.created_at)),
     updatedAt: new Date(Number(row.updated_at)),
   });
@@ -73,7 +74,14 @@ export function createVendorRepository({ db, box, now }: RepositoryContext) {
       const at = now().getTime();
       const result = await db
         .insertInto('gw_vendors')
-        .values({ slug: v.slug, name: v.name, tier: v.tier, settings_sealed: sealSettings(v.slug, v.settings), created_at: at, updated_at: at })
+        .values({
+          slug: v.slug,
+          name: v.name,
+          tier: v.tier,
+          settings_sealed: sealSettings(v.slug, v.settings),
+          created_at: at,
+          updated_at: at,
+        })
         .onConflict((oc) => oc.column('slug').doNothing())
         .executeTakeFirst();
       return { vendor: await require(v.slug), created: (result.numInsertedOrUpdatedRows ?? 0n) > 0n };

@@ -1,1 +1,6 @@
-export { createSubscriptionManager, type SubscriptionManager, type SubscriptionManagerOptions, type SubscriptionOutcome } from './subscription-manager.js';
+export {
+  createSubscriptionManager,
+  type SubscriptionManager,
+  type SubscriptionManagerOptions,
+  type SubscriptionOutcome,
+} from './subscription-manager.js';

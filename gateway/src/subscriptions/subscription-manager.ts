@@ -1,12 +1,18 @@
-import { GatewayError, VendorApiError, type AdapterLogger, type AnyAdapter, type HttpClient, type SubscriptionReport, type VendorSubscription } from '@loyalty-gateway/core';
+import {
+  GatewayError,
+  VendorApiError,
+  type AdapterLogger,
+  type AnyAdapter,
+  type HttpClient,
+  type SubscriptionReport,
+  type VendorSubscription,
+} from '@loyalty-gateway/core';
 import { PullSetupError, buildPullContext } from '../scheduler/build-pull-context.js';
 import type { ConnectionSummary, GatewayStore } from '../stores/index.js';
 
 /** What creating a connection did about its webhook subscriptions (in the 201's `subscriptions`). */
 export type SubscriptionOutcome =
-  | { status: 'ensured'; report: SubscriptionReport }
-  | { status: 'skipped'; reason: string }
-  | { status: 'failed'; error: string };
+  { status: 'ensured'; report: SubscriptionReport } | { status: 'skipped'; reason: string } | { status: 'failed'; error: string };
 
 export interface SubscriptionManager {
   /** `{GATEWAY_PUBLIC_URL}/webhooks/{slug}`, or null when no public URL is configured. */
@@ -45,18 +51,25 @@ export function createSubscriptionManager(options: SubscriptionManagerOptions): 
   async function prepare(connection: ConnectionSummary, needUrl: boolean) {
     const adapter = options.adapters.find((a) => a.slug === connection.vendor);
     const subscriptions = adapter?.subscriptions;
-    if (!adapter || !subscriptions) throw unavailable(`The ${connection.vendor} adapter does not manage webhook subscriptions: add them in the vendor's own settings.`);
+    if (!adapter || !subscriptions)
+      throw unavailable(`The ${connection.vendor} adapter does not manage webhook subscriptions: add them in the vendor's own settings.`);
     const webhookUrl = webhookUrlOf(adapter.slug);
-    if (needUrl && !webhookUrl) throw unavailable(`Set GATEWAY_PUBLIC_URL (the address ${adapter.display.name} delivers to), then run: ${command(connection.id)}`);
+    if (needUrl && !webhookUrl)
+      throw unavailable(`Set GATEWAY_PUBLIC_URL (the address ${adapter.display.name} delivers to), then run: ${command(connection.id)}`);
     if ((await options.store.getVendor(adapter.slug))?.tier !== 'featured') {
-      throw unavailable(`${adapter.display.name} is not featured: its deliveries would be refused. Promote it (npm run cli -- admin vendors promote ${adapter.slug}), then run: ${command(connection.id)}`);
+      throw unavailable(
+        `${adapter.display.name} is not featured: its deliveries would be refused. Promote it (npm run cli -- admin vendors promote ${adapter.slug}), then run: ${command(connection.id)}`,
+      );
     }
     if (!connection.active) throw unavailable('This connection is deactivated; activate it first.');
     try {
       const ctx = await buildPullContext(adapter, connection, { store: options.store, http: options.http, logger: options.logger, now });
       return { adapter, subscriptions, ctx, webhookUrl };
     } catch (error) {
-      if (error instanceof PullSetupError) throw unavailable(`${error.message}: set them with npm run cli -- admin connections credentials ${connection.id} --file <credentials.json>`);
+      if (error instanceof PullSetupError)
+        throw unavailable(
+          `${error.message}: set them with npm run cli -- admin connections credentials ${connection.id} --file <credentials.json>`,
+        );
       throw error;
     }
   }
@@ -80,7 +93,16 @@ export function createSubscriptionManager(options: SubscriptionManagerOptions): 
   async function ensureFor(connection: ConnectionSummary): Promise<SubscriptionReport> {
     const { subscriptions, ctx, webhookUrl } = await prepare(connection, true);
     const report = await vendorCall(() => subscriptions.ensure(ctx, webhookUrl!));
-    options.logger.info({ vendor: connection.vendor, connectionId: connection.id, created: report.created, repaired: report.repaired, unchanged: report.unchanged }, 'webhook subscriptions ensured');
+    options.logger.info(
+      {
+        vendor: connection.vendor,
+        connectionId: connection.id,
+        created: report.created,
+        repaired: report.repaired,
+        unchanged: report.unchanged,
+      },
+      'webhook subscriptions ensured',
+    );
     return report;
   }
 
@@ -99,9 +121,16 @@ export function createSubscriptionManager(options: SubscriptionManagerOptions): 
       try {
         return { status: 'ensured', report: await ensureFor(connection) };
       } catch (error) {
-        if (error instanceof GatewayError && error.code === 'subscriptions_not_available') return { status: 'skipped', reason: error.message };
-        options.logger.error({ err: error, vendor: connection.vendor, connectionId: connection.id }, 'webhook subscriptions could not be ensured for a new connection');
-        return { status: 'failed', error: `${error instanceof Error ? error.message : String(error)} (retry with: ${command(connection.id)})` };
+        if (error instanceof GatewayError && error.code === 'subscriptions_not_available')
+          return { status: 'skipped', reason: error.message };
+        options.logger.error(
+          { err: error, vendor: connection.vendor, connectionId: connection.id },
+          'webhook subscriptions could not be ensured for a new connection',
+        );
+        return {
+          status: 'failed',
+          error: `${error instanceof Error ? error.message : String(error)} (retry with: ${command(connection.id)})`,
+        };
       }
     },
   };

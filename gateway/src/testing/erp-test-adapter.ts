@@ -14,7 +14,9 @@ type ErpOrder = z.infer<typeof ErpOrder>;
 const ErpBody = z.looseObject({ ping: z.string().optional(), orders: z.array(ErpOrder).default([]) });
 type ErpBody = z.infer<typeof ErpBody>;
 /** The form-encoded variant: one order per POST. */
-const ErpForm = z.object({ storeId: z.string(), orderId: z.string(), total: z.coerce.number() }).transform((o): ErpBody => ({ orders: [o] }));
+const ErpForm = z
+  .object({ storeId: z.string(), orderId: z.string(), total: z.coerce.number() })
+  .transform((o): ErpBody => ({ orders: [o] }));
 
 /**
  * A small adapter defined in tests: an ERP middleware posting a batch of orders, by default

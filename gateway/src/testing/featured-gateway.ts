@@ -8,7 +8,13 @@ import type { HandshakeLimits } from '../featured/handshake-limiter.js';
 import type { WebhookFetchPolicy } from '../featured/webhook-fetch-policy.js';
 import { parseSeed } from '../boot/seed-schema.js';
 import { applySeed } from '../boot/seed.js';
-import { createGatewayStore, createMemoryIdempotencyCache, createVendorNoteStore, type GatewayStore, type VendorNoteStore } from '../stores/index.js';
+import {
+  createGatewayStore,
+  createMemoryIdempotencyCache,
+  createVendorNoteStore,
+  type GatewayStore,
+  type VendorNoteStore,
+} from '../stores/index.js';
 import { openMigratedDatabase } from './migrated-database.js';
 
 export interface FeaturedGateway {

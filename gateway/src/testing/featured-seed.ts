@@ -31,24 +31,54 @@ export function featuredSeedDocument(options: FeaturedSeedOptions = {}) {
   return {
     codePrefix: 'LOYAL',
     vendors: [
-      { slug: 'shopify', name: 'Shopify', tier: tier('shopify'), settings: { appSecret: SHOPIFY_APP_SECRET, ...(options.shopifyApi ? { apiBaseUrl: options.shopifyApi } : {}) } },
       {
-        slug: 'square', name: 'Square', tier: tier('square'),
-        settings: { signatureKey: SQUARE_SIGNATURE_KEY, notificationUrl: SQUARE_NOTIFICATION_URL, ...(options.squareApi ? { apiBaseUrl: options.squareApi } : {}) },
+        slug: 'shopify',
+        name: 'Shopify',
+        tier: tier('shopify'),
+        settings: { appSecret: SHOPIFY_APP_SECRET, ...(options.shopifyApi ? { apiBaseUrl: options.shopifyApi } : {}) },
       },
       {
-        slug: 'clover', name: 'Clover', tier: tier('clover'), settings: {
-          authCode: CLOVER_AUTH_CODE, ...(options.cloverApi ? { apiBaseUrl: options.cloverApi } : {}), ...(options.cloverAuth ? { auth: options.cloverAuth } : {}),
+        slug: 'square',
+        name: 'Square',
+        tier: tier('square'),
+        settings: {
+          signatureKey: SQUARE_SIGNATURE_KEY,
+          notificationUrl: SQUARE_NOTIFICATION_URL,
+          ...(options.squareApi ? { apiBaseUrl: options.squareApi } : {}),
+        },
+      },
+      {
+        slug: 'clover',
+        name: 'Clover',
+        tier: tier('clover'),
+        settings: {
+          authCode: CLOVER_AUTH_CODE,
+          ...(options.cloverApi ? { apiBaseUrl: options.cloverApi } : {}),
+          ...(options.cloverAuth ? { auth: options.cloverAuth } : {}),
         },
       },
     ],
     merchants: [
       {
-        id: 'm-bean', name: 'Bean There', currency: 'USD', defaultCountryCode: '1', earnRate: 1, redemptionRate: 100,
-        outlets: [{ id: 'o-web', name: 'Web shop' }, { id: 'o-till', name: 'Till' }],
+        id: 'm-bean',
+        name: 'Bean There',
+        currency: 'USD',
+        defaultCountryCode: '1',
+        earnRate: 1,
+        redemptionRate: 100,
+        outlets: [
+          { id: 'o-web', name: 'Web shop' },
+          { id: 'o-till', name: 'Till' },
+        ],
         connections: [
           // A secret lets the generic door serve this store too (promotion keeps both doors open).
-          { vendor: 'shopify', storeId: SHOP_DOMAIN, outletId: 'o-web', secret: GENERIC_SECRET, credentials: { accessToken: 'shpat_fake' } },
+          {
+            vendor: 'shopify',
+            storeId: SHOP_DOMAIN,
+            outletId: 'o-web',
+            secret: GENERIC_SECRET,
+            credentials: { accessToken: 'shpat_fake' },
+          },
           { vendor: 'square', storeId: SQUARE_LOCATION, outletId: 'o-till', credentials: { accessToken: 'EAAA-fake-token' } },
           { vendor: 'clover', storeId: CLOVER_MERCHANT, outletId: 'o-till', credentials: { accessToken: 'fake-oauth-access-token' } },
         ],

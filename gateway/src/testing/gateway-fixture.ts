@@ -56,8 +56,7 @@ export function headersFor(body: string | Buffer, options: SendOptions = {}): Re
   return { ...headers, ...options.headers };
 }
 
-export const bodyOf = (body: unknown): string | Buffer =>
-  typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+export const bodyOf = (body: unknown): string | Buffer => (typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
 
 /** A real gateway on a fresh database (SQLite in memory, or a PostgreSQL schema), seeded. */
 export async function openGateway(

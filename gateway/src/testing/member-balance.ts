@@ -10,7 +10,10 @@ export async function memberBalance(options: DatabaseOptions, source: { vendor: 
   const engine = await createEmbeddedEngine({ database });
   try {
     const result = await engine.eligibility({
-      merchantId: 'm-bean', outletId: 'o-downtown', source, customer: { type: 'membershipId', value: 'MBR-0001' },
+      merchantId: 'm-bean',
+      outletId: 'o-downtown',
+      source,
+      customer: { type: 'membershipId', value: 'MBR-0001' },
     });
     return result.walletBalance;
   } finally {

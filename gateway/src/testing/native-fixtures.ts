@@ -11,7 +11,13 @@ export const adapterFixtureJson = (slug: 'shopify' | 'square' | 'clover' | 'wooc
   JSON.parse(adapterFixture(slug, name).toString('utf8'));
 
 /** The header a vendor sends for an HMAC scheme, computed with core's real signer. */
-export function vendorSignature(scheme: AuthScheme, secret: string, url: string, body: Buffer, headers: Record<string, string> = {}): Record<string, string> {
+export function vendorSignature(
+  scheme: AuthScheme,
+  secret: string,
+  url: string,
+  body: Buffer,
+  headers: Record<string, string> = {},
+): Record<string, string> {
   if (scheme.kind !== 'hmac') throw new Error(`vendorSignature signs HMAC schemes, not ${scheme.kind}`);
   return { [scheme.header]: hmacHeaderValue(scheme, secret, { url, rawBody: body, headers }) };
 }

@@ -66,9 +66,17 @@ export function sqliteGatewayFixture(prefix: string, seed: unknown, masterKeyByt
   writeFileSync(seedFile, JSON.stringify(seed));
   const env: Record<string, string | undefined> = {
     ...process.env,
-    PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: seedFile,
-    GATEWAY_MASTER_KEY: Buffer.alloc(32, masterKeyByte).toString('base64'), DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '',
-    GATEWAY_RATE_LIMIT: '1000000', LOG_LEVEL: 'info',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEWAY_ENV: 'uat',
+    GATEWAY_DATA_DIR: path.join(dir, 'data'),
+    GATEWAY_SEED_FILE: seedFile,
+    GATEWAY_MASTER_KEY: Buffer.alloc(32, masterKeyByte).toString('base64'),
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    LOYALTY_ENGINE_URL: '',
+    GATEWAY_RATE_LIMIT: '1000000',
+    LOG_LEVEL: 'info',
   };
   return { dir, env, engineFile: path.join(dir, 'data', 'engine.sqlite') };
 }

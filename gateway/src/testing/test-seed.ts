@@ -17,8 +17,16 @@ export function testSeedDocument() {
     ],
     merchants: [
       {
-        id: 'm-bean', name: 'Bean There', currency: 'USD', defaultCountryCode: '1', earnRate: 1, redemptionRate: 100,
-        outlets: [{ id: 'o-downtown', name: 'Downtown' }, { id: 'o-uptown', name: 'Uptown' }],
+        id: 'm-bean',
+        name: 'Bean There',
+        currency: 'USD',
+        defaultCountryCode: '1',
+        earnRate: 1,
+        redemptionRate: 100,
+        outlets: [
+          { id: 'o-downtown', name: 'Downtown' },
+          { id: 'o-uptown', name: 'Uptown' },
+        ],
         connections: [
           { vendor: VENDOR, storeId: STORE, outletId: 'o-downtown', secret: SECRET, active: true },
           { vendor: VENDOR, storeId: ODD_STORE, outletId: 'o-uptown', secret: OTHER_SECRET, active: true },
@@ -29,7 +37,13 @@ export function testSeedDocument() {
           { membershipId: 'MBR-0002', phone: '+15550100002', email: 'bob@example.com', points: 0 },
         ],
         rewards: [
-          { id: STAMP_REWARD, type: 'STAMP', title: 'Buy 5 coffees, get one free', stampsRequired: 5, match: { skus: ['COF-LATTE'], keywords: ['coffee'] } },
+          {
+            id: STAMP_REWARD,
+            type: 'STAMP',
+            title: 'Buy 5 coffees, get one free',
+            stampsRequired: 5,
+            match: { skus: ['COF-LATTE'], keywords: ['coffee'] },
+          },
           { id: '6f1c2a7e-0b7d-4c1a-9a3e-000000000002', type: 'POINTS', title: '$5 off', pointsCost: 500, discountValue: 5 },
         ],
         issuedCodes: [],

@@ -44,7 +44,8 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const data = path.join(dir, 'data');
   const sockets = path.join(dir, 'sockets');
   execFileSync('mkdir', ['-p', data, sockets]);
-  for (const d of [dir, data, sockets]) chownSync(d, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  for (const d of [dir, data, sockets])
+    chownSync(d, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
   const asPostgres = (command: string, ...args: string[]) =>
     execFileSync('runuser', ['-u', 'postgres', '--', `${BIN}/${command}`, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   asPostgres('initdb', '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync');
@@ -57,7 +58,22 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     restart: async () => {
-      await run('runuser', ['-u', 'postgres', '--', `${BIN}/pg_ctl`, '-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'restart', '-m', 'fast']);
+      await run('runuser', [
+        '-u',
+        'postgres',
+        '--',
+        `${BIN}/pg_ctl`,
+        '-D',
+        data,
+        '-o',
+        options,
+        '-l',
+        path.join(dir, 'log'),
+        '-w',
+        'restart',
+        '-m',
+        'fast',
+      ]);
     },
     stop: () => ctl('stop', '-m', 'fast'),
     start: () => ctl('start'),

@@ -33,9 +33,19 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'server.pem'), server.certPem);
   writeFileSync(path.join(dir, 'server.key'), server.keyPem);
   gw = await startGateway({
-    PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'silent', GATEWAY_ENV: 'uat', GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
-    GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: path.join(dir, 'seed.json'), GATEWAY_SCHEDULER: 'off',
-    GATEWAY_TLS_PORT: '0', GATEWAY_TLS_CERT_FILE: path.join(dir, 'server.pem'), GATEWAY_TLS_KEY_FILE: path.join(dir, 'server.key'),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    LOG_LEVEL: 'silent',
+    GATEWAY_ENV: 'uat',
+    GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
+    GATEWAY_DATA_DIR: path.join(dir, 'data'),
+    GATEWAY_SEED_FILE: path.join(dir, 'seed.json'),
+    GATEWAY_SCHEDULER: 'off',
+    GATEWAY_TLS_PORT: '0',
+    GATEWAY_TLS_CERT_FILE: path.join(dir, 'server.pem'),
+    GATEWAY_TLS_KEY_FILE: path.join(dir, 'server.key'),
   });
 });
 afterAll(async () => {
@@ -65,7 +75,11 @@ describe('a provider CA configured after start-up is advertised to clients witho
     expect(await advertisedClientCas(gw.tlsPort!)).toEqual(['CN = Clover Relay CA A']);
     const accepted = await post(1, clientA);
     expect(accepted.statusCode).toBe(200);
-    expect(accepted.body.results[0]).toMatchObject({ transactionId: 'TLSORDER00001', status: 'processed', membershipId: MEMBERS.clover.membershipId });
+    expect(accepted.body.results[0]).toMatchObject({
+      transactionId: 'TLSORDER00001',
+      status: 'processed',
+      membershipId: MEMBERS.clover.membershipId,
+    });
   });
 
   it('a re-keyed provider: the new CA replaces the old one in the list, and only its clients are accepted', async () => {

@@ -39,7 +39,10 @@ export function keepClientCasCurrent(options: {
     const next = await providerCaBundle(options.store, options.adapters);
     if (sameBundle(next, ca)) return;
     options.server.setSecureContext(secureContextOptions({ cert: options.material.cert, key: options.material.key, ca: next }));
-    options.log.info({ providerCas: next.length, previously: ca.length }, 'mTLS listener: acceptable client CAs updated (provider settings changed)');
+    options.log.info(
+      { providerCas: next.length, previously: ca.length },
+      'mTLS listener: acceptable client CAs updated (provider settings changed)',
+    );
     ca = next;
   };
   // One refresh at a time: an older read must never overwrite a newer one.
@@ -47,7 +50,9 @@ export function keepClientCasCurrent(options: {
   const unsubscribe = options.changes?.subscribe(refresh);
   if (options.changes) {
     // The bundle was read before the listener started listening: a change made meanwhile is caught here.
-    refresh().catch((error: unknown) => options.log.error({ err: error }, 'mTLS listener: reading the provider CAs failed; retried on the next settings change'));
+    refresh().catch((error: unknown) =>
+      options.log.error({ err: error }, 'mTLS listener: reading the provider CAs failed; retried on the next settings change'),
+    );
   }
   return { refresh, current: () => ca, stop: () => unsubscribe?.() };
 }

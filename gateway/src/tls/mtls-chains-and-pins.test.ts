@@ -41,7 +41,8 @@ afterAll(async () => {
   for (const pki of [serverPki, provider]) pki.dispose();
 });
 
-const configure = (auth: Record<string, unknown>) => gw.store.setVendorSettings('erp-test', { auth: { kind: 'mtls', mode: 'direct', ...auth } });
+const configure = (auth: Record<string, unknown>) =>
+  gw.store.setVendorSettings('erp-test', { auth: { kind: 'mtls', mode: 'direct', ...auth } });
 /** A new order (so each accepted one is `processed`) over a real handshake with `client` as the certificate chain. */
 function send(client: { certPem: string; keyPem: string }) {
   orders += 1;
@@ -63,7 +64,7 @@ describe('mTLS direct: an intermediate CA between the client certificate and the
     expect(await send(viaIntermediate)).toMatchObject(refusedForCertificate);
   });
 
-  it('accepts the bare leaf when the provider\'s caPem holds the intermediate too', async () => {
+  it("accepts the bare leaf when the provider's caPem holds the intermediate too", async () => {
     await configure({ caPem: provider.caPem + issuing.caPem });
     expect((await send(viaIntermediate)).statusCode).toBe(200);
   });
@@ -89,7 +90,9 @@ describe('mTLS direct: fingerprint pins and subject (real handshakes)', () => {
 
   it('pins apply to the leaf of an intermediate chain, never to the intermediate', async () => {
     await configure({ caPem: provider.caPem, fingerprints: [fingerprint(issuing.caPem)] });
-    expect(await send({ certPem: viaIntermediate.certPem + issuing.caPem, keyPem: viaIntermediate.keyPem })).toMatchObject(refusedForCertificate);
+    expect(await send({ certPem: viaIntermediate.certPem + issuing.caPem, keyPem: viaIntermediate.keyPem })).toMatchObject(
+      refusedForCertificate,
+    );
     await configure({ caPem: provider.caPem, fingerprints: [fingerprint(viaIntermediate.certPem)] });
     expect((await send({ certPem: viaIntermediate.certPem + issuing.caPem, keyPem: viaIntermediate.keyPem })).statusCode).toBe(200);
   });

@@ -25,7 +25,12 @@ beforeAll(async () => {
     serverFactory: tlsServerFactory({ cert: server.certPem, key: server.keyPem, ca: [provider.caPem] }),
   });
   // The operator configures this provider for mTLS (direct): an override of the adapter's default HMAC.
-  await gw.store.upsertVendor({ slug: 'erp-test', name: 'Test ERP', tier: 'featured', settings: { auth: { kind: 'mtls', mode: 'direct', caPem: provider.caPem } } });
+  await gw.store.upsertVendor({
+    slug: 'erp-test',
+    name: 'Test ERP',
+    tier: 'featured',
+    settings: { auth: { kind: 'mtls', mode: 'direct', caPem: provider.caPem } },
+  });
   await gw.store.createConnection({ vendor: 'erp-test', storeId: 'site-a', merchantId: 'm-bean', outletId: 'o-till' });
   await gw.app.listen({ port: 0, host: '127.0.0.1' });
   port = (gw.app.server.address() as { port: number }).port;
@@ -66,12 +71,17 @@ describe('mTLS, direct: the gateway terminates TLS (real handshakes)', () => {
 describe('mTLS, proxy: a TLS-terminating proxy forwards the verified certificate', () => {
   const viaProxy = (certPem: string, remoteAddress: string) =>
     gw.app.inject({
-      method: 'POST', url: '/webhooks/erp-test', remoteAddress, payload: order('PROXY-1'),
+      method: 'POST',
+      url: '/webhooks/erp-test',
+      remoteAddress,
+      payload: order('PROXY-1'),
       headers: { 'content-type': 'application/json', 'x-client-cert': encodeURIComponent(certPem) },
     });
 
   it('believes the header only from a trusted proxy address, and only for the provider CA', async () => {
-    await gw.store.setVendorSettings('erp-test', { auth: { kind: 'mtls', mode: 'proxy', caPem: provider.caPem, trustedProxies: ['127.0.0.1'] } });
+    await gw.store.setVendorSettings('erp-test', {
+      auth: { kind: 'mtls', mode: 'proxy', caPem: provider.caPem, trustedProxies: ['127.0.0.1'] },
+    });
     expect((await viaProxy(client.certPem, '10.9.8.7')).json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });
     expect((await viaProxy(rogue.certPem, '127.0.0.1')).json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });
     const trusted = await viaProxy(client.certPem, '127.0.0.1');
@@ -81,9 +91,13 @@ describe('mTLS, proxy: a TLS-terminating proxy forwards the verified certificate
 
   it('over a real socket from 127.0.0.1: trusted when configured, refused when not', async () => {
     const header = { 'x-client-cert': encodeURIComponent(client.certPem) };
-    await gw.store.setVendorSettings('erp-test', { auth: { kind: 'mtls', mode: 'proxy', caPem: provider.caPem, trustedProxies: ['10.0.0.1'] } });
+    await gw.store.setVendorSettings('erp-test', {
+      auth: { kind: 'mtls', mode: 'proxy', caPem: provider.caPem, trustedProxies: ['10.0.0.1'] },
+    });
     expect((await post(order('PROXY-2'), undefined, header)).statusCode).toBe(401);
-    await gw.store.setVendorSettings('erp-test', { auth: { kind: 'mtls', mode: 'proxy', caPem: provider.caPem, trustedProxies: ['127.0.0.1'] } });
+    await gw.store.setVendorSettings('erp-test', {
+      auth: { kind: 'mtls', mode: 'proxy', caPem: provider.caPem, trustedProxies: ['127.0.0.1'] },
+    });
     const response = await post(order('PROXY-2'), undefined, header);
     expect(response.statusCode).toBe(200);
     expect(response.body.results[0]).toMatchObject({ transactionId: 'PROXY-2', status: 'processed' });

@@ -9,7 +9,10 @@ import type { GatewayStore } from '../stores/index.js';
  * request against the provider's CA as configured at that moment. Sorted, so the same set of CAs
  * is always the same list.
  */
-export async function providerCaBundle(store: Pick<GatewayStore, 'listVendors' | 'getVendor'>, adapters: readonly AnyAdapter[]): Promise<string[]> {
+export async function providerCaBundle(
+  store: Pick<GatewayStore, 'listVendors' | 'getVendor'>,
+  adapters: readonly AnyAdapter[],
+): Promise<string[]> {
   const pems = new Set<string>();
   for (const summary of await store.listVendors()) {
     const adapter = adapters.find((a) => a.slug === summary.slug);

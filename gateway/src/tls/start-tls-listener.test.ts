@@ -14,7 +14,10 @@ const provider = createTestPki('Clover relay CA');
 const server = serverPki.issue('localhost');
 const client = provider.issue('relay.example.com');
 const XYZ = `/v3/merchants/${CLOVER_MERCHANT}`;
-const notification = JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: { [CLOVER_MERCHANT]: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1 }] } });
+const notification = JSON.stringify({
+  appId: 'DRKVJT2ZRRRSC',
+  merchants: { [CLOVER_MERCHANT]: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1 }] },
+});
 
 let api: RecordedVendorServer;
 let gw: RunningGateway;
@@ -28,9 +31,18 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'server.pem'), server.certPem);
   writeFileSync(path.join(dir, 'server.key'), server.keyPem);
   gw = await startGateway({
-    PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'silent', GATEWAY_ENV: 'uat',
-    GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: path.join(dir, 'seed.json'), GATEWAY_SCHEDULER: 'off',
-    GATEWAY_TLS_PORT: '0', GATEWAY_TLS_CERT_FILE: path.join(dir, 'server.pem'), GATEWAY_TLS_KEY_FILE: path.join(dir, 'server.key'),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    LOG_LEVEL: 'silent',
+    GATEWAY_ENV: 'uat',
+    GATEWAY_DATA_DIR: path.join(dir, 'data'),
+    GATEWAY_SEED_FILE: path.join(dir, 'seed.json'),
+    GATEWAY_SCHEDULER: 'off',
+    GATEWAY_TLS_PORT: '0',
+    GATEWAY_TLS_CERT_FILE: path.join(dir, 'server.pem'),
+    GATEWAY_TLS_KEY_FILE: path.join(dir, 'server.key'),
   });
 });
 afterAll(async () => {
@@ -45,20 +57,34 @@ describe('startGateway with GATEWAY_TLS_PORT: the mTLS listener serves the same 
   it('a seeded featured vendor configured for mTLS earns through the HTTPS listener with a provider certificate', async () => {
     expect(gw.tlsPort).toBeGreaterThan(0);
     const post = (withCert: boolean) =>
-      httpsPost({ port: gw.tlsPort!, path: '/webhooks/clover', body: notification, serverCaPem: serverPki.caPem, client: withCert ? client : undefined });
+      httpsPost({
+        port: gw.tlsPort!,
+        path: '/webhooks/clover',
+        body: notification,
+        serverCaPem: serverPki.caPem,
+        client: withCert ? client : undefined,
+      });
     const refused = await post(false);
     expect(refused.statusCode).toBe(401);
     expect(refused.body).toMatchObject({ code: 'bad_signature' });
     const accepted = await post(true);
     expect(accepted.statusCode).toBe(200);
-    expect(accepted.body.results[0]).toMatchObject({ storeId: CLOVER_MERCHANT, status: 'processed', membershipId: MEMBERS.clover.membershipId });
+    expect(accepted.body.results[0]).toMatchObject({
+      storeId: CLOVER_MERCHANT,
+      status: 'processed',
+      membershipId: MEMBERS.clover.membershipId,
+    });
     // Redelivered: the shared pipeline and ledger answer duplicate.
     const again = await post(true);
     expect(again.body.results[0]).toMatchObject({ status: 'duplicate' });
   });
 
   it('the plain HTTP listener serves the featured doors too (no client certificate there)', async () => {
-    const response = await fetch(`${gw.address}/webhooks/clover`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: notification });
+    const response = await fetch(`${gw.address}/webhooks/clover`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: notification,
+    });
     expect(response.status).toBe(401);
     // And the HTTPS listener serves the other doors, each with its own scheme (Shopify's HMAC here).
     const shopify = await httpsPost({ port: gw.tlsPort!, path: '/webhooks/shopify', body: '{}', serverCaPem: serverPki.caPem });

@@ -30,7 +30,9 @@ export interface TlsListenerOptions {
  * featured door reached here sees the client certificate. Returns the app, listening. The CAs it
  * advertises follow provider settings changes (`changes`) without a restart.
  */
-export async function startTlsListener(options: TlsListenerOptions): Promise<{ app: FastifyInstance; port: number; clientCas: ClientCaRefresh }> {
+export async function startTlsListener(
+  options: TlsListenerOptions,
+): Promise<{ app: FastifyInstance; port: number; clientCas: ClientCaRefresh }> {
   const [cert, key] = await Promise.all([readFile(options.certFile, 'utf8'), readFile(options.keyFile, 'utf8')]);
   const adapters = options.adapters ?? registeredAdapters;
   const ca = await providerCaBundle(options.store, adapters);
@@ -43,7 +45,12 @@ export async function startTlsListener(options: TlsListenerOptions): Promise<{ a
   }
   const port = (app.server.address() as { port: number }).port;
   const clientCas = keepClientCasCurrent({
-    server: app.server as unknown as Server, material: { cert, key, ca }, store: options.store, adapters, changes: options.changes, log: options.log,
+    server: app.server as unknown as Server,
+    material: { cert, key, ca },
+    store: options.store,
+    adapters,
+    changes: options.changes,
+    log: options.log,
   });
   options.log.info({ port, providerCas: ca.length }, 'mTLS listener ready (HTTPS, client certificates requested)');
   return { app, port, clientCas };

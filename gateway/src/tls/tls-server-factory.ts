@@ -19,7 +19,8 @@ export interface TlsListenerMaterial {
  * spec's 401 Error body rather than a TLS alert it cannot read.
  */
 export function tlsServerFactory(material: TlsListenerMaterial): FastifyServerFactory {
-  return (handler) => createServer({ ...secureContextOptions(material), requestCert: true, rejectUnauthorized: false }, handler) as unknown as Server;
+  return (handler) =>
+    createServer({ ...secureContextOptions(material), requestCert: true, rejectUnauthorized: false }, handler) as unknown as Server;
 }
 
 /**

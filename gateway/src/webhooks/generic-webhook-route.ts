@@ -10,26 +10,22 @@ const clip = (value: string) => (value.length > AUDIT_MAX ? value.slice(0, AUDIT
 
 /** POST /webhooks/generic: the canonical envelope, v1-signed (auth runs before this handler). */
 export function registerGenericWebhook(app: FastifyInstance, pipeline: WebhookPipeline): void {
-  app.post(
-    '/webhooks/generic',
-    { config: { auth: 'v1' }, schema: { response: { 200: webhookResultJsonSchema } } },
-    async (request) => {
-      const read = readEnvelope(request.body);
-      if (read.kind === 'unknown-event-type') {
-        request.audit = { eventType: clip(read.eventType), outcome: 'ignored' };
-        return ignoredUnknownType(read.eventType);
-      }
-      const { envelope } = read;
-      request.audit = {
-        eventType: envelope.eventType,
-        eventId: envelope.eventId,
-        transactionId: envelope.transaction.id,
-        refundId: envelope.eventType === 'sale.refunded' ? envelope.refund.id : undefined,
-      };
-      const result = await pipeline(request.connection!, envelope);
-      request.audit.outcome = webhookOutcome(result);
-      request.audit.warning = result.warning;
-      return result;
-    },
-  );
+  app.post('/webhooks/generic', { config: { auth: 'v1' }, schema: { response: { 200: webhookResultJsonSchema } } }, async (request) => {
+    const read = readEnvelope(request.body);
+    if (read.kind === 'unknown-event-type') {
+      request.audit = { eventType: clip(read.eventType), outcome: 'ignored' };
+      return ignoredUnknownType(read.eventType);
+    }
+    const { envelope } = read;
+    request.audit = {
+      eventType: envelope.eventType,
+      eventId: envelope.eventId,
+      transactionId: envelope.transaction.id,
+      refundId: envelope.eventType === 'sale.refunded' ? envelope.refund.id : undefined,
+    };
+    const result = await pipeline(request.connection!, envelope);
+    request.audit.outcome = webhookOutcome(result);
+    request.audit.warning = result.warning;
+    return result;
+  });
 }

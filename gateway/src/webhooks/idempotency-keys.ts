@@ -20,5 +20,4 @@ export const refundKey = (connection: Connection, refundId: string) => key('r', 
  * eventId, collapsing the vendor's own retries. Per event type too: a vendor that reuses one id
  * for a sale and its refund must not have the refund answered "duplicate" and lost.
  */
-export const eventKey = (connection: Connection, eventType: string, eventId: string) =>
-  key('e', connection, `${eventType}:${eventId}`);
+export const eventKey = (connection: Connection, eventType: string, eventId: string) => key('e', connection, `${eventType}:${eventId}`);

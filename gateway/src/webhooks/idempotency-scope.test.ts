@@ -9,7 +9,13 @@ const OTHER_VENDOR_SECRET = 'whsec_other_vendor_secret_0123456789';
 
 function seedWithOtherVendor() {
   const document = testSeedDocument();
-  document.merchants[0]!.connections.push({ vendor: OTHER_VENDOR, storeId: STORE, outletId: 'o-downtown', secret: OTHER_VENDOR_SECRET, active: true });
+  document.merchants[0]!.connections.push({
+    vendor: OTHER_VENDOR,
+    storeId: STORE,
+    outletId: 'o-downtown',
+    secret: OTHER_VENDOR_SECRET,
+    active: true,
+  });
   return document;
 }
 

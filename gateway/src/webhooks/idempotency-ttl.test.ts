@@ -55,7 +55,10 @@ describe('the gateway idempotency cache lives 24 hours (spec: Limits)', () => {
     const keyPrefix = `lg-test:${randomUUID()}:`;
     const cache = createIdempotencyCache({ redisUrl: process.env.REDIS_URL!, keyPrefix });
     const redis = createRedisClient(process.env.REDIS_URL!);
-    closers.push(() => cache.close(), () => redis.quit());
+    closers.push(
+      () => cache.close(),
+      () => redis.quit(),
+    );
     closers.push(async () => {
       const keys = await redis.keys(`${keyPrefix}*`);
       if (keys.length > 0) await redis.del(...keys);

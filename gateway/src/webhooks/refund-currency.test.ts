@@ -47,7 +47,11 @@ describe.each(testDialects())('a refund in another currency than its sale ($name
     const before = await gw.balance('MBR-0001');
     const first = sale({ total: 10 });
     await gw.send(first);
-    const answer = await gw.post('/v1/refund', { externalTransactionId: first.transaction.id, refundTransactionId: 'RF-V1-1', refundAmount: 5 });
+    const answer = await gw.post('/v1/refund', {
+      externalTransactionId: first.transaction.id,
+      refundTransactionId: 'RF-V1-1',
+      refundAmount: 5,
+    });
     expect(answer.json()).toMatchObject({ status: 'REVERSED', pointsReversed: 5 });
     expect(await gw.balance('MBR-0001')).toBe(before + 5);
   });

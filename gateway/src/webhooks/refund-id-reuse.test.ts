@@ -10,7 +10,10 @@ import { refund, sale } from '../testing/test-seed.js';
 type CacheFactory = () => IdempotencyCache;
 const backends: Array<{ name: string; open: CacheFactory }> = [{ name: 'memory', open: () => createMemoryIdempotencyCache() }];
 if (process.env.REDIS_URL) {
-  backends.push({ name: 'redis', open: () => createIdempotencyCache({ redisUrl: process.env.REDIS_URL!, keyPrefix: `lg-test:${randomUUID()}:` }) });
+  backends.push({
+    name: 'redis',
+    open: () => createIdempotencyCache({ redisUrl: process.env.REDIS_URL!, keyPrefix: `lg-test:${randomUUID()}:` }),
+  });
 }
 
 const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;

@@ -26,7 +26,8 @@ describe.each(testDialects())('a transaction id reused for another sale ($name)'
   });
   afterAll(() => gw.close());
 
-  const CONFLICT = /^Transaction (\S+) was already received at (\S+) with another total, currency, customer or items; this sale was not applied\. Give every sale its own transaction id\.$/;
+  const CONFLICT =
+    /^Transaction (\S+) was already received at (\S+) with another total, currency, customer or items; this sale was not applied\. Give every sale its own transaction id\.$/;
 
   it('another total: duplicate with a warning naming the first sale, answered from the cache; nothing applied', async () => {
     const first = sale({ total: 20 });
@@ -60,7 +61,24 @@ describe.each(testDialects())('a transaction id reused for another sale ($name)'
     const first = sale({ total: 7 });
     await gw.send(first);
     const { transaction, ...rest } = first;
-    const reordered = JSON.stringify({ transaction: { items: transaction.items, total: 7.0, id: transaction.id, currency: 'USD', channel: 'pos', customer: transaction.customer }, ...rest, eventId: randomUUID() });
-    expect((await gw.send(reordered)).json()).toEqual({ status: 'duplicate', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null });
+    const reordered = JSON.stringify({
+      transaction: {
+        items: transaction.items,
+        total: 7.0,
+        id: transaction.id,
+        currency: 'USD',
+        channel: 'pos',
+        customer: transaction.customer,
+      },
+      ...rest,
+      eventId: randomUUID(),
+    });
+    expect((await gw.send(reordered)).json()).toEqual({
+      status: 'duplicate',
+      membershipId: '',
+      pointsEarned: 0,
+      stampsUpdated: [],
+      warning: null,
+    });
   });
 });

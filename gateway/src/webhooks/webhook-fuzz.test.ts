@@ -55,7 +55,11 @@ describe('fuzz: signed bodies never produce a 500', () => {
   it('arbitrary JSON text and arbitrary bytes', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.json(), fc.string(), fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a))),
+        fc.oneof(
+          fc.json(),
+          fc.string(),
+          fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a)),
+        ),
         (body) => checkContract(body),
       ),
       { numRuns: 150 },
@@ -63,22 +67,20 @@ describe('fuzz: signed bodies never produce a 500', () => {
   });
 
   it('valid envelopes with one mutation (set / delete / add a field anywhere)', async () => {
-    const mutation = fc
-      .constantFrom(...bases)
-      .chain((base) =>
-        fc.record({
-          base: fc.constant(base),
-          path: fc.constantFrom(...paths(base)),
-          op: fc.constantFrom<'set' | 'delete' | 'add'>('set', 'delete', 'add'),
-          value: fc.oneof(
-            fc.jsonValue(),
-            fc.double(),
-            fc.integer({ min: -5, max: 5 }),
-            fc.constantFrom(0, 0.001, 10.005, 1e21, -0.01, '', 'x'.repeat(256), 'sale.completed', 'sale.refunded'),
-          ),
-          key: fc.string({ maxLength: 10 }),
-        }),
-      );
+    const mutation = fc.constantFrom(...bases).chain((base) =>
+      fc.record({
+        base: fc.constant(base),
+        path: fc.constantFrom(...paths(base)),
+        op: fc.constantFrom<'set' | 'delete' | 'add'>('set', 'delete', 'add'),
+        value: fc.oneof(
+          fc.jsonValue(),
+          fc.double(),
+          fc.integer({ min: -5, max: 5 }),
+          fc.constantFrom(0, 0.001, 10.005, 1e21, -0.01, '', 'x'.repeat(256), 'sale.completed', 'sale.refunded'),
+        ),
+        key: fc.string({ maxLength: 10 }),
+      }),
+    );
     await fc.assert(
       fc.asyncProperty(mutation, ({ base, path, op, value, key }) => checkContract(JSON.stringify(mutate(base, path, op, value, key)))),
       { numRuns: 300 },

@@ -98,7 +98,14 @@ describe('sale.refunded', () => {
     await ok(s);
     const before = await gw.balance('MBR-0001');
     const result = await ok(refund(s.transaction.id, `${s.transaction.id}-R1`));
-    expect(result).toMatchObject({ status: 'processed', membershipId: 'MBR-0001', pointsEarned: 0, pointsReversed: 40, pointsReCredited: 0, warning: null });
+    expect(result).toMatchObject({
+      status: 'processed',
+      membershipId: 'MBR-0001',
+      pointsEarned: 0,
+      pointsReversed: 40,
+      pointsReCredited: 0,
+      warning: null,
+    });
     expect(await gw.balance('MBR-0001')).toBe(before - 40);
     const again = await ok(refund(s.transaction.id, `${s.transaction.id}-R1`));
     expect(again).toMatchObject({ status: 'duplicate', pointsReversed: 0 });

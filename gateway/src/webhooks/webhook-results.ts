@@ -26,7 +26,11 @@ export const DUPLICATE_SALE: WebhookResult = Object.freeze({
 }) as WebhookResult;
 
 /** A repeat of a refund already reversed. */
-export const DUPLICATE_REFUND: WebhookResult = Object.freeze({ ...DUPLICATE_SALE, pointsReversed: 0, pointsReCredited: 0 }) as WebhookResult;
+export const DUPLICATE_REFUND: WebhookResult = Object.freeze({
+  ...DUPLICATE_SALE,
+  pointsReversed: 0,
+  pointsReCredited: 0,
+}) as WebhookResult;
 
 export const NOTHING_TO_REVERSE_WARNING =
   'Nothing to reverse: the original sale never reached the service or earned nothing. If the sale arrives later, this refund is applied to it then.';

@@ -37,7 +37,11 @@ describe('400: malformed body, missing fields', () => {
 
   it('a bad signature over invalid JSON is 401 bad_signature, not 400: the signature is checked before the body is parsed', async () => {
     const before = await gw.balance('MBR-0001');
-    for (const options of [{ signature: 'v1=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' }, { secret: 'whsec_not_the_secret_0123456789' }, { signature: null }]) {
+    for (const options of [
+      { signature: 'v1=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' },
+      { secret: 'whsec_not_the_secret_0123456789' },
+      { signature: null },
+    ]) {
       const response = await gw.send('{"eventId": ', options);
       expect(response.statusCode, response.body).toBe(401);
       expect(ErrorBody.parse(response.json())).toMatchObject({ code: 'bad_signature' });
@@ -50,7 +54,11 @@ describe('400: malformed body, missing fields', () => {
   });
 
   it('missing eventType → 400 missing_field naming it', async () => {
-    const error = await expectRejected(saleWith((s) => delete s.eventType), 400, 'missing_field');
+    const error = await expectRejected(
+      saleWith((s) => delete s.eventType),
+      400,
+      'missing_field',
+    );
     expect(paths(error)).toContain('eventType');
   });
 
@@ -106,7 +114,11 @@ describe('422: validation_failed with fields', () => {
     ['customer type', (s: any) => (s.transaction.customer.type = 'loyaltyCard'), 'transaction.customer.type'],
     ['eventType not a string', (s: any) => (s.eventType = 7), 'eventType'],
     ['items not an array', (s: any) => (s.transaction.items = {}), 'transaction.items'],
-    ['negative discount amount', (s: any) => (s.transaction.discountCodes = [{ code: 'X', amount: -1 }]), 'transaction.discountCodes[0].amount'],
+    [
+      'negative discount amount',
+      (s: any) => (s.transaction.discountCodes = [{ code: 'X', amount: -1 }]),
+      'transaction.discountCodes[0].amount',
+    ],
   ])('%s → 422', async (_what, mutate, path) => {
     const error = await expectRejected(saleWith(mutate), 422, 'validation_failed');
     expect(error.fields!.length).toBeGreaterThan(0);
@@ -125,32 +137,50 @@ describe('422: validation_failed with fields', () => {
   ])('max length of %s: %i ok, one more fails', async (path, max, set) => {
     const ok = await gw.send(saleWith((s) => set(s, `${'a'.repeat(max - 1)}${s.transaction.id.slice(-1)}`)));
     expect(ok.statusCode, ok.body).toBe(200);
-    const error = await expectRejected(saleWith((s) => set(s, 'a'.repeat(max + 1))), 422, 'validation_failed');
+    const error = await expectRejected(
+      saleWith((s) => set(s, 'a'.repeat(max + 1))),
+      422,
+      'validation_failed',
+    );
     expect(paths(error)).toEqual([path]);
   });
 
   it('90071992547409.92 / 1e300 and quantity 1e16: the messages name the limit (not "must be a multiple of 0.01" / "must be an integer")', async () => {
     for (const total of [90071992547409.92, 1e300]) {
-      const error = await expectRejected(saleWith((s) => (s.transaction.total = total)), 422, 'validation_failed');
+      const error = await expectRejected(
+        saleWith((s) => (s.transaction.total = total)),
+        422,
+        'validation_failed',
+      );
       expect(error.fields).toEqual([{ path: 'transaction.total', message: 'must be at most 999,999,999,999.99' }]);
     }
     const ok = await gw.send(saleWith((s) => (s.transaction.total = 999_999_999_999.99)));
     expect(ok.statusCode, ok.body).toBe(200);
-    const error = await expectRejected(saleWith((s) => (s.transaction.items[0].quantity = 1e16)), 422, 'validation_failed');
+    const error = await expectRejected(
+      saleWith((s) => (s.transaction.items[0].quantity = 1e16)),
+      422,
+      'validation_failed',
+    );
     expect(error.fields).toEqual([{ path: 'transaction.items[0].quantity', message: 'must be at most 9,007,199,254,740,991' }]);
   });
 
   it('store.name and items[].id take more than 255 characters: the spec gives them no limit', async () => {
-    const response = await gw.send(saleWith((s) => {
-      s.store.name = 'n'.repeat(2000);
-      s.transaction.items[0].id = 'i'.repeat(2000);
-    }));
+    const response = await gw.send(
+      saleWith((s) => {
+        s.store.name = 'n'.repeat(2000);
+        s.transaction.items[0].id = 'i'.repeat(2000);
+      }),
+    );
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ status: 'processed' });
   });
 
   it('currency: 10 characters is the field limit (and it must be an ISO code)', async () => {
-    const error = await expectRejected(saleWith((s) => (s.transaction.currency = 'ABCDEFGHIJK')), 422, 'validation_failed');
+    const error = await expectRejected(
+      saleWith((s) => (s.transaction.currency = 'ABCDEFGHIJK')),
+      422,
+      'validation_failed',
+    );
     expect(paths(error)).toContain('transaction.currency');
   });
 
@@ -160,7 +190,11 @@ describe('422: validation_failed with fields', () => {
     await gw.store.createConnection({ vendor: 'acme-pos', storeId: longStore, merchantId: 'm-bean', outletId: 'o-downtown', secret });
     const ok = await gw.send(sale({ store: longStore }), { store: longStore, secret });
     expect(ok.statusCode, ok.body).toBe(200);
-    const error = await expectRejected(saleWith((s) => (s.store.id = 'a'.repeat(256))), 422, 'validation_failed');
+    const error = await expectRejected(
+      saleWith((s) => (s.store.id = 'a'.repeat(256))),
+      422,
+      'validation_failed',
+    );
     expect(paths(error)).toEqual(['store.id']);
   });
 
@@ -181,8 +215,16 @@ describe('422: validation_failed with fields', () => {
 
 describe('400 store_mismatch', () => {
   it('store.id differs from the X-Service-Store header (exact comparison)', async () => {
-    await expectRejected(saleWith((s) => (s.store.id = 'STORE-001')), 400, 'store_mismatch');
-    await expectRejected(saleWith((s) => (s.store.id = 'store-001 ')), 400, 'store_mismatch');
+    await expectRejected(
+      saleWith((s) => (s.store.id = 'STORE-001')),
+      400,
+      'store_mismatch',
+    );
+    await expectRejected(
+      saleWith((s) => (s.store.id = 'store-001 ')),
+      400,
+      'store_mismatch',
+    );
     await expectRejected({ ...refund('T-z', 'R-z'), store: { id: 'store-002' } }, 400, 'store_mismatch');
   });
 });

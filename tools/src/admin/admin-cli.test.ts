@@ -14,13 +14,16 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-admin-cli-'));
 let gateway: RunningGateway;
 let clover: RecordedVendorServer;
 let cloverUrl = '';
-const cloverFixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../../adapters/clover/src/fixtures/${name}`, import.meta.url), 'utf8'));
+const cloverFixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../../../adapters/clover/src/fixtures/${name}`, import.meta.url), 'utf8'));
 const NATIVE_STORE = 'CLINATIVE0001';
 
 /** Clover's API on core's recorded server: one short items page of three, and a paid order for the native-webhook test. */
 async function startClover(): Promise<string> {
   clover = await startRecordedVendorServer({ key: ({ url }) => (url.pathname.endsWith('/items') ? 'items' : url.pathname) });
-  clover.route('items', { body: { elements: [1, 2, 3].map((n) => ({ id: `CLI-ITEM-${n}`, name: `Item ${n}`, price: 250 * n, hidden: false })) } });
+  clover.route('items', {
+    body: { elements: [1, 2, 3].map((n) => ({ id: `CLI-ITEM-${n}`, name: `Item ${n}`, price: 250 * n, hidden: false })) },
+  });
   clover.route(`/v3/merchants/${NATIVE_STORE}/orders/GHIVJT2ABCRSC`, { body: cloverFixture('order-paid.json') });
   clover.route(`/v3/merchants/${NATIVE_STORE}/customers/CUSTVJT2ABCRS`, { body: cloverFixture('customer.json') });
   return clover.baseUrl;
@@ -32,11 +35,21 @@ function seed(cloverUrl: string) {
       { slug: 'acme-pos', name: 'Acme POS', tier: 'generic' },
       { slug: 'clover', name: 'Clover', tier: 'generic', settings: { authCode: 'clover-auth-code', apiBaseUrl: cloverUrl } },
     ],
-    merchants: [{
-      id: 'm-cli', name: 'CLI Coffee', currency: 'USD', defaultCountryCode: '1', earnRate: 1, redemptionRate: 100,
-      outlets: [{ id: 'o-main', name: 'Main' }], connections: [], rewards: [], issuedCodes: [],
-      members: [{ membershipId: 'MBR-CLI', email: 'jane.doe@example.com', points: 0 }],
-    }],
+    merchants: [
+      {
+        id: 'm-cli',
+        name: 'CLI Coffee',
+        currency: 'USD',
+        defaultCountryCode: '1',
+        earnRate: 1,
+        redemptionRate: 100,
+        outlets: [{ id: 'o-main', name: 'Main' }],
+        connections: [],
+        rewards: [],
+        issuedCodes: [],
+        members: [{ membershipId: 'MBR-CLI', email: 'jane.doe@example.com', points: 0 }],
+      },
+    ],
   };
 }
 
@@ -44,7 +57,12 @@ function seed(cloverUrl: string) {
 async function cli(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runAdminCommand([...argv, '--url', gateway.address, '--json'], { env: { GATEWAY_ADMIN_TOKEN: TOKEN }, out: (t) => out.push(t), err: (t) => err.push(t), pollMs: 50 });
+  const code = await runAdminCommand([...argv, '--url', gateway.address, '--json'], {
+    env: { GATEWAY_ADMIN_TOKEN: TOKEN },
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    pollMs: 50,
+  });
   return { code, json: out.length ? (JSON.parse(out.join('\n')) as Record<string, any>) : null, stderr: err.join('\n') };
 }
 
@@ -53,9 +71,18 @@ beforeAll(async () => {
   cloverUrl = await startClover();
   writeFileSync(seedFile, JSON.stringify(seed(cloverUrl)));
   gateway = await startGateway({
-    PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: seedFile,
-    GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), GATEWAY_ADMIN_TOKEN: TOKEN, GATEWAY_SCHEDULER: 'off',
-    DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEWAY_ENV: 'uat',
+    GATEWAY_DATA_DIR: path.join(dir, 'data'),
+    GATEWAY_SEED_FILE: seedFile,
+    GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+    GATEWAY_ADMIN_TOKEN: TOKEN,
+    GATEWAY_SCHEDULER: 'off',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    LOYALTY_ENGINE_URL: '',
+    LOG_LEVEL: 'silent',
   });
 }, 60_000);
 afterAll(async () => {
@@ -69,17 +96,59 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     const listed = await cli('vendors', 'list');
     expect(listed.code).toBe(0);
     // Vendors with a row, then the registered adapters without one.
-    expect(listed.json?.vendors.map((v: { slug: string; exists: boolean }) => [v.slug, v.exists])).toEqual([['acme-pos', true], ['clover', true], ['shopify', false], ['square', false], ['woocommerce', false]]);
-    const merchant = await cli('merchants', 'create', 'm-cli-2', '--name', 'CLI Café', '--currency', 'USD', '--country-code', '1', '--earn-rate', '1', '--redemption-rate', '100');
+    expect(listed.json?.vendors.map((v: { slug: string; exists: boolean }) => [v.slug, v.exists])).toEqual([
+      ['acme-pos', true],
+      ['clover', true],
+      ['shopify', false],
+      ['square', false],
+      ['woocommerce', false],
+    ]);
+    const merchant = await cli(
+      'merchants',
+      'create',
+      'm-cli-2',
+      '--name',
+      'CLI Café',
+      '--currency',
+      'USD',
+      '--country-code',
+      '1',
+      '--earn-rate',
+      '1',
+      '--redemption-rate',
+      '100',
+    );
     expect(merchant.json, merchant.stderr).toMatchObject({ merchant: { id: 'm-cli-2', outlets: [] } });
-    expect((await cli('merchants', 'add-outlet', 'm-cli-2', '--id', 'o-cli', '--name', 'Counter')).json).toMatchObject({ merchant: { id: 'm-cli-2', outlets: [{ id: 'o-cli', name: 'Counter' }] } });
+    expect((await cli('merchants', 'add-outlet', 'm-cli-2', '--id', 'o-cli', '--name', 'Counter')).json).toMatchObject({
+      merchant: { id: 'm-cli-2', outlets: [{ id: 'o-cli', name: 'Counter' }] },
+    });
     expect((await cli('merchants', 'list')).json?.merchants.map((m: { id: string }) => m.id)).toEqual(['m-cli', 'm-cli-2']);
-    expect(await cli('merchants', 'create', 'm-cli', '--name', 'Dup', '--currency', 'USD', '--country-code', '1', '--earn-rate', '1', '--redemption-rate', '1'))
-      .toMatchObject({ code: 1, stderr: expect.stringContaining('(merchant_exists, HTTP 409)') });
+    expect(
+      await cli(
+        'merchants',
+        'create',
+        'm-cli',
+        '--name',
+        'Dup',
+        '--currency',
+        'USD',
+        '--country-code',
+        '1',
+        '--earn-rate',
+        '1',
+        '--redemption-rate',
+        '1',
+      ),
+    ).toMatchObject({ code: 1, stderr: expect.stringContaining('(merchant_exists, HTTP 409)') });
     const created = await cli('vendors', 'create', 'till-co', '--name', 'Till Co');
     expect(created.json).toMatchObject({ vendor: { slug: 'till-co', name: 'Till Co', tier: 'generic' } });
-    expect((await cli('vendors', 'rename', 'till-co', '--name', 'Till Co Cloud')).json).toMatchObject({ vendor: { slug: 'till-co', name: 'Till Co Cloud' } });
-    expect(await cli('vendors', 'create', 'till-co', '--name', 'Again')).toMatchObject({ code: 1, stderr: expect.stringContaining('(vendor_exists, HTTP 409)') });
+    expect((await cli('vendors', 'rename', 'till-co', '--name', 'Till Co Cloud')).json).toMatchObject({
+      vendor: { slug: 'till-co', name: 'Till Co Cloud' },
+    });
+    expect(await cli('vendors', 'create', 'till-co', '--name', 'Again')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('(vendor_exists, HTTP 409)'),
+    });
     expect((await cli('vendors', 'promote', 'clover')).json).toMatchObject({ vendor: { slug: 'clover', tier: 'featured' } });
     const file = path.join(dir, 'settings.json');
     writeFileSync(file, JSON.stringify({ authCode: 'rotated-auth-code-77', apiBaseUrl: cloverUrl }));
@@ -98,7 +167,20 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
   it('connections: create (secret once), rotate with overlap, list without secrets, deactivate / activate', async () => {
     const credentials = path.join(dir, 'credentials.json');
     writeFileSync(credentials, JSON.stringify({ accessToken: 'cli-access-token' }));
-    const created = await cli('connections', 'create', '--vendor', 'clover', '--store', 'CLI-MERCHANT', '--merchant', 'm-cli', '--outlet', 'o-main', '--credentials-file', credentials);
+    const created = await cli(
+      'connections',
+      'create',
+      '--vendor',
+      'clover',
+      '--store',
+      'CLI-MERCHANT',
+      '--merchant',
+      'm-cli',
+      '--outlet',
+      'o-main',
+      '--credentials-file',
+      credentials,
+    );
     expect(created.code).toBe(0);
     const id = created.json?.connection.id as string;
     const secret = created.json?.secret as string;
@@ -111,10 +193,37 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     for (const hidden of [secret, rotated.json?.secret, 'cli-access-token']) expect(text).not.toContain(hidden);
     expect((await cli('connections', 'deactivate', id)).json).toMatchObject({ connection: { active: false } });
     expect((await cli('connections', 'activate', id)).json).toMatchObject({ connection: { active: true } });
-    const again = await cli('connections', 'create', '--vendor', 'clover', '--store', 'CLI-MERCHANT', '--merchant', 'm-cli', '--outlet', 'o-main', '--credentials-file', credentials);
+    const again = await cli(
+      'connections',
+      'create',
+      '--vendor',
+      'clover',
+      '--store',
+      'CLI-MERCHANT',
+      '--merchant',
+      'm-cli',
+      '--outlet',
+      'o-main',
+      '--credentials-file',
+      credentials,
+    );
     expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('(connection_exists, HTTP 409)') });
-    const noToken = await cli('connections', 'create', '--vendor', 'clover', '--store', 'CLI-MERCHANT-2', '--merchant', 'm-cli', '--outlet', 'o-main');
-    expect(noToken).toMatchObject({ code: 1, stderr: 'error: The credentials do not fit the Clover adapter: credentials.accessToken is required. (validation_failed, HTTP 422)' });
+    const noToken = await cli(
+      'connections',
+      'create',
+      '--vendor',
+      'clover',
+      '--store',
+      'CLI-MERCHANT-2',
+      '--merchant',
+      'm-cli',
+      '--outlet',
+      'o-main',
+    );
+    expect(noToken).toMatchObject({
+      code: 1,
+      stderr: 'error: The credentials do not fit the Clover adapter: credentials.accessToken is required. (validation_failed, HTTP 422)',
+    });
   });
 
   it('catalog: pull --wait ends with the recorded run; runs lists it', async () => {
@@ -141,10 +250,35 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     expect((await cli('vendors', 'settings', 'clover', '--file', settings)).code).toBe(0);
     const credentials = path.join(dir, 'native-credentials.json');
     writeFileSync(credentials, JSON.stringify({ accessToken: 'native-token' }));
-    expect((await cli('connections', 'create', '--vendor', 'clover', '--store', NATIVE_STORE, '--merchant', 'm-cli', '--outlet', 'o-main', '--credentials-file', credentials)).code).toBe(0);
+    expect(
+      (
+        await cli(
+          'connections',
+          'create',
+          '--vendor',
+          'clover',
+          '--store',
+          NATIVE_STORE,
+          '--merchant',
+          'm-cli',
+          '--outlet',
+          'o-main',
+          '--credentials-file',
+          credentials,
+        )
+      ).code,
+    ).toBe(0);
     expect((await cli('vendors', 'demote', 'clover')).code).toBe(0);
-    const body = JSON.stringify({ appId: 'CLIAPP', merchants: { [NATIVE_STORE]: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1_700_000_000_000 }] } });
-    const post = () => fetch(`${gateway.address}/webhooks/clover`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-clover-auth': 'native-auth-code' } });
+    const body = JSON.stringify({
+      appId: 'CLIAPP',
+      merchants: { [NATIVE_STORE]: [{ objectId: 'O:GHIVJT2ABCRSC', type: 'UPDATE', ts: 1_700_000_000_000 }] },
+    });
+    const post = () =>
+      fetch(`${gateway.address}/webhooks/clover`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'x-clover-auth': 'native-auth-code' },
+      });
 
     expect((await post()).status).toBe(404);
     expect((await cli('vendors', 'promote', 'clover')).json).toMatchObject({ vendor: { slug: 'clover', tier: 'featured' } });
@@ -160,13 +294,30 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
   });
 
   it('connections subscriptions: an adapter that does not manage them says so in plain words (exit 1); no ID is a usage error', async () => {
-    const created = await cli('connections', 'create', '--vendor', 'acme-pos', '--store', 'till-subscriptions', '--merchant', 'm-cli', '--outlet', 'o-main');
+    const created = await cli(
+      'connections',
+      'create',
+      '--vendor',
+      'acme-pos',
+      '--store',
+      'till-subscriptions',
+      '--merchant',
+      'm-cli',
+      '--outlet',
+      'o-main',
+    );
     expect(created.code, created.stderr).toBe(0);
     expect(created.json?.subscriptions).toBeUndefined();
     const id = created.json?.connection.id as string;
-    for (const argv of [['connections', 'subscriptions', id], ['connections', 'subscriptions', 'ensure', id]]) {
+    for (const argv of [
+      ['connections', 'subscriptions', id],
+      ['connections', 'subscriptions', 'ensure', id],
+    ]) {
       const answer = await cli(...argv);
-      expect(answer).toMatchObject({ code: 1, stderr: expect.stringContaining('The acme-pos adapter does not manage webhook subscriptions') });
+      expect(answer).toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('The acme-pos adapter does not manage webhook subscriptions'),
+      });
     }
     expect((await cli('connections', 'subscriptions', 'ensure')).code).toBe(2);
   });
@@ -174,15 +325,42 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
   it('prints tables and lines by default, and the command to run next with a refusal', async () => {
     const out: string[] = [];
     const err: string[] = [];
-    const io = { env: { GATEWAY_ADMIN_TOKEN: TOKEN, GATEWAY_URL: gateway.address }, out: (t: string) => out.push(t), err: (t: string) => err.push(t) };
+    const io = {
+      env: { GATEWAY_ADMIN_TOKEN: TOKEN, GATEWAY_URL: gateway.address },
+      out: (t: string) => out.push(t),
+      err: (t: string) => err.push(t),
+    };
     expect(await runAdminCommand(['vendors', 'list'], io)).toBe(0); // the URL from GATEWAY_URL
     expect(out[0]).toMatch(/^vendors \(\d+\):\n  slug +name +tier/);
     expect(out[0]).toMatch(/\n  clover +Clover +featured/);
     expect(await runAdminCommand(['connections', 'deactivate', 'no-such-id'], io)).toBe(1);
-    expect(err.at(-1)).toBe('error: No connection with this id. (connection_not_found, HTTP 404)\nSee the connections and their ids: loyalty-gateway admin connections list');
+    expect(err.at(-1)).toBe(
+      'error: No connection with this id. (connection_not_found, HTTP 404)\nSee the connections and their ids: loyalty-gateway admin connections list',
+    );
     expect(await runAdminCommand(['vendors', 'list', '--url', 'http://127.0.0.1:9'], io)).toBe(1);
-    expect(err.at(-1)).toMatch(/^error: cannot reach the gateway at http:\/\/127\.0\.0\.1:9: .*\nIs the gateway running\? Start it with npm start, or point the CLI at it with --url or GATEWAY_URL\.$/);
-    expect(await runAdminCommand(['merchants', 'create', 'm-bad', '--name', 'x', '--currency', 'euro', '--country-code', '33', '--earn-rate', '1', '--redemption-rate', '100'], io)).toBe(1);
+    expect(err.at(-1)).toMatch(
+      /^error: cannot reach the gateway at http:\/\/127\.0\.0\.1:9: .*\nIs the gateway running\? Start it with npm start, or point the CLI at it with --url or GATEWAY_URL\.$/,
+    );
+    expect(
+      await runAdminCommand(
+        [
+          'merchants',
+          'create',
+          'm-bad',
+          '--name',
+          'x',
+          '--currency',
+          'euro',
+          '--country-code',
+          '33',
+          '--earn-rate',
+          '1',
+          '--redemption-rate',
+          '100',
+        ],
+        io,
+      ),
+    ).toBe(1);
     expect(err.at(-1)).toContain('currency must be a 3-letter ISO 4217 code'); // the field, named once
   });
 
@@ -190,9 +368,15 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     expect((await cli('connections', 'rotate')).code).toBe(2);
     expect((await cli('vendors', 'dance')).code).toBe(2);
     let stderr = '';
-    const wrong = await runAdminCommand(['vendors', 'list', '--url', gateway.address, '--token', 'not-the-token'], { env: {}, out: () => {}, err: (t) => void (stderr = t) });
+    const wrong = await runAdminCommand(['vendors', 'list', '--url', gateway.address, '--token', 'not-the-token'], {
+      env: {},
+      out: () => {},
+      err: (t) => void (stderr = t),
+    });
     expect(wrong).toBe(1);
-    expect(stderr).toBe('error: The admin API needs Authorization: Bearer <GATEWAY_ADMIN_TOKEN>. (admin_unauthorized, HTTP 401)\nSet GATEWAY_ADMIN_TOKEN to the gateway\'s admin token (or pass --token).');
+    expect(stderr).toBe(
+      "error: The admin API needs Authorization: Bearer <GATEWAY_ADMIN_TOKEN>. (admin_unauthorized, HTTP 401)\nSet GATEWAY_ADMIN_TOKEN to the gateway's admin token (or pass --token).",
+    );
     expect(await runAdminCommand(['vendors', 'list'], { env: {}, out: () => {}, err: () => {} })).toBe(2); // no token at all
   });
 
@@ -211,9 +395,15 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     const bin = fileURLToPath(new URL('../cli.ts', import.meta.url));
     const run = promisify(execFile);
     const env = { ...process.env, GATEWAY_ADMIN_TOKEN: TOKEN };
-    const ok = await run(process.execPath, ['--import', 'tsx', bin, 'admin', 'vendors', 'list', '--url', gateway.address, '--json'], { env });
-    expect(JSON.parse(ok.stdout).vendors.map((v: { slug: string }) => v.slug)).toEqual(expect.arrayContaining(['acme-pos', 'clover', 'shopify', 'square']));
-    const failed = await run(process.execPath, ['--import', 'tsx', bin, 'admin', 'vendors', 'demote', 'ghost', '--url', gateway.address], { env }).catch((e: { code: number; stderr: string }) => e);
+    const ok = await run(process.execPath, ['--import', 'tsx', bin, 'admin', 'vendors', 'list', '--url', gateway.address, '--json'], {
+      env,
+    });
+    expect(JSON.parse(ok.stdout).vendors.map((v: { slug: string }) => v.slug)).toEqual(
+      expect.arrayContaining(['acme-pos', 'clover', 'shopify', 'square']),
+    );
+    const failed = await run(process.execPath, ['--import', 'tsx', bin, 'admin', 'vendors', 'demote', 'ghost', '--url', gateway.address], {
+      env,
+    }).catch((e: { code: number; stderr: string }) => e);
     expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining('No vendor with this slug. (vendor_not_found, HTTP 404)') });
   }, 30_000);
 });

@@ -26,7 +26,11 @@ export function createAdminClient(options: { url: string; token: string; timeout
       try {
         response = await fetch(`${base}${path}`, {
           method,
-          headers: { authorization: `Bearer ${options.token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            authorization: `Bearer ${options.token}`,
+            accept: 'application/json',
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
         });
@@ -43,7 +47,11 @@ export function createAdminClient(options: { url: string; token: string; timeout
       if (!response.ok) {
         const error = parsed as { message?: string; code?: string } | null;
         const message = typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`;
-        throw new AdminCallError(`${message}${error?.code ? ` (${error.code}, HTTP ${response.status})` : ` (HTTP ${response.status})`}`, response.status, parsed);
+        throw new AdminCallError(
+          `${message}${error?.code ? ` (${error.code}, HTTP ${response.status})` : ` (HTTP ${response.status})`}`,
+          response.status,
+          parsed,
+        );
       }
       return parsed;
     },

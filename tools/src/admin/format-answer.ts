@@ -10,7 +10,8 @@ export function formatAnswer(answer: unknown): string {
 type Row = Record<string, unknown>;
 const isRecord = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isScalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
-const scalarText = (value: unknown): string => (value === null || value === undefined ? '-' : typeof value === 'string' ? value : JSON.stringify(value));
+const scalarText = (value: unknown): string =>
+  value === null || value === undefined ? '-' : typeof value === 'string' ? value : JSON.stringify(value);
 const MAX_CELL = 60;
 
 /** Aligned columns of every key whose values are scalars; the rest as JSON under the row. */
@@ -23,7 +24,11 @@ export function table(rows: Row[], indent = ''): string[] {
   };
   const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column]).length)));
   const render = (cells: string[]) => `${indent}${cells.map((text, i) => text.padEnd(widths[i]!)).join('  ')}`.trimEnd();
-  return [render(columns), render(widths.map((w) => '-'.repeat(w))), ...rows.map((row) => render(columns.map((column) => cell(row[column]))))];
+  return [
+    render(columns),
+    render(widths.map((w) => '-'.repeat(w))),
+    ...rows.map((row) => render(columns.map((column) => cell(row[column])))),
+  ];
 }
 
 function lines(value: unknown, indent: string): string[] {
@@ -32,7 +37,8 @@ function lines(value: unknown, indent: string): string[] {
   const out: string[] = [];
   for (const [key, item] of Object.entries(value)) {
     if (isScalar(item) || item === undefined) out.push(`${indent}${key}: ${scalarText(item)}`);
-    else if (Array.isArray(item) && item.length > 0 && item.every(isRecord)) out.push(`${indent}${key} (${item.length}):`, ...table(item, `${indent}  `));
+    else if (Array.isArray(item) && item.length > 0 && item.every(isRecord))
+      out.push(`${indent}${key} (${item.length}):`, ...table(item, `${indent}  `));
     else if (Array.isArray(item)) out.push(`${indent}${key}: ${item.length === 0 ? '(none)' : item.map(scalarText).join(', ')}`);
     else out.push(`${indent}${key}:`, ...lines(item, `${indent}  `));
   }

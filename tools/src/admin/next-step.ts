@@ -5,19 +5,32 @@
 export function nextStep(code: string | undefined, context: { group: string; action: string; positionals: string[] }): string | null {
   const id = context.positionals.at(-1) ?? 'ID';
   switch (code) {
-    case 'admin_unauthorized': return 'Set GATEWAY_ADMIN_TOKEN to the gateway\'s admin token (or pass --token).';
-    case 'vendor_not_found': return 'See the vendors: loyalty-gateway admin vendors list; add one: loyalty-gateway admin vendors create SLUG --name NAME';
-    case 'vendor_exists': return 'It is there already: loyalty-gateway admin vendors list';
-    case 'merchant_not_found': return 'See the merchants: loyalty-gateway admin merchants list; add one: loyalty-gateway admin merchants create ID --name … --currency … --country-code … --earn-rate … --redemption-rate …';
-    case 'connection_not_found': return 'See the connections and their ids: loyalty-gateway admin connections list';
-    case 'connection_exists': return 'It is there already: loyalty-gateway admin connections list --vendor VENDOR';
-    case 'invalid_settings': return `Set the vendor's settings first: loyalty-gateway admin vendors settings ${context.group === 'vendors' ? id : 'SLUG'} --file settings.json (docs/featured-vendors.md lists each adapter's keys)`;
+    case 'admin_unauthorized':
+      return "Set GATEWAY_ADMIN_TOKEN to the gateway's admin token (or pass --token).";
+    case 'vendor_not_found':
+      return 'See the vendors: loyalty-gateway admin vendors list; add one: loyalty-gateway admin vendors create SLUG --name NAME';
+    case 'vendor_exists':
+      return 'It is there already: loyalty-gateway admin vendors list';
+    case 'merchant_not_found':
+      return 'See the merchants: loyalty-gateway admin merchants list; add one: loyalty-gateway admin merchants create ID --name … --currency … --country-code … --earn-rate … --redemption-rate …';
+    case 'connection_not_found':
+      return 'See the connections and their ids: loyalty-gateway admin connections list';
+    case 'connection_exists':
+      return 'It is there already: loyalty-gateway admin connections list --vendor VENDOR';
+    case 'invalid_settings':
+      return `Set the vendor's settings first: loyalty-gateway admin vendors settings ${context.group === 'vendors' ? id : 'SLUG'} --file settings.json (docs/featured-vendors.md lists each adapter's keys)`;
     case 'reconcile_not_available':
-    case 'catalog_not_available': return 'Promote the vendor (loyalty-gateway admin vendors promote SLUG) or activate the connection (loyalty-gateway admin connections activate ID).';
-    case 'reconcile_run_in_progress': return `Wait for it: loyalty-gateway admin reconcile runs --connection ${id}`;
-    case 'catalog_run_in_progress': return 'Wait for it: loyalty-gateway admin catalog runs --connection ID';
-    case 'delivery_not_found': return 'Find it: loyalty-gateway admin deliveries list --store STORE --since 2026-01-01T00:00:00Z';
-    case 'engine_managed': return 'Merchants live in the engine service: add them to its ENGINE_SEED_FILE (docs/engine-service.md).';
-    default: return null;
+    case 'catalog_not_available':
+      return 'Promote the vendor (loyalty-gateway admin vendors promote SLUG) or activate the connection (loyalty-gateway admin connections activate ID).';
+    case 'reconcile_run_in_progress':
+      return `Wait for it: loyalty-gateway admin reconcile runs --connection ${id}`;
+    case 'catalog_run_in_progress':
+      return 'Wait for it: loyalty-gateway admin catalog runs --connection ID';
+    case 'delivery_not_found':
+      return 'Find it: loyalty-gateway admin deliveries list --store STORE --since 2026-01-01T00:00:00Z';
+    case 'engine_managed':
+      return 'Merchants live in the engine service: add them to its ENGINE_SEED_FILE (docs/engine-service.md).';
+    default:
+      return null;
   }
 }

@@ -37,17 +37,23 @@ const summary = (answer: Answer): string => {
 };
 
 /** The answer has this status and this `status` (200s) or `code` (errors). */
-const expectAnswer = (status: number, outcome: string) => (answer: Answer): CheckOutcome => ({
-  ok: answer.status === status && (field(answer, status === 200 ? 'status' : 'code') === outcome),
-  detail: summary(answer),
-});
+const expectAnswer =
+  (status: number, outcome: string) =>
+  (answer: Answer): CheckOutcome => ({
+    ok: answer.status === status && field(answer, status === 200 ? 'status' : 'code') === outcome,
+    detail: summary(answer),
+  });
 
 const saleOf = (client: CertificationClient, transactionId: string) =>
   sampleSale({ storeId: client.storeId, customer: client.customer, transactionId });
 
 const refundOf = (client: CertificationClient, transactionId: string, refundId: string, amount: number) => ({
-  eventId: `${refundId}:refunded`, eventType: 'sale.refunded', occurredAt: new Date().toISOString(),
-  store: { id: client.storeId }, transaction: { id: transactionId, currency: 'USD' }, refund: { id: refundId, amount },
+  eventId: `${refundId}:refunded`,
+  eventType: 'sale.refunded',
+  occurredAt: new Date().toISOString(),
+  store: { id: client.storeId },
+  transaction: { id: transactionId, currency: 'USD' },
+  refund: { id: refundId, amount },
 });
 
 const newId = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -59,47 +65,64 @@ const newId = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
  */
 export const CERTIFICATION_CHECKS: readonly CertificationCheck[] = [
   {
-    name: 'the gateway is reachable', expect: 'GET /health answers 200',
+    name: 'the gateway is reachable',
+    expect: 'GET /health answers 200',
     run: async (client) => {
       const answer = await client.get('/health');
       return { ok: answer.status === 200, detail: `HTTP ${answer.status}` };
     },
   },
   {
-    name: CONNECTION_TEST, expect: '200 ignored (changes nothing)',
-    run: async (client) => expectAnswer(200, 'ignored')(await client.send({ ...saleOf(client, newId('CERT-VOID')), eventType: 'sale.voided' })),
+    name: CONNECTION_TEST,
+    expect: '200 ignored (changes nothing)',
+    run: async (client) =>
+      expectAnswer(200, 'ignored')(await client.send({ ...saleOf(client, newId('CERT-VOID')), eventType: 'sale.voided' })),
   },
   {
-    name: 'a wrong signature is refused', expect: '401 bad_signature',
-    run: async (client) => expectAnswer(401, 'bad_signature')(await client.send(saleOf(client, newId('CERT-SIG')), { secret: `not-${randomUUID()}` })),
+    name: 'a wrong signature is refused',
+    expect: '401 bad_signature',
+    run: async (client) =>
+      expectAnswer(401, 'bad_signature')(await client.send(saleOf(client, newId('CERT-SIG')), { secret: `not-${randomUUID()}` })),
   },
   {
-    name: 'a timestamp ten minutes old is refused', expect: '401 stale_timestamp (keep your clock within 300 s)',
-    run: async (client) => expectAnswer(401, 'stale_timestamp')(await client.send(saleOf(client, newId('CERT-OLD')), { nowSeconds: Math.floor(Date.now() / 1000) - 600 })),
+    name: 'a timestamp ten minutes old is refused',
+    expect: '401 stale_timestamp (keep your clock within 300 s)',
+    run: async (client) =>
+      expectAnswer(
+        401,
+        'stale_timestamp',
+      )(await client.send(saleOf(client, newId('CERT-OLD')), { nowSeconds: Math.floor(Date.now() / 1000) - 600 })),
   },
   {
-    name: 'a finalised sale is processed', expect: '200 processed',
+    name: 'a finalised sale is processed',
+    expect: '200 processed',
     run: async (client, state) => {
       const sale = saleOf(client, newId('CERT-SALE'));
       state.set('sale', sale);
       const answer = await client.send(sale);
       const outcome = expectAnswer(200, 'processed')(answer);
-      return { ...outcome, detail: `${outcome.detail}, ${String(field(answer, 'pointsEarned'))} points${field(answer, 'warning') ? `, warning: ${String(field(answer, 'warning'))}` : ''}` };
+      return {
+        ...outcome,
+        detail: `${outcome.detail}, ${String(field(answer, 'pointsEarned'))} points${field(answer, 'warning') ? `, warning: ${String(field(answer, 'warning'))}` : ''}`,
+      };
     },
   },
   {
-    name: 'the same sale sent again earns nothing', expect: '200 duplicate (idempotent on transaction.id)',
+    name: 'the same sale sent again earns nothing',
+    expect: '200 duplicate (idempotent on transaction.id)',
     run: async (client, state) => expectAnswer(200, 'duplicate')(await client.send(state.get('sale'))),
   },
   {
-    name: 'the same transaction under a new eventId earns nothing', expect: '200 duplicate',
+    name: 'the same transaction under a new eventId earns nothing',
+    expect: '200 duplicate',
     run: async (client, state) => {
       const sale = state.get('sale') as ReturnType<typeof sampleSale>;
       return expectAnswer(200, 'duplicate')(await client.send({ ...sale, eventId: `${sale.eventId}:resent` }));
     },
   },
   {
-    name: 'a partial refund of that sale is processed', expect: '200 processed',
+    name: 'a partial refund of that sale is processed',
+    expect: '200 processed',
     run: async (client, state) => {
       const sale = state.get('sale') as ReturnType<typeof sampleSale>;
       const refund = refundOf(client, sale.transaction.id, newId('CERT-REFUND'), 5);
@@ -110,18 +133,21 @@ export const CERTIFICATION_CHECKS: readonly CertificationCheck[] = [
     },
   },
   {
-    name: 'the same refund sent again reverses nothing', expect: '200 duplicate (idempotent on refund.id)',
+    name: 'the same refund sent again reverses nothing',
+    expect: '200 duplicate (idempotent on refund.id)',
     run: async (client, state) => expectAnswer(200, 'duplicate')(await client.send(state.get('refund'))),
   },
   {
-    name: 'store.id must equal the X-Service-Store header', expect: '400 store_mismatch',
+    name: 'store.id must equal the X-Service-Store header',
+    expect: '400 store_mismatch',
     run: async (client) => {
       const sale = saleOf(client, newId('CERT-STORE'));
       return expectAnswer(400, 'store_mismatch')(await client.send({ ...sale, store: { id: `${client.storeId}-other` } }));
     },
   },
   {
-    name: 'an unknown field is refused with its path', expect: '422 validation_failed naming transaction.tip',
+    name: 'an unknown field is refused with its path',
+    expect: '422 validation_failed naming transaction.tip',
     run: async (client) => {
       const sale = saleOf(client, newId('CERT-FIELD'));
       const answer = await client.send({ ...sale, transaction: { ...sale.transaction, tip: 1 } });
@@ -131,11 +157,14 @@ export const CERTIFICATION_CHECKS: readonly CertificationCheck[] = [
     },
   },
   {
-    name: 'malformed JSON is refused', expect: '400 malformed_json',
+    name: 'malformed JSON is refused',
+    expect: '400 malformed_json',
     run: async (client) => expectAnswer(400, 'malformed_json')(await client.send(null, { raw: '{"eventId": ' })),
   },
   {
-    name: 'an event type the gateway does not know is accepted and ignored', expect: '200 ignored (do not retry)',
-    run: async (client) => expectAnswer(200, 'ignored')(await client.send({ ...saleOf(client, newId('CERT-TYPE')), eventType: 'sale.parked' })),
+    name: 'an event type the gateway does not know is accepted and ignored',
+    expect: '200 ignored (do not retry)',
+    run: async (client) =>
+      expectAnswer(200, 'ignored')(await client.send({ ...saleOf(client, newId('CERT-TYPE')), eventType: 'sale.parked' })),
   },
 ];

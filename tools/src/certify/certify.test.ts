@@ -14,21 +14,38 @@ let gateway: RunningGateway;
 
 const seed = {
   vendors: [{ slug: 'acme-pos', name: 'Acme POS', tier: 'generic' }],
-  merchants: [{
-    id: 'm-cert', name: 'Certify Coffee', currency: 'USD', defaultCountryCode: '1', earnRate: 1, redemptionRate: 100,
-    outlets: [{ id: 'o-main', name: 'Main' }],
-    connections: [{ vendor: 'acme-pos', storeId: STORE, outletId: 'o-main', secret: SECRET, active: true }],
-    members: [{ membershipId: 'MBR-CERT', points: 0 }], rewards: [], issuedCodes: [],
-  }],
+  merchants: [
+    {
+      id: 'm-cert',
+      name: 'Certify Coffee',
+      currency: 'USD',
+      defaultCountryCode: '1',
+      earnRate: 1,
+      redemptionRate: 100,
+      outlets: [{ id: 'o-main', name: 'Main' }],
+      connections: [{ vendor: 'acme-pos', storeId: STORE, outletId: 'o-main', secret: SECRET, active: true }],
+      members: [{ membershipId: 'MBR-CERT', points: 0 }],
+      rewards: [],
+      issuedCodes: [],
+    },
+  ],
 };
 
 beforeAll(async () => {
   const seedFile = path.join(dir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(seed));
   gateway = await startGateway({
-    PORT: '0', HOST: '127.0.0.1', GATEWAY_ENV: 'uat', GATEWAY_DATA_DIR: path.join(dir, 'data'), GATEWAY_SEED_FILE: seedFile,
-    GATEWAY_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'), GATEWAY_SCHEDULER: 'off',
-    DATABASE_URL: '', REDIS_URL: '', LOYALTY_ENGINE_URL: '', LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEWAY_ENV: 'uat',
+    GATEWAY_DATA_DIR: path.join(dir, 'data'),
+    GATEWAY_SEED_FILE: seedFile,
+    GATEWAY_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'),
+    GATEWAY_SCHEDULER: 'off',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    LOYALTY_ENGINE_URL: '',
+    LOG_LEVEL: 'silent',
   });
 }, 60_000);
 afterAll(async () => {
@@ -55,9 +72,18 @@ describe('certify (against a real gateway on 127.0.0.1:0)', () => {
 
   it('a wrong secret stops the run once, after the connection test, naming what to check (not ten failures)', async () => {
     const results = await runCertification({ ...options(), secret: 'whsec_wrong' });
-    expect(results.map((r) => r.name)).toEqual(['the gateway is reachable', 'connection test: sale.voided is accepted and ignored', 'credentials']);
-    expect(results[1]).toMatchObject({ ok: false, detail: expect.stringMatching(/^HTTP 401 bad_signature \(request certify-[0-9a-f]{8}-\d+\)/) });
-    expect(results[2]!.detail).toBe('secret rejected: check the secret and the store id (the vendor slug too), then run certify again (no other check was run)');
+    expect(results.map((r) => r.name)).toEqual([
+      'the gateway is reachable',
+      'connection test: sale.voided is accepted and ignored',
+      'credentials',
+    ]);
+    expect(results[1]).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^HTTP 401 bad_signature \(request certify-[0-9a-f]{8}-\d+\)/),
+    });
+    expect(results[2]!.detail).toBe(
+      'secret rejected: check the secret and the store id (the vendor slug too), then run certify again (no other check was run)',
+    );
     expect(formatCertification(results)).toContain('2 of 3 checks failed.');
   });
 });
@@ -69,7 +95,10 @@ describe('certify against an endpoint that is not idempotent', () => {
     // Answers every request as a fresh, processed sale: what a naive implementation would do.
     server = createServer((req, res) => {
       req.resume().on('end', () => {
-        const body = req.url === '/health' ? 'ok' : JSON.stringify({ status: 'processed', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null });
+        const body =
+          req.url === '/health'
+            ? 'ok'
+            : JSON.stringify({ status: 'processed', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null });
         res.writeHead(200, { 'content-type': req.url === '/health' ? 'text/plain' : 'application/json' }).end(body);
       });
     });
@@ -81,10 +110,16 @@ describe('certify against an endpoint that is not idempotent', () => {
   it('reports each rule it breaks', async () => {
     const results = await runCertification({ url, vendor: 'acme-pos', store: STORE, secret: SECRET });
     const failed = results.filter((r) => !r.ok).map((r) => r.name);
-    expect(failed).toEqual(expect.arrayContaining([
-      'the same sale sent again earns nothing', 'a wrong signature is refused', 'a timestamp ten minutes old is refused',
-      'store.id must equal the X-Service-Store header', 'an unknown field is refused with its path', 'malformed JSON is refused',
-    ]));
+    expect(failed).toEqual(
+      expect.arrayContaining([
+        'the same sale sent again earns nothing',
+        'a wrong signature is refused',
+        'a timestamp ten minutes old is refused',
+        'store.id must equal the X-Service-Store header',
+        'an unknown field is refused with its path',
+        'malformed JSON is refused',
+      ]),
+    );
     expect(results.find((r) => r.name === 'the gateway is reachable')?.ok).toBe(true);
   });
 

@@ -31,8 +31,13 @@ export async function runCertification(options: CertificationOptions): Promise<C
     customer: options.customer,
     send: (body, extra = {}) =>
       sendSigned({
-        url: `${base}/webhooks/generic`, vendor: options.vendor, store: options.store, secret: extra.secret ?? options.secret,
-        body: extra.raw ?? JSON.stringify(body), nowSeconds: extra.nowSeconds, requestId: `certify-${runId}-${(sent += 1)}`,
+        url: `${base}/webhooks/generic`,
+        vendor: options.vendor,
+        store: options.store,
+        secret: extra.secret ?? options.secret,
+        body: extra.raw ?? JSON.stringify(body),
+        nowSeconds: extra.nowSeconds,
+        requestId: `certify-${runId}-${(sent += 1)}`,
       }),
     get: async (path) => {
       const response = await fetch(`${base}${path}`);
@@ -42,15 +47,23 @@ export async function runCertification(options: CertificationOptions): Promise<C
   const state = new Map<string, unknown>();
   const results: CheckResult[] = [];
   for (const check of options.checks ?? CERTIFICATION_CHECKS) {
-    const outcome = await check.run(client, state).catch((error: unknown) => ({ ok: false, detail: `failed to run: ${(error as Error).message}` }));
+    const outcome = await check
+      .run(client, state)
+      .catch((error: unknown) => ({ ok: false, detail: `failed to run: ${(error as Error).message}` }));
     results.push({ name: check.name, expect: check.expect, ...outcome });
     // The connection test refused for its credentials: every signed check after it would fail the
     // same way, so the run stops here with the one thing to fix.
-    if (check.name === CONNECTION_TEST && !outcome.ok && /^HTTP 401 (bad_signature|unknown_connection|stale_timestamp)/.test(outcome.detail)) {
+    if (
+      check.name === CONNECTION_TEST &&
+      !outcome.ok &&
+      /^HTTP 401 (bad_signature|unknown_connection|stale_timestamp)/.test(outcome.detail)
+    ) {
       results.push({
-        name: 'credentials', ok: false, expect: 'the connection test accepted',
+        name: 'credentials',
+        ok: false,
+        expect: 'the connection test accepted',
         detail: /stale_timestamp/.test(outcome.detail)
-          ? 'timestamp rejected: this machine\'s clock is more than 300 s from the gateway\'s; fix the clock, then run certify again (no other check was run)'
+          ? "timestamp rejected: this machine's clock is more than 300 s from the gateway's; fix the clock, then run certify again (no other check was run)"
           : 'secret rejected: check the secret and the store id (the vendor slug too), then run certify again (no other check was run)',
       });
       break;

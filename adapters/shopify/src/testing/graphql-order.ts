@@ -2,10 +2,11 @@
 export const shopMoney = (amount: string, currencyCode = 'USD') => ({ shopMoney: { amount, currencyCode } });
 
 /** A REST `*_set` ({shop_money, presentment_money}) as a GraphQL MoneyBag. */
-const moneyBag = (set: any) => set && {
-  shopMoney: set.shop_money && { amount: set.shop_money.amount, currencyCode: set.shop_money.currency_code },
-  presentmentMoney: set.presentment_money && { amount: set.presentment_money.amount, currencyCode: set.presentment_money.currency_code },
-};
+const moneyBag = (set: any) =>
+  set && {
+    shopMoney: set.shop_money && { amount: set.shop_money.amount, currencyCode: set.shop_money.currency_code },
+    presentmentMoney: set.presentment_money && { amount: set.presentment_money.amount, currencyCode: set.presentment_money.currency_code },
+  };
 
 /**
  * The Admin GraphQL order (the fields reconcile.ts asks for) standing for a REST Order and its
@@ -15,22 +16,48 @@ const moneyBag = (set: any) => set && {
  */
 export function graphqlOrderOf(order: any, refunds: any[] = []): Record<string, unknown> {
   return {
-    legacyResourceId: String(order.id), test: order.test, email: order.email, phone: order.phone,
-    currencyCode: order.currency, sourceName: order.source_name, processedAt: order.processed_at, createdAt: order.created_at,
-    cancelledAt: order.cancelled_at, displayFinancialStatus: refunds.length > 0 ? 'PARTIALLY_REFUNDED' : 'PAID', totalPriceSet: shopMoney(order.total_price),
+    legacyResourceId: String(order.id),
+    test: order.test,
+    email: order.email,
+    phone: order.phone,
+    currencyCode: order.currency,
+    sourceName: order.source_name,
+    processedAt: order.processed_at,
+    createdAt: order.created_at,
+    cancelledAt: order.cancelled_at,
+    displayFinancialStatus: refunds.length > 0 ? 'PARTIALLY_REFUNDED' : 'PAID',
+    totalPriceSet: shopMoney(order.total_price),
     customer: order.customer ? { email: order.customer.email, phone: order.customer.phone } : null,
     discountCodes: (order.discount_codes ?? []).map((d: { code: string }) => d.code),
-    lineItems: { nodes: (order.line_items ?? []).map((l: any) => ({
-      name: l.name, title: l.title, sku: l.sku, quantity: l.quantity, originalUnitPriceSet: shopMoney(String(l.price)),
-      variant: l.variant_id ? { legacyResourceId: String(l.variant_id) } : null, product: l.product_id ? { legacyResourceId: String(l.product_id) } : null,
-    })) },
+    lineItems: {
+      nodes: (order.line_items ?? []).map((l: any) => ({
+        name: l.name,
+        title: l.title,
+        sku: l.sku,
+        quantity: l.quantity,
+        originalUnitPriceSet: shopMoney(String(l.price)),
+        variant: l.variant_id ? { legacyResourceId: String(l.variant_id) } : null,
+        product: l.product_id ? { legacyResourceId: String(l.product_id) } : null,
+      })),
+    },
     refunds: refunds.map((r) => ({
-      legacyResourceId: String(r.id), createdAt: r.created_at,
-      totalRefundedSet: shopMoney((r.transactions ?? []).filter((t: any) => t.kind === 'refund' && t.status === 'success').reduce((sum: number, t: any) => sum + Number(t.amount), 0).toFixed(2)),
+      legacyResourceId: String(r.id),
+      createdAt: r.created_at,
+      totalRefundedSet: shopMoney(
+        (r.transactions ?? [])
+          .filter((t: any) => t.kind === 'refund' && t.status === 'success')
+          .reduce((sum: number, t: any) => sum + Number(t.amount), 0)
+          .toFixed(2),
+      ),
       // REST transactions are in the presentment currency: GraphQL's amountSet.presentmentMoney.
-      transactions: { nodes: (r.transactions ?? []).map((t: any) => ({
-        kind: String(t.kind).toUpperCase(), status: String(t.status).toUpperCase(), test: t.test, amountSet: { presentmentMoney: { amount: t.amount, currencyCode: t.currency } },
-      })) },
+      transactions: {
+        nodes: (r.transactions ?? []).map((t: any) => ({
+          kind: String(t.kind).toUpperCase(),
+          status: String(t.status).toUpperCase(),
+          test: t.test,
+          amountSet: { presentmentMoney: { amount: t.amount, currencyCode: t.currency } },
+        })),
+      },
       refundLineItems: { nodes: (r.refund_line_items ?? []).map((l: any) => ({ subtotalSet: moneyBag(l.subtotal_set) })) },
       orderAdjustments: { nodes: (r.order_adjustments ?? []).map((a: any) => ({ amountSet: moneyBag(a.amount_set) })) },
     })),

@@ -15,23 +15,25 @@ export type SecretSource = z.infer<typeof SecretSource>;
 /** Which bytes an HMAC covers. */
 export const SignedContent = z.enum(['body', 'url+body', 'timestamp+body']);
 
-export const HmacScheme = z.strictObject({
-  kind: z.literal('hmac'),
-  header: z.string().min(1).toLowerCase(),
-  /** Text before the digest in the header, e.g. `sha256=` or `v1=`. */
-  prefix: z.string().default(''),
-  algorithm: z.enum(['sha256', 'sha1']).default('sha256'),
-  encoding: z.enum(['base64', 'hex']).default('base64'),
-  signed: SignedContent.default('body'),
-  /** For `timestamp+body`: the header carrying the timestamp, the separator, the tolerance. */
-  timestampHeader: z.string().toLowerCase().optional(),
-  separator: z.string().default('.'),
-  toleranceSeconds: z.number().int().positive().default(300),
-  secret: SecretSource,
-}).refine((scheme) => scheme.signed !== 'timestamp+body' || !!scheme.timestampHeader, {
-  path: ['timestampHeader'],
-  message: 'is required when signed is "timestamp+body" (the header carrying the signed timestamp)',
-});
+export const HmacScheme = z
+  .strictObject({
+    kind: z.literal('hmac'),
+    header: z.string().min(1).toLowerCase(),
+    /** Text before the digest in the header, e.g. `sha256=` or `v1=`. */
+    prefix: z.string().default(''),
+    algorithm: z.enum(['sha256', 'sha1']).default('sha256'),
+    encoding: z.enum(['base64', 'hex']).default('base64'),
+    signed: SignedContent.default('body'),
+    /** For `timestamp+body`: the header carrying the timestamp, the separator, the tolerance. */
+    timestampHeader: z.string().toLowerCase().optional(),
+    separator: z.string().default('.'),
+    toleranceSeconds: z.number().int().positive().default(300),
+    secret: SecretSource,
+  })
+  .refine((scheme) => scheme.signed !== 'timestamp+body' || !!scheme.timestampHeader, {
+    path: ['timestampHeader'],
+    message: 'is required when signed is "timestamp+body" (the header carrying the signed timestamp)',
+  });
 export type HmacScheme = z.infer<typeof HmacScheme>;
 
 export const StaticHeaderScheme = z.strictObject({
@@ -57,9 +59,13 @@ export const MtlsScheme = z.strictObject({
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }),
   /** Optional pins: SHA-256 fingerprints of accepted leaf certificates (`AB:CD:...`, any case). */
-  fingerprints: z.array(z.string().refine((pin) => /^[0-9a-f]{64}$/i.test(pin.replace(/[:\s-]/g, '')), {
-    message: 'must be a SHA-256 fingerprint: 64 hex digits, optionally separated by colons',
-  })).default([]),
+  fingerprints: z
+    .array(
+      z.string().refine((pin) => /^[0-9a-f]{64}$/i.test(pin.replace(/[:\s-]/g, '')), {
+        message: 'must be a SHA-256 fingerprint: 64 hex digits, optionally separated by colons',
+      }),
+    )
+    .default([]),
   /** Optional: the leaf's subject must contain this `CN=...` (or any `key=value`) exactly. */
   subject: z.string().optional(),
   certificateHeader: z.string().toLowerCase().default('x-client-cert'),

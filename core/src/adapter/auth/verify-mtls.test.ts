@@ -18,11 +18,18 @@ const der = (pem: string) => new X509Certificate(pem).raw;
 const now = () => new Date();
 
 const direct = (certPem?: string): NativeRequest => ({
-  method: 'POST', url: 'https://gw/webhooks/erp', headers: {}, rawBody: Buffer.alloc(0), remoteAddress: '10.0.0.9',
+  method: 'POST',
+  url: 'https://gw/webhooks/erp',
+  headers: {},
+  rawBody: Buffer.alloc(0),
+  remoteAddress: '10.0.0.9',
   ...(certPem ? { peerCertificate: { authorized: true, raw: der(certPem), chain: [] } } : {}),
 });
 const viaProxy = (certPem: string | undefined, remoteAddress = '127.0.0.1'): NativeRequest => ({
-  method: 'POST', url: 'https://gw/webhooks/erp', rawBody: Buffer.alloc(0), remoteAddress,
+  method: 'POST',
+  url: 'https://gw/webhooks/erp',
+  rawBody: Buffer.alloc(0),
+  remoteAddress,
   headers: certPem ? { 'x-client-cert': encodeURIComponent(certPem) } : {},
 });
 
@@ -39,7 +46,13 @@ describe('verifyMtls, direct', () => {
   });
   it('applies fingerprint pins and a subject requirement', () => {
     const fp = new X509Certificate(client.certPem).fingerprint256;
-    const pinned = MtlsScheme.parse({ kind: 'mtls', mode: 'direct', caPem: provider.caPem, fingerprints: [fp.toLowerCase()], subject: 'CN=erp.client.example' });
+    const pinned = MtlsScheme.parse({
+      kind: 'mtls',
+      mode: 'direct',
+      caPem: provider.caPem,
+      fingerprints: [fp.toLowerCase()],
+      subject: 'CN=erp.client.example',
+    });
     expect(verifyMtls(pinned, direct(client.certPem), now())).toEqual({ ok: true });
     const other = provider.issue('other.client.example');
     expect(verifyMtls(pinned, direct(other.certPem), now())).toMatchObject({ ok: false, detail: 'certificate fingerprint is not pinned' });
@@ -55,18 +68,34 @@ describe('verifyMtls: only an end-entity client certificate authenticates', () =
   ];
   const presenting = (scheme: MtlsScheme, certPem: string) => (scheme.mode === 'direct' ? direct(certPem) : viaProxy(certPem));
 
-  it.each(schemes.map((s) => [s.mode, s] as const))('%s: the provider\'s CA certificate itself (public, so anyone has it) is refused', (_mode, scheme) => {
-    expect(verifyMtls(scheme, presenting(scheme, provider.caPem), now())).toMatchObject({ ok: false, reason: 'untrusted_certificate', detail: expect.stringContaining('a CA certificate') });
-  });
+  it.each(schemes.map((s) => [s.mode, s] as const))(
+    "%s: the provider's CA certificate itself (public, so anyone has it) is refused",
+    (_mode, scheme) => {
+      expect(verifyMtls(scheme, presenting(scheme, provider.caPem), now())).toMatchObject({
+        ok: false,
+        reason: 'untrusted_certificate',
+        detail: expect.stringContaining('a CA certificate'),
+      });
+    },
+  );
 
-  it.each(schemes.map((s) => [s.mode, s] as const))('%s: a CA-flagged or intermediate certificate, and a serverAuth-only leaf, are refused; clientAuth or no EKU passes', (_mode, scheme) => {
-    expect(verifyMtls(scheme, presenting(scheme, provider.issue('sub.ca.example', { ca: true }).certPem), now()).ok).toBe(false);
-    expect(verifyMtls(scheme, presenting(scheme, provider.intermediate('Provider Intermediate').caPem), now()).ok).toBe(false);
-    expect(verifyMtls(scheme, presenting(scheme, provider.issue('web.example', { usage: 'serverAuth' }).certPem), now()))
-      .toMatchObject({ ok: false, detail: expect.stringContaining('clientAuth') });
-    expect(verifyMtls(scheme, presenting(scheme, provider.issue('erp.example', { usage: 'clientAuth' }).certPem), now())).toEqual({ ok: true });
-    expect(verifyMtls(scheme, presenting(scheme, provider.issue('erp2.example', { usage: 'none' }).certPem), now())).toEqual({ ok: true });
-  });
+  it.each(schemes.map((s) => [s.mode, s] as const))(
+    '%s: a CA-flagged or intermediate certificate, and a serverAuth-only leaf, are refused; clientAuth or no EKU passes',
+    (_mode, scheme) => {
+      expect(verifyMtls(scheme, presenting(scheme, provider.issue('sub.ca.example', { ca: true }).certPem), now()).ok).toBe(false);
+      expect(verifyMtls(scheme, presenting(scheme, provider.intermediate('Provider Intermediate').caPem), now()).ok).toBe(false);
+      expect(verifyMtls(scheme, presenting(scheme, provider.issue('web.example', { usage: 'serverAuth' }).certPem), now())).toMatchObject({
+        ok: false,
+        detail: expect.stringContaining('clientAuth'),
+      });
+      expect(verifyMtls(scheme, presenting(scheme, provider.issue('erp.example', { usage: 'clientAuth' }).certPem), now())).toEqual({
+        ok: true,
+      });
+      expect(verifyMtls(scheme, presenting(scheme, provider.issue('erp2.example', { usage: 'none' }).certPem), now())).toEqual({
+        ok: true,
+      });
+    },
+  );
 });
 
 describe('verifyMtls, behind a proxy', () => {

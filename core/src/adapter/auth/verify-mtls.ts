@@ -21,7 +21,7 @@ export function verifyChain(leaf: X509Certificate, intermediates: X509Certificat
     const anchor = cas.find((ca) => current.checkIssued(ca) && current.verify(ca.publicKey));
     if (anchor) return inValidity(anchor, now) ? null : 'the provider CA is outside its validity period';
     const next = intermediates.find((c) => c !== current && current.checkIssued(c) && current.verify(c.publicKey) && c.ca);
-    if (!next) return 'the client certificate was not issued by this provider\'s CA';
+    if (!next) return "the client certificate was not issued by this provider's CA";
     current = next;
   }
   return 'certificate chain too long';

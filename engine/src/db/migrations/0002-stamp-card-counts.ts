@@ -11,13 +11,22 @@ import { sql, type Kysely, type Migration } from 'kysely';
  */
 export const stampCardCounts: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.alterTable('stamp_cards').addColumn('cards_completed', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable('stamp_cards').addColumn('cards_redeemed', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('stamp_cards')
+      .addColumn('cards_completed', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('stamp_cards')
+      .addColumn('cards_redeemed', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
     const cardRows = (status: string | null) => sql`(
       select count(*) from reward_instances ri
       where ri.member_id = stamp_cards.member_id and ri.reward_id = stamp_cards.reward_id and ri.origin = 'stamp_card'
       ${status === null ? sql`` : sql`and ri.status = ${status}`})`;
-    await db.updateTable('stamp_cards').set({ cards_completed: cardRows(null), cards_redeemed: cardRows('used') }).execute();
+    await db
+      .updateTable('stamp_cards')
+      .set({ cards_completed: cardRows(null), cards_redeemed: cardRows('used') })
+      .execute();
     await db
       .updateTable('redemptions')
       .set({ instance_id: null })

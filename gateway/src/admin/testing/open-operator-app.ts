@@ -17,8 +17,13 @@ import { createCatalogRunner, type CatalogRunner } from '../../scheduler/index.j
 import { createSubscriptionManager } from '../../subscriptions/index.js';
 import { createWebhookPipeline } from '../../webhooks/webhook-pipeline.js';
 import {
-  createCatalogRunStore, createGatewayStore, createMemoryIdempotencyCache, createVendorNoteStore,
-  type CatalogRunStore, type GatewayStore, type VendorNoteStore,
+  createCatalogRunStore,
+  createGatewayStore,
+  createMemoryIdempotencyCache,
+  createVendorNoteStore,
+  type CatalogRunStore,
+  type GatewayStore,
+  type VendorNoteStore,
 } from '../../stores/index.js';
 import { testSeedDocument } from '../../testing/test-seed.js';
 import { openMigratedDatabase } from '../../testing/migrated-database.js';
@@ -46,8 +51,21 @@ export interface OperatorApp {
 export function operatorSeed(settings: { cloverApiBaseUrl?: string; shopifyApiBaseUrl?: string } = {}) {
   const doc = testSeedDocument();
   doc.vendors.push(
-    { slug: 'shopify', name: 'Shopify', tier: 'featured', settings: { appSecret: 'shopify-app-secret-value', ...(settings.shopifyApiBaseUrl ? { apiBaseUrl: settings.shopifyApiBaseUrl } : {}) } } as never,
-    { slug: 'clover', name: 'Clover', tier: 'generic', settings: { authCode: 'clover-auth-code-secret', apiBaseUrl: settings.cloverApiBaseUrl ?? 'https://api.clover.com' } } as never,
+    {
+      slug: 'shopify',
+      name: 'Shopify',
+      tier: 'featured',
+      settings: {
+        appSecret: 'shopify-app-secret-value',
+        ...(settings.shopifyApiBaseUrl ? { apiBaseUrl: settings.shopifyApiBaseUrl } : {}),
+      },
+    } as never,
+    {
+      slug: 'clover',
+      name: 'Clover',
+      tier: 'generic',
+      settings: { authCode: 'clover-auth-code-secret', apiBaseUrl: settings.cloverApiBaseUrl ?? 'https://api.clover.com' },
+    } as never,
   );
   return doc;
 }
@@ -55,7 +73,11 @@ export function operatorSeed(settings: { cloverApiBaseUrl?: string; shopifyApiBa
 /** A real app (SQLite in memory or a PostgreSQL schema) with /admin, /directory and the featured doors mounted. */
 export async function openOperatorApp(
   options: {
-    dialect?: 'sqlite' | 'postgres'; token?: string | undefined; adapters?: readonly AnyAdapter[]; publicUrl?: string; seedDocument?: unknown;
+    dialect?: 'sqlite' | 'postgres';
+    token?: string | undefined;
+    adapters?: readonly AnyAdapter[];
+    publicUrl?: string;
+    seedDocument?: unknown;
     /** Whether the gateway runs its HTTPS listener (mTLS `direct`); not checked when absent. */
     tlsListener?: boolean;
     /** GATEWAY_ENV as the directory sees it (development when absent). */
@@ -82,42 +104,95 @@ export async function openOperatorApp(
   const notes = await createVendorNoteStore({ database });
   const runs = await createCatalogRunStore({ database });
   const logs: string[] = [];
-  const logger = pino({ level: 'debug' }, new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } }));
+  const logger = pino(
+    { level: 'debug' },
+    new Writable({
+      write(chunk, _enc, done) {
+        logs.push(String(chunk));
+        done();
+      },
+    }),
+  );
   const adapters = options.adapters ?? registeredAdapters;
   const runner = createCatalogRunner({ store, runs, engine, adapters, logger });
   const idempotency = createMemoryIdempotencyCache();
   const reconciler = createReconciler({
-    store, runs: await createReconcileRunStore({ database }), adapters, logger, http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
+    store,
+    runs: await createReconcileRunStore({ database }),
+    adapters,
+    logger,
+    http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
     pipeline: createWebhookPipeline({ engine, cache: idempotency, onCacheError: () => {} }),
   });
-  const subscriptions = createSubscriptionManager({ store, adapters, logger, http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }), publicUrl: options.publicUrl });
+  const subscriptions = createSubscriptionManager({
+    store,
+    adapters,
+    logger,
+    http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
+    publicUrl: options.publicUrl,
+  });
   const token = 'token' in options ? options.token : ADMIN_TOKEN;
   const journal = options.journal ? await createDeliveryJournal({ database, masterKey, flushMs: 20 }) : undefined;
   const fault = options.engineFault;
   const appEngine: typeof engine = fault
     ? {
-      ...engine,
-      earn: (command, callOptions) => (fault.down ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)')) : engine.earn(command, callOptions)),
-      reverse: (command, callOptions) => (fault.down ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)')) : engine.reverse(command, callOptions)),
-    }
+        ...engine,
+        earn: (command, callOptions) =>
+          fault.down ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)')) : engine.earn(command, callOptions),
+        reverse: (command, callOptions) =>
+          fault.down ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)')) : engine.reverse(command, callOptions),
+      }
     : engine;
   const replayPipeline = journal ? createWebhookPipeline({ engine: appEngine, cache: idempotency, onCacheError: () => {} }) : undefined;
   const app = await buildApp({
     journal,
     trustedProxies: options.trustedProxies,
-    engine: appEngine, connections: store, idempotency, rateLimit: { max: 100_000 }, loggerInstance: logger,
-    admin: { token, store, engine, notes, runs, runner, reconciler, subscriptions, adapters, journal, replayPipeline, consoleSessions: createConsoleSessions({ database, adminToken: token ?? '' }), engineSeed: (seed) => engine.applySeed(seed), tlsListener: options.tlsListener, onVendorChanged: options.onVendorChanged, vendorChangeWaitMs: options.vendorChangeWaitMs },
+    engine: appEngine,
+    connections: store,
+    idempotency,
+    rateLimit: { max: 100_000 },
+    loggerInstance: logger,
+    admin: {
+      token,
+      store,
+      engine,
+      notes,
+      runs,
+      runner,
+      reconciler,
+      subscriptions,
+      adapters,
+      journal,
+      replayPipeline,
+      consoleSessions: createConsoleSessions({ database, adminToken: token ?? '' }),
+      engineSeed: (seed) => engine.applySeed(seed),
+      tlsListener: options.tlsListener,
+      onVendorChanged: options.onVendorChanged,
+      vendorChangeWaitMs: options.vendorChangeWaitMs,
+    },
     directory: { store, adapters, publicUrl: options.publicUrl, environment: options.environment },
     // The featured doors too, so a promotion through /admin can be followed by a native POST.
     featured: { store, notes, adapters, publicUrl: options.publicUrl },
   });
   return {
-    app, store, notes, runs, runner, reconciler, engine, database, logs, journal,
+    app,
+    store,
+    notes,
+    runs,
+    runner,
+    reconciler,
+    engine,
+    database,
+    logs,
+    journal,
     admin(method, url, body, given = ADMIN_TOKEN) {
       return app.inject({
         method: method as 'GET',
         url,
-        headers: { ...(given === null ? {} : { authorization: `Bearer ${given}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...(given === null ? {} : { authorization: `Bearer ${given}` }),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
       });
     },

@@ -43,22 +43,24 @@ export function checkoutSeedDocument() {
   const merchant = document.merchants[0]!;
   return {
     ...document,
-    merchants: [{
-      ...merchant,
-      members: [...merchant.members, ...Object.values(MEMBERS).map((m) => ({ membershipId: m.id, points: m.points }))],
-      rewards: [
-        ...merchant.rewards,
-        { id: REWARDS.minSpend, type: 'POINTS', title: '$2 off orders over $20', pointsCost: 200, discountValue: 2, minSpend: 20 },
-        { id: REWARDS.discount, type: 'DISCOUNT', title: '$10 off over $30', discountValue: 10, minSpend: 30 },
-        { id: REWARDS.freeItem, type: 'FREE_ITEM', title: 'Free muffin', match: { skus: ['BAK-MUFFIN'] } },
-        { id: REWARDS.tier, type: 'TIER', title: 'Gold: $2 off', minPoints: 3000, discountValue: 2 },
-      ],
-      issuedCodes: [
-        { code: CODES.discount, rewardId: REWARDS.discount, membershipId: MEMBERS.perks.id },
-        { code: CODES.discountSpare, rewardId: REWARDS.discount, membershipId: MEMBERS.perks.id },
-        { code: CODES.freeItem, rewardId: REWARDS.freeItem, membershipId: MEMBERS.perks.id },
-      ],
-    }],
+    merchants: [
+      {
+        ...merchant,
+        members: [...merchant.members, ...Object.values(MEMBERS).map((m) => ({ membershipId: m.id, points: m.points }))],
+        rewards: [
+          ...merchant.rewards,
+          { id: REWARDS.minSpend, type: 'POINTS', title: '$2 off orders over $20', pointsCost: 200, discountValue: 2, minSpend: 20 },
+          { id: REWARDS.discount, type: 'DISCOUNT', title: '$10 off over $30', discountValue: 10, minSpend: 30 },
+          { id: REWARDS.freeItem, type: 'FREE_ITEM', title: 'Free muffin', match: { skus: ['BAK-MUFFIN'] } },
+          { id: REWARDS.tier, type: 'TIER', title: 'Gold: $2 off', minPoints: 3000, discountValue: 2 },
+        ],
+        issuedCodes: [
+          { code: CODES.discount, rewardId: REWARDS.discount, membershipId: MEMBERS.perks.id },
+          { code: CODES.discountSpare, rewardId: REWARDS.discount, membershipId: MEMBERS.perks.id },
+          { code: CODES.freeItem, rewardId: REWARDS.freeItem, membershipId: MEMBERS.perks.id },
+        ],
+      },
+    ],
   };
 }
 

@@ -1,6 +1,9 @@
 import { headersFor } from '../../testing/gateway-fixture.js';
 
-export type ConcurrentAnswer = { status: number; body: { status?: string; code?: string; pointsDeducted?: number; walletBalance?: number } };
+export type ConcurrentAnswer = {
+  status: number;
+  body: { status?: string; code?: string; pointsDeducted?: number; walletBalance?: number };
+};
 
 /** POST every body to `address + path` at once over real sockets (signed), answers in order. */
 export function postConcurrently(address: string, path: string, bodies: string[]): Promise<ConcurrentAnswer[]> {

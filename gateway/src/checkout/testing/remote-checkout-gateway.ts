@@ -19,5 +19,12 @@ export async function openRemoteCheckoutGateway(
   if (!('seed' in parsed)) throw new Error('checkout seed invalid');
   await service.embedded.applySeed(parsed.seed.engine);
   const gw = await openCheckoutGateway(dialect, { appEngine: service.client });
-  return { service, gw, close: async () => { await gw.close(); await service.close(); } };
+  return {
+    service,
+    gw,
+    close: async () => {
+      await gw.close();
+      await service.close();
+    },
+  };
 }

@@ -35,7 +35,10 @@ export async function openEngineService(
   const url = await server.listen({ port: 0, host: '127.0.0.1' });
   const client = createHttpEngine({ url, token: TEST_ENGINE_TOKEN, ...clientOptions });
   return {
-    client, embedded, server, url,
+    client,
+    embedded,
+    server,
+    url,
     async close() {
       await client.close();
       await server.close();

@@ -23,14 +23,21 @@ export async function startScriptedServer(handlers: Handler[]): Promise<Scripted
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: urlOf(server), hits,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    url: urlOf(server),
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-export const answer = (status: number, body: unknown): Handler => (_request, response) => {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-};
+export const answer =
+  (status: number, body: unknown): Handler =>
+  (_request, response) => {
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
 
 /**
  * A TCP server that accepts connections and never answers (a hung engine). `requests` counts
@@ -41,14 +48,20 @@ export async function startSilentServer(): Promise<{ url: string; requests: () =
   let requests = 0;
   const server = createTcpServer((socket) => {
     sockets.add(socket);
-    socket.once('data', () => { requests += 1; });
+    socket.once('data', () => {
+      requests += 1;
+    });
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: urlOf(server),
     requests: () => requests,
-    close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 

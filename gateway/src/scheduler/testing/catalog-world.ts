@@ -60,7 +60,12 @@ export async function sharedDatabase(dialect: 'sqlite' | 'postgres') {
 export function cloverSeed(apiBaseUrl: string) {
   const doc = testSeedDocument();
   doc.vendors.push({ slug: 'clover', name: 'Clover', tier: 'featured', settings: { authCode: 'clover-auth-code', apiBaseUrl } } as never);
-  doc.merchants[0]!.connections.push({ vendor: 'clover', storeId: CLOVER_MERCHANT, outletId: 'o-downtown', credentials: { accessToken: ACCESS_TOKEN } } as never);
+  doc.merchants[0]!.connections.push({
+    vendor: 'clover',
+    storeId: CLOVER_MERCHANT,
+    outletId: 'o-downtown',
+    credentials: { accessToken: ACCESS_TOKEN },
+  } as never);
   return doc;
 }
 
@@ -82,7 +87,11 @@ export async function openProcess(
   const engine = await createEmbeddedEngine({ database });
   const runs = await createCatalogRunStore({ database });
   const runner = createCatalogRunner({
-    store, runs, engine, adapters: options.adapters ?? adapters, logger: quietLogger(),
+    store,
+    runs,
+    engine,
+    adapters: options.adapters ?? adapters,
+    logger: quietLogger(),
     http: options.http ?? createHttpClient({ timeoutMs: 2_000, baseDelayMs: 10 }),
     ...(options.policy ? { policy: options.policy } : {}),
   });

@@ -8,7 +8,9 @@ import { spawn } from 'node:child_process';
  */
 export function advertisedClientCas(port: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn('openssl', ['s_client', '-connect', `127.0.0.1:${port}`, '-servername', 'localhost'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('openssl', ['s_client', '-connect', `127.0.0.1:${port}`, '-servername', 'localhost'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.once('error', reject);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateFiles, installPackagesTask, names, updateJson, type Tree } from '@nx/devkit';
+import { formatFiles, generateFiles, installPackagesTask, names, updateJson, type Tree } from '@nx/devkit';
 import { registerAdapter } from './register-adapter.js';
 import type { AdapterGeneratorSchema } from './schema.js';
 
@@ -14,14 +14,21 @@ const here = typeof __dirname === 'string' ? __dirname : path.dirname(fileURLToP
 export async function adapterGenerator(tree: Tree, options: AdapterGeneratorSchema) {
   const slug = options.slug?.trim() ?? '';
   if (!SLUG.test(slug) || slug === 'generic') {
-    throw new Error(`"${slug}" is not a valid adapter slug: use 3-50 lowercase letters, digits and dashes, starting with a letter (and not "generic").`);
+    throw new Error(
+      `"${slug}" is not a valid adapter slug: use 3-50 lowercase letters, digits and dashes, starting with a letter (and not "generic").`,
+    );
   }
   const target = `adapters/${slug}`;
   if (tree.exists(target) && tree.children(target).length > 0) {
     throw new Error(`${target} already exists: an adapter with slug "${slug}" is already in the workspace.`);
   }
   const n = names(slug);
-  const name = options.name ?? slug.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+  const name =
+    options.name ??
+    slug
+      .split('-')
+      .map((w) => w[0]!.toUpperCase() + w.slice(1))
+      .join(' ');
   generateFiles(tree, path.join(here, 'files'), target, {
     slug,
     name,
@@ -41,6 +48,9 @@ export async function adapterGenerator(tree: Tree, options: AdapterGeneratorSche
       return json;
     });
   }
+  // The files it wrote or changed come out as the workspace's formatter would leave them
+  // (prettier with the root's .prettierrc.json; vendor fixtures are in .prettierignore).
+  await formatFiles(tree);
   // Always: the new workspace package must be linked into node_modules and package-lock.json, and
   // installPackagesTask only runs on its own when the ROOT package.json changed.
   return () => installPackagesTask(tree, true);
