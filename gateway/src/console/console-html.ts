@@ -35,7 +35,7 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1r
 td { overflow-wrap: break-word; }
 `;
 
-export const csrfField = (session: ConsoleSession): SafeHtml => html`<input type="hidden" name="_csrf" value="${session.csrf}" />`;
+export const csrfField = (session: ConsoleSession): SafeHtml => html`<input type="hidden" name="_csrf" value="${session.csrf}">`;
 
 export function messageOf(message: ConsoleMessage | null | undefined): SafeHtml {
   if (!message) return html``;
@@ -50,25 +50,14 @@ export function consolePage(
   content: SafeHtml,
 ): string {
   const links = SECTIONS.map(
-    ([key, label, href]) => html`<li><a href="${href}" ${key === options.section ? html` aria-current="page"` : html``}>${label}</a></li>`,
+    ([key, label, href]) => html`<li><a href="${href}"${key === options.section ? html` aria-current="page"` : html``}>${label}</a></li>`,
   );
   return page(
     `${options.title} · Gateway console`,
-    html`<header>
-        <p><strong>Gateway console</strong></p>
-        <nav aria-label="Console">
-          <ul>
-            ${links}
-          </ul>
-        </nav>
-        <form class="inline" method="post" action="/console/sign-out">
-          ${csrfField(options.session)}<button type="submit">Sign out</button>
-        </form>
-      </header>
-      <main id="main">
-        <h1>${options.title}</h1>
-        ${messageOf(options.message)}${content}
-      </main>`,
+    html`<header><p><strong>Gateway console</strong></p>
+<nav aria-label="Console"><ul>${links}</ul></nav>
+<form class="inline" method="post" action="/console/sign-out">${csrfField(options.session)}<button type="submit">Sign out</button></form></header>
+<main id="main"><h1>${options.title}</h1>${messageOf(options.message)}${content}</main>`,
     CONSOLE_STYLE,
   );
 }
@@ -77,21 +66,14 @@ export function consolePage(
 export function renderSignIn(error: string | null): string {
   return page(
     'Sign in · Gateway console',
-    html`<header>
-        <p><strong>Gateway console</strong></p>
-      </header>
-      <main id="main">
-        <h1>Sign in</h1>
-        ${messageOf(error ? { kind: 'error', text: error } : null)}
-        <form method="post" action="/console/sign-in">
-          <p class="field">
-            <label for="token">Admin token (GATEWAY_ADMIN_TOKEN)</label>
-            <input id="token" name="token" type="password" autocomplete="current-password" required spellcheck="false" />
-          </p>
-          <p><button type="submit">Sign in</button></p>
-        </form>
-        <p class="muted">A session lasts 8 hours in this gateway process; signing out or restarting the gateway ends it.</p>
-      </main>`,
+    html`<header><p><strong>Gateway console</strong></p></header>
+<main id="main"><h1>Sign in</h1>${messageOf(error ? { kind: 'error', text: error } : null)}
+<form method="post" action="/console/sign-in">
+  <p class="field"><label for="token">Admin token (GATEWAY_ADMIN_TOKEN)</label>
+  <input id="token" name="token" type="password" autocomplete="current-password" required spellcheck="false"></p>
+  <p><button type="submit">Sign in</button></p>
+</form>
+<p class="muted">A session lasts 8 hours in this gateway process; signing out or restarting the gateway ends it.</p></main>`,
     CONSOLE_STYLE,
   );
 }

@@ -38,30 +38,13 @@ export function renderDeliveries(
 ): string {
   const inputs = DELIVERY_FILTERS.map(
     ([key, label]) =>
-      html`<p>
-        <label for="f-${key}">${label}</label
-        ><input
-          id="f-${key}"
-          name="${key}"
-          value="${options.filters[key] ?? ''}"
-          ${HINTS[key] ? html` placeholder="${HINTS[key]}"` : html``}
-          spellcheck="false"
-        />
-      </p>`,
+      html`<p><label for="f-${key}">${label}</label><input id="f-${key}" name="${key}" value="${options.filters[key] ?? ''}"${HINTS[key] ? html` placeholder="${HINTS[key]}"` : html``} spellcheck="false"></p>`,
   );
   const rows = (options.deliveries ?? []).map(
-    (d) =>
-      html`<tr>
-        <td><a href="/console/deliveries/${encodeURIComponent(d.id)}">${d.requestId}</a></td>
-        <td>${time(d.receivedAt)}</td>
-        <td>${d.method} ${d.route}</td>
-        <td>${d.vendor ?? ''}</td>
-        <td>${d.storeId ?? ''}</td>
-        <td>${d.status}</td>
-        <td>${d.outcome ?? ''}</td>
-        <td>${d.transactionId ?? ''}</td>
-        <td>${d.replayOf ? 'replay' : d.requestKept ? 'kept' : ''}</td>
-      </tr>`,
+    (d) => html`<tr>
+<td><a href="/console/deliveries/${encodeURIComponent(d.id)}">${d.requestId}</a></td><td>${time(d.receivedAt)}</td><td>${d.method} ${d.route}</td>
+<td>${d.vendor ?? ''}</td><td>${d.storeId ?? ''}</td><td>${d.status}</td><td>${d.outcome ?? ''}</td><td>${d.transactionId ?? ''}</td>
+<td>${d.replayOf ? 'replay' : d.requestKept ? 'kept' : ''}</td></tr>`,
   );
   const list = !options.journalMounted
     ? html`<p>The delivery journal is off on this gateway, so there is nothing to show.</p>`
@@ -69,37 +52,13 @@ export function renderDeliveries(
       ? html``
       : options.deliveries.length === 0
         ? html`<p>No delivery matches these filters.</p>`
-        : html`<table>
-              <caption class="muted">
-                Deliveries, newest first
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Request id</th>
-                  <th scope="col">Received</th>
-                  <th scope="col">Route</th>
-                  <th scope="col">Vendor</th>
-                  <th scope="col">Store</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Transaction</th>
-                  <th scope="col">Request</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>
-            ${options.nextHref ? html`<p><a href="${options.nextHref}" rel="next">Next page</a></p>` : html``}`;
+        : html`<table><caption class="muted">Deliveries, newest first</caption>
+<thead><tr><th scope="col">Request id</th><th scope="col">Received</th><th scope="col">Route</th><th scope="col">Vendor</th><th scope="col">Store</th><th scope="col">Status</th><th scope="col">Outcome</th><th scope="col">Transaction</th><th scope="col">Request</th></tr></thead>
+<tbody>${rows}</tbody></table>${options.nextHref ? html`<p><a href="${options.nextHref}" rel="next">Next page</a></p>` : html``}`;
   return consolePage(
     { title: 'Deliveries', section: 'deliveries', session: options.session, message: options.message },
-    html`<form method="get" action="/console" role="search" aria-label="Filter deliveries">
-        <div class="filters">
-          ${inputs}
-          <p class="actions"><button type="submit">Filter</button> <a href="/console">Clear</a></p>
-        </div>
-      </form>
-      ${list}`,
+    html`<form method="get" action="/console" role="search" aria-label="Filter deliveries"><div class="filters">${inputs}
+<p class="actions"><button type="submit">Filter</button> <a href="/console">Clear</a></p></div></form>${list}`,
   );
 }
 
@@ -122,15 +81,7 @@ function deliveryFacts(d: Delivery): SafeHtml {
     ['Replayed by', d.replayedBy],
     ['Body SHA-256', d.bodySha256],
   ];
-  return html`<dl class="facts">
-    ${facts
-      .filter(([, v]) => v !== null && v !== undefined && v !== '')
-      .map(
-        ([k, v]) =>
-          html`<dt>${k}</dt>
-            <dd>${String(v)}</dd>`,
-      )}
-  </dl>`;
+  return html`<dl class="facts">${facts.filter(([, v]) => v !== null && v !== undefined && v !== '').map(([k, v]) => html`<dt>${k}</dt><dd>${String(v)}</dd>`)}</dl>`;
 }
 
 /** GET /console/deliveries/:id: one delivery, its story and replays; Replay when the gateway failed it and kept it. */
@@ -141,106 +92,40 @@ export function renderDelivery(
   const replayable = options.requestKept && d.status >= 500;
   const replays = options.replays.map(
     (r) =>
-      html`<tr>
-        <td><a href="/console/deliveries/${encodeURIComponent(r.id)}">${r.requestId}</a></td>
-        <td>${time(r.receivedAt)}</td>
-        <td>${r.status}</td>
-        <td>${r.outcome ?? ''}</td>
-        <td>${r.replayedBy ?? ''}</td>
-      </tr>`,
+      html`<tr><td><a href="/console/deliveries/${encodeURIComponent(r.id)}">${r.requestId}</a></td><td>${time(r.receivedAt)}</td><td>${r.status}</td><td>${r.outcome ?? ''}</td><td>${r.replayedBy ?? ''}</td></tr>`,
   );
   return consolePage(
     { title: `Delivery ${d.requestId}`, section: 'deliveries', session: options.session, message: options.message },
     html`<p><a href="/console">← All deliveries</a></p>
-      ${deliveryFacts(d)}
-      <section aria-labelledby="story-heading">
-        <h2 id="story-heading">Story</h2>
-        <ol>
-          ${options.story.map((s) => html`<li><strong>${s.step}</strong>: ${s.outcome}</li>`)}
-        </ol>
-      </section>
-      ${
-        replayable
-          ? html`<section aria-labelledby="replay-heading">
-              <h2 id="replay-heading">Replay</h2>
-              <p>
-                The gateway failed this delivery and kept the request. Once the cause is fixed, replay it through the same exactly-once
-                pipeline (what landed meanwhile is answered as a duplicate).
-              </p>
-              <form method="post" action="/console/deliveries/${encodeURIComponent(d.id)}/replay">
-                ${csrfField(options.session)}<button type="submit">Replay</button>
-              </form>
-            </section>`
-          : html``
-      }
-      <section aria-labelledby="replays-heading">
-        <h2 id="replays-heading">Replays</h2>
-        ${
-          replays.length === 0
-            ? html`<p>None.</p>`
-            : html`<table>
-                <thead>
-                  <tr>
-                    <th scope="col">Request id</th>
-                    <th scope="col">When</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Outcome</th>
-                    <th scope="col">By</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${replays}
-                </tbody>
-              </table>`
-        }
-      </section>`,
+${deliveryFacts(d)}
+<section aria-labelledby="story-heading"><h2 id="story-heading">Story</h2>
+<ol>${options.story.map((s) => html`<li><strong>${s.step}</strong>: ${s.outcome}</li>`)}</ol></section>
+${
+  replayable
+    ? html`<section aria-labelledby="replay-heading"><h2 id="replay-heading">Replay</h2>
+<p>The gateway failed this delivery and kept the request. Once the cause is fixed, replay it through the same exactly-once pipeline (what landed meanwhile is answered as a duplicate).</p>
+<form method="post" action="/console/deliveries/${encodeURIComponent(d.id)}/replay">${csrfField(options.session)}<button type="submit">Replay</button></form></section>`
+    : html``
+}
+<section aria-labelledby="replays-heading"><h2 id="replays-heading">Replays</h2>
+${replays.length === 0 ? html`<p>None.</p>` : html`<table><thead><tr><th scope="col">Request id</th><th scope="col">When</th><th scope="col">Status</th><th scope="col">Outcome</th><th scope="col">By</th></tr></thead><tbody>${replays}</tbody></table>`}</section>`,
   );
 }
 
 /** GET /console/connections. */
 export function renderConnections(options: Common & { connections: Array<ConnectionSummary & { skew: ConnectionSkew | null }> }): string {
   const action = (c: ConnectionSummary, path: string, label: string) =>
-    html`<form class="inline" method="post" action="/console/connections/${encodeURIComponent(c.id)}/${path}">
-      ${csrfField(options.session)}<button type="submit" aria-label="${label} ${c.vendor}/${c.storeId}">${label}</button>
-    </form>`;
+    html`<form class="inline" method="post" action="/console/connections/${encodeURIComponent(c.id)}/${path}">${csrfField(options.session)}<button type="submit" aria-label="${label} ${c.vendor}/${c.storeId}">${label}</button></form>`;
   const rows = options.connections.map(
-    (c) =>
-      html`<tr>
-        <td>${c.vendor}</td>
-        <td>${c.storeId}</td>
-        <td>${c.merchantId} / ${c.outletId}</td>
-        <td>${c.active ? 'yes' : 'no'}</td>
-        <td>${skewText(c.skew)}</td>
-        <td>
-          <div class="actions">
-            ${action(c, 'rotate', 'Rotate')}${c.active ? action(c, 'deactivate', 'Deactivate') : action(c, 'activate', 'Activate')}
-          </div>
-        </td>
-      </tr>`,
+    (c) => html`<tr><td>${c.vendor}</td><td>${c.storeId}</td><td>${c.merchantId} / ${c.outletId}</td><td>${c.active ? 'yes' : 'no'}</td>
+<td>${skewText(c.skew)}</td><td><div class="actions">${action(c, 'rotate', 'Rotate')}${c.active ? action(c, 'deactivate', 'Deactivate') : action(c, 'activate', 'Activate')}</div></td></tr>`,
   );
   return consolePage(
     { title: 'Connections', section: 'connections', session: options.session, message: options.message },
     rows.length === 0
       ? html`<p>No connections yet.</p>`
-      : html`<p class="muted">
-            Rotate issues a new secret, shown once; the previous secrets stay valid for 24 hours. Clock skew is as this gateway process saw
-            the connection's requests.
-          </p>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Vendor</th>
-                <th scope="col">Store</th>
-                <th scope="col">Merchant / outlet</th>
-                <th scope="col">Active</th>
-                <th scope="col">Last clock skew</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`,
+      : html`<p class="muted">Rotate issues a new secret, shown once; the previous secrets stay valid for 24 hours. Clock skew is as this gateway process saw the connection's requests.</p>
+<table><thead><tr><th scope="col">Vendor</th><th scope="col">Store</th><th scope="col">Merchant / outlet</th><th scope="col">Active</th><th scope="col">Last clock skew</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`,
   );
 }
 
@@ -251,15 +136,10 @@ export function renderRotated(
   const c = options.connection;
   return consolePage(
     { title: 'New secret', section: 'connections', session: options.session, message: { kind: 'notice', text: options.notice } },
-    html`<dl class="facts">
-        <dt>Connection</dt>
-        <dd>${c.vendor}/${c.storeId} (${c.id})</dd>
-        <dt>New secret</dt>
-        <dd><code id="secret">${options.secret}</code></dd>
-        <dt>Previous secrets valid until</dt>
-        <dd>${time(options.previousSecretsValidUntil)}</dd>
-      </dl>
-      <p><a href="/console/connections">← Connections</a></p>`,
+    html`<dl class="facts"><dt>Connection</dt><dd>${c.vendor}/${c.storeId} (${c.id})</dd>
+<dt>New secret</dt><dd><code id="secret">${options.secret}</code></dd>
+<dt>Previous secrets valid until</dt><dd>${time(options.previousSecretsValidUntil)}</dd></dl>
+<p><a href="/console/connections">← Connections</a></p>`,
   );
 }
 
@@ -275,41 +155,16 @@ export interface ConsoleVendor {
 /** GET /console/vendors. */
 export function renderVendors(options: Common & { vendors: ConsoleVendor[] }): string {
   const button = (v: ConsoleVendor, path: 'promote' | 'demote', label: string) =>
-    html`<form class="inline" method="post" action="/console/vendors/${encodeURIComponent(v.slug)}/${path}">
-      ${csrfField(options.session)}<button type="submit" aria-label="${label} ${v.name}">${label}</button>
-    </form>`;
+    html`<form class="inline" method="post" action="/console/vendors/${encodeURIComponent(v.slug)}/${path}">${csrfField(options.session)}<button type="submit" aria-label="${label} ${v.name}">${label}</button></form>`;
   const rows = options.vendors.map(
-    (v) =>
-      html`<tr>
-        <th scope="row">${v.name}</th>
-        <td><code>${v.slug}</code></td>
-        <td>${v.tier}</td>
-        <td>${v.featuredAdapter ? 'registered' : 'none (generic webhook)'}</td>
-        <td>${v.hasSettings ? 'set' : 'none'}</td>
-        <td>${v.tier === 'featured' ? button(v, 'demote', 'Demote') : v.featuredAdapter ? button(v, 'promote', 'Promote') : html``}</td>
-      </tr>`,
+    (v) => html`<tr><th scope="row">${v.name}</th><td><code>${v.slug}</code></td><td>${v.tier}</td>
+<td>${v.featuredAdapter ? 'registered' : 'none (generic webhook)'}</td><td>${v.hasSettings ? 'set' : 'none'}</td>
+<td>${v.tier === 'featured' ? button(v, 'demote', 'Demote') : v.featuredAdapter ? button(v, 'promote', 'Promote') : html``}</td></tr>`,
   );
   return consolePage(
     { title: 'Vendors', section: 'vendors', session: options.session, message: options.message },
-    html`<p class="muted">
-        Promotion lists a vendor in the public directory and opens its featured webhook; it needs a registered adapter and provider settings
-        that fit it.
-      </p>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Vendor</th>
-            <th scope="col">Slug</th>
-            <th scope="col">Tier</th>
-            <th scope="col">Adapter</th>
-            <th scope="col">Settings</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows}
-        </tbody>
-      </table>`,
+    html`<p class="muted">Promotion lists a vendor in the public directory and opens its featured webhook; it needs a registered adapter and provider settings that fit it.</p>
+<table><thead><tr><th scope="col">Vendor</th><th scope="col">Slug</th><th scope="col">Tier</th><th scope="col">Adapter</th><th scope="col">Settings</th><th scope="col">Action</th></tr></thead><tbody>${rows}</tbody></table>`,
   );
 }
 
@@ -317,83 +172,23 @@ export function renderVendors(options: Common & { vendors: ConsoleVendor[] }): s
 export function renderRuns(options: Common & { catalogRuns: CatalogRun[]; reconcileRuns: ReconcileRun[] | null }): string {
   const catalog = options.catalogRuns.map(
     (r) =>
-      html`<tr>
-        <td>${time(r.startedAt)}</td>
-        <td>${r.vendor}</td>
-        <td>${r.connectionId}</td>
-        <td>${r.trigger}</td>
-        <td>${r.status}</td>
-        <td>${time(r.finishedAt)}</td>
-        <td>${r.error ?? ''}</td>
-      </tr>`,
+      html`<tr><td>${time(r.startedAt)}</td><td>${r.vendor}</td><td>${r.connectionId}</td><td>${r.trigger}</td><td>${r.status}</td><td>${time(r.finishedAt)}</td><td>${r.error ?? ''}</td></tr>`,
   );
   const reconcile = (options.reconcileRuns ?? []).map(
     (r) =>
-      html`<tr>
-        <td>${time(r.startedAt)}</td>
-        <td>${r.vendor}</td>
-        <td>${r.connectionId}</td>
-        <td>${r.trigger}</td>
-        <td>${r.status}</td>
-        <td>${time(r.since)} – ${time(r.until)}</td>
-        <td>${r.found}</td>
-        <td>${r.recovered}</td>
-        <td>${r.failed}</td>
-        <td>${r.error ?? ''}</td>
-      </tr>`,
+      html`<tr><td>${time(r.startedAt)}</td><td>${r.vendor}</td><td>${r.connectionId}</td><td>${r.trigger}</td><td>${r.status}</td><td>${time(r.since)} – ${time(r.until)}</td><td>${r.found}</td><td>${r.recovered}</td><td>${r.failed}</td><td>${r.error ?? ''}</td></tr>`,
   );
   return consolePage(
     { title: 'Runs', section: 'runs', session: options.session, message: options.message },
-    html`<section aria-labelledby="catalog-heading">
-        <h2 id="catalog-heading">Catalog runs</h2>
-        ${
-          catalog.length === 0
-            ? html`<p>No catalog runs yet.</p>`
-            : html`<table>
-                <thead>
-                  <tr>
-                    <th scope="col">Started</th>
-                    <th scope="col">Vendor</th>
-                    <th scope="col">Connection</th>
-                    <th scope="col">Trigger</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Finished</th>
-                    <th scope="col">Error</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${catalog}
-                </tbody>
-              </table>`
-        }
-      </section>
-      <section aria-labelledby="reconcile-heading">
-        <h2 id="reconcile-heading">Reconciliation runs</h2>
-        ${
-          options.reconcileRuns === null
-            ? html`<p>Reconciliation is off on this gateway.</p>`
-            : reconcile.length === 0
-              ? html`<p>No reconciliation runs yet.</p>`
-              : html`<table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Started</th>
-                      <th scope="col">Vendor</th>
-                      <th scope="col">Connection</th>
-                      <th scope="col">Trigger</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Window</th>
-                      <th scope="col">Found</th>
-                      <th scope="col">Recovered</th>
-                      <th scope="col">Failed</th>
-                      <th scope="col">Error</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${reconcile}
-                  </tbody>
-                </table>`
-        }
-      </section>`,
+    html`<section aria-labelledby="catalog-heading"><h2 id="catalog-heading">Catalog runs</h2>
+${catalog.length === 0 ? html`<p>No catalog runs yet.</p>` : html`<table><thead><tr><th scope="col">Started</th><th scope="col">Vendor</th><th scope="col">Connection</th><th scope="col">Trigger</th><th scope="col">Status</th><th scope="col">Finished</th><th scope="col">Error</th></tr></thead><tbody>${catalog}</tbody></table>`}</section>
+<section aria-labelledby="reconcile-heading"><h2 id="reconcile-heading">Reconciliation runs</h2>
+${
+  options.reconcileRuns === null
+    ? html`<p>Reconciliation is off on this gateway.</p>`
+    : reconcile.length === 0
+      ? html`<p>No reconciliation runs yet.</p>`
+      : html`<table><thead><tr><th scope="col">Started</th><th scope="col">Vendor</th><th scope="col">Connection</th><th scope="col">Trigger</th><th scope="col">Status</th><th scope="col">Window</th><th scope="col">Found</th><th scope="col">Recovered</th><th scope="col">Failed</th><th scope="col">Error</th></tr></thead><tbody>${reconcile}</tbody></table>`
+}</section>`,
   );
 }

@@ -56,18 +56,8 @@ button { font: inherit; padding: .3rem .7rem; border-radius: .3rem; border: 1px 
 /** A whole document; `extraStyle` (trusted CSS of this codebase) follows the shared style. */
 export function page(title: string, body: SafeHtml, extraStyle = ''): string {
   return `<!doctype html>${
-    html`<html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title}</title>
-        <style>
-          ${new SafeHtml(STYLE + extraStyle)}
-        </style>
-      </head>
-      <body>
-        <a class="skip" href="#main">Skip to content</a>${body}
-      </body>
-    </html>`.value
+    html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title><style>${new SafeHtml(STYLE + extraStyle)}</style></head>
+<body><a class="skip" href="#main">Skip to content</a>${body}</body></html>`.value
   }`;
 }
