@@ -6,6 +6,10 @@
  *   npx tsx bench/memory.ts                       (BENCH_DURATION=30 s at BENCH_CONNECTIONS=50)
  *   BENCH_DURATION=300 npx tsx bench/memory.ts    (the 5-minute soak)
  *   BENCH_NODE_OPTIONS="--max-semi-space-size=4" npx tsx bench/memory.ts   (V8 flags for the gateway)
+ *   BENCH_START=prod npx tsx bench/memory.ts      (through the production start, gateway/bin/start:
+ *                                                  its heap flags and MALLOC_ARENA_MAX=2)
+ *   BENCH_GATEWAY=path/to/main.js                 (another build of the gateway, e.g. a baseline's)
+ *   BENCH_ENV="MALLOC_ARENA_MAX=2 GATEWAY_IDEMPOTENCY_CACHE_MB=16"   (more environment for the gateway)
  *
  * Prints one line per 10 s (RSS now, peak so far, req/s) so growth over time is visible, then a summary.
  */
@@ -14,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seed } from './seed.js';
-import { startServer } from './server-process.js';
+import { cpuPerRequest, startServer } from './server-process.js';
 import { load } from './signed-load.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,20 +36,36 @@ async function heap(port: number): Promise<string> {
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-memory-'));
 writeFileSync(path.join(dir, 'seed.json'), JSON.stringify(seed));
-const server = await startServer(root, path.join(dir, 'gateway.log'), ['gateway/dist/main.js'], {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  GATEWAY_ENV: 'uat',
-  GATEWAY_DATA_DIR: path.join(dir, 'data'),
-  GATEWAY_SEED_FILE: path.join(dir, 'seed.json'),
-  GATEWAY_RATE_LIMIT: '100000000',
-  LOG_LEVEL: 'info',
-  DATABASE_URL: '',
-  REDIS_URL: '',
-  GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
-  GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
-  NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? '',
-});
+const prod = process.env.BENCH_START === 'prod';
+const extraEnv = Object.fromEntries(
+  (process.env.BENCH_ENV ?? '')
+    .split(/\s+/)
+    .filter((pair) => pair.includes('='))
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
+const args = prod ? [] : [process.env.BENCH_GATEWAY ?? 'gateway/dist/main.js'];
+const server = await startServer(
+  root,
+  path.join(dir, 'gateway.log'),
+  args,
+  {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEWAY_ENV: 'uat',
+    GATEWAY_DATA_DIR: path.join(dir, 'data'),
+    GATEWAY_SEED_FILE: path.join(dir, 'seed.json'),
+    GATEWAY_RATE_LIMIT: '100000000',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+    GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
+    NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? '',
+    ...(prod ? { NODE: process.execPath } : {}),
+    ...extraEnv,
+  },
+  prod ? path.join(root, 'gateway/bin/start') : undefined,
+);
 try {
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const idle = server.rss() / MB;
@@ -59,6 +79,8 @@ try {
     samples += 1;
   }, 250);
   let served = 0;
+  const cpuBefore = server.cpu();
+  const startedAt = Date.now();
   for (let at = 0; at < duration; at += 10) {
     const seconds = Math.min(10, duration - at);
     const result = await load(server.port, seconds, connections);
@@ -70,11 +92,17 @@ try {
     );
   }
   clearInterval(sample);
+  const seconds = (Date.now() - startedAt) / 1000;
+  const cpu = Object.values(cpuPerRequest(cpuBefore, server.cpu(), served)).reduce((a, b) => a + b, 0);
   await new Promise((resolve) => setTimeout(resolve, 5_000));
   console.log(`after: ${await heap(server.port)}`);
   console.log(
     `idle ${idle.toFixed(0)} MiB; under load (${duration} s, ${connections} connections, ${served} earns): peak ${peak.toFixed(0)} MiB, mean ${(sum / Math.max(1, samples)).toFixed(0)} MiB; idle 5 s after ${(server.rss() / MB).toFixed(0)} MiB` +
-      (process.env.BENCH_NODE_OPTIONS ? ` (NODE_OPTIONS=${process.env.BENCH_NODE_OPTIONS})` : ''),
+      `; ${(served / seconds).toFixed(0)} earns/s, ${cpu.toFixed(0)} µs CPU per earn (gateway, all threads)` +
+      (process.env.BENCH_NODE_OPTIONS ? ` (NODE_OPTIONS=${process.env.BENCH_NODE_OPTIONS})` : '') +
+      (prod ? ' (gateway/bin/start)' : '') +
+      (process.env.BENCH_GATEWAY ? ` (${process.env.BENCH_GATEWAY})` : '') +
+      (process.env.BENCH_ENV ? ` (${process.env.BENCH_ENV})` : ''),
   );
 } finally {
   await server.stop();

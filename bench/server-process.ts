@@ -82,8 +82,18 @@ function threadCpu(pid: number): Record<string, number> {
   return out;
 }
 
-export async function startServer(root: string, logFile: string, args: string[], env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, nodeArgs(args), {
+/**
+ * Start a target: `args` run with this node (nodeArgs), or, when `command` is given, that
+ * executable with `args` as they are (a launcher script such as gateway/bin/start).
+ */
+export async function startServer(
+  root: string,
+  logFile: string,
+  args: string[],
+  env: Record<string, string>,
+  command?: string,
+): Promise<ServerProcess> {
+  const child = spawn(command ?? process.execPath, command ? args : nodeArgs(args), {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],

@@ -80,9 +80,20 @@ describe('loadConfig', () => {
     ['GATEWAY_MAX_CONNECTIONS', 'many'],
     ['GATEWAY_IDEMPOTENCY_CACHE_MB', '1.5'],
     ['GATEWAY_IDEMPOTENCY_CACHE_MB', 'big'],
+    ['GATEWAY_HEAP_MB', 'lots'],
+    ['GATEWAY_HEAP_MB', '63'],
   ])('%s=%s stops start-up with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
+  });
+
+  it('GATEWAY_HEAP_MB must hold the idempotency cache and the working set (32 MiB more than GATEWAY_IDEMPOTENCY_CACHE_MB)', () => {
+    expect(loadConfig({}).GATEWAY_HEAP_MB).toBeUndefined();
+    expect(loadConfig({ GATEWAY_HEAP_MB: '64' }).GATEWAY_HEAP_MB).toBe(64);
+    expect(() => loadConfig({ GATEWAY_HEAP_MB: '96', GATEWAY_IDEMPOTENCY_CACHE_MB: '128' })).toThrow(
+      /GATEWAY_HEAP_MB: must be at least GATEWAY_IDEMPOTENCY_CACHE_MB \+ 32 = 160 \(MiB\)/,
+    );
+    expect(loadConfig({ GATEWAY_HEAP_MB: '160', GATEWAY_IDEMPOTENCY_CACHE_MB: '128' }).GATEWAY_HEAP_MB).toBe(160);
   });
 
   it('refuses production without an admin token, and parses the feature list', () => {

@@ -1,6 +1,7 @@
 import { ConfigError, logLevelEnv, optionalEnv, parseEnv, portEnv, urlEnv } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { ENGINE_CALL } from './engine-client/engine-call-policy.js';
+import { MIN_MAIN_WORKING_SET_MB, minimumMainHeapMb } from './memory/memory-bounds.js';
 
 const optional = optionalEnv;
 const port = portEnv;
@@ -126,6 +127,17 @@ export const GatewayConfig = z
         .min(1, { message: 'must be at least 1 (MiB)' })
         .max(65_536, { message: 'must be at most 65536 (MiB)' }),
     ).default(32),
+    /**
+     * The main thread's V8 old-generation bound in MiB, applied by the production start
+     * (gateway/bin/start). Default: GATEWAY_IDEMPOTENCY_CACHE_MB plus the measured working set
+     * (MAIN_WORKING_SET_MB, memory/memory-bounds.ts).
+     */
+    GATEWAY_HEAP_MB: optional(
+      z.coerce
+        .number({ message: 'must be a number' })
+        .int({ message: 'must be a whole number of MiB' })
+        .max(1_048_576, { message: 'must be at most 1048576 (MiB)' }),
+    ),
     /** Days the delivery journal keeps entries (0: no journal). */
     GATEWAY_JOURNAL_DAYS: optional(
       z.coerce
@@ -142,6 +154,13 @@ export const GatewayConfig = z
         code: 'custom',
         path: ['GATEWAY_ADMIN_TOKEN'],
         message: 'is required in production (the /admin API must be authenticated)',
+      });
+    }
+    if (config.GATEWAY_HEAP_MB !== undefined && config.GATEWAY_HEAP_MB < minimumMainHeapMb(config)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GATEWAY_HEAP_MB'],
+        message: `must be at least GATEWAY_IDEMPOTENCY_CACHE_MB + ${MIN_MAIN_WORKING_SET_MB} = ${minimumMainHeapMb(config)} (MiB): the idempotency cache lives in this heap`,
       });
     }
     if (config.GATEWAY_TLS_PORT !== undefined && (!config.GATEWAY_TLS_CERT_FILE || !config.GATEWAY_TLS_KEY_FILE)) {

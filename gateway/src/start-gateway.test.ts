@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS_FILE, type DemoCredentials } from './boot/demo.js';
 import { startGateway } from './start-gateway.js';
 import { testSeedDocument } from './testing/test-seed.js';
+import { gatewayCommand } from './testing/spawn-gateway.js';
+import { ENGINE_WORKER_LIMITS, JOURNAL_WORKER_LIMITS, MAIN_SEMI_SPACE_MB, MAIN_WORKING_SET_MB } from './memory/memory-bounds.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -92,4 +95,80 @@ describe('startGateway', () => {
   it('a bad environment stops start-up naming the variable', async () => {
     await expect(startGateway({ ...base, GATEWAY_RATE_LIMIT: '0' })).rejects.toThrow(/GATEWAY_RATE_LIMIT/);
   });
+});
+
+const root = path.resolve(import.meta.dirname, '../..');
+const compiled = process.env.GATEWAY_TEST_COMPILED === '1';
+
+/**
+ * A gateway process as `npm start` or (GATEWAY_TEST_COMPILED=1) `npm run start:prod` runs it, with
+ * `nodeFlags` before its entry when given (plain node, no launcher): its output until it is ready
+ * (SIGTERM then) or has exited, and its exit code.
+ */
+function runGateway(extraEnv: Record<string, string>, nodeFlags: string[] = []) {
+  const launch = gatewayCommand();
+  const [command, args] =
+    nodeFlags.length === 0
+      ? [launch.command, launch.args]
+      : [process.execPath, [...nodeFlags, ...(compiled ? ['gateway/dist/main.js'] : launch.args)]];
+  const env = {
+    ...process.env,
+    ...base,
+    LOG_LEVEL: 'info',
+    GATEWAY_ENV: 'uat',
+    GATEWAY_DATA_DIR: mkdtempSync(path.join(dir, 'memory-')),
+    GATEWAY_MASTER_KEY: Buffer.alloc(32, 3).toString('base64'),
+    ...launch.env,
+    ...extraEnv,
+  };
+  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const collect = (chunk: Buffer) => {
+    out += chunk.toString();
+    if (/gateway ready on/.test(out) && /delivery journal writer thread started/.test(out)) child.kill('SIGTERM');
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  return new Promise<{ code: number | null; out: string; heapLimitMb: (msg: string) => number | undefined }>((resolve) =>
+    child.once('exit', (code) =>
+      resolve({
+        code,
+        out,
+        heapLimitMb: (msg) =>
+          out
+            .split('\n')
+            .filter((line) => line.startsWith('{'))
+            .map((line) => JSON.parse(line) as { msg: string; heapLimitMb?: number })
+            .find((line) => line.msg === msg)?.heapLimitMb,
+      }),
+    ),
+  );
+}
+
+describe('the memory bounds of a gateway process', () => {
+  it('each thread runs within its bound: the worker threads their resourceLimits; the production start sizes the main heap from GATEWAY_IDEMPOTENCY_CACHE_MB', async () => {
+    for (const cache of [32, 64]) {
+      const run = await runGateway({ GATEWAY_IDEMPOTENCY_CACHE_MB: String(cache) });
+      expect(run.out).toMatch(/gateway ready on/);
+      // V8's heap limit is the old generation plus the young one (3 semi-spaces).
+      expect(run.heapLimitMb('loyalty engine thread started')).toBe(
+        ENGINE_WORKER_LIMITS.maxOldGenerationSizeMb + ENGINE_WORKER_LIMITS.maxYoungGenerationSizeMb,
+      );
+      expect(run.heapLimitMb('delivery journal writer thread started')).toBe(
+        JOURNAL_WORKER_LIMITS.maxOldGenerationSizeMb + JOURNAL_WORKER_LIMITS.maxYoungGenerationSizeMb,
+      );
+      // `npm start` (tsx) leaves the main thread's heap to node's default; the production start bounds it.
+      if (compiled) expect(run.heapLimitMb('main thread heap limit')).toBe(cache + MAIN_WORKING_SET_MB + 3 * MAIN_SEMI_SPACE_MB);
+    }
+  }, 60_000);
+
+  it('GATEWAY_HEAP_MB, or a --max-old-space-size, too small for the idempotency cache stops the boot with a ConfigError', async () => {
+    const setting = await runGateway({ GATEWAY_HEAP_MB: '40' });
+    expect(setting.code, setting.out).toBe(1);
+    expect(setting.out).toMatch(/Invalid configuration:\n {2}GATEWAY_HEAP_MB: must be at least GATEWAY_IDEMPOTENCY_CACHE_MB \+ 32 = 64/);
+    const flag = await runGateway({}, ['--max-old-space-size=50', '--max-semi-space-size=1']);
+    expect(flag.code, flag.out).toBe(1);
+    expect(flag.out).toMatch(/GATEWAY_IDEMPOTENCY_CACHE_MB: 32 MiB does not fit the main thread's heap limit of \d+ MiB/);
+    expect(flag.out).not.toMatch(/gateway ready on/);
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { mkdir } from 'node:fs/promises';
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
 import { createWorkerEngine, type EmbeddedEngine, type EngineSeedInput } from '@loyalty-gateway/engine';
@@ -16,6 +17,7 @@ import { createGatewayLogging } from './http/logger-options.js';
 import { GatewayMetrics, startMetricsListener } from './metrics/index.js';
 import { outboundPolicyOf } from './outbound-policy.js';
 import { createDeliveryJournal } from './journal/index.js';
+import { ENGINE_WORKER_LIMITS, JOURNAL_WORKER_LIMITS, assertHeapHoldsCache, releaseHeapFlagsForWorkers } from './memory/memory-bounds.js';
 import {
   createGatewayStore,
   createIdempotencyCache,
@@ -36,6 +38,8 @@ export interface RunningGateway {
   /** Stop listening, finish in-flight requests, then release the engine, stores, Redis and databases. */
   close(): Promise<void>;
 }
+
+const MiB = 1024 * 1024;
 
 /** Loopback URL for a listen address (0.0.0.0 / :: are not where a local client connects). */
 const localUrl = (host: string, port: number) =>
@@ -60,7 +64,13 @@ async function applyGatewaySeedOnly(seed: ParsedSeed, store: GatewayStore): Prom
  */
 export async function startGateway(env: Record<string, string | undefined> = process.env): Promise<RunningGateway> {
   const config = loadConfig(env);
+  // Without REDIS_URL the idempotency cache lives in this thread's heap: refuse a heap it cannot fill.
+  const heapLimit = getHeapStatistics().heap_size_limit;
+  if (!config.REDIS_URL) assertHeapHoldsCache(config, heapLimit);
+  // The worker threads started below get their own bounds, not this thread's flags.
+  releaseHeapFlagsForWorkers();
   const { logger: log, requestLine } = createGatewayLogging(config.LOG_LEVEL);
+  log.info({ heapLimitMb: Math.round(heapLimit / MiB) }, 'main thread heap limit');
   const closers: Array<() => Promise<unknown>> = [];
   const closeAll = async () => {
     for (const close of closers.splice(0).reverse()) {
@@ -92,7 +102,9 @@ export async function startGateway(env: Record<string, string | undefined> = pro
       ? null
       : await createWorkerEngine({
           database: databases.engine,
-          onWorkerStart: (threadId) => log.info({ threadId }, 'loyalty engine thread started'),
+          resourceLimits: ENGINE_WORKER_LIMITS,
+          onWorkerStart: (threadId, heapLimit) =>
+            log.info({ threadId, heapLimitMb: Math.round(heapLimit / MiB) }, 'loyalty engine thread started'),
           onWorkerExit: (detail) =>
             log.error(
               { detail },
@@ -141,11 +153,16 @@ export async function startGateway(env: Record<string, string | undefined> = pro
             retentionDays: config.GATEWAY_JOURNAL_DAYS,
             // SQLite: written by its own thread (a second connection to gateway.sqlite), off the HTTP thread.
             sqliteFile: config.DATABASE_URL ? undefined : join(dataDir, 'gateway.sqlite'),
+            writerResourceLimits: JOURNAL_WORKER_LIMITS,
             onError: (error, dropped) =>
               log.warn({ err: error, dropped }, 'delivery journal: entries could not be written (requests are unaffected)'),
           })
         : null;
     if (journal) {
+      const writer = journal.writerThread();
+      void writer?.ready.then((heapLimit) =>
+        log.info({ heapLimitMb: Math.round(heapLimit / MiB) }, 'delivery journal writer thread started'),
+      );
       const prune = () =>
         journal.prune().then(
           (removed) => removed > 0 && log.info({ removed, days: config.GATEWAY_JOURNAL_DAYS }, 'delivery journal pruned'),

@@ -23,6 +23,8 @@ const ENTRIES = {
     'engine-worker': 'engine/src/worker/engine-worker.ts',
     // The delivery journal's SQLite writer thread (delivery-journal.ts).
     'journal-worker': 'gateway/src/journal/journal-worker.ts',
+    // The production start's heap flags for this environment (gateway/bin/start).
+    'memory-flags': 'gateway/src/memory/memory-flags.ts',
   },
   engine: {
     main: 'engine/src/main.ts',

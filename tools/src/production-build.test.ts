@@ -51,7 +51,7 @@ describe('the production build', () => {
       GATEWAY_DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
     };
-    // No --import, no loader: exactly what `npm run start:prod` runs.
+    // No --import, no loader: the entry `npm run start:prod` (gateway/bin/start) runs, here without its heap flags.
     const child = spawn(process.execPath, ['--enable-source-maps', 'gateway/dist/main.js'], {
       cwd: root,
       env,

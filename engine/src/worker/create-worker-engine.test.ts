@@ -105,6 +105,38 @@ describe('the embedded engine on a worker thread', () => {
   });
 });
 
+describe('a worker engine with heap bounds (resourceLimits)', () => {
+  const limits = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 12 };
+
+  it('runs its thread within them; a thread that outgrows them is reported and replaced, with what was committed', async () => {
+    const db = await testDatabaseOptions('sqlite');
+    const exits: string[] = [];
+    const heapLimits: number[] = [];
+    const engine = await createWorkerEngine({
+      database: db.options,
+      entry: CRASHING,
+      resourceLimits: limits,
+      onWorkerExit: (detail) => exits.push(detail),
+      onWorkerStart: (_, heapLimit) => heapLimits.push(heapLimit),
+    });
+    try {
+      // V8 reports old + young generation as the thread's heap limit (young: 3 semi-spaces, a power of 2 MiB each).
+      expect(heapLimits).toEqual([(96 + 12) * 1024 * 1024]);
+      await engine.applySeed(testSeed());
+      expect(await engine.earn(sale('T-1'))).toMatchObject({ status: 'processed' });
+      const hogged = await engine.earn(sale('HOG-1')).catch((e: unknown) => e);
+      expect(hogged).toBeInstanceOf(EngineUnavailableError);
+      expect(exits).toEqual([expect.stringContaining('ERR_WORKER_OUT_OF_MEMORY')]);
+      expect(await engine.earn(sale('T-1'))).toMatchObject({ status: 'duplicate' });
+      expect(await engine.earn(sale('T-2'))).toMatchObject({ status: 'processed' });
+      expect(heapLimits).toEqual([(96 + 12) * 1024 * 1024, (96 + 12) * 1024 * 1024]);
+    } finally {
+      await engine.close();
+      await db.dispose();
+    }
+  }, 30_000);
+});
+
 describe('a worker engine that cannot open its database', () => {
   it('fails to start, with the database error', async () => {
     const started = createWorkerEngine({ database: { sqliteFile: '/nonexistent-dir/sub/engine.sqlite' } });

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { EngineCallOptions } from '@loyalty-gateway/core';
 import type { DatabaseOptions } from '@loyalty-gateway/storage';
 import type { EmbeddedEngine } from '../ledger/create-embedded-engine.js';
@@ -16,9 +16,18 @@ export interface WorkerEngineOptions {
   /** Opened by the worker itself (a SQLite file or a PostgreSQL URL; ':memory:' would be private to it). */
   database: DatabaseOptions;
   codePrefix?: string | undefined;
-  /** Told each time a worker thread has started and opened the engine (the first, and any restart). */
-  onWorkerStart?: ((threadId: number) => void) | undefined;
-  /** Told when the worker thread stops unexpectedly (the next call starts a new one). */
+  /**
+   * The worker's V8 heap bounds. A worker that outgrows them is stopped by Node
+   * (ERR_WORKER_OUT_OF_MEMORY) and replaced like any other worker that dies. Default: Node's.
+   */
+  resourceLimits?: ResourceLimits | undefined;
+  /**
+   * Told each time a worker thread has started and opened the engine (the first, and any
+   * restart), with its heap limit in bytes as V8 applied it (process-wide V8 flags such as
+   * --max-old-space-size override `resourceLimits`; see the gateway's memory-bounds.ts).
+   */
+  onWorkerStart?: ((threadId: number, heapSizeLimit: number) => void) | undefined;
+  /** Told when the worker thread stops unexpectedly, out of heap included (the next call starts a new one). */
   onWorkerExit?: ((detail: string) => void) | undefined;
   /** The worker's entry module; tests wrap the real one (engine-worker-boot.mjs) to crash it. */
   entry?: URL | undefined;
@@ -45,6 +54,8 @@ class EngineThread {
 
   private constructor(
     private readonly worker: Worker,
+    /** The thread's V8 heap limit in bytes, reported by the thread itself. */
+    readonly heapSizeLimit: number,
     onStop: (detail: string) => void,
   ) {
     worker.on('message', (reply: ReplyMessage) => {
@@ -54,13 +65,21 @@ class EngineThread {
       if (reply.ok) call.resolve(reply.value);
       else call.reject(fromWireError(reply.error));
     });
-    worker.on('error', (error) => this.stop(`${error.name}: ${error.message}`, onStop));
+    // Out of heap (its resourceLimits) arrives here as code ERR_WORKER_OUT_OF_MEMORY: named in the detail.
+    worker.on('error', (error: Error & { code?: string }) =>
+      this.stop(`${error.name}${error.code ? ` (${error.code})` : ''}: ${error.message}`, onStop),
+    );
     worker.on('exit', (code) => this.stop(`exit code ${code}`, onStop));
   }
 
   /** Start a worker and wait until its engine is open (migrations ran). */
-  static async start(entry: URL, data: EngineWorkerData, onStop: (detail: string) => void): Promise<EngineThread> {
-    const worker = new Worker(entry, { workerData: data });
+  static async start(
+    entry: URL,
+    data: EngineWorkerData,
+    resourceLimits: ResourceLimits | undefined,
+    onStop: (detail: string) => void,
+  ): Promise<EngineThread> {
+    const worker = new Worker(entry, { workerData: data, ...(resourceLimits ? { resourceLimits } : {}) });
     let onMessage!: (message: StartMessage) => void;
     let onError!: (error: Error) => void;
     let onExit!: (code: number) => void;
@@ -77,7 +96,7 @@ class EngineThread {
       await worker.terminate();
       throw fromWireError(started.error);
     }
-    return new EngineThread(worker, onStop);
+    return new EngineThread(worker, started.heapSizeLimit, onStop);
   }
 
   get alive(): boolean {
@@ -136,8 +155,8 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
   };
   let closed = false;
   const start = () =>
-    EngineThread.start(entry, data, onStop).then((started) => {
-      options.onWorkerStart?.(started.threadId);
+    EngineThread.start(entry, data, options.resourceLimits, onStop).then((started) => {
+      options.onWorkerStart?.(started.threadId, started.heapSizeLimit);
       return started;
     });
   let thread: Promise<EngineThread> = start();

@@ -3,6 +3,7 @@
  * and migrates the database, opens the embedded engine,
  * then answers one reply per call message. Runs nothing else; every failure is sent back coded.
  */
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createDatabase, ensureSchema, migrate } from '@loyalty-gateway/storage';
 import { engineMigrations } from '../db/migrations/index.js';
@@ -68,7 +69,7 @@ try {
     inFlight.add(answered);
     void answered.finally(() => inFlight.delete(answered));
   });
-  port.postMessage({ started: true } satisfies StartMessage);
+  port.postMessage({ started: true, heapSizeLimit: getHeapStatistics().heap_size_limit } satisfies StartMessage);
 } catch (error) {
   port.postMessage({ started: false, error: toWireError(error) } satisfies StartMessage);
   port.close();

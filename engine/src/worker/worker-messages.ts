@@ -34,7 +34,8 @@ export type WireError =
 export type ReplyMessage = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
 
 /** Sent once by the worker: the engine is open (migrations ran), or why it could not open. */
-export type StartMessage = { started: true } | { started: false; error: WireError };
+/** `heapSizeLimit`: the thread's V8 heap limit in bytes, as V8 applied it (resourceLimits or process flags). */
+export type StartMessage = { started: true; heapSizeLimit: number } | { started: false; error: WireError };
 
 export function toWireError(error: unknown): WireError {
   if (error instanceof GatewayError) {

@@ -27,7 +27,8 @@ function startDevGateway(dataDir: string) {
     LOYALTY_ENGINE_URL: '',
     GATEWAY_MASTER_KEY: '',
   };
-  const child = spawn(process.execPath, gatewayCommand(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { command, args, env: launcherEnv } = gatewayCommand();
+  const child = spawn(command, args, { cwd: root, env: { ...env, ...launcherEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise<{ child: typeof child; lines: Array<{ msg: string; level: number }> }>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`no send command printed:\n${out}`)), 30_000);

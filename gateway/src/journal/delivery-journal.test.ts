@@ -129,4 +129,50 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('runs the writer within its heap bounds; a writer thread that has died is replaced by a new one for the next batch', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-journal-'));
+    const file = path.join(dir, 'gateway.sqlite');
+    const database = createDatabase<any>({ sqliteFile: file });
+    await migrate(database.db, gatewayMigrations);
+    const errors: Array<{ message: string; dropped: number }> = [];
+    const journal = await createDeliveryJournal({
+      database,
+      masterKey: randomBytes(32),
+      flushMs: 60_000,
+      sqliteFile: file,
+      writerResourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 6 },
+      onError: (error, dropped) => errors.push({ message: (error as Error).message, dropped }),
+    });
+    const count = async () =>
+      Number(
+        (
+          await database.db
+            .selectFrom('gw_deliveries')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    try {
+      const first = journal.writerThread()!;
+      // V8's heap limit of the thread: old + young generation.
+      expect(await first.ready).toBe((16 + 6) * 1024 * 1024);
+      journal.record(entry(1, new Date(Date.UTC(2026, 10, 25, 12))));
+      await journal.flush();
+      await first.kill();
+      expect(first.alive).toBe(false);
+      journal.record(entry(2, new Date(Date.UTC(2026, 10, 25, 13))));
+      await journal.flush();
+      const second = journal.writerThread()!;
+      expect(second).not.toBe(first);
+      expect(await second.ready).toBe((16 + 6) * 1024 * 1024);
+      expect(errors).toEqual([]);
+      expect(await count()).toBe(2);
+      expect((await journal.list()).deliveries.map((d) => d.requestId)).toEqual(['req-2', 'req-1']);
+    } finally {
+      await journal.close();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
 import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import { createSecretBox } from '../stores/secret-box.js';
@@ -108,32 +108,48 @@ export interface DeliveryJournalOptions {
    * its own connection, off the HTTP thread. Without it they are written through `database`.
    */
   sqliteFile?: string | undefined;
+  /** The writer thread's V8 heap bounds (with `sqliteFile`). Default: Node's. */
+  writerResourceLimits?: ResourceLimits | undefined;
 }
 
 const WORKER_ENTRY = import.meta.url.endsWith('.ts')
   ? new URL('./journal-worker-boot.mjs', import.meta.url)
   : new URL('./journal-worker.js', import.meta.url);
 
-/** A writer thread: post a batch, resolved when it is committed (rejected with the writer's error). */
-function startWriter(file: string) {
-  const worker = new Worker(WORKER_ENTRY, { workerData: { file, columns: [...COLUMNS] } });
+/** One writer thread: post a batch, resolved when it is committed (rejected with the writer's error). */
+function writerThread(file: string, resourceLimits: ResourceLimits | undefined) {
+  const worker = new Worker(WORKER_ENTRY, { workerData: { file, columns: [...COLUMNS] }, ...(resourceLimits ? { resourceLimits } : {}) });
   worker.unref();
   const pending = new Map<number, { resolve(): void; reject(error: Error): void }>();
   let next = 0;
-  const failAll = (error: Error) => {
+  let stopped: Error | null = null;
+  let onReady!: (heapSizeLimit: number) => void;
+  const ready = new Promise<number>((resolve) => (onReady = resolve));
+  const stop = (error: Error) => {
+    stopped ??= error;
     for (const waiter of pending.values()) waiter.reject(error);
     pending.clear();
   };
-  worker.on('message', (answer: { id: number; ok: boolean; error?: string }) => {
+  worker.on('message', (answer: { id: number; ok: boolean; error?: string; heapSizeLimit?: number }) => {
+    if (answer.id === 0) return onReady(answer.heapSizeLimit ?? 0);
     const waiter = pending.get(answer.id);
     pending.delete(answer.id);
     if (answer.ok) waiter?.resolve();
     else waiter?.reject(new Error(answer.error ?? 'journal writer failed'));
   });
-  worker.on('error', (error) => failAll(error));
-  worker.on('exit', () => failAll(new Error('the journal writer thread stopped')));
+  // Out of heap (ERR_WORKER_OUT_OF_MEMORY) or any other death: the batch in flight is reported lost.
+  worker.on('error', (error) => stop(error));
+  worker.on('exit', (code) => stop(new Error(`the journal writer thread stopped (exit code ${code})`)));
   return {
+    get alive(): boolean {
+      return stopped === null;
+    },
+    /** Resolves once the thread runs, with its V8 heap limit in bytes as V8 applied it. */
+    ready,
+    /** Ends the thread at once, as a crash would (tests). */
+    kill: () => worker.terminate(),
     write(rows: Row[]): Promise<void> {
+      if (stopped) return Promise.reject(stopped);
       const id = (next += 1);
       return new Promise<void>((resolve, reject) => {
         pending.set(id, { resolve, reject });
@@ -141,9 +157,26 @@ function startWriter(file: string) {
       });
     },
     async close(): Promise<void> {
+      if (stopped) return;
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
       worker.postMessage({ close: true });
-      await new Promise((resolve) => worker.once('exit', resolve));
+      await exited;
     },
+  };
+}
+
+/** The journal's writer: a thread, replaced by a new one on the next batch when it has died. */
+function startWriter(file: string, resourceLimits: ResourceLimits | undefined) {
+  let thread = writerThread(file, resourceLimits);
+  return {
+    get thread() {
+      return thread;
+    },
+    write(rows: Row[]): Promise<void> {
+      if (!thread.alive) thread = writerThread(file, resourceLimits);
+      return thread.write(rows);
+    },
+    close: () => thread.close(),
   };
 }
 
@@ -231,7 +264,8 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   const now = options.now ?? (() => new Date());
   const maxBacklog = options.maxBacklog ?? 10_000;
   const queue: Row[] = [];
-  const writer = options.sqliteFile && options.database.dialect === 'sqlite' ? startWriter(options.sqliteFile) : null;
+  const writer =
+    options.sqliteFile && options.database.dialect === 'sqlite' ? startWriter(options.sqliteFile, options.writerResourceLimits) : null;
   let dropped = 0;
   let writing: Promise<void> = Promise.resolve();
 
@@ -345,6 +379,8 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     flush,
     /** Entries waiting to be written (the gateway_journal_backlog gauge) and entries dropped since start. */
     backlog: () => ({ waiting: queue.length, dropped }),
+    /** The SQLite writer thread now (null when batches are written through `database`). */
+    writerThread: () => writer?.thread ?? null,
     /** Newest first; `nextCursor` continues the list. */
     async list(filter: DeliveryFilter = {}): Promise<{ deliveries: Delivery[]; nextCursor: string | null }> {
       const limit = Math.min(Math.max(1, filter.limit ?? 50), 500);

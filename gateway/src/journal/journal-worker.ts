@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
@@ -17,6 +18,8 @@ const insertAll = db.transaction((rows: unknown[][]) => {
   for (const row of rows) insert.run(row);
 });
 
+// First message: ready, with this thread's V8 heap limit in bytes as V8 applied it.
+parentPort!.postMessage({ id: 0, ok: true, heapSizeLimit: getHeapStatistics().heap_size_limit });
 parentPort!.on('message', (message: { id: number; rows: unknown[][] } | { close: true }) => {
   if ('close' in message) {
     db.close();

@@ -13,22 +13,25 @@ export interface SpawnedGateway {
 
 /**
  * How a gateway process is started: `npm start`'s TypeScript entry through tsx, or, when
- * GATEWAY_TEST_COMPILED=1 (CI sets it after `npm run build`), the production build with plain
- * node (`npm run start:prod`), so the black-box suites also run against the compiled gateway.
+ * GATEWAY_TEST_COMPILED=1 (CI sets it after `npm run build`), the production start
+ * (`npm run start:prod`: gateway/bin/start, the compiled build with its heap flags), so the
+ * black-box suites also run what operators run. Spawn `command` with `args` and `env`.
  */
-export function gatewayCommand(): string[] {
+export function gatewayCommand(): { command: string; args: string[]; env: Record<string, string> } {
   if (process.env.GATEWAY_TEST_COMPILED === '1') {
     const main = path.join(root, 'gateway/dist/main.js');
     if (!existsSync(main)) throw new Error('GATEWAY_TEST_COMPILED=1 but gateway/dist/main.js is missing: run `npm run build` first');
-    return ['--enable-source-maps', main];
+    // The launcher runs `node` from NODE (this one), not whichever is first on PATH.
+    return { command: path.join(root, 'gateway/bin/start'), args: [], env: { NODE: process.execPath } };
   }
-  return ['--import', 'tsx', 'gateway/src/main.ts'];
+  return { command: process.execPath, args: ['--import', 'tsx', 'gateway/src/main.ts'], env: {} };
 }
 
 /** The gateway as a child process with the given environment; resolves with its base URL once it listens. */
 export function spawnGateway(env: Record<string, string | undefined>): Promise<SpawnedGateway> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, gatewayCommand(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { command, args, env: launcherEnv } = gatewayCommand();
+    const child = spawn(command, args, { cwd: root, env: { ...env, ...launcherEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 30_000);
     const onData = (chunk: Buffer) => {

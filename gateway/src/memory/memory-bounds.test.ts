@@ -1,0 +1,59 @@
+import { setFlagsFromString } from 'node:v8';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { ConfigError } from '@loyalty-gateway/core';
+import { describe, expect, it } from 'vitest';
+import {
+  ENGINE_WORKER_LIMITS,
+  MAIN_SEMI_SPACE_MB,
+  MAIN_WORKING_SET_MB,
+  MIN_MAIN_WORKING_SET_MB,
+  assertHeapHoldsCache,
+  mainThreadFlags,
+  releaseHeapFlagsForWorkers,
+} from './memory-bounds.js';
+
+const MiB = 1024 * 1024;
+
+/** The heap limit V8 gives a worker thread started now with these resourceLimits. */
+function workerHeapLimit(resourceLimits: ResourceLimits): Promise<number> {
+  const worker = new Worker(
+    "require('node:worker_threads').parentPort.postMessage(require('node:v8').getHeapStatistics().heap_size_limit)",
+    { eval: true, resourceLimits },
+  );
+  return new Promise<number>((resolve, reject) => worker.once('message', resolve).once('error', reject)).finally(() => worker.terminate());
+}
+
+describe('memory bounds', () => {
+  it('the main thread: old generation = the idempotency cache + the working set, or GATEWAY_HEAP_MB', () => {
+    expect(mainThreadFlags({ GATEWAY_IDEMPOTENCY_CACHE_MB: 32 })).toEqual([
+      `--max-old-space-size=${32 + MAIN_WORKING_SET_MB}`,
+      `--max-semi-space-size=${MAIN_SEMI_SPACE_MB}`,
+    ]);
+    expect(mainThreadFlags({ GATEWAY_IDEMPOTENCY_CACHE_MB: 256 })[0]).toBe(`--max-old-space-size=${256 + MAIN_WORKING_SET_MB}`);
+    expect(mainThreadFlags({ GATEWAY_IDEMPOTENCY_CACHE_MB: 32, GATEWAY_HEAP_MB: 200 })[0]).toBe('--max-old-space-size=200');
+  });
+
+  it('a heap too small for a full idempotency cache stops the boot with a ConfigError naming the cache and the limit', () => {
+    const cache = { GATEWAY_IDEMPOTENCY_CACHE_MB: 64 };
+    expect(() => assertHeapHoldsCache(cache, 80 * MiB)).toThrow(ConfigError);
+    expect(() => assertHeapHoldsCache(cache, 80 * MiB)).toThrow(
+      new RegExp(
+        `GATEWAY_IDEMPOTENCY_CACHE_MB: 64 MiB does not fit the main thread's heap limit of 80 MiB[\\s\\S]*at least ${64 + MIN_MAIN_WORKING_SET_MB} MiB`,
+      ),
+    );
+    expect(() => assertHeapHoldsCache(cache, (64 + MIN_MAIN_WORKING_SET_MB) * MiB)).not.toThrow();
+  });
+
+  it("the main thread's heap flags would override every worker's resourceLimits; released, each worker gets its own", async () => {
+    const own = (ENGINE_WORKER_LIMITS.maxOldGenerationSizeMb + ENGINE_WORKER_LIMITS.maxYoungGenerationSizeMb) * MiB;
+    try {
+      // What the production start's flags do to this process (here set late; node sets them at start).
+      setFlagsFromString('--max-old-space-size=80');
+      setFlagsFromString('--max-semi-space-size=4');
+      expect(await workerHeapLimit(ENGINE_WORKER_LIMITS)).toBe((80 + 3 * 4) * MiB);
+    } finally {
+      releaseHeapFlagsForWorkers();
+    }
+    expect(await workerHeapLimit(ENGINE_WORKER_LIMITS)).toBe(own);
+  });
+});

@@ -1,0 +1,76 @@
+import { setFlagsFromString } from 'node:v8';
+import type { ResourceLimits } from 'node:worker_threads';
+import { ConfigError } from '@loyalty-gateway/core';
+
+/**
+ * The V8 heap bounds of one gateway process, derived from its configuration in this one place:
+ * the main thread's (flags the production start passes to node, gateway/bin/start) and the two
+ * worker threads' (`resourceLimits`). All in MiB. The main thread's old generation holds the
+ * in-process idempotency cache, so its bound follows GATEWAY_IDEMPOTENCY_CACHE_MB.
+ */
+
+/**
+ * What the main thread's old generation holds besides the idempotency cache: compiled code, the
+ * app's modules and the objects of requests in flight. Measured with `bench/memory.ts` through the
+ * production start: 30 MiB in use at idle with an empty cache; 59–76 MiB in use through a 5-minute
+ * soak with the 32 MiB cache at its bound (working set and garbage not yet collected). 48 leaves
+ * V8 room to collect incrementally instead of in back-to-back full collections near the limit.
+ */
+export const MAIN_WORKING_SET_MB = 48;
+/** Below cache + this (the idle working set and little more), the process would run out of heap once the cache is full: refused at boot. */
+export const MIN_MAIN_WORKING_SET_MB = 32;
+/** The main thread's semi-space (young generation = 3 × this): smaller scavenges more often. */
+export const MAIN_SEMI_SPACE_MB = 4;
+
+/**
+ * The embedded engine's worker: the ledger's code and one call's objects per call in flight.
+ * Measured 15–18 MiB of heap in use under full load; the young generation matches the main thread's.
+ */
+export const ENGINE_WORKER_LIMITS = { maxOldGenerationSizeMb: 40, maxYoungGenerationSizeMb: 12 } as const satisfies ResourceLimits;
+/** The delivery journal's SQLite writer: one prepared statement and one batch of rows at a time (4–6 MiB in use). */
+export const JOURNAL_WORKER_LIMITS = { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 6 } as const satisfies ResourceLimits;
+
+export interface MemoryConfig {
+  GATEWAY_IDEMPOTENCY_CACHE_MB: number;
+  GATEWAY_HEAP_MB?: number | undefined;
+}
+
+/** The smallest main-thread old generation that holds a full idempotency cache. */
+export const minimumMainHeapMb = (config: MemoryConfig): number => config.GATEWAY_IDEMPOTENCY_CACHE_MB + MIN_MAIN_WORKING_SET_MB;
+
+/** The main thread's old-generation bound: GATEWAY_HEAP_MB, or the cache's bound plus the working set. */
+export const mainHeapMb = (config: MemoryConfig): number =>
+  config.GATEWAY_HEAP_MB ?? config.GATEWAY_IDEMPOTENCY_CACHE_MB + MAIN_WORKING_SET_MB;
+
+/** The node flags of the production start (the main thread's isolate is sized before any code runs). */
+export const mainThreadFlags = (config: MemoryConfig): string[] => [
+  `--max-old-space-size=${mainHeapMb(config)}`,
+  `--max-semi-space-size=${MAIN_SEMI_SPACE_MB}`,
+];
+
+/**
+ * V8's heap flags are process-wide: a worker started while --max-old-space-size or
+ * --max-semi-space-size is set gets the main thread's bounds and ignores its `resourceLimits`.
+ * The main isolate's heap is sized when it is created, so once it runs the flags can be cleared
+ * (0: unset) and each worker is then sized by its own `resourceLimits`. Call before starting any.
+ */
+export function releaseHeapFlagsForWorkers(): void {
+  setFlagsFromString('--max-old-space-size=0');
+  setFlagsFromString('--max-semi-space-size=0');
+}
+
+/**
+ * Refuse to boot when the main thread's heap, however it was bounded (the production start's
+ * flags, an operator's NODE_OPTIONS), cannot hold a full idempotency cache: the process would
+ * otherwise run out of heap hours later, once the cache has filled.
+ * `heapLimitBytes`: v8.getHeapStatistics().heap_size_limit (old and young generations together).
+ */
+export function assertHeapHoldsCache(config: MemoryConfig, heapLimitBytes: number): void {
+  const limitMb = Math.floor(heapLimitBytes / (1024 * 1024));
+  const needed = minimumMainHeapMb(config);
+  if (limitMb < needed)
+    throw new ConfigError(
+      `Invalid configuration:\n  GATEWAY_IDEMPOTENCY_CACHE_MB: ${config.GATEWAY_IDEMPOTENCY_CACHE_MB} MiB does not fit the main thread's heap limit of ${limitMb} MiB ` +
+        `(--max-old-space-size in the node flags or NODE_OPTIONS); it needs at least ${needed} MiB: start with gateway/bin/start, which sizes the heap from the cache, or lower the cache`,
+    );
+}
