@@ -245,7 +245,7 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
     c,
     TOKENS.seedStep,
     perContainer(async (r) => {
-      // The stores and the engine first: a refused seed file leaves them open, and empty.
+      // Opened before the file is read: a refused seed file finds a migrated, empty database (closed by start-up's failure).
       const store = await open(r, TOKENS.store);
       const embedded = await open(r, TOKENS.embeddedEngine);
       const seed = await open(r, TOKENS.seedDocument);
