@@ -1,21 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import type { AnyAdapter, IdempotencyCache } from '@loyalty-gateway/core';
-import { createEmbeddedEngine, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import type { EmbeddedEngine } from '@loyalty-gateway/engine';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { FastifyInstance, FastifyServerFactory } from 'fastify';
-import { buildApp } from '../app.js';
+import { TOKENS, closeContainer, open, perContainer, provide } from '../composition/index.js';
 import type { HandshakeLimits } from '../featured/handshake-limiter.js';
 import type { WebhookFetchPolicy } from '../featured/webhook-fetch-policy.js';
-import { parseSeed } from '../boot/seed-schema.js';
-import { applySeed } from '../boot/seed.js';
-import {
-  createGatewayStore,
-  createMemoryIdempotencyCache,
-  createVendorNoteStore,
-  type GatewayStore,
-  type VendorNoteStore,
-} from '../stores/index.js';
-import { openMigratedDatabase } from './migrated-database.js';
+import type { GatewayStore, VendorNoteStore } from '../stores/index.js';
+import { createTestContainer, openOrClose } from './test-container.js';
 
 export interface FeaturedGateway {
   app: FastifyInstance;
@@ -48,31 +39,30 @@ export interface FeaturedGatewayOptions {
  * PostgreSQL schema), seeded, with the production fetch-back budget unless the test sets one.
  */
 export async function openFeaturedGateway(options: FeaturedGatewayOptions): Promise<FeaturedGateway> {
-  const database: SqlDatabase<any> = await openMigratedDatabase(options.dialect ?? 'sqlite');
-  const store = await createGatewayStore({ database, masterKey: randomBytes(32) });
-  const notes = await createVendorNoteStore({ database });
-  const engine = await createEmbeddedEngine({ database });
-  const parsed = parseSeed(options.seedDocument);
-  if (!('seed' in parsed)) throw new Error(`featured test seed invalid: ${JSON.stringify(parsed.issues)}`);
-  await applySeed(parsed.seed, { store, engine });
-  const idempotency = createMemoryIdempotencyCache();
-  const app = await buildApp({
-    engine,
-    connections: store,
-    idempotency,
+  const c = createTestContainer({
+    database: options.dialect ?? 'sqlite',
+    seedDocument: options.seedDocument,
     clock: options.clock,
-    rateLimit: { max: 100_000 },
-    logger: false,
-    serverFactory: options.serverFactory,
-    featured: {
-      store,
-      notes,
+    app: { serverFactory: options.serverFactory },
+  });
+  provide(
+    c,
+    TOKENS.featured,
+    perContainer(async (r) => ({
+      store: await open(r, TOKENS.store),
+      notes: await open(r, TOKENS.notes),
       adapters: options.adapters,
       publicUrl: options.publicUrl,
       fetchPolicy: options.fetchPolicy,
       handshakeLimits: options.handshakeLimits,
-    },
-  });
+    })),
+  );
+  const app = await openOrClose(c, TOKENS.app);
+  const engine = (await open(c, TOKENS.embeddedEngine))!;
+  const store = await open(c, TOKENS.store);
+  const notes = await open(c, TOKENS.notes);
+  const database = await open(c, TOKENS.gatewayDatabase);
+  const idempotency = await open(c, TOKENS.idempotency);
   return {
     app,
     engine,
@@ -89,12 +79,6 @@ export async function openFeaturedGateway(options: FeaturedGatewayOptions): Prom
       });
       return result.walletBalance;
     },
-    async close() {
-      await app.close();
-      await engine.close();
-      await store.close();
-      await idempotency.close();
-      await database.close();
-    },
+    close: () => closeContainer(c),
   };
 }

@@ -1,15 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { signV1, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
-import { createEmbeddedEngine, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import type { EmbeddedEngine } from '@loyalty-gateway/engine';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
-import { buildApp, type AppOptions } from '../app.js';
-import { parseSeed } from '../boot/seed-schema.js';
-import { applySeed } from '../boot/seed.js';
-import { createGatewayStore, createMemoryIdempotencyCache, type GatewayStore } from '../stores/index.js';
+import type { AppOptions } from '../app.js';
+import { TOKENS, closeContainer, open } from '../composition/index.js';
+import type { GatewayStore } from '../stores/index.js';
 import { SECRET, STORE, VENDOR, testSeedDocument } from './test-seed.js';
-import { migrateGatewayAndEngine, openMigratedDatabase } from './migrated-database.js';
+import { createTestContainer, openOrClose } from './test-container.js';
 
 export interface SendOptions {
   vendor?: string | null;
@@ -85,31 +83,30 @@ export async function openGateway(
     admin?: AppOptions['admin'];
   } = {},
 ): Promise<GatewayFixture> {
-  const database = options.database ?? (await openMigratedDatabase(options.dialect ?? 'sqlite'));
-  if (options.database) await migrateGatewayAndEngine(database); // what that process's boot runs
-  const masterKey = options.masterKey ?? randomBytes(32);
-  const store = await createGatewayStore({ database, masterKey });
-  const engine = await createEmbeddedEngine({ database });
-  const parsed = parseSeed(options.seedDocument ?? testSeedDocument());
-  if (!('seed' in parsed)) throw new Error(`test seed invalid: ${JSON.stringify(parsed.issues)}`);
-  await applySeed(parsed.seed, { store, engine });
-  const idempotency = options.idempotency ?? createMemoryIdempotencyCache();
-  const app = await buildApp({
-    engine: options.appEngine ?? (options.wrapEngine ? options.wrapEngine(engine) : engine),
-    connections: store,
-    idempotency,
-    redis: options.redis ?? null,
-    clock: options.clock,
-    rateLimit: options.rateLimit ?? { max: 100_000 },
-    environment: options.environment,
-    features: options.features,
-    storePing: () => store.ping(),
-    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
+  const c = createTestContainer({
+    database: options.database ?? options.dialect ?? 'sqlite',
+    masterKey: options.masterKey,
+    seedDocument: options.seedDocument ?? testSeedDocument(),
+    idempotency: options.idempotency,
+    redis: options.redis,
+    logger: options.loggerInstance,
     requestLineLogger: options.requestLineLogger,
-    refusalLimit: options.refusalLimit,
-    trustedProxies: options.trustedProxies,
-    admin: options.admin,
+    clock: options.clock,
+    engine: (engine) => options.appEngine ?? (options.wrapEngine ? options.wrapEngine(engine) : engine),
+    app: {
+      rateLimit: options.rateLimit ?? { max: 100_000 },
+      environment: options.environment,
+      features: options.features,
+      refusalLimit: options.refusalLimit,
+      trustedProxies: options.trustedProxies,
+      admin: options.admin,
+    },
   });
+  const app = await openOrClose(c, TOKENS.app);
+  const engine = (await open(c, TOKENS.embeddedEngine))!;
+  const store = await open(c, TOKENS.store);
+  const database = await open(c, TOKENS.gatewayDatabase);
+  const masterKey = await open(c, TOKENS.masterKey);
   return {
     app,
     engine,
@@ -138,12 +135,6 @@ export async function openGateway(
       });
       return result.walletBalance;
     },
-    async close() {
-      await app.close();
-      await engine.close();
-      await store.close();
-      if (!options.idempotency) await idempotency.close();
-      if (!options.database) await database.close();
-    },
+    close: () => closeContainer(c),
   };
 }

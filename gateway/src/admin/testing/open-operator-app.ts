@@ -1,32 +1,21 @@
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { EngineUnavailableError, type AnyAdapter } from '@loyalty-gateway/core';
 import { createConsoleSessions } from '../../console/index.js';
 import { createDeliveryJournal, type DeliveryJournal } from '../../journal/index.js';
-import { createEmbeddedEngine, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import type { EmbeddedEngine } from '@loyalty-gateway/engine';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import { adapters as registeredAdapters } from '../../adapters.js';
-import { buildApp } from '../../app.js';
-import { parseSeed } from '../../boot/seed-schema.js';
-import { applySeed } from '../../boot/seed.js';
+import { TOKENS, closeContainer, open, perContainer, provide, resource } from '../../composition/index.js';
 import { createHttpClient } from '@loyalty-gateway/core';
 import { createReconcileRunStore, createReconciler, type Reconciler } from '../../reconcile/index.js';
 import { createCatalogRunner, type CatalogRunner } from '../../scheduler/index.js';
 import { createSubscriptionManager } from '../../subscriptions/index.js';
 import { createWebhookPipeline } from '../../webhooks/webhook-pipeline.js';
-import {
-  createCatalogRunStore,
-  createGatewayStore,
-  createMemoryIdempotencyCache,
-  createVendorNoteStore,
-  type CatalogRunStore,
-  type GatewayStore,
-  type VendorNoteStore,
-} from '../../stores/index.js';
+import { createCatalogRunStore, type CatalogRunStore, type GatewayStore, type VendorNoteStore } from '../../stores/index.js';
 import { testSeedDocument } from '../../testing/test-seed.js';
-import { openMigratedDatabase } from '../../testing/migrated-database.js';
+import { createTestContainer, openOrClose } from '../../testing/test-container.js';
 
 export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef0123';
 
@@ -94,15 +83,6 @@ export async function openOperatorApp(
     trustedProxies?: string[];
   } = {},
 ): Promise<OperatorApp> {
-  const database = await openMigratedDatabase(options.dialect ?? 'sqlite');
-  const masterKey = randomBytes(32);
-  const store = await createGatewayStore({ database, masterKey });
-  const engine = await createEmbeddedEngine({ database });
-  const parsed = parseSeed(options.seedDocument ?? operatorSeed());
-  if (!('seed' in parsed)) throw new Error(`seed invalid: ${JSON.stringify(parsed.issues)}`);
-  await applySeed(parsed.seed, { store, engine });
-  const notes = await createVendorNoteStore({ database });
-  const runs = await createCatalogRunStore({ database });
   const logs: string[] = [];
   const logger = pino(
     { level: 'debug' },
@@ -113,67 +93,129 @@ export async function openOperatorApp(
       },
     }),
   );
-  const adapters = options.adapters ?? registeredAdapters;
-  const runner = createCatalogRunner({ store, runs, engine, adapters, logger });
-  const idempotency = createMemoryIdempotencyCache();
-  const reconciler = createReconciler({
-    store,
-    runs: await createReconcileRunStore({ database }),
-    adapters,
-    logger,
-    http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
-    pipeline: createWebhookPipeline({ engine, cache: idempotency, onCacheError: () => {} }),
-  });
-  const subscriptions = createSubscriptionManager({
-    store,
-    adapters,
-    logger,
-    http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
-    publicUrl: options.publicUrl,
-  });
-  const token = 'token' in options ? options.token : ADMIN_TOKEN;
-  const journal = options.journal ? await createDeliveryJournal({ database, masterKey, flushMs: 20 }) : undefined;
   const fault = options.engineFault;
-  const appEngine: typeof engine = fault
-    ? {
-        ...engine,
-        earn: (command, callOptions) =>
-          fault.down ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)')) : engine.earn(command, callOptions),
-        reverse: (command, callOptions) =>
-          fault.down ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)')) : engine.reverse(command, callOptions),
-      }
-    : engine;
-  const replayPipeline = journal ? createWebhookPipeline({ engine: appEngine, cache: idempotency, onCacheError: () => {} }) : undefined;
-  const app = await buildApp({
-    journal,
-    trustedProxies: options.trustedProxies,
-    engine: appEngine,
-    connections: store,
-    idempotency,
-    rateLimit: { max: 100_000 },
-    loggerInstance: logger,
-    admin: {
-      token,
-      store,
-      engine,
-      notes,
-      runs,
-      runner,
-      reconciler,
-      subscriptions,
-      adapters,
-      journal,
-      replayPipeline,
-      consoleSessions: createConsoleSessions({ database, adminToken: token ?? '' }),
-      engineSeed: (seed) => engine.applySeed(seed),
-      tlsListener: options.tlsListener,
-      onVendorChanged: options.onVendorChanged,
-      vendorChangeWaitMs: options.vendorChangeWaitMs,
-    },
-    directory: { store, adapters, publicUrl: options.publicUrl, environment: options.environment },
-    // The featured doors too, so a promotion through /admin can be followed by a native POST.
-    featured: { store, notes, adapters, publicUrl: options.publicUrl },
+  const c = createTestContainer({
+    database: options.dialect ?? 'sqlite',
+    seedDocument: options.seedDocument ?? operatorSeed(),
+    logger,
+    // While `fault.down`, the doors' earn and reverse fail as unreachable; admin calls the engine itself.
+    engine: (engine) =>
+      fault
+        ? {
+            ...engine,
+            earn: (command, callOptions) =>
+              fault.down
+                ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)'))
+                : engine.earn(command, callOptions),
+            reverse: (command, callOptions) =>
+              fault.down
+                ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)'))
+                : engine.reverse(command, callOptions),
+          }
+        : engine,
+    app: { trustedProxies: options.trustedProxies },
   });
+  const adapters = options.adapters ?? registeredAdapters;
+  provide(
+    c,
+    TOKENS.journal,
+    options.journal
+      ? resource(
+          'delivery journal',
+          async (r) =>
+            createDeliveryJournal({
+              database: await open(r, TOKENS.gatewayDatabase),
+              masterKey: await open(r, TOKENS.masterKey),
+              flushMs: 20,
+            }),
+          (journal) => journal.close(),
+        )
+      : { useValue: Promise.resolve(null) },
+  );
+  provide(
+    c,
+    TOKENS.featured,
+    perContainer(async (r) => ({
+      store: await open(r, TOKENS.store),
+      notes: await open(r, TOKENS.notes),
+      adapters,
+      publicUrl: options.publicUrl,
+    })),
+  );
+  // The operator side without schedules, its HTTP clients making one attempt (the fakes answer at once).
+  let parts: { runs: CatalogRunStore; runner: CatalogRunner; reconciler: Reconciler } | undefined;
+  provide(
+    c,
+    TOKENS.operatorSide,
+    resource(
+      'operator side',
+      async (r) => {
+        const database = await open(r, TOKENS.gatewayDatabase);
+        const store = await open(r, TOKENS.store);
+        const notes = await open(r, TOKENS.notes);
+        const engine = (await open(r, TOKENS.embeddedEngine))!;
+        const idempotency = await open(r, TOKENS.idempotency);
+        const journal = (await open(r, TOKENS.journal)) ?? undefined;
+        const runs = await createCatalogRunStore({ database });
+        const runner = createCatalogRunner({ store, runs, engine, adapters, logger });
+        const reconciler = createReconciler({
+          store,
+          runs: await createReconcileRunStore({ database }),
+          adapters,
+          logger,
+          http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
+          pipeline: createWebhookPipeline({ engine, cache: idempotency, onCacheError: () => {} }),
+        });
+        const subscriptions = createSubscriptionManager({
+          store,
+          adapters,
+          logger,
+          http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
+          publicUrl: options.publicUrl,
+        });
+        const token = 'token' in options ? options.token : ADMIN_TOKEN;
+        const replayPipeline = journal
+          ? createWebhookPipeline({ engine: await open(r, TOKENS.engine), cache: idempotency, onCacheError: () => {} })
+          : undefined;
+        parts = { runs, runner, reconciler };
+        return {
+          appOptions: {
+            admin: {
+              token,
+              store,
+              engine,
+              notes,
+              runs,
+              runner,
+              reconciler,
+              subscriptions,
+              adapters,
+              journal,
+              replayPipeline,
+              consoleSessions: createConsoleSessions({ database, adminToken: token ?? '' }),
+              engineSeed: (seed) => engine.applySeed(seed),
+              tlsListener: options.tlsListener,
+              onVendorChanged: options.onVendorChanged,
+              vendorChangeWaitMs: options.vendorChangeWaitMs,
+            },
+            directory: { store, adapters, publicUrl: options.publicUrl, environment: options.environment },
+          },
+          close: async () => {
+            await reconciler.stop();
+            await runner.stop();
+          },
+        };
+      },
+      (side) => side.close(),
+    ),
+  );
+  const app = await openOrClose(c, TOKENS.app);
+  const { runs, runner, reconciler } = parts!;
+  const store = await open(c, TOKENS.store);
+  const notes = await open(c, TOKENS.notes);
+  const engine = (await open(c, TOKENS.embeddedEngine))!;
+  const database = await open(c, TOKENS.gatewayDatabase);
+  const journal = (await open(c, TOKENS.journal)) ?? undefined;
   return {
     app,
     store,
@@ -196,14 +238,6 @@ export async function openOperatorApp(
         ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
       });
     },
-    async close() {
-      await journal?.close();
-      await reconciler.stop();
-      await runner.stop();
-      await app.close();
-      await engine.close();
-      await store.close();
-      await database.close();
-    },
+    close: () => closeContainer(c),
   };
 }
