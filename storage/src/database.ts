@@ -49,7 +49,14 @@ export function createDatabase<DB>(options: DatabaseOptions): SqlDatabase<DB> {
       types: pgTypes,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
-    pool.on('connect', nameHotStatements);
+    pool.on('connect', (client) => {
+      nameHotStatements(client);
+      // A connection lost while checked out (the server restarted, the backend was terminated)
+      // emits 'error' on its client, which the pool listens to only while the client is idle:
+      // unheard, it would end the process. The query in flight already fails with that error
+      // (so does the transaction around it), and the pool drops the client on release.
+      client.on('error', () => undefined);
+    });
     pool.on(
       'error',
       options.onPoolError ?? ((error) => console.error(`PostgreSQL connection lost (the pool reconnects): ${error.message}`)),
