@@ -131,4 +131,27 @@ describe.runIf(onPostgres)('group commit on postgres', () => {
       ['row-2', ['a2', 'b1']],
     ]);
   });
+
+  it('a batch whose connection is lost under a unit answers every unit with the error and runs none again', async () => {
+    const batcher = new TransactionBatcher(database.db, 'postgres');
+    let runs = 0;
+    const put = (key: string) => async (trx: Tx) => {
+      await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
+    };
+    const results = await Promise.allSettled([
+      batcher.run(put('lost-1'), undefined, 'k1'),
+      batcher.run(
+        async (trx) => {
+          runs++;
+          await sql`select pg_terminate_backend(pg_backend_pid())`.execute(trx);
+        },
+        undefined,
+        'k2',
+      ),
+      batcher.run(put('lost-3'), undefined, 'k3'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(runs).toBe(1);
+    expect(await database.db.selectFrom('engine_settings').select('key').where('key', 'like', 'lost-%').execute()).toEqual([]);
+  });
 });

@@ -84,13 +84,17 @@ export class TransactionBatcher {
     }
     if (this.dialect === 'postgres') batch.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const outcomes: Outcome[] = [];
+    let deferred = batch.length; // from here on, units left for the next batch (a deadline was near)
     try {
       await this.db.transaction().execute(async (trx) => {
         let commitBy = Number.POSITIVE_INFINITY; // the earliest deadline of a released unit
         let longest = 0; // the longest unit so far: what running one more may take
-        for (const job of batch) {
+        for (const [i, job] of batch.entries()) {
           const started = Date.now();
-          if (started + longest >= commitBy - COMMIT_GUARD_MS) break;
+          if (started + longest >= commitBy - COMMIT_GUARD_MS) {
+            deferred = i;
+            break;
+          }
           const outcome = await runInSavepoint(trx, job, this.dialect);
           outcomes.push(outcome);
           longest = Math.max(longest, Date.now() - started);
@@ -98,8 +102,11 @@ export class TransactionBatcher {
         }
       });
     } catch (error) {
-      for (const job of batch.slice(0, outcomes.length)) job.reject(error);
-      this.queue.unshift(...batch.slice(outcomes.length));
+      // The transaction failed (its COMMIT, or the connection under a unit): every unit of it gets
+      // the error, also those it had not reached (on a lost connection, running them again at once
+      // would only fail again); the callers retry idempotently.
+      for (const job of batch.slice(0, deferred)) job.reject(error);
+      this.queue.unshift(...batch.slice(deferred));
       return;
     }
     // Units not run because a released unit's deadline was near: first in the next batch.
