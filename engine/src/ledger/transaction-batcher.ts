@@ -34,7 +34,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * is rolled back alone and run again.
  *
  * Deadlines: a unit whose deadline passed while it waited is not run; a unit whose deadline passes
- * while it runs is rolled back to its savepoint alone (checked right before its RELEASE). Both
+ * while it runs is rolled back to its savepoint alone (checked as its work ends). Both
  * callers get DeadlinePassed. A released unit waits only for the commit: before each next unit
  * runs, a batch holding a released unit whose deadline is closer than the longest unit so far
  * (plus COMMIT_GUARD_MS) commits at once, and the units not yet run go to the next batch. What
