@@ -16,6 +16,9 @@
  * BENCH_PG_CONNECTIONS (default 64); then, on the same server in the same run, pgbench's TPC-B
  * (scale 10, 16 clients) as the baseline of what the server does with transactions of that size.
  *
+ * BENCH_TARGETS=postgres runs the PostgreSQL round alone (BENCH_TARGETS=embedded the rounds before
+ * it alone); a partial run prints its figures and leaves docs/benchmarks.md as it is.
+ *
  * Every request carries a fresh transaction id and a fresh signature, so each one is a real earn
  * (points credited, ledger rows written), never a duplicate answered from cache. The bare target
  * receives the same signed bodies so client-side costs are equal. Writes docs/benchmarks.md.
@@ -38,6 +41,7 @@ const connectionCounts = (process.env.BENCH_CONNECTIONS ?? '32,100').split(',').
 const compiled = process.env.BENCH_BUILD !== 'source' && existsSync(path.join(root, 'gateway/dist/main.js'));
 const GATEWAY_ENTRY = compiled ? 'gateway/dist/main.js' : 'gateway/src/main.ts';
 const MB = 1024 * 1024;
+const targets = new Set((process.env.BENCH_TARGETS ?? 'embedded,postgres').split(',').map((t) => t.trim()));
 
 /** One measured run against one or more processes of a target (the load split evenly between them). */
 async function measureServers(name: string, servers: ServerProcess[], connections: number, members?: readonly string[]) {
@@ -252,9 +256,11 @@ async function postgresRound(databaseUrl: string, redisUrl: string) {
 
 try {
   const rounds = [];
-  for (const connections of connectionCounts) rounds.push(await round(connections));
+  if (targets.has('embedded')) for (const connections of connectionCounts) rounds.push(await round(connections));
   const pg =
-    process.env.DATABASE_URL && process.env.REDIS_URL ? await postgresRound(process.env.DATABASE_URL, process.env.REDIS_URL) : null;
+    targets.has('postgres') && process.env.DATABASE_URL && process.env.REDIS_URL
+      ? await postgresRound(process.env.DATABASE_URL, process.env.REDIS_URL)
+      : null;
   const row = (r: Measured) =>
     `| ${r.connections} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.non2xx} | ${r.main.toFixed(0)} | ${r.other.toFixed(0)} | ${r.client.toFixed(0)} | ${r.ceiling.toFixed(0)} | ${r.rssIdle.toFixed(0)} | ${r.rssPeak.toFixed(0)} |`;
   const table = [
@@ -281,7 +287,8 @@ try {
         ]
       : ['- PostgreSQL round not run (set DATABASE_URL and REDIS_URL).']),
   ].join('\n');
-  writeResults(path.join(root, 'docs', 'benchmarks.md'), table);
+  if (targets.has('embedded') && targets.has('postgres')) writeResults(path.join(root, 'docs', 'benchmarks.md'), table);
+  else console.log(`${table}\n(a partial run, BENCH_TARGETS=${[...targets].join(',')}: docs/benchmarks.md left as it is)`);
   if (
     rounds.some(({ rows }) => rows.some((r) => r.non2xx > 0 || r.errors > 0)) ||
     (pg && (pg.gateway.non2xx > 0 || pg.gateway.errors > 0))

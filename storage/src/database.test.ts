@@ -64,3 +64,18 @@ describe('createDatabase on a SQLite file', () => {
     );
   });
 });
+
+describe.runIf(testDialects().some((d) => d.name === 'postgres'))('createDatabase on postgres, a connection lost in use', () => {
+  let database: SqlDatabase<T>;
+  afterEach(() => database.close());
+
+  it('fails the work on it (not the process) and the pool serves the next query on a new connection', async () => {
+    database = await openTestDatabase<T>('postgres');
+    const lost = database.db.transaction().execute(async (trx) => {
+      await sql`select pg_terminate_backend(pg_backend_pid())`.execute(trx);
+    });
+    await expect(lost).rejects.toThrow();
+    const { rows } = await sql<{ one: number }>`select 1 as one`.execute(database.db);
+    expect(rows).toEqual([{ one: 1 }]);
+  });
+});

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
+import { preparedStatementName } from './prepared-query.js';
 
 export type SqlDialect = 'sqlite' | 'postgres';
 
@@ -48,6 +49,14 @@ export function createDatabase<DB>(options: DatabaseOptions): SqlDatabase<DB> {
       types: pgTypes,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
+    pool.on('connect', (client) => {
+      nameHotStatements(client);
+      // A connection lost while checked out (the server restarted, the backend was terminated)
+      // emits 'error' on its client, which the pool listens to only while the client is idle:
+      // unheard, it would end the process. The query in flight already fails with that error
+      // (so does the transaction around it), and the pool drops the client on release.
+      client.on('error', () => undefined);
+    });
     pool.on(
       'error',
       options.onPoolError ?? ((error) => console.error(`PostgreSQL connection lost (the pool reconnects): ${error.message}`)),
@@ -64,6 +73,20 @@ export function createDatabase<DB>(options: DatabaseOptions): SqlDatabase<DB> {
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Run the queries compiled by preparedQuery as named prepared statements on this connection (pg
+ * prepares a name once per connection and then only binds and executes it); every other query
+ * goes through unchanged. Kysely's driver calls `query(text, values)`.
+ */
+function nameHotStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const [text, values] = args;
+    const name = typeof text === 'string' && args.length === 2 && Array.isArray(values) ? preparedStatementName(text) : undefined;
+    return name ? query({ name, text, values }) : query(...args);
+  }) as typeof client.query;
 }
 
 const STATEMENT_CACHE_SIZE = 500;

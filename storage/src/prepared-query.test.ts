@@ -49,3 +49,34 @@ describe.each(testDialects())('preparedQuery on $name', ({ name }) => {
     expect((await byId(db, { id: 'zzz' })).rows).toEqual([]);
   });
 });
+
+describe.runIf(testDialects().some((d) => d.name === 'postgres'))('preparedQuery on postgres', () => {
+  let database: SqlDatabase<T>;
+  afterEach(() => database.close());
+
+  it('runs as a named prepared statement, prepared once per connection; other queries stay unnamed', async () => {
+    database = await openTestDatabase<T>('postgres');
+    const { db } = database;
+    await db.schema
+      .createTable('things')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('n', 'integer')
+      .addColumn('label', 'text')
+      .execute();
+    const prepared = await db.connection().execute(async (conn) => {
+      await insert(conn, { id: 'a', n: 1 });
+      await insert(conn, { id: 'b', n: 2 });
+      await bump(conn, { id: 'a', by: 5 });
+      await conn.selectFrom('things').select('id').where('n', '>', 0).execute();
+      const { rows } = await sql<{
+        name: string;
+        statement: string;
+      }>`select name, statement from pg_prepared_statements order by name`.execute(conn);
+      return rows;
+    });
+    expect(prepared).toHaveLength(2);
+    expect(prepared.every((p) => /^lg_\d+$/.test(p.name))).toBe(true);
+    expect(prepared.map((p) => p.statement.split(' ')[0])).toEqual(expect.arrayContaining(['insert', 'update']));
+    expect((await byId(db, { id: 'a' })).rows).toEqual([{ id: 'a', n: 6, label: 'fixed' }]);
+  });
+});

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { CompiledQuery, PostgresAdapter, type Compilable, type Kysely, type QueryResult } from 'kysely';
 
 const SLOT = '\u0000slot:';
 
@@ -12,6 +12,10 @@ interface Compiled {
  * A hot-path query written once with Kysely and compiled once per dialect; each run binds new
  * values into the compiled SQL instead of rebuilding and recompiling the query tree (measured:
  * building and compiling cost more than executing a one-row statement on SQLite).
+ *
+ * On PostgreSQL each such query also runs as a named prepared statement (see
+ * preparedStatementName): each pooled connection parses and plans it once, and later runs send
+ * only Bind/Execute, where an unnamed statement is parsed and planned by the server on every run.
  *
  * `build` receives named slots in place of values: use each only as a value (in `values`,
  * `where`, `set`, `sql` interpolations), one property at a time — `{ ...slots }` is empty (the
@@ -27,6 +31,7 @@ export function preparedQuery<Values extends Record<string, unknown>, Row>(
     let compiled = byDialect.get(dialect);
     if (!compiled) {
       const query = build(db, slots).compile();
+      if (db.getExecutor().adapter instanceof PostgresAdapter) nameStatement(query.sql);
       compiled = {
         sql: query.sql,
         bind: query.parameters.map((p) => (typeof p === 'string' && p.startsWith(SLOT) ? { slot: p.slice(SLOT.length) } : { value: p })),
@@ -37,3 +42,16 @@ export function preparedQuery<Values extends Record<string, unknown>, Row>(
     return db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters));
   };
 }
+
+/** SQL text of the hot queries → the name each connection prepares it under (`lg_1`, `lg_2`, …). */
+const statementNames = new Map<string, string>();
+
+function nameStatement(text: string): void {
+  if (!statementNames.has(text)) statementNames.set(text, `lg_${statementNames.size + 1}`);
+}
+
+/**
+ * The prepared-statement name of a PostgreSQL query compiled by preparedQuery, undefined for any
+ * other query (those stay unnamed). The pool's connections use it (database.ts).
+ */
+export const preparedStatementName = (text: string): string | undefined => statementNames.get(text);

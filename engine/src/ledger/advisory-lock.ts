@@ -13,5 +13,8 @@ export async function advisoryXactLock(
   keyParts: readonly string[],
 ): Promise<void> {
   if (ctx.dialect !== 'postgres') return;
-  await sql`select pg_advisory_xact_lock(${lockClass}, hashtext(${JSON.stringify(keyParts)}))`.execute(trx);
+  await sql`select pg_advisory_xact_lock(${lockClass}, hashtext(${advisoryKey(keyParts)}))`.execute(trx);
 }
+
+/** The text a key's parts are hashed from (hashtext): every taker of one lock must build it alike. */
+export const advisoryKey = (keyParts: readonly string[]): string => JSON.stringify(keyParts);

@@ -13,10 +13,11 @@ export interface EngineContext {
   /** The reward-code prefix without the dash (`LOYAL`). */
   codePrefix(): string;
   /**
-   * Run one event's writes atomically (its own transaction, or a savepoint in a group commit on
-   * SQLite); never committed once `deadline` (epoch ms) has passed (DeadlinePassed instead).
+   * Run one event's writes atomically (a savepoint in a group commit, see transaction-batcher.ts);
+   * never committed once `deadline` (epoch ms) has passed (DeadlinePassed instead). `key` names
+   * what the writes lock (the member): units are ordered and spread over connections by it.
    */
-  atomically<T>(work: (trx: Tx) => Promise<T>, deadline?: number): Promise<T>;
+  atomically<T>(work: (trx: Tx) => Promise<T>, deadline?: number, key?: string): Promise<T>;
 }
 
 export type Tx = Kysely<EngineTables>;

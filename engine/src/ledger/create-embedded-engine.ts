@@ -6,7 +6,6 @@ import { applySeed } from '../seed/apply-seed.js';
 import { DEFAULT_CODE_PREFIX, type EngineSeed, type EngineSeedInput } from '../seed/engine-seed.js';
 import { catalogSync } from './catalog-sync.js';
 import type { EngineContext } from './context.js';
-import { transactBefore } from './deadline.js';
 import { earn } from './earn.js';
 import { eligibility } from './eligibility.js';
 import { findOutlet } from './find-outlet.js';
@@ -14,7 +13,7 @@ import { listMerchants } from './list-merchants.js';
 import { redeem } from './redeem.js';
 import { reverse } from './reverse.js';
 import { SettingsCache } from './settings-cache.js';
-import { TransactionBatcher } from './transaction-batcher.js';
+import { GroupCommit } from './transaction-batcher.js';
 
 export interface EmbeddedEngine extends LoyaltyEngine {
   /** Apply the engine part of a seed file, idempotently (see apply-seed.ts). */
@@ -33,6 +32,8 @@ export interface EmbeddedEngineOptions {
    */
   codePrefix?: string;
   clock?: () => Date;
+  /** PostgreSQL: group-commit batchers side by side (default POSTGRES_LANES); SQLite always has one. */
+  groupCommitLanes?: number;
 }
 
 async function storedPrefix(db: Kysely<EngineTables>): Promise<string | undefined> {
@@ -45,14 +46,14 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
   const db = options.database.db as Kysely<EngineTables>;
   const clock = options.clock ?? (() => new Date());
   let prefix = options.codePrefix ?? (await storedPrefix(db)) ?? DEFAULT_CODE_PREFIX;
-  const batcher = options.database.dialect === 'sqlite' ? new TransactionBatcher(db) : null;
+  const groupCommit = new GroupCommit(db, options.database.dialect, options.groupCommitLanes);
   const ctx: EngineContext = {
     db,
     dialect: options.database.dialect,
     cache: new SettingsCache(db, () => clock().getTime()),
     now: () => clock().toISOString(),
     codePrefix: () => prefix,
-    atomically: (work, deadline) => (batcher ? batcher.run(work, deadline) : transactBefore(db, deadline, work)),
+    atomically: (work, deadline, key) => groupCommit.run(work, deadline, key),
   };
   let closed = false;
   // A database that is down or restarting is the engine being unavailable (retryable), not a fault.

@@ -30,7 +30,7 @@ export function lookupKey(customer: CustomerIdentifier, defaultCountryCode: stri
 }
 
 /** Why a customer did not resolve, for a cashier or a support log; emails are never echoed. */
-function notFound(customer: CustomerIdentifier, normalized: string | null, defaultCountryCode: string): string {
+export function notFound(customer: CustomerIdentifier, normalized: string | null, defaultCountryCode: string): string {
   if (customer.type === 'phone' && normalized === null) {
     return `Customer not found: phone "${customer.value}" is not a valid phone number (send E.164 with the leading +, or a local number).`;
   }

@@ -1,8 +1,12 @@
-import { advisoryXactLock } from './advisory-lock.js';
+import { advisoryKey, advisoryXactLock } from './advisory-lock.js';
 import type { EngineContext, Tx } from './context.js';
 
 /** Advisory-lock class of a sale's key ('sale'); the catalog sync uses its own class. */
-const SALE_LOCK_CLASS = 0x73616c65;
+export const SALE_LOCK_CLASS = 0x73616c65;
+
+/** The sale lock's key text (earn-postgres.ts takes the same lock inside its member lookup). */
+export const saleLockKey = (source: { vendor: string; storeId: string }, transactionId: string): string =>
+  advisoryKey([source.vendor, source.storeId, transactionId]);
 
 /**
  * Serialise the earn of a sale with the refunds of that sale, whichever arrives first. A refund

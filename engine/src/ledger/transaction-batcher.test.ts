@@ -2,24 +2,31 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EngineUnavailableError } from '@loyalty-gateway/core';
 import { sql } from 'kysely';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import { balanceOf, ledgerSum, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
 import type { Tx } from './context.js';
 import { TransactionBatcher } from './transaction-batcher.js';
 
-// Group commit exists on SQLite only (PostgreSQL runs one transaction per event on its pool).
-describe('group commit on sqlite', () => {
+describe.each(testDialects())('group commit on $name', ({ name }) => {
   let t: TestEngine;
   beforeEach(async () => {
-    t = await openSeededEngine('sqlite');
+    t = await openSeededEngine(name);
   });
   afterEach(async () => {
     await t.close();
   });
 
   it('a failing event in a batch is rolled back alone; the others commit', async () => {
-    await sql`create trigger boom before insert on sales when new.transaction_id = 'tx-boom' begin select raise(abort, 'forced failure'); end`.execute(
-      t.db,
-    );
+    if (name === 'sqlite') {
+      await sql`create trigger boom before insert on sales when new.transaction_id = 'tx-boom' begin select raise(abort, 'forced failure'); end`.execute(
+        t.db,
+      );
+    } else {
+      await sql`create function boom() returns trigger language plpgsql as $$ begin raise exception 'forced failure'; end $$`.execute(t.db);
+      await sql`create trigger boom before insert on sales for each row when (new.transaction_id = 'tx-boom') execute function boom()`.execute(
+        t.db,
+      );
+    }
     const commands = Array.from({ length: 10 }, (_, i) => sale({ id: i === 4 ? 'tx-boom' : `tx-ok-${i}`, totalMinor: 1000 }));
     const results = await Promise.allSettled(commands.map((c) => t.engine.earn(c)));
     expect(results.map((r) => r.status)).toEqual(commands.map((_, i) => (i === 4 ? 'rejected' : 'fulfilled')));
@@ -38,7 +45,7 @@ describe('group commit on sqlite', () => {
   });
 
   it('a unit still running at its deadline rolls back to its savepoint alone; the rest of its batch commits', async () => {
-    const batcher = new TransactionBatcher(t.db);
+    const batcher = new TransactionBatcher(t.db, name);
     const put =
       (key: string, pause = 0) =>
       async (trx: Tx) => {
@@ -67,7 +74,7 @@ describe('group commit on sqlite', () => {
   });
 
   it('a released unit is answered before its deadline: its batch commits at once, the units not yet run go to the next batch', async () => {
-    const batcher = new TransactionBatcher(t.db);
+    const batcher = new TransactionBatcher(t.db, name);
     const put =
       (key: string, pause = 0) =>
       async (trx: Tx) => {
@@ -93,7 +100,7 @@ describe('group commit on sqlite', () => {
   });
 
   it('a lone unit past its deadline is rolled back too (its own transaction)', async () => {
-    const batcher = new TransactionBatcher(t.db);
+    const batcher = new TransactionBatcher(t.db, name);
     const late = batcher.run(async (trx) => {
       await trx.insertInto('engine_settings').values({ key: 'lone', value: 'x' }).execute();
       await sleep(60);

@@ -1,10 +1,15 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import type { SqlDialect } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
 import type { Tx } from './context.js';
 import { DeadlinePassed, ensureBefore, transactBefore } from './deadline.js';
 
 interface Job {
   work: (trx: Tx) => Promise<unknown>;
+  /** What the unit will lock (see run); units of a batch run in the order of their keys. */
+  key: string;
+  /** Times this unit was rolled back by a deadlock and queued again. */
+  retries: number;
   /** Epoch ms past which this unit must not commit (see EngineCallOptions). */
   deadline: number | undefined;
   resolve: (value: unknown) => void;
@@ -14,33 +19,49 @@ interface Job {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
- * Group commit for SQLite, where one connection serialises every write anyway: units of work that
- * arrive while a commit is in progress are run together in ONE transaction, each inside its own
- * SAVEPOINT. A unit that fails is rolled back to its savepoint alone (its caller gets the error);
- * the others commit together, and every caller is answered only after that commit. If the commit
- * itself fails, every caller in the batch gets the error and nothing of the batch is written.
- * Per event this keeps "all or nothing"; it only shares the commit (measured: the commit's WAL
- * write was ~40 % of an earn).
+ * Group commit: units of work that arrive while a commit is in progress are run together in ONE
+ * transaction, each inside its own SAVEPOINT. A unit that fails is rolled back to its savepoint
+ * alone (its caller gets the error); the others commit together, and every caller is answered only
+ * after that commit. If the commit itself fails, every caller in the batch gets the error and
+ * nothing of the batch is written. Per event this keeps "all or nothing"; it only shares the
+ * commit (measured on SQLite: the commit's WAL write was ~40 % of an earn; on PostgreSQL the
+ * BEGIN/COMMIT round trips and the commit's WAL flush, see docs/benchmarks.md).
+ *
+ * On SQLite one batcher serialises every write (one connection does anyway). On PostgreSQL the
+ * engine runs a few batchers side by side, one transaction on one pooled connection each
+ * (`GroupCommit`); row locks taken by one batch's units are held until its commit, so units are
+ * run in the order of their keys (see run), and a unit that a deadlock still picks as its victim
+ * is rolled back alone and run again.
  *
  * Deadlines: a unit whose deadline passed while it waited is not run; a unit whose deadline passes
- * while it runs is rolled back to its savepoint alone (checked right before its RELEASE). Both
+ * while it runs is rolled back to its savepoint alone (checked as its work ends). Both
  * callers get DeadlinePassed. A released unit waits only for the commit: before each next unit
  * runs, a batch holding a released unit whose deadline is closer than the longest unit so far
- * (plus COMMIT_GUARD_MS) commits at once, and the units not yet run go to the next batch. What remains is the commit itself, part
- * of the residual race the HTTP client's safety margin covers (docs/engine-service.md).
+ * (plus COMMIT_GUARD_MS) commits at once, and the units not yet run go to the next batch. What
+ * remains is the commit itself, part of the residual race the HTTP client's safety margin covers (docs/engine-service.md).
  */
 export class TransactionBatcher {
   private queue: Job[] = [];
   private running = false;
+  private readonly maxBatch: number;
 
   constructor(
     private readonly db: Kysely<EngineTables>,
-    private readonly maxBatch = 64,
-  ) {}
+    private readonly dialect: SqlDialect = 'sqlite',
+    maxBatch?: number,
+  ) {
+    this.maxBatch = maxBatch ?? (dialect === 'postgres' ? POSTGRES_MAX_BATCH : 64);
+  }
 
-  run<T>(work: (trx: Tx) => Promise<T>, deadline?: number): Promise<T> {
+  /**
+   * Run `work` as one unit of the next batch. `key` names what the unit will lock (on PostgreSQL:
+   * the member whose wallet it credits); a batch runs its units in the order of their keys, so two
+   * batches on different connections take their row locks in one order and never wait on each
+   * other in a cycle.
+   */
+  run<T>(work: (trx: Tx) => Promise<T>, deadline?: number, key = ''): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, deadline, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, key, retries: 0, deadline, resolve: resolve as (value: unknown) => void, reject });
       if (!this.running) {
         this.running = true;
         setImmediate(() => void this.drain());
@@ -58,36 +79,73 @@ export class TransactionBatcher {
     if (batch.length === 0) return;
     if (batch.length === 1) {
       const job = batch[0]!;
-      await transactBefore(this.db, job.deadline, job.work).then(job.resolve, job.reject);
+      await transactBefore(this.db, job.deadline, job.work).then(job.resolve, (error: unknown) => this.failed(job, error));
       return;
     }
+    if (this.dialect === 'postgres') batch.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const outcomes: Outcome[] = [];
+    let deferred = batch.length; // from here on, units left for the next batch (a deadline was near)
     try {
       await this.db.transaction().execute(async (trx) => {
         let commitBy = Number.POSITIVE_INFINITY; // the earliest deadline of a released unit
         let longest = 0; // the longest unit so far: what running one more may take
-        for (const job of batch) {
+        for (const [i, job] of batch.entries()) {
           const started = Date.now();
-          if (started + longest >= commitBy - COMMIT_GUARD_MS) break;
-          const outcome = await runInSavepoint(trx, job);
+          if (started + longest >= commitBy - COMMIT_GUARD_MS) {
+            deferred = i;
+            break;
+          }
+          const outcome = await runInSavepoint(trx, job, this.dialect);
           outcomes.push(outcome);
           longest = Math.max(longest, Date.now() - started);
           if (outcome.ok && job.deadline !== undefined) commitBy = Math.min(commitBy, job.deadline);
         }
       });
     } catch (error) {
-      for (const job of batch.slice(0, outcomes.length)) job.reject(error);
-      this.queue.unshift(...batch.slice(outcomes.length));
+      // The transaction failed (its COMMIT, or the connection under a unit): every unit of it gets
+      // the error, also those it had not reached (on a lost connection, running them again at once
+      // would only fail again); the callers retry idempotently.
+      for (const job of batch.slice(0, deferred)) job.reject(error);
+      this.queue.unshift(...batch.slice(deferred));
       return;
     }
-    outcomes.forEach((outcome, i) => {
-      if (outcome.ok) batch[i]!.resolve(outcome.value);
-      else batch[i]!.reject(outcome.error);
-    });
     // Units not run because a released unit's deadline was near: first in the next batch.
     this.queue.unshift(...batch.slice(outcomes.length));
+    outcomes.forEach((outcome, i) => {
+      if (outcome.ok) batch[i]!.resolve(outcome.value);
+      else this.failed(batch[i]!, outcome.error);
+    });
+  }
+
+  /**
+   * A unit chosen as a deadlock's victim (PostgreSQL; two writers of the same rows that locked
+   * them in different orders, e.g. one member named by two identifiers) was rolled back alone:
+   * it runs again in the next batch, a few times, before its caller gets the error.
+   */
+  private failed(job: Job, error: unknown): void {
+    if (isDeadlock(error) && job.retries < DEADLOCK_RETRIES) {
+      job.retries++;
+      this.queue.unshift(job);
+      if (!this.running) {
+        this.running = true;
+        setImmediate(() => void this.drain());
+      }
+      return;
+    }
+    job.reject(error);
   }
 }
+
+const DEADLOCK_RETRIES = 3;
+
+const isDeadlock = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === '40P01';
+
+/**
+ * Units per batch on PostgreSQL: each unit's savepoint becomes a subtransaction, and a backend
+ * keeps the ids of at most 64 of them in shared memory; past that every other session's snapshot
+ * must look them up in pg_subtrans (the "suboverflow" slowdown).
+ */
+const POSTGRES_MAX_BATCH = 32;
 
 /** Time kept for the COMMIT itself when a released unit's deadline is near. */
 const COMMIT_GUARD_MS = 5;
@@ -104,17 +162,48 @@ function expired(job: Job): boolean {
   return true;
 }
 
-async function runInSavepoint(trx: Tx, job: Job): Promise<Outcome> {
+async function runInSavepoint(trx: Tx, job: Job, dialect: SqlDialect): Promise<Outcome> {
   if (job.deadline !== undefined && Date.now() >= job.deadline) return { ok: false, error: new DeadlinePassed('start', job.deadline) };
   await trx.executeQuery(SAVEPOINT);
   try {
     const value = await job.work(trx);
     ensureBefore(job.deadline, 'commit');
-    await trx.executeQuery(RELEASE);
+    // On PostgreSQL a savepoint left open is released by the COMMIT (the next unit's SAVEPOINT of
+    // the same name shadows it; a ROLLBACK TO names the newest): one round trip less per unit.
+    // SQLite releases it at once (a call inside the process, not a round trip).
+    if (dialect === 'sqlite') await trx.executeQuery(RELEASE);
     return { ok: true, value };
   } catch (error) {
     await trx.executeQuery(ROLLBACK_TO);
     await trx.executeQuery(RELEASE);
     return { ok: false, error };
   }
+}
+
+/**
+ * The group commit an engine runs on: one batcher on SQLite; on PostgreSQL `lanes` batchers, each
+ * unit sent to the lane its key hashes to, so the units of one member (the same key) always meet
+ * in one lane and never wait for each other's commit on two connections of this process.
+ */
+export class GroupCommit {
+  private readonly lanes: TransactionBatcher[];
+
+  constructor(db: Kysely<EngineTables>, dialect: SqlDialect, lanes?: number) {
+    const count = dialect === 'postgres' ? Math.max(1, lanes ?? POSTGRES_LANES) : 1;
+    this.lanes = Array.from({ length: count }, () => new TransactionBatcher(db, dialect));
+  }
+
+  run<T>(work: (trx: Tx) => Promise<T>, deadline?: number, key = ''): Promise<T> {
+    const lane = this.lanes.length === 1 ? this.lanes[0]! : this.lanes[laneOf(key, this.lanes.length)]!;
+    return lane.run(work, deadline, key);
+  }
+}
+
+/** Batchers side by side on PostgreSQL (each holds one pooled connection while it runs a batch). */
+export const POSTGRES_LANES = 4;
+
+function laneOf(key: string, lanes: number): number {
+  let hash = 0;
+  for (let i = 0; i < key.length; i++) hash = (Math.imul(hash, 31) + key.charCodeAt(i)) | 0;
+  return (hash >>> 0) % lanes;
 }

@@ -1,0 +1,193 @@
+import type { CustomerIdentifier, StampUpdate } from '@loyalty-gateway/core';
+import { sql, type Compilable, type Kysely, type RawBuilder } from 'kysely';
+import { preparedQuery } from '@loyalty-gateway/storage';
+import { cardProgress } from '../rules/stamps.js';
+import type { Tx } from './context.js';
+import type { EarnPlan } from './earn-plan.js';
+import { lookupKey, notFound, type Resolution } from './resolve-member.js';
+import { SALE_LOCK_CLASS, saleLockKey } from './sale-lock.js';
+import type { MerchantSettings } from './settings-cache.js';
+import { MAX_STAMPS, tooManyStamps } from './stamp-limit.js';
+
+/**
+ * The earn's statements on PostgreSQL, where each statement is a round trip: the sale's lock with
+ * the member's lookup in one, then the sale row, wallet credit, ledger entry, one stamp card and
+ * the earlier-refunds probe in one (data-modifying CTEs, one snapshot taken after the lock).
+ */
+
+const raw = <Row>(db: Kysely<any>, query: RawBuilder<Row>): Compilable<Row> => ({ compile: () => query.compile(db) });
+
+interface MemberRow {
+  id: string | null;
+  membership_id: string | null;
+  balance: number | null;
+  lifetime_points: number | null;
+}
+
+/** Per identifier column: take the sale's advisory lock and find the member (one row, nulls when none). */
+const LOCK_AND_LOOKUPS = Object.fromEntries(
+  (['phone', 'email', 'membership_id', 'external_id'] as const).map((column) => [
+    column,
+    preparedQuery((db, v: { lockKey: string; merchantId: string; value: string }) =>
+      raw(
+        db,
+        sql<MemberRow>`select m.id, m.membership_id, w.balance, w.lifetime_points
+          from (select pg_advisory_xact_lock(${sql.lit(SALE_LOCK_CLASS)}, hashtext(${v.lockKey}))) as locked
+          left join (members m join wallets w on w.member_id = m.id)
+            on m.merchant_id = ${v.merchantId} and m.${sql.ref(column)} = ${v.value}`,
+      ),
+    ),
+  ]),
+) as Record<string, (db: Tx, v: { lockKey: string; merchantId: string; value: string }) => Promise<{ rows: MemberRow[] }>>;
+
+const LOCK_ONLY = preparedQuery((db, v: { lockKey: string }) =>
+  raw(db, sql`select pg_advisory_xact_lock(${sql.lit(SALE_LOCK_CLASS)}, hashtext(${v.lockKey}))`),
+);
+
+/**
+ * Lock the sale's key (see sale-lock.ts) and resolve the customer in one round trip. The lookup
+ * may read a snapshot taken before the lock was granted: members are not what the lock protects.
+ */
+export async function lockSaleAndResolve(
+  trx: Tx,
+  merchant: MerchantSettings,
+  customer: CustomerIdentifier | undefined,
+  source: { vendor: string; storeId: string },
+  transactionId: string,
+): Promise<Resolution> {
+  const lockKey = saleLockKey(source, transactionId);
+  if (!customer) {
+    await LOCK_ONLY(trx, { lockKey });
+    return { member: null, reason: 'Walk-in sale: no customer on the sale.' };
+  }
+  const { column, value } = lookupKey(customer, merchant.defaultCountryCode);
+  if (value === null) {
+    await LOCK_ONLY(trx, { lockKey });
+    return { member: null, reason: notFound(customer, null, merchant.defaultCountryCode) };
+  }
+  const row = (await LOCK_AND_LOOKUPS[column]!(trx, { lockKey, merchantId: merchant.id, value })).rows[0];
+  if (!row?.id) return { member: null, reason: notFound(customer, value, merchant.defaultCountryCode) };
+  return {
+    member: { id: row.id, membershipId: row.membership_id!, balance: Number(row.balance), lifetimePoints: Number(row.lifetime_points) },
+    reason: null,
+  };
+}
+
+export type SaleValues = {
+  id: string;
+  merchantId: string;
+  outletId: string;
+  vendor: string;
+  storeId: string;
+  transactionId: string;
+  eventId: string;
+  memberId: string | null;
+  totalMinor: number;
+  currency: string;
+  points: number;
+  occurredAt: string;
+  now: string;
+  fingerprint: string;
+  ledgerId: string;
+};
+
+type CardValues = {
+  rewardId: string;
+  stamps: number;
+  completedIfNew: number;
+  required: number;
+};
+
+type RecordRow = {
+  inserted: boolean;
+  refunded: boolean;
+  stamps_total: number | null;
+};
+
+/** The sale row, the wallet credit and its ledger entry (when the sale is new and earns points). */
+function saleCte(v: SaleValues) {
+  return sql`sale as (
+      insert into sales (id, merchant_id, outlet_id, source_vendor, source_store_id, transaction_id, event_id, member_id,
+        total_minor, currency, points_earned, points_reversed, refunded_minor, occurred_at, created_at, fingerprint)
+      values (${v.id}, ${v.merchantId}, ${v.outletId}, ${v.vendor}, ${v.storeId}, ${v.transactionId}, ${v.eventId}, ${v.memberId},
+        ${v.totalMinor}, ${v.currency}, ${v.points}, 0, 0, ${v.occurredAt}, ${v.now}, ${v.fingerprint})
+      on conflict (source_vendor, source_store_id, transaction_id) do nothing
+      returning id
+    ), wallet as (
+      update wallets set balance = balance + ${v.points}::bigint, lifetime_points = lifetime_points + ${v.points}::bigint
+      where member_id = ${v.memberId}::text and ${v.points}::bigint > 0 and exists (select 1 from sale)
+      returning member_id
+    ), ledger as (
+      insert into ledger_entries (id, member_id, kind, points, ref_id, created_at)
+      select ${v.ledgerId}::text, member_id, 'earn', ${v.points}::bigint, ${v.id}::text, ${v.now}::text from wallet
+    )`;
+}
+
+const refundedProbe = (v: SaleValues) =>
+  sql`exists (select 1 from refunds where source_vendor = ${v.vendor} and source_store_id = ${v.storeId} and transaction_id = ${v.transactionId})`;
+
+const RECORD_SALE = preparedQuery((db, v: SaleValues) =>
+  raw(
+    db,
+    sql<RecordRow>`with ${saleCte(v)}
+      select exists (select 1 from sale) as inserted, ${refundedProbe(v)} as refunded, null::bigint as stamps_total`,
+  ),
+);
+
+const RECORD_SALE_WITH_CARD = preparedQuery((db, v: SaleValues & CardValues) => {
+  const required = sql`${v.required}::bigint`;
+  return raw(
+    db,
+    sql<RecordRow>`with ${saleCte(v)}, card as (
+        insert into stamp_cards (member_id, reward_id, stamps_total, cards_completed, cards_redeemed)
+        select ${v.memberId}::text, ${v.rewardId}::text, ${v.stamps}::bigint, ${v.completedIfNew}::bigint, 0 where exists (select 1 from sale)
+        on conflict (member_id, reward_id) do update set
+          stamps_total = stamp_cards.stamps_total + excluded.stamps_total,
+          cards_completed = stamp_cards.cards_completed + (stamp_cards.stamps_total + excluded.stamps_total) / ${required} - stamp_cards.stamps_total / ${required}
+        where stamp_cards.stamps_total <= ${MAX_STAMPS} - excluded.stamps_total
+        returning stamps_total
+      )
+      select exists (select 1 from sale) as inserted, ${refundedProbe(v)} as refunded, (select stamps_total from card) as stamps_total`,
+  );
+});
+
+export interface RecordedSale {
+  /** False: the sale's key was already recorded (nothing written). */
+  inserted: boolean;
+  /** Refunds of this sale were recorded before it (apply them, earlier-refunds.ts). */
+  refunded: boolean;
+  /** The one stamp card's update, when the plan has one card. */
+  stampsUpdated: StampUpdate[];
+}
+
+/**
+ * Record a new sale with at most one stamp card in one statement: the sale row (ON CONFLICT
+ * DO NOTHING on its unique key decides duplicates), the wallet credit and ledger entry, the card's
+ * stamps and completed cards (as ADD_STAMPS in earn.ts), and whether refunds came first. A card
+ * that would pass MAX_STAMPS throws 422, rolling the whole sale back.
+ */
+export async function recordSale(trx: Tx, v: SaleValues, plan: EarnPlan): Promise<RecordedSale> {
+  const card = plan.stamps[0];
+  if (!card || plan.memberId === null) {
+    const row = (await RECORD_SALE(trx, v)).rows[0]!;
+    return { inserted: row.inserted, refunded: row.refunded, stampsUpdated: [] };
+  }
+  const required = card.reward.stampsRequired!;
+  const row = (
+    await RECORD_SALE_WITH_CARD(trx, {
+      ...v,
+      rewardId: card.reward.id,
+      stamps: card.stamps,
+      completedIfNew: Math.floor(card.stamps / required),
+      required,
+    })
+  ).rows[0]!;
+  if (!row.inserted) return { inserted: false, refunded: row.refunded, stampsUpdated: [] };
+  if (row.stamps_total === null) throw tooManyStamps(card.reward, card.stamps);
+  const { current, completedNow } = cardProgress(Number(row.stamps_total), card.stamps, required);
+  return {
+    inserted: true,
+    refunded: row.refunded,
+    stampsUpdated: [{ rewardId: card.reward.id, rewardTitle: card.reward.title, current, required, completed: completedNow > 0 }],
+  };
+}

@@ -1,0 +1,157 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createDatabase, migrate, type SqlDatabase } from '@loyalty-gateway/storage';
+import { openTestDatabase, testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
+import type { EngineTables } from '../db/schema.js';
+import { engineMigrations } from '../db/migrations/index.js';
+import { BOB, balanceOf, ledgerSum, line, sale, testSeed } from '../testing/fixture.js';
+import type { Tx } from './context.js';
+import { createEmbeddedEngine, type EmbeddedEngine } from './create-embedded-engine.js';
+import { TransactionBatcher } from './transaction-batcher.js';
+
+const onPostgres = testDialects().some((d) => d.name === 'postgres');
+
+/** Two engines on one PostgreSQL database, as two gateway processes run (scale-out). */
+describe.runIf(onPostgres)('group commit across two engines on postgres', () => {
+  let databases: SqlDatabase<EngineTables>[];
+  let engines: EmbeddedEngine[];
+  let dispose: () => Promise<void>;
+  beforeEach(async () => {
+    const opened = await testDatabaseOptions('postgres');
+    dispose = opened.dispose;
+    databases = [createDatabase<EngineTables>(opened.options), createDatabase<EngineTables>(opened.options)];
+    await migrate(databases[0]!.db, engineMigrations);
+    engines = [];
+    for (const database of databases) engines.push(await createEmbeddedEngine({ database }));
+    await engines[0]!.applySeed(testSeed());
+  });
+  afterEach(async () => {
+    for (const engine of engines) await engine.close();
+    for (const database of databases) await database.close();
+    await dispose();
+  });
+
+  it('copies of one sale sent in waves to both engines (many batches): one sale row, one ledger entry, one credit, one stamp', async () => {
+    const command = sale({ totalMinor: 4200, items: [line('Coffee', 2)] });
+    const waves = [];
+    for (let wave = 0; wave < 4; wave++) {
+      waves.push(
+        ...Array.from({ length: 10 }, (_, i) => engines[i % 2]!.earn({ ...command, eventId: `e-${wave}-${i}` }).then((r) => r.status)),
+      );
+      await sleep(5);
+    }
+    const statuses = await Promise.all(waves);
+    expect(statuses.filter((s) => s === 'processed')).toHaveLength(1);
+    expect(statuses.filter((s) => s === 'duplicate')).toHaveLength(39);
+    const db = databases[0]!.db;
+    expect(await db.selectFrom('sales').select('id').where('transaction_id', '=', command.transaction.id).execute()).toHaveLength(1);
+    expect(await db.selectFrom('ledger_entries').select('id').where('kind', '=', 'earn').execute()).toHaveLength(1);
+    expect(await balanceOf(db, 'MBR-0001')).toBe(1242);
+    expect(await ledgerSum(db, 'MBR-0001')).toBe(1242);
+    const card = await db.selectFrom('stamp_cards').select('stamps_total').executeTakeFirstOrThrow();
+    expect(Number(card.stamps_total)).toBe(2);
+  });
+
+  it('many sales of two members on both engines at once: every one credited exactly once', async () => {
+    const commands = Array.from({ length: 60 }, (_, i) => sale({ totalMinor: 100 * (1 + (i % 3)), customer: i % 2 ? BOB : undefined }));
+    for (const c of commands) if (c.transaction.customer === undefined) delete c.transaction.customer;
+    const again = commands.slice(0, 20);
+    const results = await Promise.all([...commands, ...again].map((c, i) => engines[i % 2]!.earn(c)));
+    expect(results.slice(0, 60).every((r) => r.status === 'processed')).toBe(true);
+    expect(results.slice(60).every((r) => r.status === 'duplicate')).toBe(true);
+    const bob = commands.filter((c) => c.transaction.customer).reduce((sum, c) => sum + c.transaction.totalMinor / 100, 0);
+    const db = databases[0]!.db;
+    expect(await balanceOf(db, 'MBR-0002')).toBe(bob);
+    expect(await ledgerSum(db, 'MBR-0002')).toBe(bob);
+    expect(await db.selectFrom('sales').select('id').execute()).toHaveLength(60);
+  });
+});
+
+describe.runIf(onPostgres)('group commit on postgres', () => {
+  let database: SqlDatabase<EngineTables>;
+  let engine: EmbeddedEngine;
+  beforeEach(async () => {
+    database = await openTestDatabase<EngineTables>('postgres', engineMigrations);
+    engine = await createEmbeddedEngine({ database });
+    await engine.applySeed(testSeed());
+  });
+  afterEach(async () => {
+    await engine.close();
+    await database.close();
+  });
+
+  it('earns arriving together share transactions (one commit for several sales), each still all or nothing', async () => {
+    // Each row records the top-level transaction that wrote it (a savepoint's rows carry their
+    // subtransaction's xmin; txid_current() names the enclosing transaction).
+    await sql`alter table sales add column written_by bigint default txid_current()`.execute(database.db);
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => engine.earn(sale({ totalMinor: 100 + i }))));
+    expect(results.every((r) => r.status === 'processed')).toBe(true);
+    const { rows } = await sql<{ sales: number; transactions: number }>`
+      select count(*)::int as sales, count(distinct written_by)::int as transactions from sales`.execute(database.db);
+    expect(rows[0]!.sales).toBe(40);
+    expect(rows[0]!.transactions).toBeLessThan(20);
+    const expected = 1200 + results.reduce((sum, r) => sum + r.pointsEarned, 0);
+    expect(await balanceOf(database.db, 'MBR-0001')).toBe(expected);
+    expect(await ledgerSum(database.db, 'MBR-0001')).toBe(expected);
+  });
+
+  it('a unit picked as a deadlock victim is rolled back alone and run again; every unit commits', async () => {
+    // Two batches on two connections lock two rows in opposite orders (keys that do not name
+    // what they lock, as a member named by two identifiers would): PostgreSQL breaks the cycle.
+    await database.db
+      .insertInto('engine_settings')
+      .values([
+        { key: 'row-1', value: '' },
+        { key: 'row-2', value: '' },
+      ])
+      .execute();
+    const touch = (row: string, mark: string, pause: number) => async (trx: Tx) => {
+      await sql`update engine_settings set value = value || ${mark} where key = ${row}`.execute(trx);
+      await sleep(pause);
+      return mark;
+    };
+    const a = new TransactionBatcher(database.db, 'postgres');
+    const b = new TransactionBatcher(database.db, 'postgres');
+    const results = await Promise.allSettled([
+      a.run(touch('row-1', 'a1', 150), undefined, 'k1'),
+      a.run(touch('row-2', 'a2', 0), undefined, 'k2'),
+      b.run(touch('row-2', 'b1', 150), undefined, 'k1'),
+      b.run(touch('row-1', 'b2', 0), undefined, 'k2'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    const rows = await database.db
+      .selectFrom('engine_settings')
+      .select(['key', 'value'])
+      .where('key', 'like', 'row-%')
+      .orderBy('key')
+      .execute();
+    expect(rows.map((r) => [r.key, [...r.value.matchAll(/[ab]\d/g)].map((m) => m[0]).sort()])).toEqual([
+      ['row-1', ['a1', 'b2']],
+      ['row-2', ['a2', 'b1']],
+    ]);
+  });
+
+  it('a batch whose connection is lost under a unit answers every unit with the error and runs none again', async () => {
+    const batcher = new TransactionBatcher(database.db, 'postgres');
+    let runs = 0;
+    const put = (key: string) => async (trx: Tx) => {
+      await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
+    };
+    const results = await Promise.allSettled([
+      batcher.run(put('lost-1'), undefined, 'k1'),
+      batcher.run(
+        async (trx) => {
+          runs++;
+          await sql`select pg_terminate_backend(pg_backend_pid())`.execute(trx);
+        },
+        undefined,
+        'k2',
+      ),
+      batcher.run(put('lost-3'), undefined, 'k3'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(runs).toBe(1);
+    expect(await database.db.selectFrom('engine_settings').select('key').where('key', 'like', 'lost-%').execute()).toEqual([]);
+  });
+});
