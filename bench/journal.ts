@@ -5,7 +5,9 @@
  * earn path's cost that `npm run bench` measures as "journal on" against "journal off".
  *
  *   npx tsx bench/journal.ts            (JOURNAL_ENTRIES=100000; JOURNAL_RANDOM_REQUEST_IDS=1: callers' own
- *                                        random X-Request-IDs instead of the gateway's time-ordered ones)
+ *                                        random X-Request-IDs instead of the gateway's time-ordered ones;
+ *                                        JOURNAL_SEQUENTIAL_TRANSACTIONS=1: ordered transaction ids;
+ *                                        JOURNAL_DROP=index,…: without those indexes)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -68,7 +70,9 @@ async function round(n: number) {
         storeId: 'store-1',
         connectionId: 'c0f8a7d2-0000-4000-8000-000000000001',
         eventType: 'sale.completed',
-        transactionId: `T-${i}`,
+        // Vendors' transaction ids are random (the earn path's load sends UUIDs): each lands at a
+        // random page of the transaction index. JOURNAL_SEQUENTIAL_TRANSACTIONS=1: ordered ids instead.
+        transactionId: process.env.JOURNAL_SEQUENTIAL_TRANSACTIONS ? `T-${i}` : randomUUID(),
         status: 200,
         outcome: 'processed',
         durationMs: 3.2,
