@@ -40,11 +40,15 @@ const command = (i: number, kind: number): EarnCommand => ({
 
 async function run(label: string, concurrency: number, kind: number): Promise<void> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   for (let i = 0; i < total; i += concurrency) {
     await Promise.all(Array.from({ length: Math.min(concurrency, total - i) }, (_, k) => engine.earn(command(i + k, kind))));
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`${label}: ${total} earns in ${seconds.toFixed(2)} s = ${Math.round(total / seconds)} earns/s`);
+  const used = process.cpuUsage(cpu);
+  console.log(
+    `${label}: ${total} earns in ${seconds.toFixed(2)} s = ${Math.round(total / seconds)} earns/s, ${((used.user + used.system) / total).toFixed(1)} µs CPU per earn`,
+  );
 }
 
 await run('sequential, member + stamp', 1, 1);

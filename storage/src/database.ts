@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
+import { registerSqliteConnection } from './held-connection.js';
 import { preparedStatementName } from './prepared-query.js';
 
 export type SqlDialect = 'sqlite' | 'postgres';
@@ -71,7 +72,9 @@ export function createDatabase<DB>(options: DatabaseOptions): SqlDatabase<DB> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const connection = withStatementCache(sqlite);
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  registerSqliteConnection(db, connection);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

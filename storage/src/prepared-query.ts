@@ -1,4 +1,5 @@
-import { CompiledQuery, PostgresAdapter, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { PostgresAdapter, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { runSql } from './held-connection.js';
 
 const SLOT = '\u0000slot:';
 
@@ -39,7 +40,7 @@ export function preparedQuery<Values extends Record<string, unknown>, Row>(
       byDialect.set(dialect, compiled);
     }
     const parameters = compiled.bind.map((b) => ('slot' in b ? values[b.slot] : b.value));
-    return db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters));
+    return runSql<Row>(db, compiled.sql, parameters);
   };
 }
 

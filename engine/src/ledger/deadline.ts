@@ -1,4 +1,5 @@
 import { EngineUnavailableError } from '@loyalty-gateway/core';
+import { transaction } from '@loyalty-gateway/storage';
 import type { Kysely } from 'kysely';
 import type { EngineTables } from '../db/schema.js';
 import type { Tx } from './context.js';
@@ -27,7 +28,7 @@ export function ensureBefore(deadline: number | undefined, stage: 'start' | 'com
  * before the work starts and again right before COMMIT (a throw there rolls everything back).
  */
 export function transactBefore<T>(db: Kysely<EngineTables>, deadline: number | undefined, work: (trx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     ensureBefore(deadline, 'start');
     const value = await work(trx);
     ensureBefore(deadline, 'commit');

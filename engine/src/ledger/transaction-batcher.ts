@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import type { SqlDialect } from '@loyalty-gateway/storage';
+import { runQuery, transaction, type SqlDialect } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
 import type { Tx } from './context.js';
 import { DeadlinePassed, ensureBefore, transactBefore } from './deadline.js';
@@ -86,7 +86,7 @@ export class TransactionBatcher {
     const outcomes: Outcome[] = [];
     let deferred = batch.length; // from here on, units left for the next batch (a deadline was near)
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await transaction(this.db, async (trx) => {
         let commitBy = Number.POSITIVE_INFINITY; // the earliest deadline of a released unit
         let longest = 0; // the longest unit so far: what running one more may take
         for (const [i, job] of batch.entries()) {
@@ -164,18 +164,18 @@ function expired(job: Job): boolean {
 
 async function runInSavepoint(trx: Tx, job: Job, dialect: SqlDialect): Promise<Outcome> {
   if (job.deadline !== undefined && Date.now() >= job.deadline) return { ok: false, error: new DeadlinePassed('start', job.deadline) };
-  await trx.executeQuery(SAVEPOINT);
+  await runQuery(trx, SAVEPOINT);
   try {
     const value = await job.work(trx);
     ensureBefore(job.deadline, 'commit');
     // On PostgreSQL a savepoint left open is released by the COMMIT (the next unit's SAVEPOINT of
     // the same name shadows it; a ROLLBACK TO names the newest): one round trip less per unit.
     // SQLite releases it at once (a call inside the process, not a round trip).
-    if (dialect === 'sqlite') await trx.executeQuery(RELEASE);
+    if (dialect === 'sqlite') await runQuery(trx, RELEASE);
     return { ok: true, value };
   } catch (error) {
-    await trx.executeQuery(ROLLBACK_TO);
-    await trx.executeQuery(RELEASE);
+    await runQuery(trx, ROLLBACK_TO);
+    await runQuery(trx, RELEASE);
     return { ok: false, error };
   }
 }
