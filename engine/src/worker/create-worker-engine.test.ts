@@ -66,6 +66,20 @@ describe('the embedded engine on a worker thread', () => {
     });
   });
 
+  it('calls made together travel together and each caller gets its own answer', async () => {
+    const before = await balance();
+    // Issued in one turn of the event loop: sent to the worker as one message, answered as one.
+    const totals = Array.from({ length: 40 }, (_, i) => 100 * (i + 1));
+    const answers = await Promise.all(
+      totals.map((totalMinor, i) => engine.earn({ ...sale(`B-${i}`), transaction: { ...sale(`B-${i}`).transaction, totalMinor } })),
+    );
+    expect(answers.map((a) => a.pointsEarned)).toEqual(totals.map((t) => t / 100));
+    // The same sales again, interleaved with new ones: duplicates and earns answered apart.
+    const again = await Promise.all([engine.earn(sale('B-0')), engine.earn(sale('B-new')), engine.earn(sale('B-1'))]);
+    expect(again.map((a) => a.status)).toEqual(['duplicate', 'processed', 'duplicate']);
+    expect(await balance()).toBe(before + totals.reduce((sum, t) => sum + t / 100, 0) + 10);
+  });
+
   it('a worker that dies mid-call: calls in flight fail as unavailable, the next call runs on a new worker with what was committed', async () => {
     expect(await engine.earn(sale('T-1'))).toMatchObject({ status: 'processed' });
     const before = await balance();

@@ -49,6 +49,8 @@ interface Pending {
 /** One running worker thread with its calls in flight. */
 class EngineThread {
   private readonly pending = new Map<number, Pending>();
+  /** Calls not yet sent to the worker (see send). */
+  private outbox: CallMessage[] = [];
   private nextId = 1;
   private stopped: string | null = null;
 
@@ -58,12 +60,14 @@ class EngineThread {
     readonly heapSizeLimit: number,
     onStop: (detail: string) => void,
   ) {
-    worker.on('message', (reply: ReplyMessage) => {
-      const call = this.pending.get(reply.id);
-      if (!call) return;
-      this.pending.delete(reply.id);
-      if (reply.ok) call.resolve(reply.value);
-      else call.reject(fromWireError(reply.error));
+    worker.on('message', (replies: ReplyMessage[]) => {
+      for (const reply of replies) {
+        const call = this.pending.get(reply.id);
+        if (!call) continue;
+        this.pending.delete(reply.id);
+        if (reply.ok) call.resolve(reply.value);
+        else call.reject(fromWireError(reply.error));
+      }
     });
     // Out of heap (its resourceLimits) arrives here as code ERR_WORKER_OUT_OF_MEMORY: named in the detail.
     worker.on('error', (error: Error & { code?: string }) =>
@@ -108,9 +112,22 @@ class EngineThread {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, method, argument, options } satisfies CallMessage);
+      if (this.outbox.push({ id, method, argument, options }) === 1) setImmediate(this.send);
     });
   }
+
+  /**
+   * The calls made since the last send, in one message: each postMessage has a fixed cost on both
+   * threads (serialising, waking the other thread, dispatching the event), measured at ~12 % of
+   * the event loop's CPU on the earn path with one message per call. Sent once this turn of the
+   * event loop has read what its sockets had (setImmediate), so calls arriving together travel
+   * together. A thread stopped meanwhile has already failed them (stop).
+   */
+  private readonly send = (): void => {
+    const calls = this.outbox;
+    this.outbox = [];
+    if (this.stopped === null) this.worker.postMessage(calls);
+  };
 
   get threadId(): number {
     return this.worker.threadId;
@@ -154,8 +171,11 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
     if (!closed) options.onWorkerExit?.(detail);
   };
   let closed = false;
+  /** The thread started last, once it is open: calls go straight to it while it is alive. */
+  let live: EngineThread | null = null;
   const start = () =>
     EngineThread.start(entry, data, options.resourceLimits, onStop).then((started) => {
+      live = started;
       options.onWorkerStart?.(started.threadId, started.heapSizeLimit);
       return started;
     });
@@ -178,7 +198,9 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
     <R>(method: WorkerMethod) =>
     (argument?: unknown, options?: EngineCallOptions): Promise<R> => {
       if (closed) return Promise.reject(new Error('the loyalty engine is closed'));
-      const answer = current().then((running) => running.call(method, argument, options) as Promise<R>);
+      const answer = (
+        live?.alive ? live.call(method, argument, options) : current().then((running) => running.call(method, argument, options))
+      ) as Promise<R>;
       issued.add(answer);
       void answer.catch(() => undefined).finally(() => issued.delete(answer));
       return answer;

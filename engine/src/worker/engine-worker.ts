@@ -1,7 +1,8 @@
 /**
  * The worker thread's side of createWorkerEngine: the engine's boot in the gateway process. Opens
  * and migrates the database, opens the embedded engine,
- * then answers one reply per call message. Runs nothing else; every failure is sent back coded.
+ * then answers every call it is sent (calls and replies travel in batches, one message each way per
+ * turn of the event loop). Runs nothing else; every failure is sent back coded.
  */
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -54,20 +55,33 @@ async function answer(opened: Awaited<ReturnType<typeof open>>, message: CallMes
 try {
   const opened = await open();
   const inFlight = new Set<Promise<unknown>>();
-  port.on('message', (message: CallMessage) => {
-    if (message.method === 'close') {
-      // Let the calls in flight finish and answer before the engine and database close under them.
-      void Promise.allSettled([...inFlight])
-        .then(() => answer(opened, message))
-        .then((reply) => {
-          port.postMessage(reply);
-          port.close();
-        });
-      return;
+  // Replies answered since the last send, in one message (see EngineThread's send on the other side).
+  let outbox: ReplyMessage[] = [];
+  const send = () => {
+    const replies = outbox;
+    outbox = [];
+    if (replies.length > 0) port.postMessage(replies);
+  };
+  const reply = (message: ReplyMessage) => {
+    if (outbox.push(message) === 1) setImmediate(send);
+  };
+  port.on('message', (calls: CallMessage[]) => {
+    for (const message of calls) {
+      if (message.method === 'close') {
+        // Let the calls in flight finish and answer before the engine and database close under them.
+        void Promise.allSettled([...inFlight])
+          .then(() => answer(opened, message))
+          .then((closed) => {
+            send();
+            port.postMessage([closed]);
+            port.close();
+          });
+        continue;
+      }
+      const answered = answer(opened, message).then(reply);
+      inFlight.add(answered);
+      void answered.finally(() => inFlight.delete(answered));
     }
-    const answered = answer(opened, message).then((reply) => port.postMessage(reply));
-    inFlight.add(answered);
-    void answered.finally(() => inFlight.delete(answered));
   });
   port.postMessage({ started: true, heapSizeLimit: getHeapStatistics().heap_size_limit } satisfies StartMessage);
 } catch (error) {

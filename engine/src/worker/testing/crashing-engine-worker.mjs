@@ -4,11 +4,13 @@
 // sensible heap bound; without one the thread survives it).
 import { parentPort } from 'node:worker_threads';
 
-parentPort.on('message', (message) => {
-  const id = String(message.argument?.transaction?.id);
-  if (message.method === 'earn' && id.startsWith('CRASH')) process.exit(70);
-  if (message.method === 'earn' && id.startsWith('HOG')) {
-    globalThis.hog = Array.from({ length: 512 }, (_, i) => new Array(128 * 1024).fill(i)); // 512 × 1 MiB
+parentPort.on('message', (calls) => {
+  for (const message of calls) {
+    const id = String(message.argument?.transaction?.id);
+    if (message.method === 'earn' && id.startsWith('CRASH')) process.exit(70);
+    if (message.method === 'earn' && id.startsWith('HOG')) {
+      globalThis.hog = Array.from({ length: 512 }, (_, i) => new Array(128 * 1024).fill(i)); // 512 × 1 MiB
+    }
   }
 });
 await import('../engine-worker-boot.mjs');
