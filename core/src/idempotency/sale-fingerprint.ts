@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { EarnCommand } from '../engine-port.js';
 
 /** What a sale is, for telling a vendor's retry from another sale sent under the same transaction id. */
@@ -18,5 +18,6 @@ export function saleFingerprint(sale: SaleDetails): string {
     sale.customer ? [sale.customer.type, sale.customer.value] : null,
     sale.items.map((item) => [item.id ?? null, item.name, item.sku ?? null, item.quantity, item.unitPriceMinor]),
   ];
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex').slice(0, 32);
+  // crypto.hash: one call, no Hash object (about half the cost of createHash().update().digest()).
+  return hash('sha256', JSON.stringify(canonical), 'hex').slice(0, 32);
 }

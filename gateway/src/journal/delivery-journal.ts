@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
 import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
@@ -291,7 +291,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       input.fields && input.fields.length > 0 ? JSON.stringify(input.fields.slice(0, 50)) : null,
       Math.max(0, Math.round(input.durationMs)),
       input.skewSeconds == null || !Number.isFinite(input.skewSeconds) ? null : Math.round(input.skewSeconds),
-      body && body.length > 0 ? createHash('sha256').update(body).digest('hex') : null,
+      body && body.length > 0 ? hash('sha256', body, 'hex') : null,
       request ? box.seal(JSON.stringify({ headers: request.headers, body: request.body.toString('base64') }), SEAL_CONTEXT) : null,
       clip(input.replayOf),
       clip(input.replayedBy),
