@@ -11,7 +11,11 @@ import { Redis } from 'ioredis';
  *   second instead of hundreds);
  * - at most 2 reconnect attempts per command (maxRetriesPerRequest) and 1 s per command
  *   (commandTimeout) for a Redis that is connected but slow;
- * - reconnect forever with a capped backoff, so the gateway recovers by itself when Redis returns.
+ * - reconnect forever with a capped backoff, so the gateway recovers by itself when Redis returns;
+ * - auto-pipelining: the commands issued in one turn of the event loop (every request's cache
+ *   lookup, rate-limit script and refused-address count arriving together) leave in one write
+ *   and their replies come back in one read, instead of one system call and one wake-up of Redis
+ *   per command (five per signed sale).
  */
 export function createRedisClient(url: string): Redis {
   const client = new Redis(url, {
@@ -21,6 +25,7 @@ export function createRedisClient(url: string): Redis {
     commandTimeout: 1_000,
     connectTimeout: 5_000,
     retryStrategy: (attempt) => Math.min(100 * 2 ** attempt, 2_000),
+    enableAutoPipelining: true,
   });
   // Without a listener ioredis prints every connection error; the callers see failures per command.
   client.on('error', () => {});
