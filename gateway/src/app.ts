@@ -60,7 +60,7 @@ export interface AppOptions {
   /** The delivery journal: every /webhooks/* and /v1/* request recorded after its answer (off when absent). */
   journal?: DeliveryJournal | undefined;
   /** Refused requests (401/403) per client address and window before 429 (GATEWAY_REFUSED_LIMIT); unlimited when absent. */
-  refusalLimit?: { max: number; windowMs?: number | undefined } | undefined;
+  refusalLimit?: { max: number; windowMs?: number | undefined; redisReadCacheMs?: number | undefined } | undefined;
   /** GATEWAY_TRUSTED_PROXIES: addresses or CIDRs whose X-Forwarded-For is believed for the client address. */
   trustedProxies?: readonly string[] | undefined;
   /** Request timeout and connection cap of the listener (GATEWAY_REQUEST_TIMEOUT_MS, GATEWAY_MAX_CONNECTIONS). */

@@ -90,3 +90,35 @@ describe.each(backends)('refused requests are limited per client address (%s cou
     return { payload: body, headers: headersOf(body) };
   }
 });
+
+describe.runIf(process.env.REDIS_URL)('refused requests counted by other gateway processes (Redis counters)', () => {
+  let gw: GatewayFixture;
+  let redis: Redis;
+  const address = '198.51.100.77';
+  beforeAll(async () => {
+    redis = new Redis(process.env.REDIS_URL!);
+    await redis.del(`lg:refused:${address}`);
+    gw = await openGateway({ refusalLimit: { max: 5, redisReadCacheMs: 300 }, redis });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await redis.del(`lg:refused:${address}`);
+    await redis.quit();
+  });
+
+  const signed = () => {
+    const body = JSON.stringify(sale());
+    return gw.app.inject({ method: 'POST', url: '/webhooks/generic', remoteAddress: address, payload: body, headers: headersOf(body) });
+  };
+
+  it("are seen once this process's read of the address is older than redisReadCacheMs; until then its count is reused, not read per request", async () => {
+    expect((await signed()).statusCode).toBe(200); // reads the address's count (0) from Redis
+    // Another process counts the address past the limit.
+    await redis.set(`lg:refused:${address}`, '5', 'PX', 60_000);
+    expect((await signed()).statusCode).toBe(200); // the count read a moment ago is reused
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    const limited = await signed();
+    expect(limited.statusCode).toBe(429);
+    expect(ErrorBody.parse(limited.json()).code).toBe('rate_limited');
+  });
+});

@@ -11,7 +11,17 @@ export interface RefusalLimitOptions {
   redis?: Redis | null | undefined;
   /** Told when Redis fails: the limiter then lets requests through (the ledger and auth still hold). */
   onError?: ((error: unknown) => void) | undefined;
+  /**
+   * With Redis: how long this process reuses an address's count read from Redis (default 1 s).
+   * Every request reads its address's count; without this, that was two Redis commands per
+   * request for counts that are almost always zero. Refusals counted here are seen at once (the
+   * address's read is dropped); those counted by other processes within this delay.
+   */
+  redisReadCacheMs?: number | undefined;
 }
+
+/** Addresses whose Redis read is kept at most; past it the reads kept are dropped together. */
+const READ_CACHE_ENTRIES = 10_000;
 
 interface Window {
   count: number;
@@ -22,12 +32,21 @@ interface Window {
 function counters(options: RefusalLimitOptions, windowMs: number) {
   const local = new Map<string, Window>();
   let swept = Date.now();
+  const readCacheMs = options.redisReadCacheMs ?? 1_000;
+  /** Redis's answer per address and when it was read (see redisReadCacheMs). */
+  const redisReads = new Map<string, { count: number; ttlMs: number; at: number }>();
   return {
     async read(address: string): Promise<{ count: number; ttlMs: number }> {
       if (options.redis) {
+        const now = Date.now();
+        const kept = redisReads.get(address);
+        if (kept && now - kept.at < readCacheMs) return { count: kept.count, ttlMs: Math.max(0, kept.ttlMs - (now - kept.at)) };
         const key = `lg:refused:${address}`;
         const [count, ttl] = await Promise.all([options.redis.get(key), options.redis.pttl(key)]);
-        return { count: Number(count ?? 0), ttlMs: Math.max(0, ttl) };
+        const state = { count: Number(count ?? 0), ttlMs: Math.max(0, ttl) };
+        if (redisReads.size >= READ_CACHE_ENTRIES) redisReads.clear();
+        redisReads.set(address, { ...state, at: now });
+        return state;
       }
       const window = local.get(address);
       const now = Date.now();
@@ -37,6 +56,7 @@ function counters(options: RefusalLimitOptions, windowMs: number) {
     async add(address: string): Promise<void> {
       if (options.redis) {
         const key = `lg:refused:${address}`;
+        redisReads.delete(address);
         const count = await options.redis.incr(key);
         if (count === 1) await options.redis.pexpire(key, windowMs);
         return;
