@@ -1,0 +1,46 @@
+/**
+ * One earn-path target under load with V8 CPU profiles of every thread (main, engine worker,
+ * journal writer), for finding where the earn path's CPU goes:
+ *
+ *   npm run build && BENCH_CPU_PROF=/tmp/prof npx tsx bench/profile-earn.ts
+ *   npx tsx bench/profile-summary.ts /tmp/prof      (self time by function and by package)
+ *
+ * BENCH_DURATION (default 10) seconds at BENCH_CONNECTIONS (default 50) after a 3 s warm-up;
+ * GATEWAY_JOURNAL_DAYS=0 in the environment profiles it without the journal.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cpuPerRequest, startServer } from './server-process.js';
+import { seed } from './seed.js';
+import { load } from './signed-load.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lg-prof-'));
+const seedFile = path.join(dataDir, 'seed.json');
+writeFileSync(seedFile, JSON.stringify(seed));
+
+const server = await startServer(root, path.join(dataDir, 'gateway.log'), [process.env.BENCH_ENTRY ?? 'gateway/dist/main.js'], {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  GATEWAY_ENV: 'uat',
+  GATEWAY_DATA_DIR: path.join(dataDir, 'data'),
+  GATEWAY_SEED_FILE: seedFile,
+  GATEWAY_RATE_LIMIT: '100000000',
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+});
+try {
+  await load(server.port, 3, connections);
+  const before = server.cpu();
+  const result = await load(server.port, duration, connections);
+  const cpu = cpuPerRequest(before, server.cpu(), result.requests.total);
+  console.log(`${result.requests.average} req/s, non-2xx ${result.non2xx}, CPU µs/request by thread: ${JSON.stringify(cpu)}`);
+} finally {
+  await server.stop();
+}
