@@ -27,10 +27,6 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
-    /** Requests to send in all (instead of a duration). */
-    amount?: number;
-    /** Seconds before a request counts as timed out (default 10). */
-    timeout?: number;
     workers?: number;
     requests?: RequestSpec[];
   }
