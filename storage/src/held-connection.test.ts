@@ -95,3 +95,29 @@ describe.each(testDialects())('transaction() and runQuery on $name', ({ name }) 
     expect((await readCounter(db, { id: 'c' })).rows).toEqual([{ id: 'c', n: increments }]);
   });
 });
+
+describe('a failing statement on the held SQLite connection', () => {
+  let database: SqlDatabase<T>;
+  afterEach(() => database.close());
+
+  it('rejects its promise (as through Kysely), never throws where it is called', async () => {
+    database = await openWithCounters('sqlite');
+    const duplicate = CompiledQuery.raw('insert into counters (id, n) values (?, ?)', ['c', 1]); // 'c' exists
+    const outcome = await transaction(database.db, async (trx) => {
+      let thrown: unknown = null;
+      let promise: Promise<unknown> | undefined;
+      try {
+        promise = runQuery(trx, duplicate);
+      } catch (error) {
+        thrown = error;
+      }
+      const rejection = await promise?.then(
+        () => null,
+        (error: unknown) => error,
+      );
+      return { thrown, rejection };
+    });
+    expect(outcome.thrown).toBeNull();
+    expect(outcome.rejection).toMatchObject({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' });
+  });
+});

@@ -46,13 +46,22 @@ export const holdsConnection = (db: Kysely<any>): boolean => held.has(db);
 /** Run one compiled statement: on a held SQLite connection directly, else through Kysely. */
 export function runQuery<Row>(db: Kysely<any>, query: CompiledQuery<Row>): Promise<QueryResult<Row>> {
   const connection = held.get(db);
-  return connection ? Promise.resolve(runOn<Row>(connection, query.sql, query.parameters)) : db.executeQuery(query);
+  return connection ? settle(() => runOn<Row>(connection, query.sql, query.parameters)) : db.executeQuery(query);
 }
 
 /** `runQuery` for SQL text and its parameters (no CompiledQuery built on the direct path: Kysely's draws a random query id). */
 export function runSql<Row>(db: Kysely<any>, sql: string, parameters: readonly unknown[]): Promise<QueryResult<Row>> {
   const connection = held.get(db);
-  return connection ? Promise.resolve(runOn<Row>(connection, sql, parameters)) : db.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+  return connection ? settle(() => runOn<Row>(connection, sql, parameters)) : db.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+}
+
+/** A statement's failure (a constraint, a busy database) as a rejected promise, as through Kysely; never a synchronous throw. */
+function settle<T>(run: () => T): Promise<T> {
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
 }
 
 /** What Kysely's SqliteConnection.executeQuery answers, without its promise chain. */
