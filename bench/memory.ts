@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seed } from './seed.js';
-import { cpuPerRequest, startServer } from './server-process.js';
+import { cpuPerRequest, gatewayEnv, startServer } from './server-process.js';
 import { load } from './signed-load.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,16 +49,7 @@ const server = await startServer(
   path.join(dir, 'gateway.log'),
   args,
   {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    GATEWAY_ENV: 'uat',
-    GATEWAY_DATA_DIR: path.join(dir, 'data'),
-    GATEWAY_SEED_FILE: path.join(dir, 'seed.json'),
-    GATEWAY_RATE_LIMIT: '100000000',
-    LOG_LEVEL: 'info',
-    DATABASE_URL: '',
-    REDIS_URL: '',
-    GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+    ...gatewayEnv(path.join(dir, 'data'), path.join(dir, 'seed.json')),
     GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
     NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? '',
     ...(prod ? { NODE: process.execPath } : {}),

@@ -12,7 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuPerRequest, startServer } from './server-process.js';
+import { cpuPerRequest, gatewayEnv, startServer } from './server-process.js';
 import { seed } from './seed.js';
 import { load } from './signed-load.js';
 
@@ -23,18 +23,12 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lg-prof-'));
 const seedFile = path.join(dataDir, 'seed.json');
 writeFileSync(seedFile, JSON.stringify(seed));
 
-const server = await startServer(root, path.join(dataDir, 'gateway.log'), [process.env.BENCH_ENTRY ?? 'gateway/dist/main.js'], {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  GATEWAY_ENV: 'uat',
-  GATEWAY_DATA_DIR: path.join(dataDir, 'data'),
-  GATEWAY_SEED_FILE: seedFile,
-  GATEWAY_RATE_LIMIT: '100000000',
-  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-  DATABASE_URL: '',
-  REDIS_URL: '',
-  GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
-});
+const server = await startServer(
+  root,
+  path.join(dataDir, 'gateway.log'),
+  [process.env.BENCH_ENTRY ?? 'gateway/dist/main.js'],
+  gatewayEnv(path.join(dataDir, 'data'), seedFile, process.env.BENCH_LOG_LEVEL),
+);
 try {
   await load(server.port, 3, connections);
   const before = server.cpu();

@@ -31,7 +31,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import type { Result } from 'autocannon';
-import { cpuPerRequest, sampler, startServer, type ServerProcess } from './server-process.js';
+import { cpuPerRequest, gatewayEnv, sampler, startServer, type ServerProcess } from './server-process.js';
 import { seed } from './seed.js';
 import { load } from './signed-load.js';
 
@@ -129,17 +129,8 @@ function earn(connections: number, journal: boolean, run: number) {
     run === 1 ? name : `${name} (again)`,
     [GATEWAY_ENTRY],
     {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      GATEWAY_ENV: 'uat',
-      GATEWAY_DATA_DIR: path.join(dataDir, `data-${journal ? 'j' : 'nj'}${run}-${connections}`),
-      GATEWAY_SEED_FILE: seedFile,
-      GATEWAY_RATE_LIMIT: '100000000',
-      LOG_LEVEL: logLevel,
-      DATABASE_URL: '',
-      REDIS_URL: '',
+      ...gatewayEnv(path.join(dataDir, `data-${journal ? 'j' : 'nj'}${run}-${connections}`), seedFile, logLevel),
       ...(journal ? {} : { GATEWAY_JOURNAL_DAYS: '0' }),
-      GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
     },
     connections,
   );
@@ -228,16 +219,9 @@ async function postgresRound(databaseUrl: string, redisUrl: string) {
   const pgSeedFile = path.join(dataDir, 'seed-pg.json');
   writeFileSync(pgSeedFile, JSON.stringify(pgSeed));
   const env = {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    GATEWAY_ENV: 'uat',
-    GATEWAY_DATA_DIR: path.join(dataDir, 'data-pg'),
-    GATEWAY_SEED_FILE: pgSeedFile,
-    GATEWAY_RATE_LIMIT: '100000000',
-    LOG_LEVEL: logLevel,
+    ...gatewayEnv(path.join(dataDir, 'data-pg'), pgSeedFile, logLevel),
     DATABASE_URL: postgresUrlWithSchema(databaseUrl, schema),
     REDIS_URL: redisUrl,
-    GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
     GATEWAY_SCHEDULER: 'off',
   };
   const servers: ServerProcess[] = [];

@@ -132,3 +132,23 @@ export function cpuPerRequest(before: Record<string, number>, after: Record<stri
   }
   return out;
 }
+
+/**
+ * The environment every benchmark starts a gateway with: its own data directory and seed, the
+ * embedded engine on SQLite (no PostgreSQL or Redis unless the caller sets them), a rate limit no
+ * load reaches, a fixed master key; callers add or override what their target needs.
+ */
+export function gatewayEnv(dataDir: string, seedFile: string, logLevel = 'info'): Record<string, string> {
+  return {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEWAY_ENV: 'uat',
+    GATEWAY_DATA_DIR: dataDir,
+    GATEWAY_SEED_FILE: seedFile,
+    GATEWAY_RATE_LIMIT: '100000000',
+    LOG_LEVEL: logLevel,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    GATEWAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+  };
+}

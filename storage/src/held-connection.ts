@@ -45,8 +45,7 @@ export const holdsConnection = (db: Kysely<any>): boolean => held.has(db);
 
 /** Run one compiled statement: on a held SQLite connection directly, else through Kysely. */
 export function runQuery<Row>(db: Kysely<any>, query: CompiledQuery<Row>): Promise<QueryResult<Row>> {
-  const connection = held.get(db);
-  return connection ? settle(() => runOn<Row>(connection, query.sql, query.parameters)) : db.executeQuery(query);
+  return held.has(db) ? runSql<Row>(db, query.sql, query.parameters) : db.executeQuery(query);
 }
 
 /** `runQuery` for SQL text and its parameters (no CompiledQuery built on the direct path: Kysely's draws a random query id). */
