@@ -13,7 +13,7 @@ export interface EngineContext {
   /** The reward-code prefix without the dash (`LOYAL`). */
   codePrefix(): string;
   /**
-   * Run one event's writes atomically (a savepoint in a group commit, see transaction-batcher.ts);
+   * Run one event's writes atomically (one unit of a group commit, see transaction-batcher.ts);
    * never committed once `deadline` (epoch ms) has passed (DeadlinePassed instead). `key` names
    * what the writes lock (the member): units are ordered and spread over connections by it.
    */

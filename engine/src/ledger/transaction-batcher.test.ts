@@ -44,6 +44,55 @@ describe.each(testDialects())('group commit on $name', ({ name }) => {
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1215);
   });
 
+  it('a unit that fails after writing leaves nothing of itself; the units of its batch commit, each answered once', async () => {
+    const batcher = new TransactionBatcher(t.db, name);
+    const runs = new Map<string, number>();
+    const put =
+      (key: string, fail = false) =>
+      async (trx: Tx) => {
+        runs.set(key, (runs.get(key) ?? 0) + 1);
+        await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
+        if (fail) throw new Error(`refused ${key}`);
+        return key;
+      };
+    const results = await Promise.allSettled(['fail-a', 'fail-b', 'fail-c', 'fail-d'].map((k) => batcher.run(put(k, k === 'fail-b'))));
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+      'fail-a',
+      'refused fail-b',
+      'fail-c',
+      'fail-d',
+    ]);
+    const keys = (await t.db.selectFrom('engine_settings').select('key').where('key', 'like', 'fail-%').orderBy('key').execute()).map(
+      (r) => r.key,
+    );
+    expect(keys).toEqual(['fail-a', 'fail-c', 'fail-d']);
+    expect(runs.get('fail-b')).toBe(1); // the failing unit is not run again
+    for (const key of ['fail-a', 'fail-c', 'fail-d']) expect(runs.get(key)).toBeLessThanOrEqual(2);
+  });
+
+  it.runIf(name === 'postgres')('a batch runs without savepoints until a unit fails, then the next batches with one per unit', async () => {
+    // A row written inside a savepoint carries its subtransaction's id as xmin; without savepoints
+    // every row of a batch carries the batch's one transaction id.
+    const batcher = new TransactionBatcher(t.db, name);
+    const put =
+      (key: string, fail = false) =>
+      async (trx: Tx) => {
+        await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
+        if (fail) throw new Error('refused');
+      };
+    const writers = async (prefix: string) =>
+      (
+        await sql<{
+          writers: number;
+        }>`select count(distinct xmin::text)::int as writers from engine_settings where key like ${`${prefix}-%`}`.execute(t.db)
+      ).rows[0]!.writers;
+    await Promise.all([1, 2, 3, 4].map((i) => batcher.run(put(`plain-${i}`))));
+    expect(await writers('plain')).toBe(1);
+    await Promise.allSettled([1, 2, 3, 4].map((i) => batcher.run(put(`mixed-${i}`, i === 2))));
+    await Promise.all([1, 2, 3, 4].map((i) => batcher.run(put(`after-${i}`))));
+    expect(await writers('after')).toBe(4);
+  });
+
   it('a unit still running at its deadline rolls back to its savepoint alone; the rest of its batch commits', async () => {
     const batcher = new TransactionBatcher(t.db, name);
     const put =

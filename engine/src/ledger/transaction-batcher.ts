@@ -20,9 +20,13 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
  * Group commit: units of work that arrive while a commit is in progress are run together in ONE
- * transaction, each inside its own SAVEPOINT. A unit that fails is rolled back to its savepoint
- * alone (its caller gets the error); the others commit together, and every caller is answered only
- * after that commit. If the commit itself fails, every caller in the batch gets the error and
+ * transaction. A unit that fails leaves nothing of itself (its caller gets the error); the others
+ * commit together, and every caller is answered only after that commit. Units seldom fail (an earn
+ * that fails is a bug, a misconfigured card or a deadline), so a batch first runs without
+ * savepoints; if a unit fails, the whole batch is rolled back, that unit gets its error and the
+ * others run again at once, and the next few batches run each unit inside its own SAVEPOINT, which
+ * a failing unit is rolled back to alone. (A SAVEPOINT is a round trip per unit on PostgreSQL, and
+ * a subtransaction in the server; see docs/benchmarks.md.) If the commit itself fails, every caller in the batch gets the error and
  * nothing of the batch is written. Per event this keeps "all or nothing"; it only shares the
  * commit (measured on SQLite: the commit's WAL write was ~40 % of an earn; on PostgreSQL the
  * BEGIN/COMMIT round trips and the commit's WAL flush, see docs/benchmarks.md).
@@ -31,10 +35,10 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * engine runs a few batchers side by side, one transaction on one pooled connection each
  * (`GroupCommit`); row locks taken by one batch's units are held until its commit, so units are
  * run in the order of their keys (see run), and a unit that a deadlock still picks as its victim
- * is rolled back alone and run again.
+ * is rolled back (with its batch, or to its savepoint) and run again.
  *
  * Deadlines: a unit whose deadline passed while it waited is not run; a unit whose deadline passes
- * while it runs is rolled back to its savepoint alone (checked as its work ends). Both
+ * while it runs is a failing unit (checked as its work ends). Both
  * callers get DeadlinePassed. A released unit waits only for the commit: before each next unit
  * runs, a batch holding a released unit whose deadline is closer than the longest unit so far
  * (plus COMMIT_GUARD_MS) commits at once, and the units not yet run go to the next batch. What
@@ -43,6 +47,8 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 export class TransactionBatcher {
   private queue: Job[] = [];
   private running = false;
+  /** Batches still to run with a savepoint per unit (after a unit failed in a batch without them). */
+  private savepointBatches = 0;
   private readonly maxBatch: number;
 
   constructor(
@@ -83,8 +89,11 @@ export class TransactionBatcher {
       return;
     }
     if (this.dialect === 'postgres') batch.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const savepoints = this.savepointBatches > 0;
+    if (savepoints) this.savepointBatches--;
     const outcomes: Outcome[] = [];
     let deferred = batch.length; // from here on, units left for the next batch (a deadline was near)
+    let failedAt = -1; // without savepoints: the unit whose failure rolled the whole batch back
     try {
       await transaction(this.db, async (trx) => {
         let commitBy = Number.POSITIVE_INFINITY; // the earliest deadline of a released unit
@@ -95,13 +104,33 @@ export class TransactionBatcher {
             deferred = i;
             break;
           }
-          const outcome = await runInSavepoint(trx, job, this.dialect);
+          if (job.deadline !== undefined && started >= job.deadline) {
+            outcomes.push({ ok: false, error: new DeadlinePassed('start', job.deadline) }); // not run: nothing to undo
+            continue;
+          }
+          const outcome = savepoints ? await runInSavepoint(trx, job, this.dialect) : await runBare(trx, job);
+          if (!outcome.ok && !savepoints) {
+            failedAt = i;
+            outcomes.push(outcome);
+            throw UNIT_FAILED;
+          }
           outcomes.push(outcome);
           longest = Math.max(longest, Date.now() - started);
           if (outcome.ok && job.deadline !== undefined) commitBy = Math.min(commitBy, job.deadline);
         }
       });
     } catch (error) {
+      if (error === UNIT_FAILED) {
+        // Run without savepoints, one unit failed: the whole batch was rolled back (nothing of it
+        // is written). That unit gets its error as it would have after its savepoint's rollback;
+        // the others run again, first, and the next batches with a savepoint per unit.
+        this.savepointBatches = SAVEPOINT_BATCHES_AFTER_A_FAILURE;
+        this.queue.unshift(...batch.filter((job, i) => i !== failedAt && (i >= outcomes.length || outcomes[i]!.ok)));
+        outcomes.forEach((outcome, i) => {
+          if (!outcome.ok) this.failed(batch[i]!, outcome.error);
+        });
+        return;
+      }
       // The transaction failed (its COMMIT, or the connection under a unit): every unit of it gets
       // the error, also those it had not reached (on a lost connection, running them again at once
       // would only fail again); the callers retry idempotently.
@@ -162,8 +191,28 @@ function expired(job: Job): boolean {
   return true;
 }
 
+/** Thrown inside a batch's transaction to roll all of it back (see flush). */
+const UNIT_FAILED = Symbol('a unit of a batch without savepoints failed');
+
+/**
+ * After a unit failed in a batch without savepoints, this many batches run with a savepoint per
+ * unit: the units that were rolled back with it, and a stream of failing events, are not run twice
+ * each time.
+ */
+const SAVEPOINT_BATCHES_AFTER_A_FAILURE = 8;
+
+/** A unit of a batch without savepoints: its failure must roll back the whole batch (see flush). */
+async function runBare(trx: Tx, job: Job): Promise<Outcome> {
+  try {
+    const value = await job.work(trx);
+    ensureBefore(job.deadline, 'commit');
+    return { ok: true, value };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
 async function runInSavepoint(trx: Tx, job: Job, dialect: SqlDialect): Promise<Outcome> {
-  if (job.deadline !== undefined && Date.now() >= job.deadline) return { ok: false, error: new DeadlinePassed('start', job.deadline) };
   await runQuery(trx, SAVEPOINT);
   try {
     const value = await job.work(trx);
