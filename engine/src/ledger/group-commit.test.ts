@@ -53,6 +53,49 @@ describe.runIf(onPostgres)('group commit across two engines on postgres', () => 
     expect(Number(card.stamps_total)).toBe(2);
   });
 
+  it('failing sales among sales and their copies on both engines: the failing ones leave nothing, every other sale credited once', async () => {
+    // A failing unit rolls its whole batch back (batches run without savepoints until one fails):
+    // the others run again, and the unique key still decides each copy.
+    await sql`create function boom() returns trigger language plpgsql as $$ begin raise exception 'forced failure'; end $$`.execute(
+      databases[0]!.db,
+    );
+    await sql`create trigger boom before insert on sales for each row when (new.transaction_id like 'tx-boom-%') execute function boom()`.execute(
+      databases[0]!.db,
+    );
+    const commands = Array.from({ length: 48 }, (_, i) =>
+      sale({ ...(i % 8 === 3 ? { id: `tx-boom-${i}` } : {}), totalMinor: 100 * (1 + (i % 4)), customer: BOB }),
+    );
+    const sent = [];
+    for (const [i, command] of commands.entries()) {
+      sent.push(
+        engines[i % 2]!.earn(command).then(
+          (r) => r.status,
+          () => 'failed',
+        ),
+      );
+      sent.push(
+        engines[(i + 1) % 2]!.earn({ ...command, eventId: `copy-${i}` }).then(
+          (r) => r.status,
+          () => 'failed',
+        ),
+      );
+      if (i % 12 === 11) await sleep(2);
+    }
+    const statuses = await Promise.all(sent);
+    commands.forEach((command, i) => {
+      const pair = statuses.slice(2 * i, 2 * i + 2).sort();
+      expect(pair, command.transaction.id).toEqual(
+        command.transaction.id.startsWith('tx-boom-') ? ['failed', 'failed'] : ['duplicate', 'processed'],
+      );
+    });
+    const good = commands.filter((c) => !c.transaction.id.startsWith('tx-boom-'));
+    const db = databases[0]!.db;
+    const expected = good.reduce((sum, c) => sum + c.transaction.totalMinor / 100, 0);
+    expect(await balanceOf(db, 'MBR-0002')).toBe(expected);
+    expect(await ledgerSum(db, 'MBR-0002')).toBe(expected);
+    expect(await db.selectFrom('sales').select('id').execute()).toHaveLength(good.length);
+  });
+
   it('many sales of two members on both engines at once: every one credited exactly once', async () => {
     const commands = Array.from({ length: 60 }, (_, i) => sale({ totalMinor: 100 * (1 + (i % 3)), customer: i % 2 ? BOB : undefined }));
     for (const c of commands) if (c.transaction.customer === undefined) delete c.transaction.customer;
