@@ -16,8 +16,11 @@ export interface EngineContext {
    * Run one event's writes atomically (one unit of a group commit, see transaction-batcher.ts);
    * never committed once `deadline` (epoch ms) has passed (DeadlinePassed instead). `key` names
    * what the writes lock (the member): units are ordered and spread over connections by it.
+   * On PostgreSQL an earn passes its SaleLock as `opening`: a batch without savepoints takes all
+   * its units' sale locks and member lookups in one statement, and `work` receives the unit's
+   * LockedSale (undefined otherwise: the unit locks and looks up itself).
    */
-  atomically<T>(work: (trx: Tx) => Promise<T>, deadline?: number, key?: string): Promise<T>;
+  atomically<T>(work: (trx: Tx, opened?: unknown) => Promise<T>, deadline?: number, key?: string, opening?: unknown): Promise<T>;
 }
 
 export type Tx = Kysely<EngineTables>;

@@ -13,6 +13,7 @@ import { listMerchants } from './list-merchants.js';
 import { redeem } from './redeem.js';
 import { reverse } from './reverse.js';
 import { SettingsCache } from './settings-cache.js';
+import { lockSales, type SaleLock } from './earn-postgres.js';
 import { GroupCommit } from './transaction-batcher.js';
 
 export interface EmbeddedEngine extends LoyaltyEngine {
@@ -46,14 +47,19 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
   const db = options.database.db as Kysely<EngineTables>;
   const clock = options.clock ?? (() => new Date());
   let prefix = options.codePrefix ?? (await storedPrefix(db)) ?? DEFAULT_CODE_PREFIX;
-  const groupCommit = new GroupCommit(db, options.database.dialect, options.groupCommitLanes);
+  const groupCommit = new GroupCommit(
+    db,
+    options.database.dialect,
+    options.groupCommitLanes,
+    options.database.dialect === 'postgres' ? (trx, locks) => lockSales(trx, locks as SaleLock[]) : undefined,
+  );
   const ctx: EngineContext = {
     db,
     dialect: options.database.dialect,
     cache: new SettingsCache(db, () => clock().getTime()),
     now: () => clock().toISOString(),
     codePrefix: () => prefix,
-    atomically: (work, deadline, key) => groupCommit.run(work, deadline, key),
+    atomically: (work, deadline, key, opening) => groupCommit.run(work, deadline, key, opening),
   };
   let closed = false;
   // A database that is down or restarting is the engine being unavailable (retryable), not a fault.

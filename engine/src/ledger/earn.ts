@@ -6,7 +6,7 @@ import { cardProgress } from '../rules/stamps.js';
 import type { EngineContext, Tx } from './context.js';
 import { needsCatalog, planEarn, type EarnPlan } from './earn-plan.js';
 import { applyEarlierRefunds } from './earlier-refunds.js';
-import { lockSaleAndResolve, recordSale, type SaleValues } from './earn-postgres.js';
+import { lockSaleAndResolve, recordSale, resolutionOf, saleLock, type LockedSale, type SaleValues } from './earn-postgres.js';
 import { resolveMember } from './resolve-member.js';
 import { lockSale } from './sale-lock.js';
 import { MAX_STAMPS, tooManyStamps } from './stamp-limit.js';
@@ -231,15 +231,19 @@ export async function earn(ctx: EngineContext, command: EarnCommand, options: En
   const saleId = newId();
   const fingerprint = saleFingerprint(command.transaction);
   const postgres = ctx.dialect === 'postgres';
+  const { customer } = command.transaction;
+  const lock = postgres ? saleLock(merchant, customer, command.source, command.transaction.id) : undefined;
   return ctx.atomically(
-    async (trx) => {
+    async (trx, opened) => {
       // Inside the transaction: the member and the writes see one snapshot, and on SQLite the lookup
       // joins the group commit's read transaction instead of opening one of its own (measured:
       // ~70 µs a lookup outside under load, a few µs inside). On PostgreSQL the sale's lock is
-      // taken in the same round trip.
-      const { customer } = command.transaction;
-      const resolution = postgres
-        ? await lockSaleAndResolve(trx, merchant, customer, command.source, command.transaction.id)
+      // taken in the same round trip, or by the batch's opening statement for all its earns
+      // (`opened`, see transaction-batcher.ts).
+      const resolution = lock
+        ? opened
+          ? resolutionOf(merchant, customer, lock, (opened as LockedSale).row)
+          : await lockSaleAndResolve(trx, merchant, customer, lock)
         : await resolveMember(trx, merchant, customer);
       const plan = planEarn(command, merchant, resolution, catalog, ctx.codePrefix());
       let stampsUpdated: StampUpdate[];
@@ -279,6 +283,7 @@ export async function earn(ctx: EngineContext, command: EarnCommand, options: En
     },
     options.deadline,
     lockKey(command),
+    lock,
   );
 }
 

@@ -1,16 +1,32 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CustomerIdentifier, EarnOutcome } from '@loyalty-gateway/core';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { createDatabase, migrate, type SqlDatabase } from '@loyalty-gateway/storage';
 import { openTestDatabase, testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
 import type { EngineTables } from '../db/schema.js';
 import { engineMigrations } from '../db/migrations/index.js';
-import { BOB, balanceOf, ledgerSum, line, sale, testSeed } from '../testing/fixture.js';
+import { ANN, BOB, balanceOf, ledgerSum, line, sale, testSeed } from '../testing/fixture.js';
 import type { Tx } from './context.js';
 import { createEmbeddedEngine, type EmbeddedEngine } from './create-embedded-engine.js';
 import { TransactionBatcher } from './transaction-batcher.js';
 
 const onPostgres = testDialects().some((d) => d.name === 'postgres');
+
+/**
+ * The statements sent to PostgreSQL while `counting`: pg's Client.query, patched before any
+ * connection of this file exists (the storage binds each connection's query when it connects).
+ */
+const statements = { counting: false, sent: [] as string[] };
+const clientQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  if (statements.counting) {
+    const first = args[0] as string | { text: string };
+    statements.sent.push(typeof first === 'string' ? first : first.text);
+  }
+  return clientQuery.apply(this, args);
+} as typeof pg.Client.prototype.query;
 
 /** Two engines on one PostgreSQL database, as two gateway processes run (scale-out). */
 describe.runIf(onPostgres)('group commit across two engines on postgres', () => {
@@ -137,6 +153,52 @@ describe.runIf(onPostgres)('group commit on postgres', () => {
     const expected = 1200 + results.reduce((sum, r) => sum + r.pointsEarned, 0);
     expect(await balanceOf(database.db, 'MBR-0001')).toBe(expected);
     expect(await ledgerSum(database.db, 'MBR-0001')).toBe(expected);
+  });
+
+  it("a batch's earns take their sale locks and member lookups in one statement, then one statement each", async () => {
+    await engine.earn(sale({ totalMinor: 100 })); // the settings cache and the prepared statements, warm
+    statements.sent = [];
+    statements.counting = true;
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => engine.earn(sale({ totalMinor: 100 * (i + 1), customer: i % 2 ? BOB : ANN }))),
+    ).finally(() => (statements.counting = false));
+    expect(results.every((r) => r.status === 'processed')).toBe(true);
+    // The two members' earns meet in one batch or two (one per lane their keys hash to): BEGIN,
+    // the opening statement, one statement per earn, COMMIT.
+    const { sent } = statements;
+    const openings = sent.filter((text) => text.includes('jsonb_to_recordset')).length;
+    expect([1, 2]).toContain(openings);
+    expect(sent).toHaveLength(12 + 3 * openings);
+    expect(await balanceOf(database.db, 'MBR-0001')).toBe(1200 + 1 + (1 + 3 + 5 + 7 + 9 + 11));
+    expect(await balanceOf(database.db, 'MBR-0002')).toBe(2 + 4 + 6 + 8 + 10 + 12);
+  });
+
+  it("the batch's opening statement resolves every kind of customer as an earn alone does", async () => {
+    await engine.earn(sale({ totalMinor: 100 })); // warm: the next earns arrive together
+    const customers: (CustomerIdentifier | undefined)[] = [
+      { type: 'phone', value: '+15550100001' },
+      { type: 'email', value: 'bob@example.com' },
+      { type: 'externalId', value: 'crm-1' },
+      ANN,
+      { type: 'membershipId', value: 'MBR-9999' },
+      { type: 'phone', value: 'not a phone' },
+      { type: 'email', value: 'nobody@example.com' },
+      undefined,
+    ];
+    const earnFor = (customer: CustomerIdentifier | undefined) => {
+      const command = sale({ totalMinor: 500, customer });
+      if (!customer) delete command.transaction.customer;
+      return engine.earn(command);
+    };
+    statements.sent = [];
+    statements.counting = true;
+    const together = await Promise.all(customers.map(earnFor)).finally(() => (statements.counting = false));
+    expect(statements.sent.filter((text) => text.includes('jsonb_to_recordset')).length).toBeGreaterThan(0);
+    const alone = [];
+    for (const customer of customers) alone.push(await earnFor(customer));
+    const view = (r: EarnOutcome) => [r.status, r.membershipId, r.pointsEarned, r.warning];
+    expect(together.map(view)).toEqual(alone.map(view));
+    expect(together.map((r) => r.membershipId)).toEqual(['MBR-0001', 'MBR-0002', 'MBR-0001', 'MBR-0001', '', '', '', '']);
   });
 
   it('a unit picked as a deadlock victim is rolled back alone and run again; every unit commits', async () => {

@@ -13,7 +13,7 @@ export interface ResolvedMember {
 
 export type Resolution = { member: ResolvedMember; reason: null } | { member: null; reason: string };
 
-type LookupColumn = 'phone' | 'email' | 'membership_id' | 'external_id';
+export type LookupColumn = 'phone' | 'email' | 'membership_id' | 'external_id';
 
 /** The indexed column and normalised value a customer identifier is looked up by (null: cannot match). */
 export function lookupKey(customer: CustomerIdentifier, defaultCountryCode: string): { column: LookupColumn; value: string | null } {

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { balanceOf, ledgerSum, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
 import type { Tx } from './context.js';
-import { TransactionBatcher } from './transaction-batcher.js';
+import { TransactionBatcher, type BatchOpening } from './transaction-batcher.js';
 
 describe.each(testDialects())('group commit on $name', ({ name }) => {
   let t: TestEngine;
@@ -91,6 +91,44 @@ describe.each(testDialects())('group commit on $name', ({ name }) => {
     await Promise.allSettled([1, 2, 3, 4].map((i) => batcher.run(put(`mixed-${i}`, i === 2))));
     await Promise.all([1, 2, 3, 4].map((i) => batcher.run(put(`after-${i}`))));
     expect(await writers('after')).toBe(4);
+  });
+
+  it("a batch's opening statement gives each unit its part; when it fails the units run again with savepoints, opening for themselves", async () => {
+    let openings = 0;
+    let failNext = true;
+    const opening: BatchOpening = async (_trx, inputs) => {
+      openings++;
+      if (failNext) {
+        failNext = false;
+        throw new Error('deadlock detected');
+      }
+      return inputs.map((input) => `opened ${String(input)}`);
+    };
+    const batcher = new TransactionBatcher(t.db, name, undefined, opening);
+    const seen = new Map<string, unknown>();
+    const unit = (key: string) => async (trx: Tx, opened?: unknown) => {
+      seen.set(key, opened);
+      await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
+      return key;
+    };
+    expect(await Promise.all(['open-1', 'open-2', 'open-3'].map((k) => batcher.run(unit(k), undefined, k, k)))).toEqual([
+      'open-1',
+      'open-2',
+      'open-3',
+    ]);
+    expect(openings).toBe(1); // failed, and the batch that ran them again (with savepoints) did not open
+    expect([...seen.values()]).toEqual([undefined, undefined, undefined]);
+    // Later batches open again (after at most 8 with savepoints), each unit given its own part.
+    let round = 0;
+    while (openings === 1 && round < 10) {
+      round++;
+      await Promise.all(['a', 'b'].map((k) => batcher.run(unit(`open-${round}-${k}`), undefined, k, k)));
+    }
+    expect(round).toBeLessThanOrEqual(8);
+    expect(seen.get(`open-${round}-a`)).toBe('opened a');
+    expect(seen.get(`open-${round}-b`)).toBe('opened b');
+    const keys = await t.db.selectFrom('engine_settings').select('key').where('key', 'like', 'open-%').execute();
+    expect(keys).toHaveLength(3 + 2 * round);
   });
 
   it('a unit still running at its deadline rolls back to its savepoint alone; the rest of its batch commits', async () => {

@@ -4,8 +4,23 @@ import type { EngineTables } from '../db/schema.js';
 import type { Tx } from './context.js';
 import { DeadlinePassed, ensureBefore, transactBefore } from './deadline.js';
 
+/**
+ * A batch's opening statement (optional, PostgreSQL): given the opening inputs of the batch's
+ * units, in the order they will run, what each receives as its work's second argument. One round
+ * trip for the batch instead of one per unit (the earn's: its sale lock and member lookup,
+ * earn-postgres.ts lockSales). Only batches without savepoints open this way; a unit that runs
+ * alone or in a batch with savepoints gets undefined and does that work itself.
+ */
+export type BatchOpening = (trx: Tx, inputs: unknown[]) => Promise<unknown[]>;
+
+export type UnitWork<T> = (trx: Tx, opened?: unknown) => Promise<T>;
+
 interface Job {
-  work: (trx: Tx) => Promise<unknown>;
+  work: UnitWork<unknown>;
+  /** This unit's input to the batch's opening statement (see BatchOpening). */
+  opening: unknown;
+  /** What the opening statement gave this unit in the batch now running. */
+  opened: unknown;
   /** What the unit will lock (see run); units of a batch run in the order of their keys. */
   key: string;
   /** Times this unit was rolled back by a deadlock and queued again. */
@@ -55,6 +70,7 @@ export class TransactionBatcher {
     private readonly db: Kysely<EngineTables>,
     private readonly dialect: SqlDialect = 'sqlite',
     maxBatch?: number,
+    private readonly opening?: BatchOpening,
   ) {
     this.maxBatch = maxBatch ?? (dialect === 'postgres' ? POSTGRES_MAX_BATCH : 64);
   }
@@ -65,9 +81,9 @@ export class TransactionBatcher {
    * batches on different connections take their row locks in one order and never wait on each
    * other in a cycle.
    */
-  run<T>(work: (trx: Tx) => Promise<T>, deadline?: number, key = ''): Promise<T> {
+  run<T>(work: UnitWork<T>, deadline?: number, key = '', opening?: unknown): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, key, retries: 0, deadline, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, opening, opened: undefined, key, retries: 0, deadline, resolve: resolve as (value: unknown) => void, reject });
       if (!this.running) {
         this.running = true;
         setImmediate(() => void this.drain());
@@ -91,11 +107,18 @@ export class TransactionBatcher {
     if (this.dialect === 'postgres') batch.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const savepoints = this.savepointBatches > 0;
     if (savepoints) this.savepointBatches--;
+    const opening = savepoints || !this.opening ? [] : batch.filter((job) => job.opening !== undefined);
     const outcomes: Outcome[] = [];
     let deferred = batch.length; // from here on, units left for the next batch (a deadline was near)
     let failedAt = -1; // without savepoints: the unit whose failure rolled the whole batch back
     try {
       await transaction(this.db, async (trx) => {
+        if (opening.length > 0) {
+          const opened = await this.opening!(trx, opening.map((job) => job.opening)).catch(() => {
+            throw OPENING_FAILED;
+          });
+          opening.forEach((job, i) => (job.opened = opened[i]));
+        }
         let commitBy = Number.POSITIVE_INFINITY; // the earliest deadline of a released unit
         let longest = 0; // the longest unit so far: what running one more may take
         for (const [i, job] of batch.entries()) {
@@ -120,6 +143,14 @@ export class TransactionBatcher {
         }
       });
     } catch (error) {
+      for (const job of opening) job.opened = undefined;
+      if (error === OPENING_FAILED) {
+        // Rolled back before any unit ran (a deadlock between two batches' locks, say): the units
+        // run again, first, in batches with savepoints, where each opens for itself.
+        this.savepointBatches = SAVEPOINT_BATCHES_AFTER_A_FAILURE;
+        this.queue.unshift(...batch);
+        return;
+      }
       if (error === UNIT_FAILED) {
         // Run without savepoints, one unit failed: the whole batch was rolled back (nothing of it
         // is written). That unit gets its error as it would have after its savepoint's rollback;
@@ -138,6 +169,7 @@ export class TransactionBatcher {
       this.queue.unshift(...batch.slice(deferred));
       return;
     }
+    for (const job of opening) job.opened = undefined;
     // Units not run because a released unit's deadline was near: first in the next batch.
     this.queue.unshift(...batch.slice(outcomes.length));
     outcomes.forEach((outcome, i) => {
@@ -193,6 +225,7 @@ function expired(job: Job): boolean {
 
 /** Thrown inside a batch's transaction to roll all of it back (see flush). */
 const UNIT_FAILED = Symbol('a unit of a batch without savepoints failed');
+const OPENING_FAILED = Symbol("a batch's opening statement failed");
 
 /**
  * After a unit failed in a batch without savepoints, this many batches run with a savepoint per
@@ -204,7 +237,7 @@ const SAVEPOINT_BATCHES_AFTER_A_FAILURE = 8;
 /** A unit of a batch without savepoints: its failure must roll back the whole batch (see flush). */
 async function runBare(trx: Tx, job: Job): Promise<Outcome> {
   try {
-    const value = await job.work(trx);
+    const value = await job.work(trx, job.opened);
     ensureBefore(job.deadline, 'commit');
     return { ok: true, value };
   } catch (error) {
@@ -237,14 +270,14 @@ async function runInSavepoint(trx: Tx, job: Job, dialect: SqlDialect): Promise<O
 export class GroupCommit {
   private readonly lanes: TransactionBatcher[];
 
-  constructor(db: Kysely<EngineTables>, dialect: SqlDialect, lanes?: number) {
+  constructor(db: Kysely<EngineTables>, dialect: SqlDialect, lanes?: number, opening?: BatchOpening) {
     const count = dialect === 'postgres' ? Math.max(1, lanes ?? POSTGRES_LANES) : 1;
-    this.lanes = Array.from({ length: count }, () => new TransactionBatcher(db, dialect));
+    this.lanes = Array.from({ length: count }, () => new TransactionBatcher(db, dialect, undefined, opening));
   }
 
-  run<T>(work: (trx: Tx) => Promise<T>, deadline?: number, key = ''): Promise<T> {
+  run<T>(work: UnitWork<T>, deadline?: number, key = '', opening?: unknown): Promise<T> {
     const lane = this.lanes.length === 1 ? this.lanes[0]! : this.lanes[laneOf(key, this.lanes.length)]!;
-    return lane.run(work, deadline, key);
+    return lane.run(work, deadline, key, opening);
   }
 }
 
