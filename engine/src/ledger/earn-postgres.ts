@@ -92,7 +92,8 @@ export async function lockSaleAndResolve(
 ): Promise<Resolution> {
   let row: MemberRow | undefined;
   if (lock.column === null) await LOCK_ONLY(trx, { lockKey: lock.lockKey });
-  else row = (await LOCK_AND_LOOKUPS[lock.column]!(trx, { lockKey: lock.lockKey, merchantId: lock.merchantId, value: lock.value! })).rows[0];
+  else
+    row = (await LOCK_AND_LOOKUPS[lock.column]!(trx, { lockKey: lock.lockKey, merchantId: lock.merchantId, value: lock.value! })).rows[0];
   return resolutionOf(merchant, customer, lock, row);
 }
 

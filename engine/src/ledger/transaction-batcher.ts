@@ -83,7 +83,16 @@ export class TransactionBatcher {
    */
   run<T>(work: UnitWork<T>, deadline?: number, key = '', opening?: unknown): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, opening, opened: undefined, key, retries: 0, deadline, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({
+        work,
+        opening,
+        opened: undefined,
+        key,
+        retries: 0,
+        deadline,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       if (!this.running) {
         this.running = true;
         setImmediate(() => void this.drain());
@@ -114,7 +123,10 @@ export class TransactionBatcher {
     try {
       await transaction(this.db, async (trx) => {
         if (opening.length > 0) {
-          const opened = await this.opening!(trx, opening.map((job) => job.opening)).catch(() => {
+          const opened = await this.opening!(
+            trx,
+            opening.map((job) => job.opening),
+          ).catch(() => {
             throw OPENING_FAILED;
           });
           opening.forEach((job, i) => (job.opened = opened[i]));
