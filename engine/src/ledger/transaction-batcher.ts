@@ -36,15 +36,19 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 /**
  * Group commit: units of work that arrive while a commit is in progress are run together in ONE
  * transaction. A unit that fails leaves nothing of itself (its caller gets the error); the others
- * commit together, and every caller is answered only after that commit. Units seldom fail (an earn
- * that fails is a bug, a misconfigured card or a deadline), so a batch first runs without
- * savepoints; if a unit fails, the whole batch is rolled back, that unit gets its error and the
- * others run again at once, and the next few batches run each unit inside its own SAVEPOINT, which
- * a failing unit is rolled back to alone. (A SAVEPOINT is a round trip per unit on PostgreSQL, and
- * a subtransaction in the server; see docs/benchmarks.md.) If the commit itself fails, every caller in the batch gets the error and
- * nothing of the batch is written. Per event this keeps "all or nothing"; it only shares the
- * commit (measured on SQLite: the commit's WAL write was ~40 % of an earn; on PostgreSQL the
- * BEGIN/COMMIT round trips and the commit's WAL flush, see docs/benchmarks.md).
+ * commit together, and every caller is answered only after that commit. If the commit itself
+ * fails, every caller in the batch gets the error and nothing of the batch is written. Per event
+ * this keeps "all or nothing"; it only shares the commit (measured on SQLite: the commit's WAL
+ * write was ~40 % of an earn; on PostgreSQL the BEGIN/COMMIT round trips and the commit's WAL
+ * flush, see docs/benchmarks.md).
+ *
+ * Savepoints only after a failure: units seldom fail (an earn that fails is a bug, a misconfigured
+ * card or a deadline), so a batch first runs its units without savepoints. If one fails, the whole
+ * batch is rolled back, that unit gets its error, the others run again at once, and the next
+ * SAVEPOINT_BATCHES_AFTER_A_FAILURE batches run each unit inside its own SAVEPOINT, which a failing
+ * unit is rolled back to alone. (A SAVEPOINT is a round trip per unit on PostgreSQL and a
+ * subtransaction in the server.) A batch without savepoints may open with one statement for all
+ * its units (BatchOpening).
  *
  * On SQLite one batcher serialises every write (one connection does anyway). On PostgreSQL the
  * engine runs a few batchers side by side, one transaction on one pooled connection each
@@ -53,11 +57,12 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * is rolled back (with its batch, or to its savepoint) and run again.
  *
  * Deadlines: a unit whose deadline passed while it waited is not run; a unit whose deadline passes
- * while it runs is a failing unit (checked as its work ends). Both
- * callers get DeadlinePassed. A released unit waits only for the commit: before each next unit
- * runs, a batch holding a released unit whose deadline is closer than the longest unit so far
- * (plus COMMIT_GUARD_MS) commits at once, and the units not yet run go to the next batch. What
- * remains is the commit itself, part of the residual race the HTTP client's safety margin covers (docs/engine-service.md).
+ * while it runs fails like any unit (checked as its work ends); its caller gets DeadlinePassed
+ * either way. A released unit waits only for the commit: before each next unit runs, a batch
+ * holding a released unit whose deadline is closer than the longest unit so far (plus
+ * COMMIT_GUARD_MS) commits at once, and the units not yet run go to the next batch. What remains
+ * is the commit itself, part of the residual race the HTTP client's safety margin covers
+ * (docs/engine-service.md).
  */
 export class TransactionBatcher {
   private queue: Job[] = [];
