@@ -126,7 +126,11 @@ const LOCK_ALL = preparedQuery((db, v: { units: string }) =>
   ),
 );
 
-/** What a unit of a batch receives from the batch's first statement (see lockSales). */
+/**
+ * What a unit of a batch receives from the batch's first statement (see lockSales). The wallet's
+ * balance in `row` is the one read at the batch's start: an earlier unit of the batch may have
+ * credited the same member since. An earn reads only who the member is.
+ */
 export interface LockedSale {
   row: MemberRow | undefined;
 }
