@@ -201,6 +201,29 @@ describe.runIf(onPostgres)('group commit on postgres', () => {
     expect(together.map((r) => r.membershipId)).toEqual(['MBR-0001', 'MBR-0002', 'MBR-0001', 'MBR-0001', '', '', '', '']);
   });
 
+  it('a batch runs without savepoints until a unit fails, then the next batches with one per unit', async () => {
+    // A row written inside a savepoint carries its subtransaction's id as xmin; without savepoints
+    // every row of a batch carries the batch's one transaction id.
+    const batcher = new TransactionBatcher(database.db, 'postgres');
+    const put =
+      (key: string, fail = false) =>
+      async (trx: Tx) => {
+        await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
+        if (fail) throw new Error('refused');
+      };
+    const writers = async (prefix: string) =>
+      (
+        await sql<{
+          writers: number;
+        }>`select count(distinct xmin::text)::int as writers from engine_settings where key like ${`${prefix}-%`}`.execute(database.db)
+      ).rows[0]!.writers;
+    await Promise.all([1, 2, 3, 4].map((i) => batcher.run(put(`plain-${i}`))));
+    expect(await writers('plain')).toBe(1);
+    await Promise.allSettled([1, 2, 3, 4].map((i) => batcher.run(put(`mixed-${i}`, i === 2))));
+    await Promise.all([1, 2, 3, 4].map((i) => batcher.run(put(`after-${i}`))));
+    expect(await writers('after')).toBe(4);
+  });
+
   it('a unit picked as a deadlock victim is rolled back alone and run again; every unit commits', async () => {
     // Two batches on two connections lock two rows in opposite orders (keys that do not name
     // what they lock, as a member named by two identifiers would): PostgreSQL breaks the cycle.

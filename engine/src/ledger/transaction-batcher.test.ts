@@ -70,29 +70,6 @@ describe.each(testDialects())('group commit on $name', ({ name }) => {
     for (const key of ['fail-a', 'fail-c', 'fail-d']) expect(runs.get(key)).toBeLessThanOrEqual(2);
   });
 
-  it.runIf(name === 'postgres')('a batch runs without savepoints until a unit fails, then the next batches with one per unit', async () => {
-    // A row written inside a savepoint carries its subtransaction's id as xmin; without savepoints
-    // every row of a batch carries the batch's one transaction id.
-    const batcher = new TransactionBatcher(t.db, name);
-    const put =
-      (key: string, fail = false) =>
-      async (trx: Tx) => {
-        await trx.insertInto('engine_settings').values({ key, value: 'x' }).execute();
-        if (fail) throw new Error('refused');
-      };
-    const writers = async (prefix: string) =>
-      (
-        await sql<{
-          writers: number;
-        }>`select count(distinct xmin::text)::int as writers from engine_settings where key like ${`${prefix}-%`}`.execute(t.db)
-      ).rows[0]!.writers;
-    await Promise.all([1, 2, 3, 4].map((i) => batcher.run(put(`plain-${i}`))));
-    expect(await writers('plain')).toBe(1);
-    await Promise.allSettled([1, 2, 3, 4].map((i) => batcher.run(put(`mixed-${i}`, i === 2))));
-    await Promise.all([1, 2, 3, 4].map((i) => batcher.run(put(`after-${i}`))));
-    expect(await writers('after')).toBe(4);
-  });
-
   it("a batch's opening statement gives each unit its part; when it fails the units run again with savepoints, opening for themselves", async () => {
     let openings = 0;
     let failNext = true;
