@@ -298,8 +298,15 @@ export class GroupCommit {
   }
 }
 
-/** Batchers side by side on PostgreSQL (each holds one pooled connection while it runs a batch). */
-export const POSTGRES_LANES = 4;
+/**
+ * Batchers side by side on PostgreSQL (each holds one pooled connection while it runs a batch).
+ * Fewer lanes make larger batches: fewer BEGIN / opening / COMMIT statements per earn, but fewer
+ * transactions in flight. Measured with `engine/bench/earn-pg.ts` (docs/benchmarks.md): 2 against
+ * 4, three alternated pairs, earns/s +15–26 % and CPU per earn −14 to −25 %; 1 spent less CPU
+ * still at equal earns/s on this 2-core machine, but leaves one serial chain of round trips per
+ * process, the bound once PostgreSQL is across a network.
+ */
+export const POSTGRES_LANES = 2;
 
 function laneOf(key: string, lanes: number): number {
   let hash = 0;
