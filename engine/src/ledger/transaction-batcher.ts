@@ -124,7 +124,6 @@ export class TransactionBatcher {
     const opening = savepoints || !this.opening ? [] : batch.filter((job) => job.opening !== undefined);
     const outcomes: Outcome[] = [];
     let deferred = batch.length; // from here on, units left for the next batch (a deadline was near)
-    let failedAt = -1; // without savepoints: the unit whose failure rolled the whole batch back
     try {
       await transaction(this.db, async (trx) => {
         if (opening.length > 0) {
@@ -149,18 +148,13 @@ export class TransactionBatcher {
             continue;
           }
           const outcome = savepoints ? await runInSavepoint(trx, job, this.dialect) : await runBare(trx, job);
-          if (!outcome.ok && !savepoints) {
-            failedAt = i;
-            outcomes.push(outcome);
-            throw UNIT_FAILED;
-          }
           outcomes.push(outcome);
+          if (!outcome.ok && !savepoints) throw UNIT_FAILED;
           longest = Math.max(longest, Date.now() - started);
           if (outcome.ok && job.deadline !== undefined) commitBy = Math.min(commitBy, job.deadline);
         }
       });
     } catch (error) {
-      for (const job of opening) job.opened = undefined;
       if (error === OPENING_FAILED) {
         // Rolled back before any unit ran (a deadlock between two batches' locks, say): the units
         // run again, first, in batches with savepoints, where each opens for itself.
@@ -169,11 +163,12 @@ export class TransactionBatcher {
         return;
       }
       if (error === UNIT_FAILED) {
-        // Run without savepoints, one unit failed: the whole batch was rolled back (nothing of it
-        // is written). That unit gets its error as it would have after its savepoint's rollback;
-        // the others run again, first, and the next batches with a savepoint per unit.
+        // Run without savepoints, one unit failed (the last outcome): the whole batch was rolled
+        // back (nothing of it is written). That unit gets its error as it would have after its
+        // savepoint's rollback (so do units not run for their deadline); the others run again,
+        // first, and the next batches with a savepoint per unit.
         this.savepointBatches = SAVEPOINT_BATCHES_AFTER_A_FAILURE;
-        this.queue.unshift(...batch.filter((job, i) => i !== failedAt && (i >= outcomes.length || outcomes[i]!.ok)));
+        this.queue.unshift(...batch.filter((_job, i) => i >= outcomes.length || outcomes[i]!.ok));
         outcomes.forEach((outcome, i) => {
           if (!outcome.ok) this.failed(batch[i]!, outcome.error);
         });
@@ -185,8 +180,9 @@ export class TransactionBatcher {
       for (const job of batch.slice(0, deferred)) job.reject(error);
       this.queue.unshift(...batch.slice(deferred));
       return;
+    } finally {
+      for (const job of opening) job.opened = undefined;
     }
-    for (const job of opening) job.opened = undefined;
     // Units not run because a released unit's deadline was near: first in the next batch.
     this.queue.unshift(...batch.slice(outcomes.length));
     outcomes.forEach((outcome, i) => {
@@ -197,8 +193,8 @@ export class TransactionBatcher {
 
   /**
    * A unit chosen as a deadlock's victim (PostgreSQL; two writers of the same rows that locked
-   * them in different orders, e.g. one member named by two identifiers) was rolled back alone:
-   * it runs again in the next batch, a few times, before its caller gets the error.
+   * them in different orders, e.g. one member named by two identifiers) was rolled back (to its
+   * savepoint, or with its batch): it runs again in the next batch, a few times, before its caller gets the error.
    */
   private failed(job: Job, error: unknown): void {
     if (isDeadlock(error) && job.retries < DEADLOCK_RETRIES) {
@@ -219,16 +215,16 @@ const DEADLOCK_RETRIES = 3;
 const isDeadlock = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === '40P01';
 
 /**
- * Units per batch on PostgreSQL: each unit's savepoint becomes a subtransaction, and a backend
- * keeps the ids of at most 64 of them in shared memory; past that every other session's snapshot
- * must look them up in pg_subtrans (the "suboverflow" slowdown).
+ * Units per batch on PostgreSQL: in a batch with savepoints each unit is a subtransaction, and a
+ * backend keeps the ids of at most 64 of them in shared memory; past that every other session's
+ * snapshot must look them up in pg_subtrans (the "suboverflow" slowdown).
  */
 const POSTGRES_MAX_BATCH = 32;
 
 /** Time kept for the COMMIT itself when a released unit's deadline is near. */
 const COMMIT_GUARD_MS = 5;
 
-// Compiled once: these run three times per batched event, on the hot path.
+// Compiled once: in a batch with savepoints these run with every unit.
 const SAVEPOINT = CompiledQuery.raw('savepoint unit');
 const RELEASE = CompiledQuery.raw('release savepoint unit');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint unit');

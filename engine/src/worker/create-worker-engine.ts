@@ -119,9 +119,9 @@ class EngineThread {
   /**
    * The calls made since the last send, in one message: each postMessage has a fixed cost on both
    * threads (serialising, waking the other thread, dispatching the event); with one message per
-   * call it was ~12 % of the event loop's profile on the earn path (docs/benchmarks.md). Sent once this turn of the
-   * event loop has read what its sockets had (setImmediate), so calls arriving together travel
-   * together. A thread stopped meanwhile has already failed them (stop).
+   * call it was ~12 % of the event loop's profile on the earn path (docs/benchmarks.md). Sent once
+   * this turn of the event loop has read what its sockets had (setImmediate), so calls arriving
+   * together travel together. A thread stopped meanwhile has already failed them (stop).
    */
   private readonly send = (): void => {
     const calls = this.outbox;
