@@ -13,8 +13,15 @@
  *
  * With DATABASE_URL and REDIS_URL set, a PostgreSQL round follows: two gateway processes on one
  * fresh schema and Redis, sales spread over 300 members, the load split between the two, at
- * BENCH_PG_CONNECTIONS (default 64); then, on the same server in the same run, pgbench's TPC-B
- * (scale 10, 16 clients) as the baseline of what the server does with transactions of that size.
+ * BENCH_PG_CONNECTIONS (default 64), measured after a warm-up of BENCH_PG_WARMUP seconds (default 15:
+ * each process serves a few times fewer requests per second than the embedded target, and after
+ * 3 s V8 was still compiling the hot paths, ~20 % of its CPU); the CPU of PostgreSQL's and Redis's
+ * processes is read too; then, on the same server in the same run, pgbench's TPC-B (scale 10, 16
+ * clients) as the baseline of what the server does with transactions of that size.
+ *
+ * Each target's other threads are printed by name/thread id (Node names its workers and V8's
+ * helpers alike). BENCH_NODE_FLAGS passes node or V8 flags to the targets only; BENCH_KEEP_DATA=1
+ * keeps their logs and data directory.
  *
  * BENCH_TARGETS=postgres runs the PostgreSQL round alone (BENCH_TARGETS=embedded the rounds before
  * it alone); a partial run prints its figures and leaves docs/benchmarks.md as it is.
@@ -31,7 +38,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import type { Result } from 'autocannon';
-import { cpuPerRequest, gatewayEnv, sampler, startServer, type ServerProcess } from './server-process.js';
+import { cpuPerRequest, gatewayEnv, processesCpu, sampler, startServer, type ServerProcess } from './server-process.js';
 import { seed } from './seed.js';
 import { load } from './signed-load.js';
 
@@ -41,30 +48,47 @@ const connectionCounts = (process.env.BENCH_CONNECTIONS ?? '32,100').split(',').
 const compiled = process.env.BENCH_BUILD !== 'source' && existsSync(path.join(root, 'gateway/dist/main.js'));
 const GATEWAY_ENTRY = compiled ? 'gateway/dist/main.js' : 'gateway/src/main.ts';
 const MB = 1024 * 1024;
+const pgWarmUp = Number(process.env.BENCH_PG_WARMUP ?? 15);
 const targets = new Set((process.env.BENCH_TARGETS ?? 'embedded,postgres').split(',').map((t) => t.trim()));
 
 /** One measured run against one or more processes of a target (the load split evenly between them). */
-async function measureServers(name: string, servers: ServerProcess[], connections: number, members?: readonly string[]) {
+async function measureServers(
+  name: string,
+  servers: ServerProcess[],
+  connections: number,
+  members?: readonly string[],
+  /** The commands of the servers the target talks to (PostgreSQL, Redis), whose CPU is read as well. */
+  services: readonly string[] = [],
+  warmUp = 3,
+) {
   const share = Math.max(1, Math.round(connections / servers.length));
   const loadAll = (seconds: number) => Promise.all(servers.map((server) => load(server.port, seconds, share, members)));
   const idle = servers.reduce((sum, server) => sum + server.rss(), 0);
-  await loadAll(3);
+  await loadAll(warmUp);
   const before = servers.map((server) => server.cpu());
   const clientBefore = process.cpuUsage();
+  const servicesBefore = processesCpu(services);
   const memory = servers.map((server) => sampler(() => server.rss()));
   const results = await loadAll(duration);
   const rss = memory.map((m) => m.stop());
   const clientUsage = process.cpuUsage(clientBefore);
   const total = results.reduce((sum, r) => sum + r.requests.total, 0);
+  const servicesAfter = processesCpu(services);
+  /** µs of CPU per request of each service. */
+  const servicesCpu = Object.fromEntries(services.map((s) => [s, (servicesAfter[s]! - servicesBefore[s]!) / Math.max(1, total)]));
   const client = (clientUsage.user + clientUsage.system) / Math.max(1, total);
   let main = 0;
   let other = 0;
+  /** Each process's other threads (the worker threads, libuv's pool, V8's helpers), by name/tid. */
+  const threads: Record<string, number> = {};
   servers.forEach((server, i) => {
     const cpu = cpuPerRequest(before[i]!, server.cpu(), total);
     main += cpu.main ?? 0;
-    other += Object.entries(cpu)
-      .filter(([thread]) => thread !== 'main')
-      .reduce((sum, [, us]) => sum + us, 0);
+    for (const [thread, us] of Object.entries(cpu)) {
+      if (thread === 'main') continue;
+      other += us;
+      threads[servers.length > 1 ? `${i + 1}:${thread}` : thread] = us;
+    }
   });
   const worst = (pick: (r: Result) => number) => Math.max(...results.map(pick));
   const sum = (pick: (r: Result) => number) => results.reduce((acc, r) => acc + pick(r), 0);
@@ -81,6 +105,7 @@ async function measureServers(name: string, servers: ServerProcess[], connection
     main,
     other,
     client,
+    services: servicesCpu,
     /** Requests per second if every core did nothing but this: the machine's ceiling for this target. */
     ceiling: (os.cpus().length * 1e6) / (main + other + client),
     /** Per process, in MiB: before any load, the peak and the mean of the samples during the measured run. */
@@ -91,6 +116,18 @@ async function measureServers(name: string, servers: ServerProcess[], connection
   console.log(
     `${name}, ${connections} connections: ${measured.rps.toFixed(0)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms, non-2xx ${measured.non2xx}, errors ${measured.errors}, server CPU µs/request: main thread ${main.toFixed(0)}, other threads ${other.toFixed(0)}, client ${client.toFixed(0)}; RSS MiB idle ${measured.rssIdle.toFixed(0)}, peak ${measured.rssPeak.toFixed(0)}`,
   );
+  const byThread = Object.entries(threads)
+    .filter(([, us]) => us >= 1)
+    .sort((a, b) => b[1] - a[1])
+    .map(([thread, us]) => `${thread} ${us.toFixed(0)}`);
+  if (byThread.length > 0) console.log(`  other threads, CPU µs/request: ${byThread.join(', ')}`);
+  if (services.length > 0) {
+    console.log(
+      `  servers, CPU µs/request: ${Object.entries(servicesCpu)
+        .map(([s, us]) => `${s} ${us.toFixed(0)}`)
+        .join(', ')}`,
+    );
+  }
   return measured;
 }
 
@@ -228,7 +265,14 @@ async function postgresRound(databaseUrl: string, redisUrl: string) {
   try {
     // One after the other: the first applies the migrations and the seed.
     for (const n of [1, 2]) servers.push(await startServer(root, path.join(dataDir, `gateway-pg-${n}.log`), [GATEWAY_ENTRY], env));
-    const gateway = await measureServers('gateway earn path, PostgreSQL + Redis, 2 processes', servers, connections, members);
+    const gateway = await measureServers(
+      'gateway earn path, PostgreSQL + Redis, 2 processes',
+      servers,
+      connections,
+      members,
+      ['postgres', 'redis-server'],
+      pgWarmUp,
+    );
     for (const server of servers.splice(0)) await server.stop();
     const baseline = pgbench(databaseUrl);
     return { gateway, baseline };
@@ -249,7 +293,7 @@ try {
     `| ${r.connections} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.non2xx} | ${r.main.toFixed(0)} | ${r.other.toFixed(0)} | ${r.client.toFixed(0)} | ${r.ceiling.toFixed(0)} | ${r.rssIdle.toFixed(0)} | ${r.rssPeak.toFixed(0)} |`;
   const table = [
     `Run: ${new Date().toISOString()}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version},`,
-    `${duration} s per target after a 3 s warm-up, gateway LOG_LEVEL=${logLevel}, gateway run from ${compiled ? 'the compiled build (gateway/dist/main.js, plain node)' : 'the TypeScript sources (tsx)'}; the targets of a row group ran one after the other.`,
+    `${duration} s per target after a 3 s warm-up (the PostgreSQL round after ${pgWarmUp} s), gateway LOG_LEVEL=${logLevel}, gateway run from ${compiled ? 'the compiled build (gateway/dist/main.js, plain node)' : 'the TypeScript sources (tsx)'}; the targets of a row group ran one after the other.`,
     '',
     '| connections | target | req/s | p50 ms | p99 ms | 200s | non-2xx | CPU µs/request: server main thread | server other threads | load generator | CPU ceiling req/s | RSS MiB idle | RSS MiB peak |',
     '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -267,7 +311,9 @@ try {
     ),
     ...(pg
       ? [
-          `- **PostgreSQL, 2 gateway processes, ${pg.gateway.connections} connections: ${pg.gateway.rps.toFixed(0)} earn/s (p50 ${pg.gateway.p50} ms, p99 ${pg.gateway.p99} ms) against pgbench TPC-B's ${pg.baseline.tps.toFixed(0)} tps** (scale 10, 16 clients, same server, same run): ${((pg.gateway.rps / pg.baseline.tps) * 100).toFixed(0)} %.`,
+          `- **PostgreSQL, 2 gateway processes, ${pg.gateway.connections} connections: ${pg.gateway.rps.toFixed(0)} earn/s (p50 ${pg.gateway.p50} ms, p99 ${pg.gateway.p99} ms) against pgbench TPC-B's ${pg.baseline.tps.toFixed(0)} tps** (scale 10, 16 clients, same server, same run): ${((pg.gateway.rps / pg.baseline.tps) * 100).toFixed(0)} %. ` +
+            `CPU per earn: the gateways' main threads ${pg.gateway.main.toFixed(0)} µs, their other threads ${pg.gateway.other.toFixed(0)} µs, ` +
+            `PostgreSQL ${(pg.gateway.services.postgres ?? 0).toFixed(0)} µs, Redis ${(pg.gateway.services['redis-server'] ?? 0).toFixed(0)} µs, the load generator ${pg.gateway.client.toFixed(0)} µs.`,
         ]
       : ['- PostgreSQL round not run (set DATABASE_URL and REDIS_URL).']),
   ].join('\n');
@@ -281,5 +327,7 @@ try {
     process.exitCode = 1;
   }
 } finally {
-  rmSync(dataDir, { recursive: true, force: true });
+  // BENCH_KEEP_DATA=1 keeps the targets' logs and data (for a run with BENCH_NODE_FLAGS=--trace-deopt, say).
+  if (process.env.BENCH_KEEP_DATA) console.log(`targets' logs and data kept in ${dataDir}`);
+  else rmSync(dataDir, { recursive: true, force: true });
 }

@@ -59,7 +59,9 @@ export function sampler(read: () => number, everyMs = 250): { stop(): { peak: nu
  */
 export function nodeArgs(args: string[]): string[] {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  return args[0]?.endsWith('.js') ? [...profile, '--enable-source-maps', ...args] : [...profile, '--import', 'tsx', ...args];
+  // BENCH_NODE_FLAGS: node or V8 flags for the targets only (not the load generator), to compare runtime settings.
+  const flags = [...profile, ...(process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [])];
+  return args[0]?.endsWith('.js') ? [...flags, '--enable-source-maps', ...args] : [...flags, '--import', 'tsx', ...args];
 }
 
 const LISTENING = /listening (\d+)|"port":(\d+)|127\.0\.0\.1:(\d+)/;
@@ -72,11 +74,35 @@ function threadCpu(pid: number): Record<string, number> {
   for (const tid of readdirSync(dir)) {
     try {
       const raw = readFileSync(`${dir}/${tid}/stat`, 'utf8');
-      const name = tid === String(pid) ? 'main' : raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')'));
+      // Node names its worker threads and V8's helpers alike ("node"): the thread id tells them apart.
+      const name = tid === String(pid) ? 'main' : `${raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')'))}/${tid}`;
       const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
       out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * TICK_US;
     } catch {
       // the thread ended between listing and reading
+    }
+  }
+  return out;
+}
+
+/**
+ * CPU time (µs) of every process on the machine whose command is one of `names` (PostgreSQL's
+ * backends and background processes, redis-server): what the servers a target talks to spent. A
+ * process that ends between two readings takes its time with it; the pools' backends live through
+ * a run.
+ */
+export function processesCpu(names: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')'));
+      if (!(name in out)) continue;
+      const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+      out[name]! += (Number(fields[11]) + Number(fields[12])) * TICK_US;
+    } catch {
+      // the process ended between listing and reading
     }
   }
   return out;
