@@ -7,16 +7,19 @@
  *   npx tsx bench/journal.ts            (JOURNAL_ENTRIES=100000; JOURNAL_RANDOM_REQUEST_IDS=1: callers' own
  *                                        random X-Request-IDs instead of the gateway's time-ordered ones;
  *                                        JOURNAL_SEQUENTIAL_TRANSACTIONS=1: ordered transaction ids;
- *                                        JOURNAL_DROP=index,…: without those indexes)
+ *                                        JOURNAL_DROP=index,…: without those indexes;
+ *                                        JOURNAL_POSTGRES=1 with DATABASE_URL: on PostgreSQL)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createDatabase, migrate } from '@loyalty-gateway/storage';
+import { createDatabase, ensureSchema, migrate } from '@loyalty-gateway/storage';
+import { runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import { timeOrderedUuid } from '../gateway/src/http/request-id.js';
 import { createDeliveryJournal } from '../gateway/src/journal/index.js';
 import { gatewayMigrations } from '../gateway/src/stores/gateway-migrations.js';
+import { processesCpu } from './server-process.js';
 
 const TICK_US = 1e6 / 100;
 function threads(): { main: number; others: number } {
@@ -35,15 +38,22 @@ function threads(): { main: number; others: number } {
 const entries = Number(process.env.JOURNAL_ENTRIES ?? 100_000);
 const dir = mkdtempSync(path.join(tmpdir(), 'journal-bench-'));
 const file = path.join(dir, 'gateway.db');
-const database = createDatabase<any>({ sqliteFile: file });
+// JOURNAL_POSTGRES=1 with DATABASE_URL: the journal on a fresh PostgreSQL schema (dropped
+// afterwards); "other threads" is then PostgreSQL's processes (the server writes the rows).
+const postgresUrl = process.env.JOURNAL_POSTGRES ? process.env.DATABASE_URL : undefined;
+if (process.env.JOURNAL_POSTGRES && !postgresUrl) throw new Error('JOURNAL_POSTGRES needs DATABASE_URL');
+const schema = `bench_journal_${randomBytes(4).toString('hex')}`;
+if (postgresUrl) await ensureSchema({ postgresUrl, postgresSchema: schema });
+const database = createDatabase<any>(postgresUrl ? { postgresUrl, postgresSchema: schema } : { sqliteFile: file });
 await migrate(database.db, gatewayMigrations);
 const journal = await createDeliveryJournal({
   database,
   masterKey: randomBytes(32),
-  sqliteFile: file,
+  ...(postgresUrl ? {} : { sqliteFile: file }),
   flushMs: Number(process.env.JOURNAL_FLUSH_MS ?? 250),
   maxBacklog: 1e9,
 });
+const writerCpu = (): number => (postgresUrl ? processesCpu(['postgres']).postgres! : threads().others);
 for (const index of (process.env.JOURNAL_DROP ?? '').split(',').filter(Boolean)) await database.db.schema.dropIndex(index).execute();
 const body = Buffer.from(
   JSON.stringify({
@@ -58,6 +68,7 @@ const body = Buffer.from(
 async function round(n: number) {
   await journal.flush();
   const before = threads();
+  const writerBefore = writerCpu();
   const started = process.hrtime.bigint();
   for (let i = 0; i < n; i += 1) {
     journal.record(
@@ -87,7 +98,7 @@ async function round(n: number) {
   const after = threads();
   return {
     main: (after.main - before.main) / n,
-    others: (after.others - before.others) / n,
+    others: (writerCpu() - writerBefore) / n,
     ms: Number(process.hrtime.bigint() - started) / 1e6,
   };
 }
@@ -99,4 +110,5 @@ console.log(
 );
 await journal.close();
 await database.close();
+if (postgresUrl) await runPostgresStatement(postgresUrl, `drop schema ${schema} cascade`);
 rmSync(dir, { recursive: true, force: true });

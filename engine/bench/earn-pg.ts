@@ -11,6 +11,9 @@
  * from /proc. The machine is shared: compare ratios between runs, not absolute numbers.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/earn-pg.ts
+ *
+ * BENCH_SQL runs statements on the fresh schema before the load, to measure a schema change
+ * (dropping the foreign keys of sales and ledger_entries to members, say).
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -45,7 +48,11 @@ try {
   for (let i = 0; i < engines; i++) {
     const database = createDatabase<unknown>({ postgresUrl: withApp, postgresSchema: schema, poolSize });
     databases.push(database);
-    if (i === 0) await migrate(database.db, engineMigrations);
+    if (i === 0) {
+      await migrate(database.db, engineMigrations);
+      // BENCH_SQL: statements run on the fresh schema before the load (to measure a schema change).
+      if (process.env.BENCH_SQL) await runPostgresStatement(url, `set search_path to ${schema}; ${process.env.BENCH_SQL}`);
+    }
     instances.push(await createEmbeddedEngine({ database, ...(lanes === undefined ? {} : { groupCommitLanes: lanes }) }));
   }
   const members = Array.from({ length: 300 }, (_, i) => `MBR-B-${String(i).padStart(3, '0')}`);
