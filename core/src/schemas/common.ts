@@ -1,7 +1,21 @@
 import { z } from 'zod';
 
-/** A required string of at most `max` characters. */
-export const text = (max: number) => z.string().max(max, { message: `must be at most ${max} characters` });
+/** ES2024's String method (Node 20 has it; the project's TypeScript lib is ES2023). */
+type WellFormed = string & { isWellFormed(): boolean };
+
+/**
+ * Text a database stores as sent: no NUL character (PostgreSQL's text refuses it, SQLite keeps
+ * it) and no unpaired UTF-16 surrogate (valid in JSON, but stored as U+FFFD by both drivers, so
+ * two different ids would become one). Both are valid JSON escapes, never a real id or name.
+ */
+const storable = (value: string): boolean => (value as WellFormed).isWellFormed() && !value.includes('\0');
+
+/** A required string of at most `max` characters, storable as sent. */
+export const text = (max: number) =>
+  z
+    .string()
+    .max(max, { message: `must be at most ${max} characters` })
+    .refine(storable, { message: 'must not contain NUL characters or unpaired surrogates' });
 
 /** A required, non-empty string of at most `max` characters (identifiers). */
 export const id = (max = 255) => text(max).min(1, { message: 'must not be empty' });

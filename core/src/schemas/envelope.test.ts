@@ -93,6 +93,24 @@ describe('Envelope', () => {
     expect(error.fields?.map((f) => f.path)).toContain(fieldPath);
   });
 
+  it.each([
+    ['transaction.id', 'T-1\u0000001'],
+    ['transaction.id', 'T-\ud800'],
+    ['store.id', 'store-\u0000'],
+    ['eventId', '\udc00evt'],
+    ['transaction.customer.value', '+1555\u00000100001'],
+  ])('%s = %j (a NUL character or an unpaired surrogate, which no database stores as sent) is 422 naming the path', (path, value) => {
+    const error = failure(set(path, value));
+    expect(error.statusCode).toBe(422);
+    expect(error.code).toBe('validation_failed');
+    expect(error.fields).toEqual([{ path, message: 'must not contain NUL characters or unpaired surrogates' }]);
+  });
+
+  it('text with characters outside the BMP, quotes and other control characters is accepted as sent', () => {
+    const id = 'T-\ud83d\ude00-"\'\t\u0001-\u00e9';
+    expect(parseOrThrow(Envelope, set('transaction.id', id)).transaction.id).toBe(id);
+  });
+
   it('quantity 1e16 is refused as beyond the safe range, naming the limit (not "must be an integer")', () => {
     const items = (quantity: number) => set('transaction.items', [{ name: 'a', quantity, unitPrice: 1 }]);
     expect(failure(items(1e16)).fields).toEqual([
