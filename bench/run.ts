@@ -2,7 +2,7 @@
  * Benchmark: bare Fastify vs the gateway's full signed earn path (v1 HMAC, zod envelope, cache,
  * durable SQLite ledger), in the same run, on loopback, with autocannon.
  *
- *   npm run bench                 (defaults: 10 s per target after a 3 s warm-up, at 32 then 100 connections)
+ *   npm run bench                 (defaults: 10 s per target after a 3 s warm-up, at 50 connections)
  *   BENCH_DURATION=20 BENCH_CONNECTIONS=64 npm run bench      (one or more comma-separated counts)
  *
  * The gateway runs as users run it in production: the compiled build (`npm run build`,
@@ -44,7 +44,7 @@ import { load } from './signed-load.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
-const connectionCounts = (process.env.BENCH_CONNECTIONS ?? '32,100').split(',').map(Number);
+const connectionCounts = (process.env.BENCH_CONNECTIONS ?? '50').split(',').map(Number);
 const compiled = process.env.BENCH_BUILD !== 'source' && existsSync(path.join(root, 'gateway/dist/main.js'));
 const GATEWAY_ENTRY = compiled ? 'gateway/dist/main.js' : 'gateway/src/main.ts';
 const MB = 1024 * 1024;
@@ -303,7 +303,8 @@ try {
     ...rounds.map(
       ({ bare, httpPath, gateway, journal }) =>
         `- **${gateway.connections} connections: the durable earn path serves ${pct(gateway, bare)} of bare Fastify's requests per second** ` +
-        `at ${(gateway.main + gateway.other).toFixed(0)} µs of server CPU per earn (both threads) ` +
+        `at ${(gateway.main + gateway.other).toFixed(0)} µs of server CPU per earn (both threads), ` +
+        `${((gateway.main + gateway.other) / (bare.main + bare.other)).toFixed(1)}× bare Fastify's ${(bare.main + bare.other).toFixed(0)} µs per request ` +
         `(the HTTP path alone — auth, validation, cache, rate limit, log — ${pct(httpPath, bare)}). ` +
         `**The delivery journal costs ${(100 - (journal.on / journal.off) * 100).toFixed(1)} % of throughput** ` +
         `(${(journal.on / 2).toFixed(0)} req/s with it, ${(journal.off / 2).toFixed(0)} without, each the mean of two runs ordered on, off, off, on; ` +
