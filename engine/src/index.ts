@@ -1,7 +1,13 @@
 export { engineMigrations } from './db/migrations/index.js';
 export type { EngineTables } from './db/schema.js';
 export { EngineSeed, DEFAULT_CODE_PREFIX, type EngineSeedInput } from './seed/engine-seed.js';
-export { createEmbeddedEngine, type EmbeddedEngine, type EmbeddedEngineOptions } from './ledger/create-embedded-engine.js';
+export {
+  createEmbeddedEngine,
+  ENGINE_NOTICE_MESSAGES,
+  type EmbeddedEngine,
+  type EmbeddedEngineOptions,
+  type EngineNotice,
+} from './ledger/create-embedded-engine.js';
 export { createWorkerEngine, type WorkerEngineOptions } from './worker/create-worker-engine.js';
 export { normalizePhone, normalizeEmail } from './rules/phone.js';
 export { createEngineServer, type EngineServerOptions } from './http/create-engine-server.js';

@@ -4,7 +4,7 @@ import { GatewayError } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
 import { createDatabase, migrate } from '@loyalty-gateway/storage';
 import { engineMigrations } from '../db/migrations/index.js';
-import { createEmbeddedEngine } from '../ledger/create-embedded-engine.js';
+import { createEmbeddedEngine, ENGINE_NOTICE_MESSAGES } from '../ledger/create-embedded-engine.js';
 import { createEngineServer } from './create-engine-server.js';
 import { EngineServiceConfigError, loadEngineServiceConfig, type EngineServiceConfig } from './service-config.js';
 import { loadEngineSeedFile } from './service-seed.js';
@@ -36,7 +36,11 @@ export async function startEngineService(env: Record<string, string | undefined>
   let app: FastifyInstance | undefined;
   try {
     await migrate(database.db, engineMigrations);
-    const engine = await createEmbeddedEngine({ database });
+    // Notices come with traffic, once the server (and its logger) exists.
+    const engine = await createEmbeddedEngine({
+      database,
+      onNotice: (notice) => app?.log.warn(notice, ENGINE_NOTICE_MESSAGES[notice.event]),
+    });
     if (seed) {
       await engine.applySeed(seed).catch((error: unknown) => {
         throw error instanceof GatewayError ? new EngineServiceConfigError(`ENGINE_SEED_FILE is invalid: ${error.message}`) : error;

@@ -14,7 +14,7 @@ import { redeem } from './redeem.js';
 import { reverse } from './reverse.js';
 import { SettingsCache } from './settings-cache.js';
 import { lockSales, type SaleLock } from './earn-postgres.js';
-import { GroupCommit } from './transaction-batcher.js';
+import { GroupCommit, type BatchNotice } from './transaction-batcher.js';
 
 export interface EmbeddedEngine extends LoyaltyEngine {
   /** Apply the engine part of a seed file, idempotently (see apply-seed.ts). */
@@ -35,7 +35,18 @@ export interface EmbeddedEngineOptions {
   clock?: () => Date;
   /** PostgreSQL: group-commit batchers side by side (default POSTGRES_LANES); SQLite always has one. */
   groupCommitLanes?: number;
+  /** What went wrong that no caller sees (a group-commit batch's opening statement failed): for the owner's log. */
+  onNotice?: (notice: EngineNotice) => void;
 }
+
+/** See EmbeddedEngineOptions.onNotice. */
+export type EngineNotice = BatchNotice;
+
+/** The log message of each notice (the gateway's and the engine service's logs say the same). */
+export const ENGINE_NOTICE_MESSAGES: Record<EngineNotice['event'], string> = {
+  'batch-opening-failed':
+    "a group-commit batch's opening statement (its sales' locks and member lookups) failed; its sales ran again in batches with a savepoint each, none lost",
+};
 
 async function storedPrefix(db: Kysely<EngineTables>): Promise<string | undefined> {
   const row = await db.selectFrom('engine_settings').select('value').where('key', '=', 'code_prefix').executeTakeFirst();
@@ -52,6 +63,7 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
     options.database.dialect,
     options.groupCommitLanes,
     options.database.dialect === 'postgres' ? (trx, locks) => lockSales(trx, locks as SaleLock[]) : undefined,
+    options.onNotice,
   );
   const ctx: EngineContext = {
     db,

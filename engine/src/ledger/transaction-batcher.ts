@@ -15,6 +15,20 @@ export type BatchOpening = (trx: Tx, inputs: unknown[]) => Promise<unknown[]>;
 
 export type UnitWork<T> = (trx: Tx, opened?: unknown) => Promise<T>;
 
+/**
+ * What a batcher tells its owner that no caller sees: a batch's opening statement failed (a
+ * deadlock between two batches' locks, a server error), so its units ran again in batches with
+ * savepoints. Serialisable, so it crosses a worker thread's boundary as it is.
+ */
+export interface BatchNotice {
+  event: 'batch-opening-failed';
+  /** The units of the batch, run again. */
+  units: number;
+  error: string;
+  /** The database's error code (PostgreSQL's SQLSTATE: 40P01 for a deadlock). */
+  code?: string | undefined;
+}
+
 interface Job {
   work: UnitWork<unknown>;
   /** This unit's input to the batch's opening statement (see BatchOpening). */
@@ -76,6 +90,7 @@ export class TransactionBatcher {
     private readonly dialect: SqlDialect = 'sqlite',
     maxBatch?: number,
     private readonly opening?: BatchOpening,
+    private readonly onNotice?: (notice: BatchNotice) => void,
   ) {
     this.maxBatch = maxBatch ?? (dialect === 'postgres' ? POSTGRES_MAX_BATCH : 64);
   }
@@ -130,7 +145,14 @@ export class TransactionBatcher {
           const opened = await this.opening!(
             trx,
             opening.map((job) => job.opening),
-          ).catch(() => {
+          ).catch((error: unknown) => {
+            const code = (error as { code?: unknown } | null)?.code;
+            this.onNotice?.({
+              event: 'batch-opening-failed',
+              units: opening.length,
+              error: error instanceof Error ? error.message : String(error),
+              code: typeof code === 'string' ? code : undefined,
+            });
             throw OPENING_FAILED;
           });
           opening.forEach((job, i) => (job.opened = opened[i]));
@@ -283,9 +305,15 @@ async function runInSavepoint(trx: Tx, job: Job, dialect: SqlDialect): Promise<O
 export class GroupCommit {
   private readonly lanes: TransactionBatcher[];
 
-  constructor(db: Kysely<EngineTables>, dialect: SqlDialect, lanes?: number, opening?: BatchOpening) {
+  constructor(
+    db: Kysely<EngineTables>,
+    dialect: SqlDialect,
+    lanes?: number,
+    opening?: BatchOpening,
+    onNotice?: (notice: BatchNotice) => void,
+  ) {
     const count = dialect === 'postgres' ? Math.max(1, lanes ?? POSTGRES_LANES) : 1;
-    this.lanes = Array.from({ length: count }, () => new TransactionBatcher(db, dialect, undefined, opening));
+    this.lanes = Array.from({ length: count }, () => new TransactionBatcher(db, dialect, undefined, opening, onNotice));
   }
 
   run<T>(work: UnitWork<T>, deadline?: number, key = '', opening?: unknown): Promise<T> {

@@ -1,7 +1,7 @@
 import { EngineError, EngineUnavailableError, GatewayError, type EarnCommand } from '@loyalty-gateway/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testDatabaseOptions } from '@loyalty-gateway/storage/testing';
-import type { EmbeddedEngine } from '../ledger/create-embedded-engine.js';
+import { testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
+import type { EmbeddedEngine, EngineNotice } from '../ledger/create-embedded-engine.js';
 import { SCOPE, testSeed } from '../testing/fixture.js';
 import { createWorkerEngine } from './create-worker-engine.js';
 
@@ -149,6 +149,41 @@ describe('a worker engine with heap bounds (resourceLimits)', () => {
       await db.dispose();
     }
   }, 30_000);
+});
+
+describe.runIf(testDialects().some((d) => d.name === 'postgres'))('a worker engine on postgres', () => {
+  it("tells its owner, across the thread, that a batch's opening statement failed; the sales ran again, each failing or landing alone", async () => {
+    const db = await testDatabaseOptions('postgres');
+    const notices: EngineNotice[] = [];
+    const engine = await createWorkerEngine({ database: db.options, onNotice: (notice) => notices.push(notice) });
+    try {
+      await engine.applySeed(testSeed());
+      // A NUL character in a customer value: the opening statement's JSON refuses it, so the batch
+      // holding it opens for nobody; the unit's own lookup (text) refuses it as well, so that sale
+      // fails alone. The gateway's validation never lets one through (core's text fields); here it
+      // stands for any error of the opening statement. Three such sales among six, over two lanes:
+      // some lane's batch holds one of them beside another unit.
+      const withNul = (id: string): EarnCommand => {
+        const command = sale(id);
+        return { ...command, transaction: { ...command.transaction, customer: { type: 'membershipId', value: `MBR-\u0000${id}` } } };
+      };
+      const before = (await engine.eligibility({ ...SCOPE, customer: ANN })).walletBalance;
+      let round = 0;
+      while (notices.length === 0 && round < 5) {
+        round++;
+        const good = [1, 2, 3].map((n) => engine.earn(sale(`T-${round}-${n}`)));
+        const bad = [1, 2, 3].map((n) => engine.earn(withNul(`N-${round}-${n}`)).then(() => 'landed', () => 'failed'));
+        expect(await Promise.all(good)).toEqual([1, 2, 3].map(() => expect.objectContaining({ status: 'processed' })));
+        expect(await Promise.all(bad)).toEqual(['failed', 'failed', 'failed']);
+      }
+      expect(notices[0]).toMatchObject({ event: 'batch-opening-failed', error: expect.stringMatching(/\\u0000|unicode/i) });
+      expect(notices[0]!.units).toBeGreaterThanOrEqual(2);
+      expect((await engine.eligibility({ ...SCOPE, customer: ANN })).walletBalance).toBe(before + 30 * round); // the good sales, once each
+    } finally {
+      await engine.close();
+      await db.dispose();
+    }
+  });
 });
 
 describe('a worker engine that cannot open its database', () => {

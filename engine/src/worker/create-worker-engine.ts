@@ -1,12 +1,13 @@
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { EngineCallOptions } from '@loyalty-gateway/core';
 import type { DatabaseOptions } from '@loyalty-gateway/storage';
-import type { EmbeddedEngine } from '../ledger/create-embedded-engine.js';
+import type { EmbeddedEngine, EngineNotice } from '../ledger/create-embedded-engine.js';
 import {
   fromWireError,
   workerStopped,
   type CallMessage,
   type EngineWorkerData,
+  type NoticeMessage,
   type ReplyMessage,
   type StartMessage,
   type WorkerMethod,
@@ -29,6 +30,8 @@ export interface WorkerEngineOptions {
   onWorkerStart?: ((threadId: number, heapSizeLimit: number) => void) | undefined;
   /** Told when the worker thread stops unexpectedly, out of heap included (the next call starts a new one). */
   onWorkerExit?: ((detail: string) => void) | undefined;
+  /** The engine's notices (EmbeddedEngineOptions.onNotice), from the worker thread. */
+  onNotice?: ((notice: EngineNotice) => void) | undefined;
   /** The worker's entry module; tests wrap the real one (engine-worker-boot.mjs) to crash it. */
   entry?: URL | undefined;
 }
@@ -59,8 +62,13 @@ class EngineThread {
     /** The thread's V8 heap limit in bytes, reported by the thread itself. */
     readonly heapSizeLimit: number,
     onStop: (detail: string) => void,
+    onNotice: ((notice: EngineNotice) => void) | undefined,
   ) {
-    worker.on('message', (replies: ReplyMessage[]) => {
+    worker.on('message', (replies: ReplyMessage[] | NoticeMessage) => {
+      if (!Array.isArray(replies)) {
+        onNotice?.(replies.notice);
+        return;
+      }
       for (const reply of replies) {
         const call = this.pending.get(reply.id);
         if (!call) continue;
@@ -82,6 +90,7 @@ class EngineThread {
     data: EngineWorkerData,
     resourceLimits: ResourceLimits | undefined,
     onStop: (detail: string) => void,
+    onNotice?: (notice: EngineNotice) => void,
   ): Promise<EngineThread> {
     const worker = new Worker(entry, { workerData: data, ...(resourceLimits ? { resourceLimits } : {}) });
     let onMessage!: (message: StartMessage) => void;
@@ -100,7 +109,7 @@ class EngineThread {
       await worker.terminate();
       throw fromWireError(started.error);
     }
-    return new EngineThread(worker, started.heapSizeLimit, onStop);
+    return new EngineThread(worker, started.heapSizeLimit, onStop, onNotice);
   }
 
   get alive(): boolean {
@@ -174,7 +183,7 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
   /** The thread started last, once it is open: calls go straight to it while it is alive. */
   let live: EngineThread | null = null;
   const start = () =>
-    EngineThread.start(entry, data, options.resourceLimits, onStop).then((started) => {
+    EngineThread.start(entry, data, options.resourceLimits, onStop, options.onNotice).then((started) => {
       live = started;
       options.onWorkerStart?.(started.threadId, started.heapSizeLimit);
       return started;

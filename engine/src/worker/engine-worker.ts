@@ -9,7 +9,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createDatabase, ensureSchema, migrate } from '@loyalty-gateway/storage';
 import { engineMigrations } from '../db/migrations/index.js';
 import { createEmbeddedEngine, type EmbeddedEngine } from '../ledger/create-embedded-engine.js';
-import { toWireError, type CallMessage, type EngineWorkerData, type ReplyMessage, type StartMessage } from './worker-messages.js';
+import {
+  toWireError,
+  type CallMessage,
+  type EngineWorkerData,
+  type NoticeMessage,
+  type ReplyMessage,
+  type StartMessage,
+} from './worker-messages.js';
 
 const port = parentPort!;
 const data = workerData as EngineWorkerData;
@@ -19,7 +26,11 @@ async function open(): Promise<{ engine: EmbeddedEngine; close(): Promise<void> 
   const database = createDatabase<unknown>(data.database);
   try {
     await migrate(database.db, engineMigrations);
-    const engine = await createEmbeddedEngine({ database, ...(data.codePrefix === undefined ? {} : { codePrefix: data.codePrefix }) });
+    const engine = await createEmbeddedEngine({
+      database,
+      ...(data.codePrefix === undefined ? {} : { codePrefix: data.codePrefix }),
+      onNotice: (notice) => port.postMessage({ notice } satisfies NoticeMessage),
+    });
     return {
       engine,
       close: async () => {

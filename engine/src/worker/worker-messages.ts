@@ -7,6 +7,7 @@ import {
   type FieldError,
 } from '@loyalty-gateway/core';
 import type { DatabaseOptions } from '@loyalty-gateway/storage';
+import type { EngineNotice } from '../ledger/create-embedded-engine.js';
 
 /** The engine operations a worker serves: the port's, plus seeding (not part of the port). */
 export type WorkerMethod =
@@ -35,6 +36,11 @@ export type ReplyMessage = { id: number; ok: true; value: unknown } | { id: numb
 
 /** Sent once by the worker: the engine is open (migrations ran), or why it could not open. */
 /** `heapSizeLimit`: the thread's V8 heap limit in bytes, as V8 applied it (resourceLimits or process flags). */
+/** Sent by the worker on its own (not an answer): a notice of the engine's for the owner's log. */
+export interface NoticeMessage {
+  notice: EngineNotice;
+}
+
 export type StartMessage = { started: true; heapSizeLimit: number } | { started: false; error: WireError };
 
 export function toWireError(error: unknown): WireError {

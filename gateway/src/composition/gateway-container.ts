@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
-import { createWorkerEngine, type EngineSeedInput } from '@loyalty-gateway/engine';
+import { createWorkerEngine, ENGINE_NOTICE_MESSAGES, type EngineSeedInput } from '@loyalty-gateway/engine';
 import { container as rootContainer, instancePerContainerCachingFactory, type DependencyContainer, type FactoryProvider } from 'tsyringe';
 import { startOperatorSide } from '../admin/index.js';
 import { buildApp, type AppOptions } from '../app.js';
@@ -177,6 +177,7 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
               { detail },
               'the loyalty engine thread stopped; calls in flight answered as unavailable, the next call starts a new one',
             ),
+          onNotice: (notice) => log?.warn(notice, ENGINE_NOTICE_MESSAGES[notice.event]),
         });
       },
       (engine) => engine.close(),
