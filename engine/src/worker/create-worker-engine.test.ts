@@ -172,7 +172,12 @@ describe.runIf(testDialects().some((d) => d.name === 'postgres'))('a worker engi
       while (notices.length === 0 && round < 5) {
         round++;
         const good = [1, 2, 3].map((n) => engine.earn(sale(`T-${round}-${n}`)));
-        const bad = [1, 2, 3].map((n) => engine.earn(withNul(`N-${round}-${n}`)).then(() => 'landed', () => 'failed'));
+        const bad = [1, 2, 3].map((n) =>
+          engine.earn(withNul(`N-${round}-${n}`)).then(
+            () => 'landed',
+            () => 'failed',
+          ),
+        );
         expect(await Promise.all(good)).toEqual([1, 2, 3].map(() => expect.objectContaining({ status: 'processed' })));
         expect(await Promise.all(bad)).toEqual(['failed', 'failed', 'failed']);
       }
