@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       GATEWAY_RATE_LIMIT: '1200',
       LOG_LEVEL: 'debug',
       GATEWAY_IDEMPOTENCY_CACHE_MB: '64',
+      GATEWAY_COMMIT_LANES: '4',
     });
     expect(config).toMatchObject({
       PORT: 8080,
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://cache:6379',
       GATEWAY_RATE_LIMIT: 1200,
       GATEWAY_IDEMPOTENCY_CACHE_MB: 64,
+      GATEWAY_COMMIT_LANES: 4,
     });
   });
 
@@ -82,6 +84,10 @@ describe('loadConfig', () => {
     ['GATEWAY_IDEMPOTENCY_CACHE_MB', 'big'],
     ['GATEWAY_HEAP_MB', 'lots'],
     ['GATEWAY_HEAP_MB', '63'],
+    ['GATEWAY_COMMIT_LANES', '0'],
+    ['GATEWAY_COMMIT_LANES', '9'],
+    ['GATEWAY_COMMIT_LANES', '1.5'],
+    ['GATEWAY_COMMIT_LANES', 'two'],
   ])('%s=%s stops start-up with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));

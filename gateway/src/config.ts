@@ -1,4 +1,4 @@
-import { ConfigError, logLevelEnv, optionalEnv, parseEnv, portEnv, urlEnv } from '@loyalty-gateway/core';
+import { commitLanesEnv, ConfigError, logLevelEnv, optionalEnv, parseEnv, portEnv, urlEnv } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { ENGINE_CALL } from './engine-client/engine-call-policy.js';
 import { MIN_MAIN_WORKING_SET_MB, minimumMainHeapMb } from './memory/memory-bounds.js';
@@ -119,6 +119,8 @@ export const GatewayConfig = z
         )
         .filter((host) => host !== ''),
     ),
+    /** PostgreSQL: the embedded engine's group-commit lanes (default 2; more for a PostgreSQL across a network). */
+    GATEWAY_COMMIT_LANES: optional(commitLanesEnv),
     /** The in-process idempotency cache's memory bound, in MiB (without REDIS_URL). */
     GATEWAY_IDEMPOTENCY_CACHE_MB: optional(
       z.coerce

@@ -23,6 +23,17 @@ export const urlEnv = (protocols: readonly string[]) =>
     { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
   );
 
+/**
+ * The group commit's lanes on PostgreSQL (GATEWAY_COMMIT_LANES in the gateway, ENGINE_COMMIT_LANES
+ * in the engine service): each holds one of the pool's 10 connections while it runs a batch, and
+ * the others serve redemptions, refunds and reads, so at most 8.
+ */
+export const commitLanesEnv = z.coerce
+  .number({ message: 'must be a number' })
+  .int({ message: 'must be a whole number' })
+  .min(1, { message: 'must be at least 1' })
+  .max(8, { message: "must be at most 8 (each lane holds one of the pool's 10 connections)" });
+
 export const logLevelEnv = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /** A bad environment (or start-up file): the message is for the operator and names each culprit. */

@@ -12,6 +12,7 @@ describe('engine service configuration', () => {
       LOG_LEVEL: 'info',
     });
     expect(loadEngineServiceConfig({ DATABASE_URL: '', ENGINE_PORT: '4100' })).toMatchObject({ ENGINE_PORT: 4100 });
+    expect(loadEngineServiceConfig({ ENGINE_COMMIT_LANES: '4' })).toMatchObject({ ENGINE_COMMIT_LANES: 4 });
   });
 
   it.each([
@@ -20,6 +21,9 @@ describe('engine service configuration', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ ENGINE_TOKEN: 'short' }, 'ENGINE_TOKEN'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ ENGINE_COMMIT_LANES: '0' }, 'ENGINE_COMMIT_LANES'],
+    [{ ENGINE_COMMIT_LANES: '9' }, 'ENGINE_COMMIT_LANES'],
+    [{ ENGINE_COMMIT_LANES: 'many' }, 'ENGINE_COMMIT_LANES'],
   ])('refuses %j naming %s', (env, variable) => {
     expect(() => loadEngineServiceConfig(env)).toThrow(ConfigError);
     expect(() => loadEngineServiceConfig(env)).toThrow(new RegExp(`${variable}:`));

@@ -39,6 +39,7 @@ export async function startEngineService(env: Record<string, string | undefined>
     // Notices come with traffic, once the server (and its logger) exists.
     const engine = await createEmbeddedEngine({
       database,
+      ...(config.ENGINE_COMMIT_LANES === undefined ? {} : { groupCommitLanes: config.ENGINE_COMMIT_LANES }),
       onNotice: (notice) => app?.log.warn(notice, ENGINE_NOTICE_MESSAGES[notice.event]),
     });
     if (seed) {

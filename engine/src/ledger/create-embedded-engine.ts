@@ -33,7 +33,11 @@ export interface EmbeddedEngineOptions {
    */
   codePrefix?: string;
   clock?: () => Date;
-  /** PostgreSQL: group-commit batchers side by side (default POSTGRES_LANES); SQLite always has one. */
+  /**
+   * PostgreSQL: group-commit batchers side by side (default POSTGRES_LANES, 2); SQLite always has
+   * one. Each is a serial chain of round trips (a batch of n earns is n + 3), so a PostgreSQL
+   * across a network, where each round trip waits, wants more (docs/operators.md).
+   */
   groupCommitLanes?: number;
   /** What went wrong that no caller sees (a group-commit batch's opening statement failed): for the owner's log. */
   onNotice?: (notice: EngineNotice) => void;

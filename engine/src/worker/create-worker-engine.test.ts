@@ -1,6 +1,7 @@
 import { EngineError, EngineUnavailableError, GatewayError, type EarnCommand } from '@loyalty-gateway/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
+import { runPostgresStatement, testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
+import pg from 'pg';
 import type { EmbeddedEngine, EngineNotice } from '../ledger/create-embedded-engine.js';
 import { SCOPE, testSeed } from '../testing/fixture.js';
 import { createWorkerEngine } from './create-worker-engine.js';
@@ -184,6 +185,43 @@ describe.runIf(testDialects().some((d) => d.name === 'postgres'))('a worker engi
       expect(notices[0]).toMatchObject({ event: 'batch-opening-failed', error: expect.stringMatching(/\\u0000|unicode/i) });
       expect(notices[0]!.units).toBeGreaterThanOrEqual(2);
       expect((await engine.eligibility({ ...SCOPE, customer: ANN })).walletBalance).toBe(before + 30 * round); // the good sales, once each
+    } finally {
+      await engine.close();
+      await db.dispose();
+    }
+  });
+});
+
+describe.runIf(testDialects().some((d) => d.name === 'postgres'))('a worker engine on postgres with one commit lane', () => {
+  it('runs the earns arriving together as one transaction (the lanes setting reaches the thread)', async () => {
+    const db = await testDatabaseOptions('postgres');
+    const { postgresUrl, postgresSchema } = db.options as { postgresUrl: string; postgresSchema: string };
+    const engine = await createWorkerEngine({ database: db.options, groupCommitLanes: 1 });
+    try {
+      await engine.applySeed(testSeed());
+      // Each sale row records the top-level transaction that wrote it.
+      await runPostgresStatement(postgresUrl, `alter table "${postgresSchema}".sales add column written_by bigint default txid_current()`);
+      await engine.earn(sale('T-warm')); // the settings cache and the prepared statements, warm
+      const members = ['MBR-0001', 'MBR-0002'];
+      const earns = Array.from({ length: 12 }, (_, i) => {
+        const command = sale(`T-lane-${i}`);
+        return engine.earn({
+          ...command,
+          transaction: { ...command.transaction, customer: { type: 'membershipId', value: members[i % 2]! } },
+        });
+      });
+      expect((await Promise.all(earns)).map((r) => r.status)).toEqual(Array(12).fill('processed'));
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ n: number }>(
+          `select count(distinct written_by)::int as n from "${postgresSchema}".sales where transaction_id like 'T-lane-%'`,
+        );
+        // Two members whose keys may hash to different lanes: one lane, one transaction.
+        expect(rows[0]!.n).toBe(1);
+      } finally {
+        await client.end();
+      }
     } finally {
       await engine.close();
       await db.dispose();

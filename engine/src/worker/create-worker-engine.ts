@@ -17,6 +17,8 @@ export interface WorkerEngineOptions {
   /** Opened by the worker itself (a SQLite file or a PostgreSQL URL; ':memory:' would be private to it). */
   database: DatabaseOptions;
   codePrefix?: string | undefined;
+  /** PostgreSQL: the group commit's lanes (EmbeddedEngineOptions.groupCommitLanes). */
+  groupCommitLanes?: number | undefined;
   /**
    * The worker's V8 heap bounds. A worker that outgrows them is stopped by Node
    * (ERR_WORKER_OUT_OF_MEMORY) and replaced like any other worker that dies. Default: Node's.
@@ -174,7 +176,7 @@ class EngineThread {
  * EngineUnavailableError and the next call starts a fresh worker on the same database.
  */
 export async function createWorkerEngine(options: WorkerEngineOptions): Promise<EmbeddedEngine> {
-  const data: EngineWorkerData = { database: options.database, codePrefix: options.codePrefix };
+  const data: EngineWorkerData = { database: options.database, codePrefix: options.codePrefix, groupCommitLanes: options.groupCommitLanes };
   const entry = options.entry ?? BOOT;
   const onStop = (detail: string) => {
     if (!closed) options.onWorkerExit?.(detail);

@@ -29,6 +29,7 @@ async function open(): Promise<{ engine: EmbeddedEngine; close(): Promise<void> 
     const engine = await createEmbeddedEngine({
       database,
       ...(data.codePrefix === undefined ? {} : { codePrefix: data.codePrefix }),
+      ...(data.groupCommitLanes === undefined ? {} : { groupCommitLanes: data.groupCommitLanes }),
       onNotice: (notice) => port.postMessage({ notice } satisfies NoticeMessage),
     });
     return {

@@ -17,6 +17,7 @@ export type WorkerMethod =
 export interface EngineWorkerData {
   database: DatabaseOptions;
   codePrefix?: string | undefined;
+  groupCommitLanes?: number | undefined;
 }
 
 export interface CallMessage {

@@ -170,6 +170,7 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
         return createWorkerEngine({
           database: (await open(r, TOKENS.databases)).engine,
           resourceLimits: ENGINE_WORKER_LIMITS,
+          groupCommitLanes: config.GATEWAY_COMMIT_LANES,
           onWorkerStart: (threadId, heapLimit) =>
             log?.info({ threadId, heapLimitMb: Math.round(heapLimit / MiB) }, 'loyalty engine thread started'),
           onWorkerExit: (detail) =>
