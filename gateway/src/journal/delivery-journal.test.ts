@@ -6,7 +6,7 @@ import { createDatabase, migrate } from '@loyalty-gateway/storage';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { describe, expect, it } from 'vitest';
 import { gatewayMigrations } from '../stores/gateway-migrations.js';
-import { createDeliveryJournal, type DeliveryInput } from './delivery-journal.js';
+import { chunkRows, createDeliveryJournal, type DeliveryInput, type Row } from './delivery-journal.js';
 
 const entry = (n: number, at: Date, overrides: Partial<DeliveryInput> = {}): DeliveryInput => ({
   requestId: `req-${n}`,
@@ -143,6 +143,34 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
     }
   });
 
+  it('kept requests too large for one statement together are written in several, each read back whole', async () => {
+    const database = await openTestDatabase<any>(name, gatewayMigrations);
+    const errors: unknown[] = [];
+    // 100 KiB bodies, sealed to ~140,000 characters each, at most 300,000 characters per statement.
+    const journal = await createDeliveryJournal({
+      database,
+      masterKey: randomBytes(32),
+      flushMs: 60_000,
+      maxStatementChars: 300_000,
+      onError: (e) => errors.push(e),
+    });
+    try {
+      const bodies = Array.from({ length: 7 }, (_, n) => Buffer.from(`{"n":${n},"pad":"${'x'.repeat(100 * 1024)}"}`));
+      bodies.forEach((body, n) =>
+        journal.record(entry(n, new Date(Date.UTC(2026, 10, 27, 4, 0, n)), { status: 500, outcome: 'internal_error' }), body, {
+          body,
+          headers: { 'x-service-vendor': 'acme-pos' },
+        }),
+      );
+      await journal.flush();
+      expect(errors).toEqual([]);
+      for (const [n, body] of bodies.entries()) expect((await journal.get(`req-${n}`))?.request?.body.equals(body)).toBe(true);
+    } finally {
+      await journal.close();
+      await database.close();
+    }
+  });
+
   it('a kept request is sealed at rest and opened only through the journal', async () => {
     const database = await openTestDatabase<any>(name, gatewayMigrations);
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
@@ -161,6 +189,18 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
       await journal.close();
       await database.close();
     }
+  });
+});
+
+describe("chunkRows (the PostgreSQL batch statement's bound)", () => {
+  it('cuts a batch in order into runs of at most maxChars characters; a row larger than that goes alone; nothing is lost', () => {
+    const row = (n: number, chars: number): Row => [`id-${n}`, 'x'.repeat(chars), n];
+    // Each row weighs its strings' lengths + 3 (quotes, comma) and 16 per other value.
+    const rows = [row(1, 40), row(2, 40), row(3, 200), row(4, 10), row(5, 10), row(6, 10)];
+    const chunks = chunkRows(rows, 120);
+    expect(chunks.map((c) => c.map((r) => r[2]))).toEqual([[1], [2], [3], [4, 5, 6]]);
+    expect(chunkRows(rows, 1_000).map((c) => c.length)).toEqual([6]);
+    expect(chunkRows([], 100)).toEqual([]);
   });
 });
 

@@ -110,6 +110,8 @@ export interface DeliveryJournalOptions {
   sqliteFile?: string | undefined;
   /** The writer thread's V8 heap bounds (with `sqliteFile`). Default: Node's. */
   writerResourceLimits?: ResourceLimits | undefined;
+  /** PostgreSQL: the characters of rows one statement carries at most (see chunkRows). Default 16 MiB. */
+  maxStatementChars?: number;
 }
 
 const WORKER_ENTRY = import.meta.url.endsWith('.ts')
@@ -226,8 +228,34 @@ const INSERT_BATCH_POSTGRES = preparedQuery((db, v: { rows: string }) => ({
       from jsonb_array_elements(${v.rows}::jsonb) as r`.compile(db),
 }));
 
+/**
+ * A batch cut into runs of rows whose text adds up to at most `maxChars` (a row larger than that
+ * goes alone), in order. On PostgreSQL a batch is one JSON parameter, and jsonb refuses a value
+ * over 256 MiB: 200 kept requests of up to 1 MiB each (sealed, ~1.4 MiB of text) would exceed it
+ * during an outage, exactly when every request is kept for replay. Characters, not bytes: JSON's
+ * escapes can make a character up to 6 bytes, so 16 Mi characters stay under 96 MiB.
+ */
+export function chunkRows(rows: Row[], maxChars: number): Row[][] {
+  const chunks: Row[][] = [];
+  let chunk: Row[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    let size = 0;
+    for (const value of row) size += typeof value === 'string' ? value.length + 3 : 16;
+    if (chunk.length > 0 && chars + size > maxChars) {
+      chunks.push(chunk);
+      chunk = [];
+      chars = 0;
+    }
+    chunk.push(row);
+    chars += size;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
 /** A row's values in COLUMNS order. */
-type Row = Array<GwDeliveriesTable[keyof GwDeliveriesTable]>;
+export type Row = Array<GwDeliveriesTable[keyof GwDeliveriesTable]>;
 const parseFields = (text: string | null): FieldError[] | null => (text ? (JSON.parse(text) as FieldError[]) : null);
 
 const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
@@ -346,6 +374,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   }
 
   const postgres = options.database.dialect === 'postgres';
+  const maxStatementChars = options.maxStatementChars ?? 16 * 1024 * 1024;
 
   async function flush(): Promise<void> {
     const run = writing.then(async () => {
@@ -353,8 +382,9 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
         const batch = queue.splice(0, writer ? 2_000 : 200);
         try {
           if (writer) await writer.write(batch);
-          else if (postgres) await INSERT_BATCH_POSTGRES(db, { rows: JSON.stringify(batch) });
-          else await db.executeQuery(insertOf(batch));
+          else if (postgres) {
+            for (const rows of chunkRows(batch, maxStatementChars)) await INSERT_BATCH_POSTGRES(db, { rows: JSON.stringify(rows) });
+          } else await db.executeQuery(insertOf(batch));
         } catch (error) {
           options.onError?.(error, batch.length);
         }
