@@ -8,14 +8,20 @@ type WellFormed = string & { isWellFormed(): boolean };
  * it) and no unpaired UTF-16 surrogate (valid in JSON, but stored as U+FFFD by both drivers, so
  * two different ids would become one). Both are valid JSON escapes, never a real id or name.
  */
-const storable = (value: string): boolean => (value as WellFormed).isWellFormed() && !value.includes('\0');
+export const isStorableText = (value: string): boolean => (value as WellFormed).isWellFormed() && !value.includes('\0');
+export const NOT_STORABLE = 'must not contain NUL characters or unpaired surrogates';
+
+/** An id an operator types (admin API, console, seed file): 1–255 characters, storable as sent. */
+export const operatorId = z.string().min(1).max(255).refine(isStorableText, { message: NOT_STORABLE });
+/** A display name an operator types: trimmed, 1–255 characters, storable as sent. */
+export const operatorName = z.string().trim().min(1).max(255).refine(isStorableText, { message: NOT_STORABLE });
 
 /** A required string of at most `max` characters, storable as sent. */
 export const text = (max: number) =>
   z
     .string()
     .max(max, { message: `must be at most ${max} characters` })
-    .refine(storable, { message: 'must not contain NUL characters or unpaired surrogates' });
+    .refine(isStorableText, { message: NOT_STORABLE });
 
 /** A required, non-empty string of at most `max` characters (identifiers). */
 export const id = (max = 255) => text(max).min(1, { message: 'must not be empty' });

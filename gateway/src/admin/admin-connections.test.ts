@@ -65,6 +65,24 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
     for (const shown of [secret, second, 'clover-oauth-token-zz']) expect(everything).not.toContain(shown);
   });
 
+  it('a NUL character or an unpaired surrogate in an id, a name or a filter is 422 naming it, and changes nothing (PostgreSQL answered 500)', async () => {
+    const refused = [
+      await t.admin('POST', '/admin/connections', { ...newConnection, storeId: 'STORE-\u0000-1' }),
+      await t.admin('POST', '/admin/connections', { ...newConnection, merchantId: 'm-\ud800' }),
+      await t.admin('POST', '/admin/vendors', { slug: 'acme-new', name: 'Acme \u0000 POS' }),
+      await t.admin('GET', '/admin/connections?merchantId=m-%00'),
+    ];
+    expect(refused.map((r) => r.statusCode)).toEqual([422, 422, 422, 422]);
+    expect(refused.map((r) => (r.json() as { fields: Array<{ path: string }> }).fields.map((f) => f.path))).toEqual([
+      ['storeId'],
+      ['merchantId'],
+      ['name'],
+      ['merchantId'],
+    ]);
+    expect((await t.admin('GET', '/admin/connections?vendor=clover')).json()).toMatchObject({ connections: [] });
+    expect((await t.admin('GET', '/admin/vendors')).body).not.toContain('acme-new');
+  });
+
   it('rotation with overlap 0 ends the previous secret at once; the default overlap is a day', async () => {
     const { connection, secret } = (await t.admin('POST', '/admin/connections', newConnection)).json() as {
       connection: { id: string };

@@ -1,22 +1,24 @@
+import { operatorId, operatorName } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 const slug = z
   .string()
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase letters, digits and single hyphens')
   .max(64);
-const identifier = z.string().min(1).max(255);
+const identifier = operatorId;
+const displayName = operatorName;
 
 export const SlugParams = z.strictObject({ slug });
-export const IdParams = z.strictObject({ id: z.string().min(1).max(255) });
+export const IdParams = z.strictObject({ id: identifier });
 
 export const EmptyBody = z.strictObject({});
 
 /** POST /admin/vendors: a generic vendor; the slug is permanent (the X-Service-Vendor value), the name display only. */
 export const NewVendor = z.strictObject({
   slug: slug.refine((s) => s !== 'generic', { message: 'is reserved (/webhooks/generic)' }),
-  name: z.string().trim().min(1).max(255),
+  name: displayName,
 });
-export const RenameVendor = z.strictObject({ name: z.string().trim().min(1).max(255) });
+export const RenameVendor = z.strictObject({ name: displayName });
 
 /** Provider settings or connection credentials: a JSON object, checked by the adapter's own schema. */
 export const SecretObject = z.record(z.string(), z.unknown());

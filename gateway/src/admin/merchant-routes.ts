@@ -1,10 +1,10 @@
-import { GatewayError } from '@loyalty-gateway/core';
+import { GatewayError, operatorName } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
 import { readAdminBody } from './read-admin-body.js';
 
-const Name = z.string().trim().min(1).max(255);
+const Name = operatorName;
 const Rate = z
   .number()
   .positive()

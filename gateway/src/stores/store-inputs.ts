@@ -1,3 +1,4 @@
+import { operatorId, operatorName } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { StoreInputError } from './store-errors.js';
 
@@ -25,11 +26,11 @@ export const StoreId = z
     (v) => !/[\u0000-\u0008\u000A-\u001F\u007F]/.test(v),
     'must not contain control characters such as line breaks: an HTTP header cannot carry them',
   );
-const Identifier = z.string().min(1).max(255);
+const Identifier = operatorId;
 const Secret = z.string().min(1).max(1024);
 
 /** A vendor's display name. */
-export const VendorNameInput = z.string().trim().min(1).max(255);
+export const VendorNameInput = operatorName;
 
 export const VendorInputSchema = z.object({
   slug: VendorSlug,
