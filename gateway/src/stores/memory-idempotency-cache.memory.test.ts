@@ -1,7 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
+import type { Connection } from '@loyalty-gateway/core';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { eventKey, saleKey } from '../webhooks/idempotency-keys.js';
 import { createMemoryIdempotencyCache, entryBytes } from './memory-idempotency-cache.js';
 
 setFlagsFromString('--expose-gc');
@@ -37,6 +39,30 @@ describe('the in-process idempotency cache bounded in bytes', () => {
     expect(estimated).toBeGreaterThan(10 * maxBytes);
     expect(grown).toBeLessThan(maxBytes * 1.25);
     for (const key of last) expect(await cache.get(key)).toBe('1');
+    await cache.close();
+  }, 60_000);
+
+  it('sales remembered as the webhook pipeline remembers them (keys and marks built from their parts) take no more heap than they are weighed at', async () => {
+    // Below half the bound nothing is dropped: the heap the entries hold is compared with their weight.
+    const maxBytes = 64 * 1024 * 1024;
+    const before = heapAfterGc();
+    const cache = createMemoryIdempotencyCache({ maxBytes });
+    const connection = { id: randomUUID() } as Connection;
+    let estimated = 0;
+    for (let i = 0; estimated < 24 * 1024 * 1024; i += 1) {
+      // As webhook-pipeline.ts builds them: each part a string of its own, joined by template
+      // literals (V8 keeps such a string as a tree of 32-byte cons nodes over its parts).
+      const transactionId = (JSON.parse(`{"id":"T-${process.pid}-${i}"}`) as { id: string }).id;
+      const fingerprint = hash('sha256', `${transactionId}|12.50|USD`, 'hex');
+      const sale = saleKey(connection, transactionId);
+      const mark = `fp1:${fingerprint}:${new Date().toISOString()}`;
+      const event = eventKey(connection, 'sale.completed', `${transactionId}:completed`);
+      await cache.set(sale, mark, 86_400_000);
+      await cache.set(event, '1', 86_400_000);
+      estimated += entryBytes(sale, mark) + entryBytes(event, '1');
+    }
+    const grown = heapAfterGc() - before;
+    expect(grown).toBeLessThan(estimated * 1.1);
     await cache.close();
   }, 60_000);
 });

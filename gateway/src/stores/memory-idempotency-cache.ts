@@ -18,6 +18,14 @@ export interface MemoryIdempotencyCacheOptions {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * A string stored for a day as one flat string. The keys and values callers build with template
+ * literals are trees of V8 cons strings (a 32-byte node per concatenation, kept with its parts),
+ * which held ~1.2–1.7× the heap the entries are weighed at, so the bound was not the memory
+ * (measured: memory-idempotency-cache.memory.test.ts; docs/benchmarks.md).
+ */
+const flat = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
+
 export const DEFAULT_IDEMPOTENCY_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
@@ -52,7 +60,7 @@ export function createMemoryIdempotencyCache(options: MemoryIdempotencyCacheOpti
     },
     async set(key, value, ttlMs) {
       if (!(ttlMs > 0)) throw new RangeError(`idempotency TTL must be a positive number of milliseconds, got ${ttlMs}`);
-      entries.set(key, value, ttlMs);
+      entries.set(flat(key), flat(value), ttlMs);
     },
     async close() {
       entries.clear();
