@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** ES2024's String method (Node 20 has it; the project's TypeScript lib is ES2023). */
-type WellFormed = string & { isWellFormed(): boolean };
+/** ES2024's String methods (Node 20 has them; the project's TypeScript lib is ES2023). */
+type WellFormed = string & { isWellFormed(): boolean; toWellFormed(): string };
 
 /**
  * Text a database stores as sent: no NUL character (PostgreSQL's text refuses it, SQLite keeps
@@ -10,6 +10,13 @@ type WellFormed = string & { isWellFormed(): boolean };
  */
 export const isStorableText = (value: string): boolean => (value as WellFormed).isWellFormed() && !value.includes('\0');
 export const NOT_STORABLE = 'must not contain NUL characters or unpaired surrogates';
+
+/** `value` made storable where it cannot be refused (a record of what arrived): each NUL and unpaired surrogate as U+FFFD. */
+export function toStorableText(value: string): string {
+  let text = value as WellFormed;
+  if (!text.isWellFormed()) text = text.toWellFormed() as WellFormed;
+  return text.includes('\0') ? text.replaceAll('\0', '\ufffd') : text;
+}
 
 /** An id an operator types (admin API, console, seed file): 1–255 characters, storable as sent. */
 export const operatorId = z.string().min(1).max(255).refine(isStorableText, { message: NOT_STORABLE });

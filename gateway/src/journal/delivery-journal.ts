@@ -1,5 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { toStorableText } from '@loyalty-gateway/core';
 import { preparedQuery, type SqlDatabase } from '@loyalty-gateway/storage';
 import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
 import { createSecretBox } from '../stores/secret-box.js';
@@ -296,21 +297,14 @@ const timeOrderedId = (atMs: number): string => {
   return `${atMs.toString(36).padStart(9, '0')}-${sequence.toString(36).padStart(5, '0')}-${PROCESS_TAG}`;
 };
 
-/** ES2024's String methods (Node 20 has them; the project's TypeScript lib is ES2023). */
-type WellFormed = string & { isWellFormed(): boolean; toWellFormed(): string };
-
 /**
  * A text value as the journal keeps it: at most `max` characters; NUL characters (valid in a JSON
  * string, refused by PostgreSQL's text type) and lone surrogates (which a request's JSON may carry
  * and a cut at `max` may leave; refused by PostgreSQL's JSON input) as U+FFFD, on both dialects
  * alike. Either would otherwise fail the whole batch it is written in.
  */
-const clip = (value: string | null | undefined, max = 255): string | null => {
-  if (value == null) return null;
-  let clipped = (value.length > max ? value.slice(0, max) : value) as WellFormed;
-  if (!clipped.isWellFormed()) clipped = clipped.toWellFormed() as WellFormed;
-  return clipped.includes('\0') ? clipped.replaceAll('\0', '\ufffd') : clipped;
-};
+const clip = (value: string | null | undefined, max = 255): string | null =>
+  value == null ? null : toStorableText(value.length > max ? value.slice(0, max) : value);
 
 export type DeliveryJournal = Awaited<ReturnType<typeof createDeliveryJournal>>;
 
