@@ -42,6 +42,14 @@ describe('EngineSeed', () => {
     );
   });
 
+  it('an id or a name holding a NUL character or an unpaired surrogate is refused at its path (PostgreSQL cannot store it)', () => {
+    const seed = testSeed();
+    const m = seed.merchants[0]!;
+    m.name = 'Bean \u0000 Co';
+    m.members.push({ membershipId: 'MBR-\ud800', points: 0 });
+    expect(paths(seed)).toEqual(expect.arrayContaining(['merchants.0.name', 'merchants.0.members.2.membershipId']));
+  });
+
   it('checks reward shapes per type and money precision', () => {
     const seed = testSeed();
     seed.merchants[0]!.rewards = [{ id: IDS.points, type: 'POINTS', title: 'x', pointsCost: 0, discountValue: 5.005 } as never];

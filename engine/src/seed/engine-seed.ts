@@ -1,8 +1,9 @@
-import { Currency, PositiveMoney } from '@loyalty-gateway/core';
+import { Currency, operatorId, PositiveMoney } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { checkSeedReferences } from './check-seed-references.js';
 
-const name = z.string().min(1).max(255);
+/** Ids and names: 1–255 characters a database stores as sent (core's operatorId). */
+const name = operatorId;
 const match = z.strictObject({
   skus: z.array(name).default([]),
   keywords: z.array(name).default([]),

@@ -1,4 +1,4 @@
-import { formatPath } from '@loyalty-gateway/core';
+import { formatPath, operatorId } from '@loyalty-gateway/core';
 import { EngineSeed } from '@loyalty-gateway/engine';
 import { z } from 'zod';
 import { adapters } from '../adapters.js';
@@ -13,7 +13,7 @@ const slug = z
 
 export const VendorSeed = z.strictObject({
   slug,
-  name: z.string().min(1).max(255),
+  name: operatorId,
   tier: z.enum(['generic', 'featured']),
   /** Provider settings of a vendor with a featured adapter, validated by that adapter's schema. */
   settings: z.record(z.string(), z.unknown()).optional(),
@@ -23,7 +23,7 @@ export const ConnectionSeed = z.strictObject({
   vendor: slug,
   /** Kept exactly as written: spaces, slashes and case are significant (none around it, no control characters). */
   storeId: StoreId,
-  outletId: z.string().min(1).max(255),
+  outletId: operatorId,
   /** Optional only for a featured vendor whose scheme does not read the connection secret (one is generated). */
   secret: z.string().min(16, { message: 'must be at least 16 characters' }).max(1024).optional(),
   active: z.boolean().default(true),

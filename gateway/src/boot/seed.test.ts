@@ -61,6 +61,15 @@ describe('seed file validation', () => {
     expect(engineMessage).toMatch(/merchants\[0\]\.rewards\[0\]\.id/);
   });
 
+  it('a vendor name or an outlet id holding a NUL character is refused naming its path (PostgreSQL cannot store it)', async () => {
+    const doc: any = testSeedDocument();
+    doc.vendors[0].name = 'Acme \u0000 POS';
+    doc.merchants[0].connections[0].outletId = 'o-\u0000';
+    const message = await seedError(doc);
+    expect(message).toMatch(/vendors\[0\]\.name: must not contain NUL characters or unpaired surrogates/);
+    expect(message).toMatch(/merchants\[0\]\.connections\[0\]\.outletId: must not contain NUL/);
+  });
+
   it('connections must reference a known vendor and an outlet of their merchant, once', async () => {
     const doc: any = testSeedDocument();
     doc.merchants[0].connections[0].vendor = 'ghost-pos';
