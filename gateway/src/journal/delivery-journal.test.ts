@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDatabase, migrate } from '@loyalty-gateway/storage';
+import { createDatabase, migrate, type MigrationSet } from '@loyalty-gateway/storage';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { gatewayMigrations } from '../stores/gateway-migrations.js';
-import { chunkRows, createDeliveryJournal, type DeliveryInput, type Row } from './delivery-journal.js';
+import { chunkRows, createDeliveryJournal, deliveriesQuery, transactionKey, type DeliveryInput, type Row } from './delivery-journal.js';
 
 const entry = (n: number, at: Date, overrides: Partial<DeliveryInput> = {}): DeliveryInput => ({
   requestId: `req-${n}`,
@@ -143,6 +144,74 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
     }
   });
 
+  it('finds a transaction id through its key, and entries journalled before the key existed (migration 0007) through their own index', async () => {
+    const database = await openTestDatabase<any>(name);
+    // The schema as it was before 0007, with one entry written then (no transaction_key column).
+    const before: MigrationSet = {
+      ...gatewayMigrations,
+      migrations: Object.fromEntries(Object.entries(gatewayMigrations.migrations).filter(([id]) => id < '0007')),
+    };
+    await migrate(database.db, before);
+    const at = Date.UTC(2026, 10, 27, 5, 0, 0);
+    await database.db
+      .insertInto('gw_deliveries')
+      .values({
+        id: 'old-1',
+        request_id: 'req-old',
+        received_at: at,
+        method: 'POST',
+        route: '/webhooks/generic',
+        transaction_id: 'T-7',
+        status: 200,
+        duration_ms: 1,
+      })
+      .execute();
+    await migrate(database.db, gatewayMigrations);
+    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
+    try {
+      journal.record(entry(1, new Date(at + 1000), { transactionId: 'T-7' }));
+      journal.record(entry(2, new Date(at + 2000), { transactionId: 'T-8' }));
+      await journal.flush();
+      expect((await journal.list({ transactionId: 'T-7' })).deliveries.map((d) => d.requestId)).toEqual(['req-1', 'req-old']);
+      expect((await journal.list({ transactionId: 'T-8' })).deliveries.map((d) => d.requestId)).toEqual(['req-2']);
+      expect((await journal.list({ transactionId: 'T-9' })).deliveries).toEqual([]);
+      const stored = await database.db
+        .selectFrom('gw_deliveries')
+        .select(['request_id', 'transaction_key'])
+        .orderBy('received_at')
+        .execute();
+      expect(stored.map((r) => [r.request_id, r.transaction_key === null ? null : Number(r.transaction_key)])).toEqual([
+        ['req-old', null],
+        ['req-1', transactionKey('T-7')],
+        ['req-2', transactionKey('T-8')],
+      ]);
+      // Two ids whose keys collide are told apart by the id itself.
+      const [a, b] = collidingIds();
+      journal.record(entry(3, new Date(at + 3000), { transactionId: a }));
+      journal.record(entry(4, new Date(at + 4000), { transactionId: b }));
+      await journal.flush();
+      expect((await journal.list({ transactionId: a })).deliveries.map((d) => d.requestId)).toEqual(['req-3']);
+      expect((await journal.list({ transactionId: b })).deliveries.map((d) => d.requestId)).toEqual(['req-4']);
+    } finally {
+      await journal.close();
+      await database.close();
+    }
+  });
+
+  it('the lookup by transaction id reads the two transaction indexes, never the whole table', async () => {
+    const database = await openTestDatabase<any>(name, gatewayMigrations);
+    try {
+      for (const filter of [{ transactionId: 'T-1' }, { transactionId: 'T-1', store: 's-1', since: new Date(0) }]) {
+        const plan = await explain(database.db, name, deliveriesQuery(database.db, filter, 50).compile());
+        expect(plan).toContain('gw_deliveries_transaction_key_idx');
+        expect(plan).toContain('gw_deliveries_transaction_unkeyed_idx');
+        expect(plan).not.toMatch(/SCAN gw_deliveries|Seq Scan/);
+      }
+    } finally {
+      await database.close();
+    }
+  });
+
   it('kept requests too large for one statement together are written in several, each read back whole', async () => {
     const database = await openTestDatabase<any>(name, gatewayMigrations);
     const errors: unknown[] = [];
@@ -188,6 +257,49 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
     } finally {
       await journal.close();
       await database.close();
+    }
+  });
+});
+
+/** The query plan as text; on PostgreSQL with sequential scans priced out (its tables here are tiny). */
+async function explain(db: Kysely<any>, dialect: 'sqlite' | 'postgres', query: CompiledQuery): Promise<string> {
+  if (dialect === 'sqlite') {
+    const rows = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+    return rows.rows.map((r) => r.detail).join('\n');
+  }
+  return db.connection().execute(async (connection) => {
+    await connection.executeQuery(CompiledQuery.raw('set enable_seqscan = off'));
+    try {
+      const rows = await connection.executeQuery<{ 'QUERY PLAN': string }>(
+        CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
+      );
+      return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await connection.executeQuery(CompiledQuery.raw('reset enable_seqscan'));
+    }
+  });
+}
+
+/** Two different transaction ids with the same key (found by search; FNV-1a is not collision-resistant). */
+function collidingIds(): [string, string] {
+  const seen = new Map<number, string>();
+  for (let n = 0; ; n += 1) {
+    const id = `T-${n.toString(36)}`;
+    const other = seen.get(transactionKey(id));
+    if (other !== undefined) return [other, id];
+    seen.set(transactionKey(id), id);
+  }
+}
+
+describe('transactionKey', () => {
+  it('is 32-bit FNV-1a of the id, as a signed integer (the published test vectors), so keys stored by any build stay valid', () => {
+    // FNV-1a 32 of "", "a", "foobar": 0x811c9dc5, 0xe40c292c, 0xbf9cf968 (ASCII: code units are the bytes).
+    expect(transactionKey('')).toBe(0x811c9dc5 | 0);
+    expect(transactionKey('a')).toBe(0xe40c292c | 0);
+    expect(transactionKey('foobar')).toBe(0xbf9cf968 | 0);
+    for (const id of ['T-1', '7c9e6679-7425-40de-944b-e07fc1f90ae7', 'x'.repeat(255), '\u00e9t\u00e9 \ud83d\ude00']) {
+      const key = transactionKey(id);
+      expect(Number.isInteger(key) && key >= -(2 ** 31) && key < 2 ** 31).toBe(true);
     }
   });
 });

@@ -17,6 +17,7 @@ interface GwDeliveriesTable {
   event_type: string | null;
   event_id: string | null;
   transaction_id: string | null;
+  transaction_key: number | null;
   refund_id: string | null;
   status: number;
   outcome: string | null;
@@ -196,6 +197,7 @@ const COLUMNS = [
   'event_type',
   'event_id',
   'transaction_id',
+  'transaction_key',
   'refund_id',
   'status',
   'outcome',
@@ -214,6 +216,7 @@ const NOT_TEXT: Partial<Record<(typeof COLUMNS)[number], string>> = {
   status: 'integer',
   duration_ms: 'integer',
   skew_seconds: 'integer',
+  transaction_key: 'integer',
 };
 
 /**
@@ -298,6 +301,17 @@ const timeOrderedId = (atMs: number): string => {
 };
 
 /**
+ * The 32-bit key the journal indexes a transaction id by (FNV-1a over its UTF-16 code units, as a
+ * signed integer): 4 bytes in the index instead of the id's text, so far fewer page splits for ids
+ * that arrive in random order (see migration 0007). Lookups compare the key, then the id.
+ */
+export function transactionKey(id: string): number {
+  let key = 0x811c9dc5;
+  for (let i = 0; i < id.length; i += 1) key = Math.imul(key ^ id.charCodeAt(i), 0x01000193);
+  return key | 0;
+}
+
+/**
  * A text value as the journal keeps it: at most `max` characters; NUL characters (valid in a JSON
  * string, refused by PostgreSQL's text type) and lone surrogates (which a request's JSON may carry
  * and a cut at `max` may leave; refused by PostgreSQL's JSON input) as U+FFFD, on both dialects
@@ -305,6 +319,41 @@ const timeOrderedId = (atMs: number): string => {
  */
 const clip = (value: string | null | undefined, max = 255): string | null =>
   value == null ? null : toStorableText(value.length > max ? value.slice(0, max) : value);
+
+/** The inspector's list: newest first, `limit` + 1 rows (the extra one says whether a page follows). */
+export function deliveriesQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>, filter: DeliveryFilter, limit: number) {
+  let query = db
+    .selectFrom('gw_deliveries')
+    .selectAll()
+    .orderBy('received_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1);
+  if (filter.vendor) query = query.where('vendor', '=', filter.vendor);
+  if (filter.store) query = query.where('store_id', '=', filter.store);
+  if (filter.connectionId) query = query.where('connection_id', '=', filter.connectionId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.code) query = query.where('outcome', '=', filter.code);
+  if (filter.transactionId) {
+    // By its key (entries journalled before migration 0007 have none: their own partial index).
+    const id = filter.transactionId;
+    const key = transactionKey(id);
+    query = query.where((eb) =>
+      eb.or([
+        eb.and([eb('transaction_key', '=', key), eb('transaction_id', '=', id)]),
+        eb.and([eb('transaction_key', 'is', null), eb('transaction_id', '=', id)]),
+      ]),
+    );
+  }
+  if (filter.since) query = query.where('received_at', '>=', filter.since.getTime());
+  if (filter.until) query = query.where('received_at', '<', filter.until.getTime());
+  if (filter.cursor) {
+    const [at, id] = Buffer.from(filter.cursor, 'base64url').toString('utf8').split('|');
+    const atMs = Number(at);
+    if (Number.isFinite(atMs) && id)
+      query = query.where((eb) => eb.or([eb('received_at', '<', atMs), eb.and([eb('received_at', '=', atMs), eb('id', '<', id)])]));
+  }
+  return query;
+}
 
 export type DeliveryJournal = Awaited<ReturnType<typeof createDeliveryJournal>>;
 
@@ -328,6 +377,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   /** One entry as its column values, in COLUMNS order (what both writers bind; no object per row). */
   function row(input: DeliveryInput, request: RecordedRequest | undefined, body: Buffer | undefined): Row {
     const at = input.receivedAt.getTime();
+    const transactionId = clip(input.transactionId);
     return [
       timeOrderedId(at),
       clip(input.requestId, 128)!,
@@ -339,7 +389,8 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       clip(input.connectionId),
       clip(input.eventType),
       clip(input.eventId),
-      clip(input.transactionId),
+      transactionId,
+      transactionId === null ? null : transactionKey(transactionId),
       clip(input.refundId),
       input.status,
       clip(input.outcome),
@@ -443,27 +494,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     /** Newest first; `nextCursor` continues the list. */
     async list(filter: DeliveryFilter = {}): Promise<{ deliveries: Delivery[]; nextCursor: string | null }> {
       const limit = Math.min(Math.max(1, filter.limit ?? 50), 500);
-      let query = db
-        .selectFrom('gw_deliveries')
-        .selectAll()
-        .orderBy('received_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit + 1);
-      if (filter.vendor) query = query.where('vendor', '=', filter.vendor);
-      if (filter.store) query = query.where('store_id', '=', filter.store);
-      if (filter.connectionId) query = query.where('connection_id', '=', filter.connectionId);
-      if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-      if (filter.code) query = query.where('outcome', '=', filter.code);
-      if (filter.transactionId) query = query.where('transaction_id', '=', filter.transactionId);
-      if (filter.since) query = query.where('received_at', '>=', filter.since.getTime());
-      if (filter.until) query = query.where('received_at', '<', filter.until.getTime());
-      if (filter.cursor) {
-        const [at, id] = Buffer.from(filter.cursor, 'base64url').toString('utf8').split('|');
-        const atMs = Number(at);
-        if (Number.isFinite(atMs) && id)
-          query = query.where((eb) => eb.or([eb('received_at', '<', atMs), eb.and([eb('received_at', '=', atMs), eb('id', '<', id)])]));
-      }
-      const rows = await query.execute();
+      const rows = await deliveriesQuery(db, filter, limit).execute();
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {

@@ -5,6 +5,7 @@ import { vendorNoteCountsMigration } from './gateway-migration-0003.js';
 import { reconcileRunsMigration } from './gateway-migration-0004.js';
 import { deliveriesMigration } from './gateway-migration-0005.js';
 import { consoleSessionsMigration } from './gateway-migration-0006.js';
+import { deliveriesTransactionKeyMigration } from './gateway-migration-0007.js';
 
 const init: Migration = {
   async up(db: Kysely<any>) {
@@ -71,5 +72,6 @@ export const gatewayMigrations: MigrationSet = {
     '0004_reconcile_runs': reconcileRunsMigration,
     '0005_deliveries': deliveriesMigration,
     '0006_console_sessions': consoleSessionsMigration,
+    '0007_deliveries_transaction_key': deliveriesTransactionKeyMigration,
   },
 };
