@@ -26,6 +26,8 @@ export interface ConnectionStore {
  */
 export interface IdempotencyCache {
   get(key: string): Promise<string | null>;
+  /** Several keys at once, each one's value or null, in order (one round trip where the cache is remote). */
+  getMany(keys: readonly string[]): Promise<Array<string | null>>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
   close(): Promise<void>;
 }

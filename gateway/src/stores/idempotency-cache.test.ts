@@ -59,6 +59,18 @@ describe.each(backends)('IdempotencyCache contract on $name', (backend) => {
     expect(await cache.get('acme-pos|store-1|T-2')).toBeNull();
   });
 
+  it('reads several keys at once, each value or null in the order asked, expired ones as misses', async () => {
+    const { cache, elapse } = backend.open();
+    expect(await cache.getMany([])).toEqual([]);
+    await cache.set('v|s|T-1', 'fp1:abc:2026-11-27T06:00:00.000Z', 60_000);
+    await cache.set('v|s|E-1', '1', 60_000);
+    await cache.set('v|s|T-short', 'x', 50);
+    expect(await cache.getMany(['v|s|T-1', 'v|s|E-1'])).toEqual(['fp1:abc:2026-11-27T06:00:00.000Z', '1']);
+    expect(await cache.getMany(['v|s|E-2', 'v|s|T-1', 'v|s|E-2'])).toEqual([null, 'fp1:abc:2026-11-27T06:00:00.000Z', null]);
+    await elapse(120);
+    expect(await cache.getMany(['v|s|T-short', 'v|s|E-1'])).toEqual([null, '1']);
+  });
+
   it('keeps keys that differ only by case, spaces or slashes apart', async () => {
     const { cache } = backend.open();
     await cache.set('v|Store 1|T', 'a', 60_000);
@@ -121,10 +133,18 @@ describe('Redis outage', () => {
     const failOpen = createIdempotencyCache({ redisUrl: 'redis://127.0.0.1:1', onError: (_e, op) => errors.push(op) });
     const strict = createIdempotencyCache({ redisUrl: 'redis://127.0.0.1:1' });
     const started = Date.now();
-    const [got, , strictGet] = await Promise.allSettled([failOpen.get('k'), failOpen.set('k', 'v', 1_000), strict.get('k')]);
+    const [got, , gotMany, strictGet, strictGetMany] = await Promise.allSettled([
+      failOpen.get('k'),
+      failOpen.set('k', 'v', 1_000),
+      failOpen.getMany(['k', 'e']),
+      strict.get('k'),
+      strict.getMany(['k', 'e']),
+    ]);
     expect(got).toEqual({ status: 'fulfilled', value: null });
-    expect(errors.sort()).toEqual(['get', 'set']);
+    expect(gotMany).toEqual({ status: 'fulfilled', value: [null, null] });
+    expect(errors.sort()).toEqual(['get', 'get', 'set']);
     expect(strictGet.status).toBe('rejected');
+    expect(strictGetMany.status).toBe('rejected');
     expect(Date.now() - started).toBeLessThan(3_000); // bounded by commandTimeout, not hanging
     await Promise.all([failOpen.close(), strict.close()]);
   });

@@ -58,6 +58,9 @@ export function createMemoryIdempotencyCache(options: MemoryIdempotencyCacheOpti
     async get(key) {
       return entries.get(key) ?? null;
     },
+    async getMany(keys) {
+      return keys.map((key) => entries.get(key) ?? null);
+    },
     async set(key, value, ttlMs) {
       if (!(ttlMs > 0)) throw new RangeError(`idempotency TTL must be a positive number of milliseconds, got ${ttlMs}`);
       entries.set(flat(key), flat(value), ttlMs);

@@ -81,3 +81,34 @@ describe('the gateway idempotency cache lives 24 hours (spec: Limits)', () => {
     }
   });
 });
+
+describe.runIf(process.env.REDIS_URL)('what a sale costs Redis', () => {
+  it('a new sale reads its transaction and event keys with one MGET and writes each once; its retry is one MGET', async () => {
+    const keyPrefix = `lg-test:${randomUUID()}:`;
+    const cache = createIdempotencyCache({ redisUrl: process.env.REDIS_URL!, keyPrefix });
+    const redis = createRedisClient(process.env.REDIS_URL!);
+    const monitor = await redis.monitor();
+    closers.push(
+      () => cache.close(),
+      () => redis.quit(),
+      async () => monitor.disconnect(),
+    );
+    // MONITOR sees every client of the shared server: keep the commands naming this test's keys.
+    const commands: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args.slice(1).some((arg) => arg.startsWith(keyPrefix))) commands.push(args[0]!.toLowerCase());
+    });
+    const waitFor = async (count: number) => {
+      for (let i = 0; i < 100 && commands.length < count; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    const { gw } = await countedGateway({ idempotency: cache });
+    const s = sale();
+    expect((await gw.send(s)).json()).toMatchObject({ status: 'processed' });
+    await waitFor(3);
+    expect(commands.splice(0)).toEqual(['mget', 'set', 'set']);
+    expect((await gw.send(s)).json()).toMatchObject({ status: 'duplicate' });
+    await waitFor(1);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // nothing else follows
+    expect(commands).toEqual(['mget']);
+  });
+});

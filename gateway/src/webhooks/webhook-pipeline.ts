@@ -56,10 +56,11 @@ export type WebhookPipeline = (connection: Connection, envelope: Envelope) => Pr
 export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookPipeline {
   const { engine, cache, onCacheError, onConflict } = options;
 
-  const read = (key: string) =>
-    cache.get(key).catch((error: unknown) => {
+  /** Both keys of an event in one cache call (one Redis round trip and command, not two). */
+  const readBoth = (first: string, second: string): Promise<Array<string | null>> =>
+    cache.getMany([first, second]).catch((error: unknown) => {
       onCacheError(error, 'get');
-      return null;
+      return [null, null];
     });
 
   /**
@@ -67,7 +68,7 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
    * to the cache and the eventId was seen (a vendor retry that regenerated its refund id).
    */
   async function refundSeen(byRefund: string, fingerprint: string, byEvent: string): Promise<boolean> {
-    const [refund, event] = await Promise.all([read(byRefund), read(byEvent)]);
+    const [refund = null, event = null] = await readBoth(byRefund, byEvent);
     return refund === null ? event !== null : refund === fingerprint;
   }
 
@@ -96,7 +97,7 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
         const bySale = saleKey(connection, transactionId);
         const command = toEarnCommand(connection, envelope);
         const fingerprint = saleFingerprint(command.transaction);
-        const [sold, evented] = await Promise.all([read(bySale), read(byEvent)]);
+        const [sold = null, evented = null] = await readBoth(bySale, byEvent);
         if (sold !== null) {
           const mark = readSaleMark(sold);
           if (mark === null || mark.fingerprint === fingerprint) return DUPLICATE_SALE;
