@@ -7,6 +7,7 @@
  *   npx tsx bench/journal.ts            (JOURNAL_ENTRIES=100000; JOURNAL_RANDOM_REQUEST_IDS=1: callers' own
  *                                        random X-Request-IDs instead of the gateway's time-ordered ones;
  *                                        JOURNAL_SEQUENTIAL_TRANSACTIONS=1: ordered transaction ids;
+ *                                        JOURNAL_UUID7_TRANSACTIONS=1: UUIDv7 ones (time first, random last);
  *                                        JOURNAL_DROP=index,…: without those indexes;
  *                                        JOURNAL_POSTGRES=1 with DATABASE_URL: on PostgreSQL)
  */
@@ -83,7 +84,11 @@ async function round(n: number) {
         eventType: 'sale.completed',
         // Vendors' transaction ids are random (the earn path's load sends UUIDs): each lands at a
         // random page of the transaction index. JOURNAL_SEQUENTIAL_TRANSACTIONS=1: ordered ids instead.
-        transactionId: process.env.JOURNAL_SEQUENTIAL_TRANSACTIONS ? `T-${i}` : randomUUID(),
+        transactionId: process.env.JOURNAL_SEQUENTIAL_TRANSACTIONS
+          ? `T-${i}`
+          : process.env.JOURNAL_UUID7_TRANSACTIONS
+            ? timeOrderedUuid()
+            : randomUUID(),
         status: 200,
         outcome: 'processed',
         durationMs: 3.2,

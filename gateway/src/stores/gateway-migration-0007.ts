@@ -2,8 +2,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
  * The journal's lookup by transaction id through a 32-bit key of the id (`transaction_key`,
- * journal's `transactionKey`) instead of the id's text. Vendors' transaction ids are mostly random
- * (UUIDs, base62), so every entry lands at a random place of that index; in SQLite a random insert
+ * journal's `transactionKey`) instead of the id's text. Many vendors' transaction ids are random
+ * (UUIDs, base62), so each such entry lands at a random place of that index; in SQLite a random insert
  * into a full page splits it, and an index of 36-character keys (~95 a page) split about every
  * other entry: ~10 µs of the journal writer's ~19 per entry at 200,000 entries. A 4-byte key packs
  * ~3× more a page. The lookup compares the key, then the id itself (keys may collide).
