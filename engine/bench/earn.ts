@@ -1,7 +1,10 @@
 /**
  * Local microbenchmark of the embedded engine's earn path on a file-backed SQLite database (WAL,
  * synchronous=NORMAL), as the gateway runs it. Not a test. Run: npx tsx bench-earn.ts [count]
+ * BENCH_RANDOM_TRANSACTIONS=1: random (UUID) transaction ids, as Square, Clover and many generic
+ * vendors send them, instead of ordered ones (`tx-<kind>-<n>`).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +29,7 @@ const command = (i: number, kind: number): EarnCommand => ({
   occurredAt: '2026-01-15T10:00:00Z',
   store: { id: SCOPE.source.storeId },
   transaction: {
-    id: `tx-${kind}-${i}`,
+    id: process.env.BENCH_RANDOM_TRANSACTIONS ? randomUUID() : `tx-${kind}-${i}`,
     totalMinor: 1250 + (i % 500),
     currency: 'USD',
     customer: { type: 'phone', value: `+1555${String(3 + (i % 9_990)).padStart(7, '0')}` },
