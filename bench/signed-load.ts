@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { signedHeaders } from '@loyalty-gateway/core';
 import autocannon, { type Result } from 'autocannon';
 
@@ -5,10 +6,14 @@ export const SECRET = 'whsec_bench_secret_value_0123456789';
 export const STORE = 'bench-store-1';
 
 let counter = 0;
-/** A signed sale with a fresh transaction id, for `member` (MBR-BENCH by default). */
+/**
+ * A signed sale with a fresh transaction id, for `member` (MBR-BENCH by default). The ids are nearly
+ * ordered (`B-<pid>-<ms>-<n>`, the ledger's cheap case); BENCH_RANDOM_TRANSACTIONS=1 sends random
+ * UUIDs instead, as Square, Clover and many generic vendors do.
+ */
 export function signedSale(member = 'MBR-BENCH'): { body: string; headers: Record<string, string> } {
   counter += 1;
-  const id = `B-${process.pid}-${Date.now().toString(36)}-${counter}`;
+  const id = process.env.BENCH_RANDOM_TRANSACTIONS ? randomUUID() : `B-${process.pid}-${Date.now().toString(36)}-${counter}`;
   const body = JSON.stringify({
     eventId: `${id}:completed`,
     eventType: 'sale.completed',
