@@ -35,13 +35,15 @@ export type WireError =
 
 export type ReplyMessage = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
 
-/** Sent once by the worker: the engine is open (migrations ran), or why it could not open. */
-/** `heapSizeLimit`: the thread's V8 heap limit in bytes, as V8 applied it (resourceLimits or process flags). */
 /** Sent by the worker on its own (not an answer): a notice of the engine's for the owner's log. */
 export interface NoticeMessage {
   notice: EngineNotice;
 }
 
+/**
+ * Sent once by the worker: the engine is open (migrations ran), or why it could not open.
+ * `heapSizeLimit`: the thread's V8 heap limit in bytes, as V8 applied it (resourceLimits or process flags).
+ */
 export type StartMessage = { started: true; heapSizeLimit: number } | { started: false; error: WireError };
 
 export function toWireError(error: unknown): WireError {
