@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { SqlDialect } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
 import type { SettingsCache } from './settings-cache.js';
+import type { Defer } from './transaction-batcher.js';
 
 /** What every engine operation works with: the database, the clock and the settings cache. */
 export interface EngineContext {
@@ -18,9 +19,15 @@ export interface EngineContext {
    * what the writes lock (the member): units are ordered and spread over connections by it.
    * On PostgreSQL an earn passes its SaleLock as `opening`: a batch without savepoints takes all
    * its units' sale locks and member lookups in one statement, and `work` receives the unit's
-   * LockedSale (undefined otherwise: the unit locks and looks up itself).
+   * LockedSale (undefined otherwise: the unit locks and looks up itself), and `defer`, with which
+   * it hands its sale to the batch's one closing statement (earn-postgres.ts recordSales).
    */
-  atomically<T>(work: (trx: Tx, opened?: unknown) => Promise<T>, deadline?: number, key?: string, opening?: unknown): Promise<T>;
+  atomically<T>(
+    work: (trx: Tx, opened?: unknown, defer?: Defer) => Promise<T>,
+    deadline?: number,
+    key?: string,
+    opening?: unknown,
+  ): Promise<T>;
 }
 
 export type Tx = Kysely<EngineTables>;

@@ -13,7 +13,7 @@ import { listMerchants } from './list-merchants.js';
 import { redeem } from './redeem.js';
 import { reverse } from './reverse.js';
 import { SettingsCache } from './settings-cache.js';
-import { lockSales, type SaleLock } from './earn-postgres.js';
+import { lockSales, recordSales, type SaleLock, type SaleRecord } from './earn-postgres.js';
 import { GroupCommit, type BatchNotice } from './transaction-batcher.js';
 
 export interface EmbeddedEngine extends LoyaltyEngine {
@@ -35,8 +35,9 @@ export interface EmbeddedEngineOptions {
   clock?: () => Date;
   /**
    * PostgreSQL: group-commit batchers side by side (default POSTGRES_LANES, 2); SQLite always has
-   * one. Each is a serial chain of round trips (a batch of n earns is n + 3), so a PostgreSQL
-   * across a network, where each round trip waits, wants more (docs/operators.md).
+   * one. Each is a serial chain of round trips (a batch of new sales is four: BEGIN, the opening
+   * and closing statements, COMMIT; a duplicate, used codes or earlier refunds add their own), so a
+   * PostgreSQL across a network, where each round trip waits, may want more (docs/operators.md).
    */
   groupCommitLanes?: number;
   /** What went wrong that no caller sees (a group-commit batch's opening statement failed): for the owner's log. */
@@ -50,6 +51,8 @@ export type EngineNotice = BatchNotice;
 export const ENGINE_NOTICE_MESSAGES: Record<EngineNotice['event'], string> = {
   'batch-opening-failed':
     "a group-commit batch's opening statement (its sales' locks and member lookups) failed; its sales ran again in batches with a savepoint each, none lost",
+  'batch-closing-failed':
+    "a group-commit batch's closing statement (its new sales, credits and stamp cards in one) failed or could not take a sale; the batch's sales ran again in batches with a savepoint each, none lost",
 };
 
 async function storedPrefix(db: Kysely<EngineTables>): Promise<string | undefined> {
@@ -68,6 +71,7 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
     options.groupCommitLanes,
     options.database.dialect === 'postgres' ? (trx, locks) => lockSales(trx, locks as SaleLock[]) : undefined,
     options.onNotice,
+    options.database.dialect === 'postgres' ? (trx, records) => recordSales(trx, records as SaleRecord[]) : undefined,
   );
   const ctx: EngineContext = {
     db,

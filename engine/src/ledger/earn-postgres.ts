@@ -4,6 +4,7 @@ import { preparedQuery } from '@loyalty-gateway/storage';
 import { cardProgress } from '../rules/stamps.js';
 import type { Tx } from './context.js';
 import type { EarnPlan } from './earn-plan.js';
+import type { RewardRule } from '../rules/reward-rule.js';
 import { lookupKey, notFound, type LookupColumn, type Resolution } from './resolve-member.js';
 import { SALE_LOCK_CLASS, saleLockKey } from './sale-lock.js';
 import type { MerchantSettings } from './settings-cache.js';
@@ -225,6 +226,80 @@ const RECORD_SALE_WITH_CARD = preparedQuery((db, v: SaleValues & CardValues) => 
   );
 });
 
+/**
+ * Every new sale of a group-commit batch in one statement (the batch's closing statement, see
+ * transaction-batcher.ts BatchClosing), with the effects RECORD_SALE(_WITH_CARD) has for each sale
+ * one after the other in the units' order: the sale rows (the first of two with one key wins;
+ * ON CONFLICT DO NOTHING decides duplicates as for one sale), one credit per member with the sum of
+ * its new sales' points (wallets locked in the units' order first, as units running one after the
+ * other would lock them), a ledger entry per sale, one upsert per stamp card with the sum of its
+ * stamps (completed cards: floor(after / required) − floor(before / required) summed over the
+ * sales is that of the sum), and the refunds probe per sale. A card that would pass MAX_STAMPS
+ * returns no row, and the batch runs again one sale at a time (recordSales throws), where the
+ * sale that passes it is refused alone.
+ */
+const RECORD_SALES = preparedQuery((db, v: { units: string }) =>
+  raw(
+    db,
+    sql<RecordRow & { n: number }>`with u as materialized (
+        select * from jsonb_to_recordset(${v.units}::jsonb) as u(n int, id text, merchant_id text, outlet_id text, vendor text,
+          store_id text, transaction_id text, event_id text, member_id text, total_minor bigint, currency text, points bigint,
+          occurred_at text, now text, fingerprint text, ledger_id text, reward_id text, stamps bigint, required bigint)
+      ), sale as (
+        insert into sales (id, merchant_id, outlet_id, source_vendor, source_store_id, transaction_id, event_id, member_id,
+          total_minor, currency, points_earned, points_reversed, refunded_minor, occurred_at, created_at, fingerprint)
+        select id, merchant_id, outlet_id, vendor, store_id, transaction_id, event_id, member_id,
+          total_minor, currency, points, 0, 0, occurred_at, now, fingerprint
+        from u order by n
+        on conflict (source_vendor, source_store_id, transaction_id) do nothing
+        returning id
+      ), ins as materialized (
+        select u.* from u join sale on sale.id = u.id
+      ), credit as materialized (
+        select member_id, sum(points)::bigint as points, min(n) as first from ins
+        where member_id is not null and points > 0 group by member_id
+      ), locked as materialized (
+        select w.member_id from wallets w join credit c on c.member_id = w.member_id order by c.first for update of w
+      ), wallet as (
+        update wallets w set balance = w.balance + c.points, lifetime_points = w.lifetime_points + c.points
+        from credit c where w.member_id = c.member_id and w.member_id in (select member_id from locked)
+        returning w.member_id
+      ), ledger as (
+        insert into ledger_entries (id, member_id, kind, points, ref_id, created_at)
+        select i.ledger_id, i.member_id, 'earn', i.points, i.id, i.now from ins i join wallet w on w.member_id = i.member_id
+        where i.points > 0
+      ), cards as materialized (
+        select member_id, reward_id, sum(stamps)::bigint as stamps, min(required) as required, min(n) as first from ins
+        where member_id is not null and reward_id is not null group by member_id, reward_id
+      ), card as (
+        insert into stamp_cards (member_id, reward_id, stamps_total, cards_completed, cards_redeemed)
+        select member_id, reward_id, stamps, stamps / required, 0 from cards order by first
+        on conflict (member_id, reward_id) do update set
+          stamps_total = stamp_cards.stamps_total + excluded.stamps_total,
+          cards_completed = stamp_cards.cards_completed
+            + (stamp_cards.stamps_total + excluded.stamps_total) / (select c.required from cards c where c.member_id = excluded.member_id and c.reward_id = excluded.reward_id)
+            - stamp_cards.stamps_total / (select c.required from cards c where c.member_id = excluded.member_id and c.reward_id = excluded.reward_id)
+        where stamp_cards.stamps_total <= ${MAX_STAMPS} - excluded.stamps_total
+        returning member_id, reward_id, stamps_total
+      )
+      select u.n, i.id is not null as inserted,
+        exists (select 1 from refunds r where r.source_vendor = u.vendor and r.source_store_id = u.store_id and r.transaction_id = u.transaction_id) as refunded,
+        c.stamps_total
+      from u left join ins i on i.n = u.n left join card c on c.member_id = u.member_id and c.reward_id = u.reward_id
+      order by u.n`,
+  ),
+);
+
+/** What recording one sale writes (recordSale, recordSales): the sale and, for a member's sale with one, its stamp card. */
+export interface SaleRecord {
+  sale: SaleValues;
+  card: { reward: RewardRule; stamps: number } | null;
+}
+
+export function saleRecord(sale: SaleValues, plan: EarnPlan): SaleRecord {
+  return { sale, card: (plan.memberId === null ? undefined : plan.stamps[0]) ?? null };
+}
+
 export interface RecordedSale {
   /** False: the sale's key was already recorded (nothing written). */
   inserted: boolean;
@@ -240,9 +315,9 @@ export interface RecordedSale {
  * stamps and completed cards (as ADD_STAMPS in earn.ts), and whether refunds came first. A card
  * that would pass MAX_STAMPS throws 422, rolling the whole sale back.
  */
-export async function recordSale(trx: Tx, v: SaleValues, plan: EarnPlan): Promise<RecordedSale> {
-  const card = plan.stamps[0];
-  if (!card || plan.memberId === null) {
+export async function recordSale(trx: Tx, record: SaleRecord): Promise<RecordedSale> {
+  const { sale: v, card } = record;
+  if (!card) {
     const row = (await RECORD_SALE(trx, v)).rows[0]!;
     return { inserted: row.inserted, refunded: row.refunded, stampsUpdated: [] };
   }
@@ -258,10 +333,71 @@ export async function recordSale(trx: Tx, v: SaleValues, plan: EarnPlan): Promis
   ).rows[0]!;
   if (!row.inserted) return { inserted: false, refunded: row.refunded, stampsUpdated: [] };
   if (row.stamps_total === null) throw tooManyStamps(card.reward, card.stamps);
-  const { current, completedNow } = cardProgress(Number(row.stamps_total), card.stamps, required);
-  return {
-    inserted: true,
-    refunded: row.refunded,
-    stampsUpdated: [{ rewardId: card.reward.id, rewardTitle: card.reward.title, current, required, completed: completedNow > 0 }],
-  };
+  return { inserted: true, refunded: row.refunded, stampsUpdated: [stampUpdate(card, Number(row.stamps_total))] };
+}
+
+/** The card's update as the sale's answer reports it, from its stamps total after the sale. */
+function stampUpdate(card: NonNullable<SaleRecord['card']>, total: number): StampUpdate {
+  const required = card.reward.stampsRequired!;
+  const { current, completedNow } = cardProgress(total, card.stamps, required);
+  return { rewardId: card.reward.id, rewardTitle: card.reward.title, current, required, completed: completedNow > 0 };
+}
+
+/** Why a batch's sales could not be recorded in one statement (they run again one at a time). */
+export class NotSetWise extends Error {}
+
+/**
+ * Record the sales of a group-commit batch in one statement (RECORD_SALES), each answered as
+ * recordSale would have in the batch's order: a card's total after a sale is the card's total
+ * after the statement less the stamps of the batch's later new sales on it.
+ */
+export async function recordSales(trx: Tx, records: SaleRecord[]): Promise<RecordedSale[]> {
+  const requiredOf = new Map<string, number>();
+  const units = records.map(({ sale: v, card }, i) => {
+    if (card) {
+      const key = `${v.memberId} ${card.reward.id}`;
+      const required = card.reward.stampsRequired!;
+      // A card's rule changed between two of the batch's sales (a catalog sync): each sale counts by its own.
+      if ((requiredOf.get(key) ?? required) !== required) throw new NotSetWise('a stamp card of the batch changed its size');
+      requiredOf.set(key, required);
+    }
+    return {
+      n: i + 1,
+      id: v.id,
+      merchant_id: v.merchantId,
+      outlet_id: v.outletId,
+      vendor: v.vendor,
+      store_id: v.storeId,
+      transaction_id: v.transactionId,
+      event_id: v.eventId,
+      member_id: v.memberId,
+      total_minor: v.totalMinor,
+      currency: v.currency,
+      points: v.points,
+      occurred_at: v.occurredAt,
+      now: v.now,
+      fingerprint: v.fingerprint,
+      ledger_id: v.ledgerId,
+      reward_id: card ? card.reward.id : null,
+      stamps: card ? card.stamps : null,
+      required: card ? card.reward.stampsRequired! : null,
+    };
+  });
+  const { rows } = await RECORD_SALES(trx, { units: JSON.stringify(units) });
+  const recorded: RecordedSale[] = new Array<RecordedSale>(records.length);
+  const later = new Map<string, number>(); // per card: the stamps of the batch's later new sales
+  for (let i = records.length - 1; i >= 0; i--) {
+    const row = rows[i]!;
+    const { sale: v, card } = records[i]!;
+    if (!row.inserted || !card) {
+      recorded[i] = { inserted: row.inserted, refunded: row.refunded, stampsUpdated: [] };
+      continue;
+    }
+    if (row.stamps_total === null) throw new NotSetWise(`stamp card ${card.reward.id} would pass ${MAX_STAMPS} stamps`);
+    const key = `${v.memberId} ${card.reward.id}`;
+    const after = later.get(key) ?? 0;
+    later.set(key, after + card.stamps);
+    recorded[i] = { inserted: true, refunded: row.refunded, stampsUpdated: [stampUpdate(card, Number(row.stamps_total) - after)] };
+  }
+  return recorded;
 }

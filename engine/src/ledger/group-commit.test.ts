@@ -7,9 +7,9 @@ import { createDatabase, migrate, type SqlDatabase } from '@loyalty-gateway/stor
 import { openTestDatabase, testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
 import type { EngineTables } from '../db/schema.js';
 import { engineMigrations } from '../db/migrations/index.js';
-import { ANN, BOB, balanceOf, ledgerSum, line, sale, testSeed } from '../testing/fixture.js';
+import { ANN, BOB, SCOPE, balanceOf, ledgerSum, line, sale, testSeed } from '../testing/fixture.js';
 import type { Tx } from './context.js';
-import { createEmbeddedEngine, type EmbeddedEngine } from './create-embedded-engine.js';
+import { createEmbeddedEngine, type EmbeddedEngine, type EngineNotice } from './create-embedded-engine.js';
 import { TransactionBatcher } from './transaction-batcher.js';
 
 const onPostgres = testDialects().some((d) => d.name === 'postgres');
@@ -155,7 +155,7 @@ describe.runIf(onPostgres)('group commit on postgres', () => {
     expect(await ledgerSum(database.db, 'MBR-0001')).toBe(expected);
   });
 
-  it("a batch's earns take their sale locks and member lookups in one statement, then one statement each", async () => {
+  it("a batch's earns take their sale locks and member lookups in one statement, and record their sales in one more", async () => {
     await engine.earn(sale({ totalMinor: 100 })); // the settings cache and the prepared statements, warm
     statements.sent = [];
     statements.counting = true;
@@ -164,11 +164,13 @@ describe.runIf(onPostgres)('group commit on postgres', () => {
     ).finally(() => (statements.counting = false));
     expect(results.every((r) => r.status === 'processed')).toBe(true);
     // The two members' earns meet in one batch or two (one per lane their keys hash to): BEGIN,
-    // the opening statement, one statement per earn, COMMIT.
+    // the opening statement, the closing statement (every sale of the batch), COMMIT.
     const { sent } = statements;
-    const openings = sent.filter((text) => text.includes('jsonb_to_recordset')).length;
+    const openings = sent.filter((text) => text.includes('pg_advisory_xact_lock') && text.includes('jsonb_to_recordset')).length;
+    const closings = sent.filter((text) => text.includes('insert into sales') && text.includes('jsonb_to_recordset')).length;
     expect([1, 2]).toContain(openings);
-    expect(sent).toHaveLength(12 + 3 * openings);
+    expect(closings).toBe(openings);
+    expect(sent).toHaveLength(4 * openings);
     expect(await balanceOf(database.db, 'MBR-0001')).toBe(1200 + 1 + (1 + 3 + 5 + 7 + 9 + 11));
     expect(await balanceOf(database.db, 'MBR-0002')).toBe(2 + 4 + 6 + 8 + 10 + 12);
   });
@@ -281,5 +283,135 @@ describe.runIf(onPostgres)('group commit on postgres', () => {
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(runs).toBe(1);
     expect(await database.db.selectFrom('engine_settings').select('key').where('key', 'like', 'lost-%').execute()).toEqual([]);
+  });
+});
+
+/**
+ * The batch's closing statement (earn-postgres.ts recordSales) records every new sale of a batch
+ * in one statement: each sale must be answered, and leave the ledger, as if the batch's sales had
+ * run one after the other.
+ */
+describe.runIf(onPostgres)("a group-commit batch's sales recorded in one statement on postgres", () => {
+  type Opened = { database: SqlDatabase<EngineTables>; engine: EmbeddedEngine; notices: EngineNotice[] };
+  let opened: Opened[] = [];
+  const open = async (): Promise<Opened> => {
+    const database = await openTestDatabase<EngineTables>('postgres', engineMigrations);
+    const notices: EngineNotice[] = [];
+    const engine = await createEmbeddedEngine({ database, onNotice: (notice) => notices.push(notice) });
+    await engine.applySeed(testSeed());
+    const one = { database, engine, notices };
+    opened.push(one);
+    return one;
+  };
+  afterEach(async () => {
+    for (const { engine, database } of opened) {
+      await engine.close();
+      await database.close();
+    }
+    opened = [];
+  });
+
+  /** What an answer says, without the conflict's time of first receipt (each database has its own). */
+  const view = (r: EarnOutcome) => ({ ...r, conflict: r.conflict === undefined ? undefined : 'conflict' });
+
+  const ledgerState = async (db: Opened['database']['db']) => ({
+    ann: [await balanceOf(db, 'MBR-0001'), await ledgerSum(db, 'MBR-0001')],
+    bob: [await balanceOf(db, 'MBR-0002'), await ledgerSum(db, 'MBR-0002')],
+    cards: (
+      await db
+        .selectFrom('stamp_cards')
+        .innerJoin('members', 'members.id', 'stamp_cards.member_id')
+        .select(['members.membership_id', 'stamp_cards.stamps_total', 'stamp_cards.cards_completed'])
+        .orderBy('members.membership_id')
+        .execute()
+    ).map((c) => [c.membership_id, Number(c.stamps_total), Number(c.cards_completed)]),
+    sales: (
+      await db.selectFrom('sales').select(['transaction_id', 'points_earned', 'points_reversed']).orderBy('transaction_id').execute()
+    ).map((s) => [s.transaction_id, Number(s.points_earned), Number(s.points_reversed)]),
+    codes: await db.selectFrom('reward_instances').select(['code', 'status', 'used_transaction_id']).orderBy('code').execute(),
+  });
+
+  it('every kind of sale answers, and leaves the ledger, as the same sales one after the other', async () => {
+    const latte = (quantity: number) => line('Latte', quantity, { sku: 'COF-LATTE' });
+    const refundedFirst = sale({ id: 'tx-refunded-first', totalMinor: 3000, items: [latte(1)] });
+    const first = sale({ id: 'tx-first', totalMinor: 1250, items: [latte(2)] });
+    const bobs = sale({ id: 'tx-bob', totalMinor: 900, customer: BOB, items: [latte(3)] });
+    const walkIn = sale({ id: 'tx-walk-in', totalMinor: 700 });
+    delete walkIn.transaction.customer;
+    const commands = [
+      first,
+      bobs,
+      sale({ id: 'tx-coffee-code', totalMinor: 2000, items: [line('Coffee', 4)], discountCodes: [{ code: 'LOYAL-7QX2' }] }),
+      { ...first, eventId: 'copy' }, // the same sale again, in the same batch: a duplicate
+      { ...bobs, eventId: 'changed', transaction: { ...bobs.transaction, totalMinor: 901 } }, // another sale under its key: a conflict
+      refundedFirst, // its refund arrived before it: the points go back at once
+      walkIn,
+      sale({ id: 'tx-euro', currency: 'EUR', items: [latte(1)] }), // another currency: nothing earned
+      sale({ id: 'tx-unknown', customer: { type: 'membershipId', value: 'MBR-9999' } }),
+      sale({ id: 'tx-completes', totalMinor: 500, items: [latte(5)] }), // completes a card
+      sale({ id: 'tx-bob-2', totalMinor: 1500, customer: BOB, items: [latte(2)] }),
+      sale({ id: 'tx-no-points', totalMinor: 50, items: [latte(1)] }), // stamps only
+    ];
+    const batched = await open();
+    const alone = await open();
+    for (const { engine } of [batched, alone]) {
+      await engine.reverse({ ...SCOPE, transactionId: refundedFirst.transaction.id, refundId: 'r-early' });
+      // The settings and catalog caches, warm: every earn below reaches the batcher in one tick.
+      await engine.earn(sale({ id: 'tx-warm', totalMinor: 100, items: [latte(1)] }));
+    }
+    statements.sent = [];
+    statements.counting = true;
+    const together = await Promise.all(commands.map((c) => batched.engine.earn(c))).finally(() => (statements.counting = false));
+    const closings = statements.sent.filter((text) => text.includes('insert into sales') && text.includes('jsonb_to_recordset')).length;
+    expect(closings).toBeGreaterThan(0);
+    expect(closings).toBeLessThanOrEqual(2); // one per lane the two members' keys hash to
+    // No sale recorded alone (its own insert into sales): every one went through a closing statement.
+    expect(statements.sent.filter((text) => text.includes('insert into sales') && !text.includes('jsonb_to_recordset'))).toEqual([]);
+    const oneByOne: EarnOutcome[] = [];
+    for (const command of commands) oneByOne.push(await alone.engine.earn(command));
+    expect(together.map(view)).toEqual(oneByOne.map(view));
+    expect(together.map((r) => r.status)).toEqual([
+      'processed',
+      'processed',
+      'processed',
+      'duplicate',
+      'duplicate',
+      'processed',
+      'processed',
+      'processed',
+      'processed',
+      'processed',
+      'processed',
+      'processed',
+    ]);
+    expect(together[4]!.conflict).toBeDefined();
+    expect(together[9]!.stampsUpdated).toEqual([expect.objectContaining({ completed: true })]);
+    expect(await ledgerState(batched.database.db)).toEqual(await ledgerState(alone.database.db));
+    expect(batched.notices).toEqual([]);
+  });
+
+  it('a stamp card passing its limit in a batch: that sale alone is refused, the batch runs again one sale at a time', async () => {
+    const { engine, database, notices } = await open();
+    await engine.earn(sale({ items: [line('Coffee', Number.MAX_SAFE_INTEGER - 10)] }));
+    const commands = [
+      sale({ id: 'tx-fits-1', items: [line('Coffee', 1)] }),
+      sale({ id: 'tx-too-many', items: [line('Coffee', 20)] }),
+      sale({ id: 'tx-fits-2', items: [line('Coffee', 2)] }),
+      sale({ id: 'tx-bob', customer: BOB, items: [line('Coffee', 3)] }),
+    ];
+    const results = await Promise.allSettled(commands.map((c) => engine.earn(c)));
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value.status : (r.reason as { code?: string }).code))).toEqual([
+      'processed',
+      'validation_failed',
+      'processed',
+      'processed',
+    ]);
+    expect(notices).toEqual([expect.objectContaining({ event: 'batch-closing-failed', error: expect.stringContaining('would pass') })]);
+    const state = await ledgerState(database.db);
+    expect(state.cards).toEqual([
+      ['MBR-0001', Number.MAX_SAFE_INTEGER - 7, Math.floor((Number.MAX_SAFE_INTEGER - 7) / 5)],
+      ['MBR-0002', 3, 0],
+    ]);
+    expect(state.sales.map(([id]) => id)).not.toContain('tx-too-many');
   });
 });

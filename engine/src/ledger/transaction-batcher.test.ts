@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { balanceOf, ledgerSum, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
 import type { Tx } from './context.js';
-import { TransactionBatcher, type BatchNotice, type BatchOpening } from './transaction-batcher.js';
+import { TransactionBatcher, type BatchClosing, type BatchNotice, type BatchOpening, type Defer } from './transaction-batcher.js';
 
 describe.each(testDialects())('group commit on $name', ({ name }) => {
   let t: TestEngine;
@@ -109,6 +109,146 @@ describe.each(testDialects())('group commit on $name', ({ name }) => {
     expect(seen.get(`open-${round}-b`)).toBe('opened b');
     const keys = await t.db.selectFrom('engine_settings').select('key').where('key', 'like', 'open-%').execute();
     expect(keys).toHaveLength(3 + 2 * round);
+  });
+
+  describe("a batch's closing statement", () => {
+    const opening: BatchOpening = async (_trx, inputs) => inputs;
+    const keysLike = async (prefix: string) =>
+      (await t.db.selectFrom('engine_settings').select('key').where('key', 'like', `${prefix}%`).orderBy('key').execute()).map(
+        (r) => r.key,
+      );
+
+    it('takes every deferred input in the batch order; the deferring units then run on one at a time, in that order', async () => {
+      const log: string[] = [];
+      const closing: BatchClosing = async (trx, inputs) => {
+        log.push(`closing ${inputs.join(' ')}`);
+        for (const input of inputs)
+          await trx
+            .insertInto('engine_settings')
+            .values({ key: `close-${String(input)}`, value: 'x' })
+            .execute();
+        return inputs.map((input) => `out ${String(input)}`);
+      };
+      const batcher = new TransactionBatcher(t.db, name, undefined, opening, undefined, closing);
+      const deferring = (key: string) => async (trx: Tx, _opened?: unknown, defer?: Defer) => {
+        log.push(`start ${key}`);
+        const output = defer ? await defer(key) : 'alone';
+        log.push(`resumed ${key}: ${String(output)}`);
+        await sleep(5); // a unit that takes its time after its output: the next one still waits for it
+        await trx
+          .insertInto('engine_settings')
+          .values({ key: `after-${key}`, value: 'x' })
+          .execute();
+        log.push(`end ${key}`);
+        return output;
+      };
+      const plain = async (trx: Tx) => {
+        log.push('plain');
+        await trx.insertInto('engine_settings').values({ key: 'close-plain', value: 'x' }).execute();
+        return 'plain';
+      };
+      const results = await Promise.all([
+        batcher.run(deferring('b'), undefined, 'b', 'b'),
+        batcher.run(plain, undefined, 'p'), // no opening input: runs to its end in its turn
+        batcher.run(deferring('a'), undefined, 'a', 'a'),
+      ]);
+      expect(results).toEqual(['out b', 'plain', 'out a']);
+      // On PostgreSQL the batch runs in its keys' order (a, b, p); on SQLite in arrival order.
+      const order = name === 'postgres' ? ['a', 'b'] : ['b', 'a'];
+      const [first, second] = order as [string, string];
+      expect(log).toEqual([
+        ...(name === 'postgres' ? [`start a`, `start b`, 'plain'] : [`start b`, 'plain', `start a`]),
+        `closing ${first} ${second}`,
+        `resumed ${first}: out ${first}`,
+        `end ${first}`,
+        `resumed ${second}: out ${second}`,
+        `end ${second}`,
+      ]);
+      expect(await keysLike('close-')).toEqual(['close-a', 'close-b', 'close-plain']);
+      expect(await keysLike('after-')).toEqual(['after-a', 'after-b']);
+    });
+
+    it('a unit failing after its output rolls the batch back: it alone gets its error, the others run again and commit', async () => {
+      let closings = 0;
+      const closing: BatchClosing = async (trx, inputs) => {
+        closings++;
+        for (const input of inputs)
+          await trx
+            .insertInto('engine_settings')
+            .values({ key: `closed-${String(input)}`, value: 'x' })
+            .execute();
+        return inputs;
+      };
+      const batcher = new TransactionBatcher(t.db, name, undefined, opening, undefined, closing);
+      const runs = new Map<string, number>();
+      const unit =
+        (key: string, fail = false) =>
+        async (trx: Tx, _opened?: unknown, defer?: Defer) => {
+          runs.set(key, (runs.get(key) ?? 0) + 1);
+          if (defer) await defer(key);
+          else
+            await trx
+              .insertInto('engine_settings')
+              .values({ key: `closed-${key}`, value: 'x' })
+              .execute();
+          if (fail) throw new Error(`refused ${key}`);
+          return key;
+        };
+      const results = await Promise.allSettled(['u1', 'u2', 'u3'].map((k) => batcher.run(unit(k, k === 'u2'), undefined, k, k)));
+      expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual(['u1', 'refused u2', 'u3']);
+      expect(closings).toBe(1); // the units run again in a batch with savepoints, where none defers
+      expect(runs).toEqual(
+        new Map([
+          ['u1', 2],
+          ['u2', 1],
+          ['u3', 2],
+        ]),
+      );
+      expect(await keysLike('closed-')).toEqual(['closed-u1', 'closed-u3']);
+    });
+
+    it('when it fails, the batch is rolled back and all its units run again with savepoints, none lost; the owner is told', async () => {
+      let closings = 0;
+      const closing: BatchClosing = async (trx) => {
+        closings++;
+        await trx.insertInto('engine_settings').values({ key: 'half-written', value: 'x' }).execute();
+        throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      };
+      const notices: BatchNotice[] = [];
+      const batcher = new TransactionBatcher(t.db, name, undefined, opening, (notice) => notices.push(notice), closing);
+      const given = new Map<string, boolean>();
+      const unit = (key: string) => async (trx: Tx, _opened?: unknown, defer?: Defer) => {
+        given.set(key, defer !== undefined);
+        if (defer) await defer(key);
+        else
+          await trx
+            .insertInto('engine_settings')
+            .values({ key: `fell-back-${key}`, value: 'x' })
+            .execute();
+        return key;
+      };
+      const plain = async (trx: Tx) => {
+        await trx.insertInto('engine_settings').values({ key: 'fell-back-plain', value: 'x' }).execute();
+        return 'plain';
+      };
+      expect(
+        await Promise.all([
+          batcher.run(unit('x'), undefined, 'x', 'x'),
+          batcher.run(plain, undefined, 'y'),
+          batcher.run(unit('z'), undefined, 'z', 'z'),
+        ]),
+      ).toEqual(['x', 'plain', 'z']);
+      expect(closings).toBe(1);
+      expect(notices).toEqual([{ event: 'batch-closing-failed', units: 3, error: 'deadlock detected', code: '40P01' }]);
+      expect(given).toEqual(
+        new Map([
+          ['x', false],
+          ['z', false],
+        ]),
+      ); // the second time, no defer
+      expect(await keysLike('fell-back-')).toEqual(['fell-back-plain', 'fell-back-x', 'fell-back-z']);
+      expect(await keysLike('half-written')).toEqual([]);
+    });
   });
 
   it('a unit still running at its deadline rolls back to its savepoint alone; the rest of its batch commits', async () => {

@@ -13,7 +13,26 @@ import { DeadlinePassed, ensureBefore, transactBefore } from './deadline.js';
  */
 export type BatchOpening = (trx: Tx, inputs: unknown[]) => Promise<unknown[]>;
 
-export type UnitWork<T> = (trx: Tx, opened?: unknown) => Promise<T>;
+/**
+ * A batch's closing statement (optional, PostgreSQL): one statement for the inputs its units
+ * deferred (see Defer), in the units' order; gives each unit its output. The earn's: the sale rows,
+ * wallet credits, ledger entries and stamp cards of every new sale (earn-postgres.ts recordSales).
+ * It may throw for any input it cannot take set-wise (a stamp card past its limit, a deadlock): the
+ * whole batch is then rolled back and its units run again in batches with savepoints, where none
+ * defers.
+ */
+export type BatchClosing = (trx: Tx, inputs: unknown[]) => Promise<unknown[]>;
+
+/**
+ * Given to a unit of a batch that opened with one statement and has a closing one: the unit hands
+ * its input to the closing statement and waits for its output. The batch goes on with its next
+ * unit meanwhile; once every unit has run up to its deferral (or to its end), the closing
+ * statement runs, and the deferring units then resume one at a time, in the batch's order. A unit
+ * defers at most once.
+ */
+export type Defer = (input: unknown) => Promise<unknown>;
+
+export type UnitWork<T> = (trx: Tx, opened?: unknown, defer?: Defer) => Promise<T>;
 
 /**
  * What a batcher tells its owner that no caller sees: a batch's opening statement failed (a
@@ -21,7 +40,7 @@ export type UnitWork<T> = (trx: Tx, opened?: unknown) => Promise<T>;
  * savepoints. Serialisable, so it crosses a worker thread's boundary as it is.
  */
 export interface BatchNotice {
-  event: 'batch-opening-failed';
+  event: 'batch-opening-failed' | 'batch-closing-failed';
   /** The units of the batch, run again. */
   units: number;
   error: string;
@@ -47,6 +66,17 @@ interface Job {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/** A unit that deferred its input to the batch's closing statement (see Defer), waiting for its output. */
+interface Deferred {
+  /** The unit's place in the batch. */
+  index: number;
+  input: unknown;
+  /** Hands the unit its output (or an error) and lets it run on. */
+  resume: (result: Outcome) => void;
+  /** The unit's outcome, once it has run on to its end. */
+  settled: Promise<Outcome>;
+}
+
 /**
  * Group commit: units of work that arrive while a commit is in progress are run together in ONE
  * transaction. A unit that fails leaves nothing of itself (its caller gets the error); the others
@@ -62,7 +92,8 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * SAVEPOINT_BATCHES_AFTER_A_FAILURE batches run each unit inside its own SAVEPOINT, which a failing
  * unit is rolled back to alone. (A SAVEPOINT is a round trip per unit on PostgreSQL and a
  * subtransaction in the server.) A batch without savepoints may open with one statement for all
- * its units (BatchOpening).
+ * its units (BatchOpening) and close with one for the writes they defer to it (BatchClosing): on
+ * PostgreSQL a batch of n earns is then four round trips, not n + 3.
  *
  * On SQLite one batcher serialises every write (one connection does anyway). On PostgreSQL the
  * engine runs a few batchers side by side, one transaction on one pooled connection each
@@ -91,6 +122,7 @@ export class TransactionBatcher {
     maxBatch?: number,
     private readonly opening?: BatchOpening,
     private readonly onNotice?: (notice: BatchNotice) => void,
+    private readonly closing?: BatchClosing,
   ) {
     this.maxBatch = maxBatch ?? (dialect === 'postgres' ? POSTGRES_MAX_BATCH : 64);
   }
@@ -137,49 +169,63 @@ export class TransactionBatcher {
     const savepoints = this.savepointBatches > 0;
     if (savepoints) this.savepointBatches--;
     const opening = savepoints || !this.opening ? [] : batch.filter((job) => job.opening !== undefined);
+    // Units defer to the closing statement only in a batch that opened with one.
+    const closing = opening.length > 0 ? this.closing : undefined;
     const outcomes: Outcome[] = [];
+    const deferrals: Deferred[] = [];
     let deferred = batch.length; // from here on, units left for the next batch (a deadline was near)
     try {
       await transaction(this.db, async (trx) => {
-        if (opening.length > 0) {
-          const opened = await this.opening!(
-            trx,
-            opening.map((job) => job.opening),
-          ).catch((error: unknown) => {
-            const code = (error as { code?: unknown } | null)?.code;
-            this.onNotice?.({
-              event: 'batch-opening-failed',
-              units: opening.length,
-              error: error instanceof Error ? error.message : String(error),
-              code: typeof code === 'string' ? code : undefined,
+        try {
+          if (opening.length > 0) {
+            const opened = await this.opening!(
+              trx,
+              opening.map((job) => job.opening),
+            ).catch((error: unknown) => {
+              this.notify('batch-opening-failed', opening.length, error);
+              throw OPENING_FAILED;
             });
-            throw OPENING_FAILED;
-          });
-          opening.forEach((job, i) => (job.opened = opened[i]));
-        }
-        let commitBy = Number.POSITIVE_INFINITY; // the earliest deadline of a released unit
-        let longest = 0; // the longest unit so far: what running one more may take
-        for (const [i, job] of batch.entries()) {
-          const started = Date.now();
-          if (started + longest >= commitBy - COMMIT_GUARD_MS) {
-            deferred = i;
-            break;
+            opening.forEach((job, i) => (job.opened = opened[i]));
           }
-          if (job.deadline !== undefined && started >= job.deadline) {
-            outcomes.push({ ok: false, error: new DeadlinePassed('start', job.deadline) }); // not run: nothing to undo
-            continue;
+          let commitBy = Number.POSITIVE_INFINITY; // the earliest deadline of a released unit
+          let longest = 0; // the longest unit so far: what running one more may take
+          for (const [i, job] of batch.entries()) {
+            const started = Date.now();
+            if (started + longest >= commitBy - COMMIT_GUARD_MS) {
+              deferred = i;
+              break;
+            }
+            if (job.deadline !== undefined && started >= job.deadline) {
+              outcomes.push({ ok: false, error: new DeadlinePassed('start', job.deadline) }); // not run: nothing to undo
+              continue;
+            }
+            const ran = closing
+              ? await runDeferring(trx, job, i)
+              : savepoints
+                ? await runInSavepoint(trx, job, this.dialect)
+                : await runBare(trx, job);
+            if ('resume' in ran) {
+              deferrals.push(ran);
+              outcomes.push(WAITING);
+              continue;
+            }
+            outcomes.push(ran);
+            if (!ran.ok && !savepoints) throw UNIT_FAILED;
+            longest = Math.max(longest, Date.now() - started);
+            if (ran.ok && job.deadline !== undefined) commitBy = Math.min(commitBy, job.deadline);
           }
-          const outcome = savepoints ? await runInSavepoint(trx, job, this.dialect) : await runBare(trx, job);
-          outcomes.push(outcome);
-          if (!outcome.ok && !savepoints) throw UNIT_FAILED;
-          longest = Math.max(longest, Date.now() - started);
-          if (outcome.ok && job.deadline !== undefined) commitBy = Math.min(commitBy, job.deadline);
+          if (deferrals.length > 0) await this.close(trx, closing!, deferrals, outcomes, batch.length);
+        } finally {
+          // Units still waiting for the closing statement's output when the batch gave up: they
+          // end (their outcome is dropped; they run again with the batch's other units).
+          for (const deferral of deferrals) deferral.resume({ ok: false, error: ABANDONED });
         }
       });
     } catch (error) {
-      if (error === OPENING_FAILED) {
-        // Rolled back before any unit ran (a deadlock between two batches' locks, say): the units
-        // run again, first, in batches with savepoints, where each opens for itself.
+      if (error === OPENING_FAILED || error === CLOSING_FAILED) {
+        // Rolled back (a deadlock between two batches' locks, say; a stamp card past its limit in
+        // the closing statement): the units run again, first, in batches with savepoints, where
+        // each opens and writes for itself.
         this.savepointBatches = SAVEPOINT_BATCHES_AFTER_A_FAILURE;
         this.queue.unshift(...batch);
         return;
@@ -210,6 +256,36 @@ export class TransactionBatcher {
     outcomes.forEach((outcome, i) => {
       if (outcome.ok) batch[i]!.resolve(outcome.value);
       else this.failed(batch[i]!, outcome.error);
+    });
+  }
+
+  /**
+   * The batch's closing statement for the units that deferred to it, then each of them run on to
+   * its end, one at a time in the batch's order (their outcomes replace WAITING in `outcomes`).
+   */
+  private async close(trx: Tx, closing: BatchClosing, deferrals: Deferred[], outcomes: Outcome[], units: number): Promise<void> {
+    const outputs = await closing(
+      trx,
+      deferrals.map((deferral) => deferral.input),
+    ).catch((error: unknown) => {
+      this.notify('batch-closing-failed', units, error);
+      throw CLOSING_FAILED;
+    });
+    for (const [k, deferral] of deferrals.entries()) {
+      deferral.resume({ ok: true, value: outputs[k] });
+      const outcome = await deferral.settled;
+      outcomes[deferral.index] = outcome;
+      if (!outcome.ok) throw UNIT_FAILED;
+    }
+  }
+
+  private notify(event: BatchNotice['event'], units: number, error: unknown): void {
+    const code = (error as { code?: unknown } | null)?.code;
+    this.onNotice?.({
+      event,
+      units,
+      error: error instanceof Error ? error.message : String(error),
+      code: typeof code === 'string' ? code : undefined,
     });
   }
 
@@ -261,6 +337,13 @@ function expired(job: Job): boolean {
 /** Thrown inside a batch's transaction to roll all of it back (see flush). */
 const UNIT_FAILED = Symbol('a unit of a batch without savepoints failed');
 const OPENING_FAILED = Symbol("a batch's opening statement failed");
+const CLOSING_FAILED = Symbol("a batch's closing statement failed");
+
+/** What a unit waiting for a closing statement that will not come is answered with (see flush). */
+const ABANDONED = Symbol('the batch was rolled back before its closing statement answered');
+
+/** The outcome kept in a deferring unit's place until it has run on (an ok one, so it runs again if the batch fails first). */
+const WAITING: Outcome = Object.freeze({ ok: true, value: undefined });
 
 /**
  * After a unit failed in a batch without savepoints, this many batches run with a savepoint per
@@ -270,14 +353,46 @@ const OPENING_FAILED = Symbol("a batch's opening statement failed");
 const SAVEPOINT_BATCHES_AFTER_A_FAILURE = 8;
 
 /** A unit of a batch without savepoints: its failure must roll back the whole batch (see flush). */
-async function runBare(trx: Tx, job: Job): Promise<Outcome> {
+async function runBare(trx: Tx, job: Job, defer?: Defer): Promise<Outcome> {
   try {
-    const value = await job.work(trx, job.opened);
+    const value = await job.work(trx, job.opened, defer);
     ensureBefore(job.deadline, 'commit');
     return { ok: true, value };
   } catch (error) {
     return { ok: false, error };
   }
+}
+
+/**
+ * A unit of a batch with a closing statement: runs until it defers its input (answers the
+ * Deferred, the unit waiting for its resume) or ends (answers its outcome).
+ */
+function runDeferring(trx: Tx, job: Job, index: number): Promise<Outcome | Deferred> {
+  return new Promise((answer) => {
+    let deferral: Deferred | undefined;
+    const defer: Defer = (input) => {
+      if (deferral) return Promise.reject(new Error('a unit of a batch defers at most once'));
+      return new Promise((resolve, reject) => {
+        let resumed = false;
+        const resume = (result: Outcome) => {
+          if (resumed) return;
+          resumed = true;
+          if (result.ok) resolve(result.value);
+          else reject(result.error);
+        };
+        deferral = { index, input, resume, settled: undefined as unknown as Promise<Outcome> };
+        // `settled` exists once runBare has returned, at the latest by the next microtask.
+        queueMicrotask(() => {
+          deferral!.settled = settled;
+          answer(deferral!);
+        });
+      });
+    };
+    const settled = runBare(trx, job, defer);
+    void settled.then((outcome) => {
+      if (!deferral) answer(outcome);
+    });
+  });
 }
 
 async function runInSavepoint(trx: Tx, job: Job, dialect: SqlDialect): Promise<Outcome> {
@@ -311,9 +426,10 @@ export class GroupCommit {
     lanes?: number,
     opening?: BatchOpening,
     onNotice?: (notice: BatchNotice) => void,
+    closing?: BatchClosing,
   ) {
     const count = dialect === 'postgres' ? Math.max(1, lanes ?? POSTGRES_LANES) : 1;
-    this.lanes = Array.from({ length: count }, () => new TransactionBatcher(db, dialect, undefined, opening, onNotice));
+    this.lanes = Array.from({ length: count }, () => new TransactionBatcher(db, dialect, undefined, opening, onNotice, closing));
   }
 
   run<T>(work: UnitWork<T>, deadline?: number, key = '', opening?: unknown): Promise<T> {
@@ -324,11 +440,11 @@ export class GroupCommit {
 
 /**
  * Batchers side by side on PostgreSQL (each holds one pooled connection while it runs a batch).
- * Fewer lanes make larger batches: fewer BEGIN / opening / COMMIT statements per earn, but fewer
- * transactions in flight. Measured with `engine/bench/earn-pg.ts` (docs/benchmarks.md): 2 against
- * 4, three alternated pairs, earns/s +15–26 % and CPU per earn −14 to −25 %; 1 spent less CPU
- * still at equal earns/s on this 2-core machine, but leaves one serial chain of round trips per
- * process, the bound once PostgreSQL is across a network.
+ * Fewer lanes make larger batches: fewer BEGIN / opening / closing / COMMIT statements per earn,
+ * but fewer transactions in flight. Measured before the closing statement existed, with
+ * `engine/bench/earn-pg.ts` (docs/benchmarks.md): 2 against 4, three alternated pairs, earns/s
+ * +15–26 % and CPU per earn −14 to −25 %; 1 spent less CPU still at equal earns/s on this 2-core
+ * machine, but leaves one serial chain of round trips per process.
  */
 export const POSTGRES_LANES = 2;
 
