@@ -34,7 +34,7 @@ export interface EmbeddedEngineOptions {
   codePrefix?: string;
   clock?: () => Date;
   /**
-   * PostgreSQL: group-commit batchers side by side (default POSTGRES_LANES, 2); SQLite always has
+   * PostgreSQL: group-commit batchers side by side (default POSTGRES_LANES, 1); SQLite always has
    * one. Each is a serial chain of round trips (a batch of new sales is four: BEGIN, the opening
    * and closing statements, COMMIT; a duplicate, used codes or earlier refunds add their own), so a
    * PostgreSQL across a network, where each round trip waits, may want more (docs/operators.md).

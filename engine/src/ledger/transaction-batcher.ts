@@ -441,12 +441,15 @@ export class GroupCommit {
 /**
  * Batchers side by side on PostgreSQL (each holds one pooled connection while it runs a batch).
  * Fewer lanes make larger batches: fewer BEGIN / opening / closing / COMMIT statements per earn,
- * but fewer transactions in flight. Measured before the closing statement existed, with
- * `engine/bench/earn-pg.ts` (docs/benchmarks.md): 2 against 4, three alternated pairs, earns/s
- * +15–26 % and CPU per earn −14 to −25 %; 1 spent less CPU still at equal earns/s on this 2-core
- * machine, but leaves one serial chain of round trips per process.
+ * but fewer transactions in flight. Since a batch of new sales is four round trips whatever its
+ * size (the closing statement), one lane is the default: measured with `engine/bench/earn-pg.ts`,
+ * two alternated pairs, 1 lane against 2: 6,631 / 6,072 against 4,910 / 3,670 earns/s, node CPU
+ * per earn 60–65 against 89–122 µs, the backends' 122–134 against 213–309 µs; and the whole
+ * PostgreSQL round (two gateway processes): 2,155 / 2,154 against 1,650 / 1,874 earn/s, p99 81
+ * against 94–98 ms (docs/benchmarks.md). A lane's throughput is bounded by 32 sales (a batch) per
+ * four round trips and a commit; across a slow network, raise it (GATEWAY_COMMIT_LANES).
  */
-export const POSTGRES_LANES = 2;
+export const POSTGRES_LANES = 1;
 
 function laneOf(key: string, lanes: number): number {
   let hash = 0;

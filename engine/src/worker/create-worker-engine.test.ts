@@ -162,8 +162,8 @@ describe.runIf(testDialects().some((d) => d.name === 'postgres'))('a worker engi
       // A NUL character in a customer value: the opening statement's JSON refuses it, so the batch
       // holding it opens for nobody; the unit's own lookup (text) refuses it as well, so that sale
       // fails alone. The gateway's validation never lets one through (core's text fields); here it
-      // stands for any error of the opening statement. Three such sales among six, over two lanes:
-      // some lane's batch holds one of them beside another unit.
+      // stands for any error of the opening statement. Three such sales among six, in one lane (or
+      // more): some lane's batch holds one of them beside another unit.
       const withNul = (id: string): EarnCommand => {
         const command = sale(id);
         return { ...command, transaction: { ...command.transaction, customer: { type: 'membershipId', value: `MBR-\u0000${id}` } } };
@@ -192,11 +192,11 @@ describe.runIf(testDialects().some((d) => d.name === 'postgres'))('a worker engi
   });
 });
 
-describe.runIf(testDialects().some((d) => d.name === 'postgres'))('a worker engine on postgres with one commit lane', () => {
-  it('runs the earns arriving together as one transaction (the lanes setting reaches the thread)', async () => {
+describe.runIf(testDialects().some((d) => d.name === 'postgres'))('a worker engine on postgres with two commit lanes', () => {
+  it('runs the earns arriving together as one transaction per lane (the lanes setting reaches the thread)', async () => {
     const db = await testDatabaseOptions('postgres');
     const { postgresUrl, postgresSchema } = db.options as { postgresUrl: string; postgresSchema: string };
-    const engine = await createWorkerEngine({ database: db.options, groupCommitLanes: 1 });
+    const engine = await createWorkerEngine({ database: db.options, groupCommitLanes: 2 });
     try {
       await engine.applySeed(testSeed());
       // Each sale row records the top-level transaction that wrote it.
@@ -217,8 +217,9 @@ describe.runIf(testDialects().some((d) => d.name === 'postgres'))('a worker engi
         const { rows } = await client.query<{ n: number }>(
           `select count(distinct written_by)::int as n from "${postgresSchema}".sales where transaction_id like 'T-lane-%'`,
         );
-        // Two members whose keys may hash to different lanes: one lane, one transaction.
-        expect(rows[0]!.n).toBe(1);
+        // The two members' keys hash to different lanes of two (the default is one lane, where
+        // they would share one transaction): a transaction per lane.
+        expect(rows[0]!.n).toBe(2);
       } finally {
         await client.end();
       }
