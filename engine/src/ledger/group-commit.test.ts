@@ -226,6 +226,30 @@ describe.runIf(onPostgres)('group commit on postgres', () => {
     expect(await writers('after')).toBe(4);
   });
 
+  it('a batch without savepoints takes up to 128 units; with savepoints (subtransactions) up to 32', async () => {
+    const sizes: number[] = [];
+    const batcher = new TransactionBatcher(database.db, 'postgres', undefined, async (_trx, inputs) => {
+      sizes.push(inputs.length);
+      return inputs;
+    });
+    const transactions = new Map<string, number>();
+    const unit =
+      (fail = false) =>
+      async (trx: Tx) => {
+        const { rows } = await sql<{ txid: string }>`select txid_current()::text as txid`.execute(trx);
+        transactions.set(rows[0]!.txid, (transactions.get(rows[0]!.txid) ?? 0) + 1);
+        if (fail) throw new Error('refused');
+      };
+    await Promise.all(Array.from({ length: 150 }, (_, i) => batcher.run(unit(), undefined, `k${i}`, i)));
+    expect(sizes).toEqual([128, 22]);
+    expect([...transactions.values()]).toEqual([128, 22]);
+    // A unit fails: the next batches run with a savepoint per unit, at most 32 of them each.
+    await Promise.allSettled([1, 2, 3].map((i) => batcher.run(unit(i === 2), undefined, `f${i}`, i)));
+    transactions.clear();
+    await Promise.all(Array.from({ length: 70 }, (_, i) => batcher.run(unit(), undefined, `s${i}`, i)));
+    expect([...transactions.values()]).toEqual([32, 32, 6]);
+  });
+
   it('a unit picked as a deadlock victim is rolled back alone and run again; every unit commits', async () => {
     // Two batches on two connections lock two rows in opposite orders (keys that do not name
     // what they lock, as a member named by two identifiers would): PostgreSQL breaks the cycle.
