@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CustomerIdentifier, EarnOutcome } from '@loyalty-gateway/core';
+import type { CustomerIdentifier, EarnCommand, EarnOutcome } from '@loyalty-gateway/core';
+import fc from 'fast-check';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { createDatabase, migrate, type SqlDatabase } from '@loyalty-gateway/storage';
@@ -411,6 +412,72 @@ describe.runIf(onPostgres)("a group-commit batch's sales recorded in one stateme
     expect(together[4]!.conflict).toBeDefined();
     expect(together[9]!.stampsUpdated).toEqual([expect.objectContaining({ completed: true })]);
     expect(await ledgerState(batched.database.db)).toEqual(await ledgerState(alone.database.db));
+    expect(batched.notices).toEqual([]);
+  });
+
+  it('random batches of sales (fast-check): each answers, and the ledger ends, as the same sales one after the other', async () => {
+    const batched = await open();
+    const alone = await open();
+    const latte = (quantity: number) => line('Latte', quantity, { sku: 'COF-LATTE' });
+    for (const { engine } of [batched, alone]) await engine.earn(sale({ id: 'tx-warm', totalMinor: 100, items: [latte(1)] }));
+    // One identifier per member: a batch runs its sales in the order of their keys (the customer
+    // identifier), so two sales of one member named by two identifiers may run in the other order
+    // than they were sent (both orders are right for sales sent together; the totals are the same).
+    const people: (CustomerIdentifier | undefined)[] = [ANN, BOB, undefined, { type: 'membershipId', value: 'MBR-9999' }];
+    const saleShape = fc.record({
+      customer: fc.integer({ min: 0, max: people.length - 1 }),
+      lattes: fc.integer({ min: 0, max: 7 }),
+      totalMinor: fc.integer({ min: 0, max: 5_000 }),
+      euro: fc.boolean(),
+      copyOf: fc.option(fc.nat(), { nil: undefined }), // a copy of an earlier sale of this batch
+      changed: fc.boolean(), // the copy with another total: a conflict
+      refundedFirst: fc.boolean(),
+    });
+    let run = 0;
+    let closings = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(saleShape, { minLength: 2, maxLength: 24 }), async (shapes) => {
+        run++;
+        const commands: EarnCommand[] = [];
+        const refunds: string[] = [];
+        for (const [i, shape] of shapes.entries()) {
+          const original = shape.copyOf === undefined || commands.length === 0 ? undefined : commands[shape.copyOf % commands.length]!;
+          if (original) {
+            // A vendor's retry: same sale key and customer, a new event id, maybe another total.
+            const { transaction } = original;
+            commands.push({
+              ...original,
+              eventId: `copy-${run}-${i}`,
+              transaction: { ...transaction, totalMinor: transaction.totalMinor + (shape.changed ? 1 : 0) },
+            });
+            continue;
+          }
+          const command = sale({
+            id: `tx-${run}-${i}`,
+            totalMinor: shape.totalMinor,
+            currency: shape.euro ? 'EUR' : 'USD',
+            customer: people[shape.customer],
+            items: shape.lattes > 0 ? [latte(shape.lattes)] : [],
+          });
+          if (command.transaction.customer === undefined) delete command.transaction.customer;
+          if (shape.refundedFirst) refunds.push(command.transaction.id);
+          commands.push(command);
+        }
+        for (const { engine } of [batched, alone]) {
+          for (const id of refunds) await engine.reverse({ ...SCOPE, transactionId: id, refundId: `r-${id}`, amountMinor: 100 });
+        }
+        statements.sent = [];
+        statements.counting = true;
+        const together = await Promise.all(commands.map((c) => batched.engine.earn(c))).finally(() => (statements.counting = false));
+        closings += statements.sent.filter((text) => text.includes('insert into sales') && text.includes('jsonb_to_recordset')).length;
+        const oneByOne: EarnOutcome[] = [];
+        for (const command of commands) oneByOne.push(await alone.engine.earn(command));
+        expect(together.map(view)).toEqual(oneByOne.map(view));
+        expect(await ledgerState(batched.database.db)).toEqual(await ledgerState(alone.database.db));
+      }),
+      { numRuns: 25 },
+    );
+    expect(closings).toBeGreaterThan(0);
     expect(batched.notices).toEqual([]);
   });
 
