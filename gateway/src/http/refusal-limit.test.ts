@@ -2,6 +2,7 @@ import { ErrorBody } from '@loyalty-gateway/core';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headersFor as headersOf, openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
+import { scanKeys } from '../testing/redis-keys.js';
 import { sale } from '../testing/test-seed.js';
 
 /**
@@ -18,7 +19,7 @@ describe.each(backends)('refused requests are limited per client address (%s cou
     if (backend === 'redis') {
       redis = new Redis(process.env.REDIS_URL!);
       // Counters of an earlier run expire within a minute; start clean for these test addresses.
-      const keys = await redis.keys('lg:refused:*');
+      const keys = await scanKeys(redis, 'lg:refused:*');
       if (keys.length > 0)
         await redis.del(...keys.filter((k) => /(203\.0\.113|198\.51\.100|192\.0\.2)\./.test(k)).concat('lg:refused:none'));
     }

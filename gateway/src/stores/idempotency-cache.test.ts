@@ -3,6 +3,7 @@ import type { IdempotencyCache } from '@loyalty-gateway/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createIdempotencyCache } from './create-idempotency-cache.js';
 import { createRedisClient } from './create-redis-client.js';
+import { scanKeys } from '../testing/redis-keys.js';
 import { createMemoryIdempotencyCache } from './memory-idempotency-cache.js';
 import { createRedisIdempotencyCache } from './redis-idempotency-cache.js';
 
@@ -45,7 +46,7 @@ if (redis) {
 
 afterAll(async () => {
   if (!redis) return;
-  const keys = await redis.keys(`${runPrefix}*`);
+  const keys = await scanKeys(redis, `${runPrefix}*`);
   if (keys.length > 0) await redis.del(...keys);
   await redis.quit();
 });
