@@ -239,8 +239,28 @@ function pgbenchBinary(): string {
   return 'pgbench';
 }
 
+/**
+ * The PostgreSQL round's Redis: an empty logical database of REDIS_URL's server (the
+ * highest-numbered empty one of 15 to 1), emptied again after the round. The round's idempotency
+ * keys are kept a day and its rate counters a minute; left in a shared Redis, a day of rounds held
+ * 1.7 million keys, and a test's KEYS then outlasted its client's 1 s command timeout. Without an
+ * empty one the round uses REDIS_URL as given and leaves its keys to expire.
+ */
+function roundRedis(redisUrl: string): { url: string; clear(): void } {
+  const redisCli = (url: string, ...args: string[]) =>
+    execFileSync('redis-cli', ['-u', url, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  for (let db = 15; db >= 1; db--) {
+    const url = new URL(redisUrl);
+    url.pathname = `/${db}`;
+    if (redisCli(url.toString(), 'dbsize') === '0') return { url: url.toString(), clear: () => void redisCli(url.toString(), 'flushdb') };
+  }
+  return { url: redisUrl, clear: () => undefined };
+}
+
 /** Two gateway processes on one PostgreSQL schema and Redis, then pgbench on the same server. */
-async function postgresRound(databaseUrl: string, redisUrl: string) {
+async function postgresRound(databaseUrl: string, givenRedisUrl: string) {
+  const redis = roundRedis(givenRedisUrl);
+  const redisUrl = redis.url;
   const connections = Number(process.env.BENCH_PG_CONNECTIONS ?? 64);
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   await runPostgresStatement(databaseUrl, `create schema ${schema}`);
@@ -279,6 +299,7 @@ async function postgresRound(databaseUrl: string, redisUrl: string) {
   } finally {
     for (const server of servers) await server.stop();
     await runPostgresStatement(databaseUrl, `drop schema if exists ${schema} cascade`);
+    redis.clear();
   }
 }
 
