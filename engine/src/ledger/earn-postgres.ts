@@ -357,7 +357,8 @@ export async function recordSales(trx: Tx, records: SaleRecord[]): Promise<Recor
     if (card) {
       const key = `${v.memberId} ${card.reward.id}`;
       const required = card.reward.stampsRequired!;
-      // A card's rule changed between two of the batch's sales (a catalog sync): each sale counts by its own.
+      // The card's size changed between two of the batch's sales (the merchant's rewards were
+      // replaced meanwhile): one at a time, each sale counts by the size it was planned with.
       if ((requiredOf.get(key) ?? required) !== required) throw new NotSetWise('a stamp card of the batch changed its size');
       requiredOf.set(key, required);
     }
