@@ -344,7 +344,7 @@ function stampUpdate(card: NonNullable<SaleRecord['card']>, total: number): Stam
 }
 
 /** Why a batch's sales could not be recorded in one statement (they run again one at a time). */
-export class NotSetWise extends Error {}
+class NotSetWise extends Error {}
 
 /**
  * Record the sales of a group-commit batch in one statement (RECORD_SALES), each answered as

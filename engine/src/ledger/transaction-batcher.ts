@@ -96,10 +96,10 @@ interface Deferred {
  * PostgreSQL a batch of n earns is then four round trips, not n + 3.
  *
  * On SQLite one batcher serialises every write (one connection does anyway). On PostgreSQL the
- * engine runs a few batchers side by side, one transaction on one pooled connection each
- * (`GroupCommit`); row locks taken by one batch's units are held until its commit, so units are
- * run in the order of their keys (see run), and a unit that a deadlock still picks as its victim
- * is rolled back (with its batch, or to its savepoint) and run again.
+ * engine runs one batcher per lane (`GroupCommit`; POSTGRES_LANES, one by default), one
+ * transaction on one pooled connection each; row locks taken by one batch's units are held until
+ * its commit, so units are run in the order of their keys (see run), and a unit that a deadlock
+ * still picks as its victim is rolled back (with its batch, or to its savepoint) and run again.
  *
  * Deadlines: a unit whose deadline passed while it waited is not run; a unit whose deadline passes
  * while it runs fails like any unit (checked as its work ends); its caller gets DeadlinePassed
