@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'debug',
       GATEWAY_IDEMPOTENCY_CACHE_MB: '64',
       GATEWAY_COMMIT_LANES: '4',
+      GATEWAY_SQLITE_CACHE_MB: '2',
     });
     expect(config).toMatchObject({
       PORT: 8080,
@@ -51,6 +52,7 @@ describe('loadConfig', () => {
       GATEWAY_RATE_LIMIT: 1200,
       GATEWAY_IDEMPOTENCY_CACHE_MB: 64,
       GATEWAY_COMMIT_LANES: 4,
+      GATEWAY_SQLITE_CACHE_MB: 2,
     });
   });
 
@@ -88,6 +90,10 @@ describe('loadConfig', () => {
     ['GATEWAY_COMMIT_LANES', '9'],
     ['GATEWAY_COMMIT_LANES', '1.5'],
     ['GATEWAY_COMMIT_LANES', 'two'],
+    ['GATEWAY_SQLITE_CACHE_MB', '0'],
+    ['GATEWAY_SQLITE_CACHE_MB', '2.5'],
+    ['GATEWAY_SQLITE_CACHE_MB', '2048'],
+    ['GATEWAY_SQLITE_CACHE_MB', 'small'],
   ])('%s=%s stops start-up with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));

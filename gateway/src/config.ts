@@ -1,4 +1,4 @@
-import { commitLanesEnv, ConfigError, logLevelEnv, optionalEnv, parseEnv, portEnv, urlEnv } from '@loyalty-gateway/core';
+import { commitLanesEnv, ConfigError, logLevelEnv, optionalEnv, parseEnv, portEnv, sqliteCacheMbEnv, urlEnv } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { ENGINE_CALL } from './engine-client/engine-call-policy.js';
 import { MIN_MAIN_WORKING_SET_MB, minimumMainHeapMb } from './memory/memory-bounds.js';
@@ -119,7 +119,7 @@ export const GatewayConfig = z
         )
         .filter((host) => host !== ''),
     ),
-    /** PostgreSQL: the embedded engine's group-commit lanes (default 2; more for a PostgreSQL across a network). */
+    /** PostgreSQL: the embedded engine's group-commit lanes (default 1; more for a PostgreSQL across a network). */
     GATEWAY_COMMIT_LANES: optional(commitLanesEnv),
     /** The in-process idempotency cache's memory bound, in MiB (without REDIS_URL). */
     GATEWAY_IDEMPOTENCY_CACHE_MB: optional(
@@ -140,6 +140,8 @@ export const GatewayConfig = z
         .int({ message: 'must be a whole number of MiB' })
         .max(1_048_576, { message: 'must be at most 1048576 (MiB)' }),
     ),
+    /** SQLite: the page cache of each of the gateway's connections (store, engine, journal writer), in MiB (default 4: storage's SQLITE_DEFAULT_CACHE_MB). */
+    GATEWAY_SQLITE_CACHE_MB: optional(sqliteCacheMbEnv),
     /** Days the delivery journal keeps entries (0: no journal). */
     GATEWAY_JOURNAL_DAYS: optional(
       z.coerce

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDatabase, type SqlDatabase } from './database.js';
+import { createDatabase, SQLITE_DEFAULT_CACHE_MB, type SqlDatabase } from './database.js';
 import { openTestDatabase, testDialects } from './testing/test-database.js';
 import { isUniqueViolation } from './unique-violation.js';
 
@@ -54,6 +54,24 @@ describe('createDatabase on a SQLite file', () => {
       expect(keys.rows[0]?.foreign_keys).toBe(1);
     } finally {
       await database.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("bounds the connection's page cache: SQLITE_DEFAULT_CACHE_MB (not better-sqlite3's 16 MiB), or sqliteCacheMb", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'storage-test-'));
+    const cacheSize = async (database: SqlDatabase<any>) =>
+      (await sql<{ cache_size: number }>`pragma cache_size`.execute(database.db)).rows[0]?.cache_size;
+    const byDefault = createDatabase<any>({ sqliteFile: join(dir, 'a.sqlite') });
+    const chosen = createDatabase<any>({ sqliteFile: join(dir, 'b.sqlite'), sqliteCacheMb: 2 });
+    try {
+      // Negative: KiB.
+      expect(SQLITE_DEFAULT_CACHE_MB).toBe(4);
+      expect(await cacheSize(byDefault)).toBe(-4 * 1024);
+      expect(await cacheSize(chosen)).toBe(-2 * 1024);
+    } finally {
+      await byDefault.close();
+      await chosen.close();
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -16,6 +16,11 @@ export interface DatabaseOptions {
   /** Pool size for PostgreSQL. */
   poolSize?: number | undefined;
   /**
+   * SQLite: the connection's page cache in MiB. Default: SQLITE_DEFAULT_CACHE_MB, not
+   * better-sqlite3's build default of 16 MiB, which a busy connection fills (see SQLITE_DEFAULT_CACHE_MB).
+   */
+  sqliteCacheMb?: number | undefined;
+  /**
    * Told when an idle pooled PostgreSQL connection fails (the server restarted, a proxy reaped it).
    * The pool drops that connection and opens another on its next checkout; without a listener the
    * pool's 'error' event would end the process. Default: one line on stderr.
@@ -28,6 +33,18 @@ export interface SqlDatabase<DB> {
   dialect: SqlDialect;
   close(): Promise<void>;
 }
+
+/**
+ * SQLite's page cache per connection when none is given, in MiB. The pages it does not hold are
+ * read again from the operating system's file cache (a system call, no disk), so a small cache
+ * costs little CPU, while better-sqlite3's 16 MiB per connection filled under load: measured
+ * with bench/memory.ts, the gateway's three connections took the process's peak RSS from ~170
+ * to ~203 MiB (docs/benchmarks.md).
+ */
+export const SQLITE_DEFAULT_CACHE_MB = 4;
+
+/** `PRAGMA cache_size` for a cache of this many MiB (a negative size is in KiB). */
+export const sqliteCacheSizePragma = (mb: number): string => `cache_size = -${Math.round(mb * 1024)}`;
 
 // int8 (bigint) and numeric come back from pg as strings; every such column here fits a double.
 const pgTypes = {
@@ -72,6 +89,7 @@ export function createDatabase<DB>(options: DatabaseOptions): SqlDatabase<DB> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma(sqliteCacheSizePragma(options.sqliteCacheMb ?? SQLITE_DEFAULT_CACHE_MB));
   const connection = withStatementCache(sqlite);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
   registerSqliteConnection(db, connection);

@@ -3,7 +3,15 @@
  * its errors told apart, hot queries compiled once, and each schema owner's migrations run by
  * Kysely's Migrator. The schemas themselves (tables, migrations) stay with their owners.
  */
-export { createDatabase, ensureSchema, type DatabaseOptions, type SqlDatabase, type SqlDialect } from './database.js';
+export {
+  createDatabase,
+  ensureSchema,
+  SQLITE_DEFAULT_CACHE_MB,
+  sqliteCacheSizePragma,
+  type DatabaseOptions,
+  type SqlDatabase,
+  type SqlDialect,
+} from './database.js';
 export { migrate, type MigrationSet } from './migrate.js';
 export { isConnectionLoss } from './connection-loss.js';
 export { isUniqueViolation } from './unique-violation.js';

@@ -34,6 +34,17 @@ export const commitLanesEnv = z.coerce
   .min(1, { message: 'must be at least 1' })
   .max(8, { message: "must be at most 8 (each lane holds one of the pool's 10 connections)" });
 
+/**
+ * SQLite's page cache per connection, in MiB (GATEWAY_SQLITE_CACHE_MB, ENGINE_SQLITE_CACHE_MB).
+ * better-sqlite3 builds SQLite with 16 MiB per connection, which the gateway's three connections
+ * fill under load; pages it does not hold are read again from the operating system's file cache.
+ */
+export const sqliteCacheMbEnv = z.coerce
+  .number({ message: 'must be a number' })
+  .int({ message: 'must be a whole number of MiB' })
+  .min(1, { message: 'must be at least 1 (MiB)' })
+  .max(1_024, { message: 'must be at most 1024 (MiB)' });
+
 export const logLevelEnv = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /** A bad environment (or start-up file): the message is for the operator and names each culprit. */

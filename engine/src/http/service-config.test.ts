@@ -13,6 +13,8 @@ describe('engine service configuration', () => {
     });
     expect(loadEngineServiceConfig({ DATABASE_URL: '', ENGINE_PORT: '4100' })).toMatchObject({ ENGINE_PORT: 4100 });
     expect(loadEngineServiceConfig({ ENGINE_COMMIT_LANES: '4' })).toMatchObject({ ENGINE_COMMIT_LANES: 4 });
+    expect(loadEngineServiceConfig({}).ENGINE_SQLITE_CACHE_MB).toBeUndefined();
+    expect(loadEngineServiceConfig({ ENGINE_SQLITE_CACHE_MB: '16' })).toMatchObject({ ENGINE_SQLITE_CACHE_MB: 16 });
   });
 
   it.each([
@@ -24,6 +26,9 @@ describe('engine service configuration', () => {
     [{ ENGINE_COMMIT_LANES: '0' }, 'ENGINE_COMMIT_LANES'],
     [{ ENGINE_COMMIT_LANES: '9' }, 'ENGINE_COMMIT_LANES'],
     [{ ENGINE_COMMIT_LANES: 'many' }, 'ENGINE_COMMIT_LANES'],
+    [{ ENGINE_SQLITE_CACHE_MB: '0' }, 'ENGINE_SQLITE_CACHE_MB'],
+    [{ ENGINE_SQLITE_CACHE_MB: '4096' }, 'ENGINE_SQLITE_CACHE_MB'],
+    [{ ENGINE_SQLITE_CACHE_MB: 'some' }, 'ENGINE_SQLITE_CACHE_MB'],
   ])('refuses %j naming %s', (env, variable) => {
     expect(() => loadEngineServiceConfig(env)).toThrow(ConfigError);
     expect(() => loadEngineServiceConfig(env)).toThrow(new RegExp(`${variable}:`));

@@ -1,4 +1,4 @@
-import { commitLanesEnv, ConfigError, logLevelEnv, optionalEnv, parseEnv, portEnv, urlEnv } from '@loyalty-gateway/core';
+import { commitLanesEnv, ConfigError, sqliteCacheMbEnv, logLevelEnv, optionalEnv, parseEnv, portEnv, urlEnv } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 const optional = optionalEnv;
@@ -12,8 +12,10 @@ export const EngineServiceConfig = z.object({
   DATABASE_URL: optional(postgresUrl),
   ENGINE_TOKEN: optional(z.string().min(16, { message: 'must be at least 16 characters' })),
   ENGINE_SEED_FILE: optional(z.string()),
-  /** PostgreSQL: the group commit's lanes (default 2, see commitLanesEnv). */
+  /** PostgreSQL: the group commit's lanes (default 1, see commitLanesEnv). */
   ENGINE_COMMIT_LANES: optional(commitLanesEnv),
+  /** SQLite: the page cache of the engine's connection, in MiB (default 4: storage's SQLITE_DEFAULT_CACHE_MB). */
+  ENGINE_SQLITE_CACHE_MB: optional(sqliteCacheMbEnv),
   LOG_LEVEL: optional(logLevelEnv).default('info'),
 });
 export type EngineServiceConfig = z.infer<typeof EngineServiceConfig>;

@@ -32,6 +32,7 @@ export async function startEngineService(env: Record<string, string | undefined>
   const database = createDatabase({
     postgresUrl: config.DATABASE_URL,
     sqliteFile: join(config.ENGINE_DATA_DIR, 'engine.sqlite'),
+    sqliteCacheMb: config.ENGINE_SQLITE_CACHE_MB,
   });
   let app: FastifyInstance | undefined;
   try {

@@ -19,7 +19,7 @@ export interface GatewayDatabases {
 export async function openDatabases(config: GatewayConfig, onPoolError?: (error: Error) => void): Promise<GatewayDatabases> {
   const gateway = config.DATABASE_URL
     ? createDatabase<any>({ postgresUrl: config.DATABASE_URL, onPoolError })
-    : createDatabase<any>({ sqliteFile: join(config.GATEWAY_DATA_DIR, 'gateway.sqlite') });
+    : createDatabase<any>({ sqliteFile: join(config.GATEWAY_DATA_DIR, 'gateway.sqlite'), sqliteCacheMb: config.GATEWAY_SQLITE_CACHE_MB });
   try {
     await migrate(gateway.db, gatewayMigrations);
   } catch (error) {
@@ -28,6 +28,6 @@ export async function openDatabases(config: GatewayConfig, onPoolError?: (error:
   }
   const engine: DatabaseOptions = config.DATABASE_URL
     ? { postgresUrl: config.DATABASE_URL }
-    : { sqliteFile: join(config.GATEWAY_DATA_DIR, 'engine.sqlite') };
+    : { sqliteFile: join(config.GATEWAY_DATA_DIR, 'engine.sqlite'), sqliteCacheMb: config.GATEWAY_SQLITE_CACHE_MB };
   return { gateway, engine, close: () => gateway.close() };
 }

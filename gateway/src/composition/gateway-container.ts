@@ -293,13 +293,19 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
         retentionDays: config.GATEWAY_JOURNAL_DAYS,
         // SQLite: written by its own thread (a second connection to gateway.sqlite), off the HTTP thread.
         sqliteFile: config.DATABASE_URL ? undefined : join(config.GATEWAY_DATA_DIR, 'gateway.sqlite'),
+        sqliteCacheMb: config.GATEWAY_SQLITE_CACHE_MB,
         writerResourceLimits: JOURNAL_WORKER_LIMITS,
         onError: (error, dropped) =>
           log?.warn({ err: error, dropped }, 'delivery journal: entries could not be written (requests are unaffected)'),
       });
       void journal
         .writerThread()
-        ?.ready.then((heapLimit) => log?.info({ heapLimitMb: Math.round(heapLimit / MiB) }, 'delivery journal writer thread started'));
+        ?.ready.then(({ heapSizeLimit, cacheSize }) =>
+          log?.info(
+            { heapLimitMb: Math.round(heapSizeLimit / MiB), sqliteCacheMb: Math.round(-cacheSize / 1024) },
+            'delivery journal writer thread started',
+          ),
+        );
       const prune = () =>
         journal.prune().then(
           (removed) => removed > 0 && log?.info({ removed, days: config.GATEWAY_JOURNAL_DAYS }, 'delivery journal pruned'),

@@ -329,6 +329,8 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
     await migrate(database.db, gatewayMigrations);
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000, sqliteFile: file });
     try {
+      // The writer's connection has storage's default page cache (not better-sqlite3's 16 MiB).
+      expect((await journal.writerThread()!.ready).cacheSize).toBe(-4 * 1024);
       for (let n = 0; n < 2_500; n += 1) journal.record(entry(n, new Date(Date.UTC(2026, 10, 25, 12, 0, 0, n))));
       journal.record(entry(9_999, new Date(Date.UTC(2026, 10, 26)), { status: 500, outcome: 'internal_error' }), Buffer.from('{}'), {
         body: Buffer.from('{}'),
@@ -355,7 +357,7 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
     }
   });
 
-  it('runs the writer within its heap bounds; a writer thread that has died is replaced by a new one for the next batch', async () => {
+  it('runs the writer within its heap bounds and page cache; a writer thread that has died is replaced by a new one for the next batch', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-journal-'));
     const file = path.join(dir, 'gateway.sqlite');
     const database = createDatabase<any>({ sqliteFile: file });
@@ -367,6 +369,7 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
       flushMs: 60_000,
       sqliteFile: file,
       writerResourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 6 },
+      sqliteCacheMb: 2,
       onError: (error, dropped) => errors.push({ message: (error as Error).message, dropped }),
     });
     const count = async () =>
@@ -380,8 +383,8 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
       );
     try {
       const first = journal.writerThread()!;
-      // V8's heap limit of the thread: old + young generation.
-      expect(await first.ready).toBe((16 + 6) * 1024 * 1024);
+      // V8's heap limit of the thread: old + young generation; SQLite's cache_size in KiB (negative).
+      expect(await first.ready).toEqual({ heapSizeLimit: (16 + 6) * 1024 * 1024, cacheSize: -2 * 1024 });
       journal.record(entry(1, new Date(Date.UTC(2026, 10, 25, 12))));
       await journal.flush();
       await first.kill();
@@ -390,7 +393,7 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
       await journal.flush();
       const second = journal.writerThread()!;
       expect(second).not.toBe(first);
-      expect(await second.ready).toBe((16 + 6) * 1024 * 1024);
+      expect(await second.ready).toEqual({ heapSizeLimit: (16 + 6) * 1024 * 1024, cacheSize: -2 * 1024 });
       expect(errors).toEqual([]);
       expect(await count()).toBe(2);
       expect((await journal.list()).deliveries.map((d) => d.requestId)).toEqual(['req-2', 'req-1']);

@@ -1,7 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { toStorableText } from '@loyalty-gateway/core';
-import { preparedQuery, type SqlDatabase } from '@loyalty-gateway/storage';
+import { preparedQuery, SQLITE_DEFAULT_CACHE_MB, sqliteCacheSizePragma, type SqlDatabase } from '@loyalty-gateway/storage';
 import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
 import { createSecretBox } from '../stores/secret-box.js';
 
@@ -110,6 +110,8 @@ export interface DeliveryJournalOptions {
    * its own connection, off the HTTP thread. Without it they are written through `database`.
    */
   sqliteFile?: string | undefined;
+  /** The writer thread's SQLite page cache in MiB (with `sqliteFile`). Default: storage's SQLITE_DEFAULT_CACHE_MB. */
+  sqliteCacheMb?: number | undefined;
   /** The writer thread's V8 heap bounds (with `sqliteFile`). Default: Node's. */
   writerResourceLimits?: ResourceLimits | undefined;
   /** PostgreSQL: the characters of rows one statement carries at most (see chunkRows). Default 16 MiB. */
@@ -120,22 +122,31 @@ const WORKER_ENTRY = import.meta.url.endsWith('.ts')
   ? new URL('./journal-worker-boot.mjs', import.meta.url)
   : new URL('./journal-worker.js', import.meta.url);
 
+/** A writer thread's bounds as applied: V8's heap limit in bytes, SQLite's `cache_size` (negative: KiB). */
+interface WriterLimits {
+  heapSizeLimit: number;
+  cacheSize: number;
+}
+
 /** One writer thread: post a batch, resolved when it is committed (rejected with the writer's error). */
-function writerThread(file: string, resourceLimits: ResourceLimits | undefined) {
-  const worker = new Worker(WORKER_ENTRY, { workerData: { file, columns: [...COLUMNS] }, ...(resourceLimits ? { resourceLimits } : {}) });
+function writerThread(file: string, cacheSize: string, resourceLimits: ResourceLimits | undefined) {
+  const worker = new Worker(WORKER_ENTRY, {
+    workerData: { file, columns: [...COLUMNS], cacheSize },
+    ...(resourceLimits ? { resourceLimits } : {}),
+  });
   worker.unref();
   const pending = new Map<number, { resolve(): void; reject(error: Error): void }>();
   let next = 0;
   let stopped: Error | null = null;
-  let onReady!: (heapSizeLimit: number) => void;
-  const ready = new Promise<number>((resolve) => (onReady = resolve));
+  let onReady!: (limits: WriterLimits) => void;
+  const ready = new Promise<WriterLimits>((resolve) => (onReady = resolve));
   const stop = (error: Error) => {
     stopped ??= error;
     for (const waiter of pending.values()) waiter.reject(error);
     pending.clear();
   };
-  worker.on('message', (answer: { id: number; ok: boolean; error?: string; heapSizeLimit?: number }) => {
-    if (answer.id === 0) return onReady(answer.heapSizeLimit ?? 0);
+  worker.on('message', (answer: { id: number; ok: boolean; error?: string; heapSizeLimit?: number; cacheSize?: number }) => {
+    if (answer.id === 0) return onReady({ heapSizeLimit: answer.heapSizeLimit ?? 0, cacheSize: answer.cacheSize ?? 0 });
     const waiter = pending.get(answer.id);
     pending.delete(answer.id);
     if (answer.ok) waiter?.resolve();
@@ -148,7 +159,7 @@ function writerThread(file: string, resourceLimits: ResourceLimits | undefined) 
     get alive(): boolean {
       return stopped === null;
     },
-    /** Resolves once the thread runs, with its V8 heap limit in bytes as V8 applied it. */
+    /** Resolves once the thread runs, with its V8 heap limit and its connection's page cache as applied. */
     ready,
     /** Ends the thread at once, as a crash would (tests). */
     kill: () => worker.terminate(),
@@ -170,14 +181,15 @@ function writerThread(file: string, resourceLimits: ResourceLimits | undefined) 
 }
 
 /** The journal's writer: a thread, replaced by a new one on the next batch when it has died. */
-function startWriter(file: string, resourceLimits: ResourceLimits | undefined) {
-  let thread = writerThread(file, resourceLimits);
+function startWriter(file: string, cacheMb: number, resourceLimits: ResourceLimits | undefined) {
+  const cacheSize = sqliteCacheSizePragma(cacheMb);
+  let thread = writerThread(file, cacheSize, resourceLimits);
   return {
     get thread() {
       return thread;
     },
     write(rows: Row[]): Promise<void> {
-      if (!thread.alive) thread = writerThread(file, resourceLimits);
+      if (!thread.alive) thread = writerThread(file, cacheSize, resourceLimits);
       return thread.write(rows);
     },
     close: () => thread.close(),
@@ -377,7 +389,9 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   const maxBacklog = options.maxBacklog ?? 10_000;
   const queue: Row[] = [];
   const writer =
-    options.sqliteFile && options.database.dialect === 'sqlite' ? startWriter(options.sqliteFile, options.writerResourceLimits) : null;
+    options.sqliteFile && options.database.dialect === 'sqlite'
+      ? startWriter(options.sqliteFile, options.sqliteCacheMb ?? SQLITE_DEFAULT_CACHE_MB, options.writerResourceLimits)
+      : null;
   let dropped = 0;
   let writing: Promise<void> = Promise.resolve();
 

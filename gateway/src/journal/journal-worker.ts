@@ -7,19 +7,25 @@ import Database from 'better-sqlite3';
  * rows. One prepared statement, one transaction per batch (a few µs a row, none of them on the
  * earn path's event loop). The table exists already: the main thread migrated before starting this.
  */
-const { file, columns } = workerData as { file: string; columns: string[] };
+const { file, columns, cacheSize } = workerData as { file: string; columns: string[]; cacheSize: string };
 const db = new Database(file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
+db.pragma(cacheSize);
 const insert = db.prepare(`insert into gw_deliveries (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
 // Rows arrive as arrays of values in `columns` order: cheaper to clone across threads and to bind than objects.
 const insertAll = db.transaction((rows: unknown[][]) => {
   for (const row of rows) insert.run(row);
 });
 
-// First message: ready, with this thread's V8 heap limit in bytes as V8 applied it.
-parentPort!.postMessage({ id: 0, ok: true, heapSizeLimit: getHeapStatistics().heap_size_limit });
+// First message: ready, with this thread's V8 heap limit in bytes as V8 applied it and its connection's page cache.
+parentPort!.postMessage({
+  id: 0,
+  ok: true,
+  heapSizeLimit: getHeapStatistics().heap_size_limit,
+  cacheSize: db.pragma('cache_size', { simple: true }),
+});
 parentPort!.on('message', (message: { id: number; rows: unknown[][] } | { close: true }) => {
   if ('close' in message) {
     db.close();
