@@ -128,7 +128,7 @@ export const GatewayConfig = z
         .int({ message: 'must be a whole number of MiB' })
         .min(1, { message: 'must be at least 1 (MiB)' })
         .max(65_536, { message: 'must be at most 65536 (MiB)' }),
-    ).default(32),
+    ).default(8),
     /**
      * The main thread's V8 old-generation bound in MiB, applied by the production start
      * (gateway/bin/start). Default: GATEWAY_IDEMPOTENCY_CACHE_MB plus the measured working set

@@ -163,10 +163,10 @@ describe('the memory bounds of a gateway process', () => {
   }, 60_000);
 
   it('GATEWAY_HEAP_MB, or a --max-old-space-size, too small for the idempotency cache stops the boot with a ConfigError', async () => {
-    const setting = await runGateway({ GATEWAY_HEAP_MB: '40' });
+    const setting = await runGateway({ GATEWAY_IDEMPOTENCY_CACHE_MB: '32', GATEWAY_HEAP_MB: '40' });
     expect(setting.code, setting.out).toBe(1);
     expect(setting.out).toMatch(/Invalid configuration:\n {2}GATEWAY_HEAP_MB: must be at least GATEWAY_IDEMPOTENCY_CACHE_MB \+ 32 = 64/);
-    const flag = await runGateway({}, ['--max-old-space-size=50', '--max-semi-space-size=1']);
+    const flag = await runGateway({ GATEWAY_IDEMPOTENCY_CACHE_MB: '32' }, ['--max-old-space-size=50', '--max-semi-space-size=1']);
     expect(flag.code, flag.out).toBe(1);
     expect(flag.out).toMatch(/GATEWAY_IDEMPOTENCY_CACHE_MB: 32 MiB does not fit the main thread's heap limit of \d+ MiB/);
     expect(flag.out).not.toMatch(/gateway ready on/);
