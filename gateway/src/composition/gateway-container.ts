@@ -205,7 +205,9 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
     TOKENS.metrics,
     perContainer(async (r) => {
       const remote = await open(r, TOKENS.remoteEngine);
-      return new GatewayMetrics({ breakerOpen: () => remote?.circuitState() === 'open' });
+      const metrics = new GatewayMetrics({ breakerOpen: () => remote?.circuitState() === 'open' });
+      metrics.watchLogging(get(r, TOKENS.logging));
+      return metrics;
     }),
   );
   // Every user of the port (doors, checkout, catalog pulls) goes through the timed one.

@@ -145,6 +145,19 @@ export class GatewayMetrics {
     });
   }
 
+  /** gateway_log_dropped_lines_total: log lines dropped because stdout's reader could not keep up (logDestination). */
+  watchLogging(logging: { droppedLines(): number }): void {
+    this.registry.removeSingleMetric('gateway_log_dropped_lines_total');
+    new Gauge({
+      name: 'gateway_log_dropped_lines_total',
+      help: 'Log lines dropped since start because the log destination stalled (8 MiB of lines waiting); requests are unaffected.',
+      registers: [this.registry],
+      collect() {
+        this.set(logging.droppedLines());
+      },
+    });
+  }
+
   /** The Prometheus text exposition of every metric. */
   async render(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };

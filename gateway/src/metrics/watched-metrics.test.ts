@@ -34,3 +34,14 @@ describe('pull-run and journal metrics', () => {
     expect(text).toContain('gateway_journal_backlog 0');
   });
 });
+
+describe('log metrics', () => {
+  it('gateway_log_dropped_lines_total is read from the logging at scrape time', async () => {
+    const metrics = new GatewayMetrics({ defaultMetrics: false });
+    let dropped = 0;
+    metrics.watchLogging({ droppedLines: () => dropped });
+    expect(await metrics.registry.metrics()).toContain('gateway_log_dropped_lines_total 0');
+    dropped = 12;
+    expect(await metrics.registry.metrics()).toContain('gateway_log_dropped_lines_total 12');
+  });
+});
