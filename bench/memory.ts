@@ -11,9 +11,10 @@
  *   BENCH_GATEWAY=path/to/main.js                 (another build of the gateway, e.g. a baseline's)
  *   BENCH_ENV="MALLOC_ARENA_MAX=2 GATEWAY_IDEMPOTENCY_CACHE_MB=16"   (more environment for the gateway)
  *
- * Prints one line per 10 s (RSS now, peak so far, req/s) so growth over time is visible, then a summary.
+ * Prints one line per 10 s (RSS now, peak so far, req/s) so growth over time is visible, where the
+ * resident memory is at the end of the load (residentBreakdown), then a summary.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +33,40 @@ async function heap(port: number): Promise<string> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
   const metric = (name: string) => Number(new RegExp(`^${name} ([0-9.e+]+)`, 'm').exec(text)?.[1] ?? NaN) / MB;
   return `main heap ${metric('nodejs_heap_size_used_bytes').toFixed(0)}/${metric('nodejs_heap_size_total_bytes').toFixed(0)} MiB, external ${metric('nodejs_external_memory_bytes').toFixed(0)} MiB`;
+}
+
+/**
+ * Where the resident memory is, from /proc/<pid>/smaps: the node binary's pages (file-backed,
+ * shared with every node process), glibc's main arena (`[heap]`: SQLite's page caches,
+ * better-sqlite3, libuv, HTTP buffers), V8's heap pages (anonymous 256 KiB mappings, the three
+ * isolates' heaps), glibc's other arena (threads' malloc: anonymous mappings of 1 MiB or more) and
+ * the rest (stacks, code space, other libraries).
+ */
+function residentBreakdown(pid: number): string {
+  const parts = { 'node binary': 0, '[heap] (glibc main arena)': 0, 'V8 heap pages': 0, 'other arenas': 0, rest: 0 };
+  let kind: keyof typeof parts = 'rest';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const mapping = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) {
+      const kib = (parseInt(mapping[2]!, 16) - parseInt(mapping[1]!, 16)) / 1024;
+      const name = mapping[3] ?? '';
+      kind =
+        name === process.execPath || name.endsWith('/node')
+          ? 'node binary'
+          : name === '[heap]'
+            ? '[heap] (glibc main arena)'
+            : name !== ''
+              ? 'rest'
+              : kib === 256
+                ? 'V8 heap pages'
+                : kib >= 1024
+                  ? 'other arenas'
+                  : 'rest';
+    } else if (line.startsWith('Rss:')) parts[kind] += Number(line.split(/\s+/)[1]) / 1024;
+  }
+  return Object.entries(parts)
+    .map(([name, mib]) => `${name} ${mib.toFixed(0)}`)
+    .join(', ');
 }
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-memory-'));
@@ -83,6 +118,7 @@ try {
     );
   }
   clearInterval(sample);
+  console.log(`resident MiB at the end of the load: ${residentBreakdown(server.child.pid!)}`);
   const seconds = (Date.now() - startedAt) / 1000;
   const cpu = Object.values(cpuPerRequest(cpuBefore, server.cpu(), served)).reduce((a, b) => a + b, 0);
   await new Promise((resolve) => setTimeout(resolve, 5_000));
