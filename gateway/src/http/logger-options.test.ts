@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createGatewayLogging, logDestination } from './logger-options.js';
+import { createGatewayLogging, LOG_FLUSH_MS, logDestination } from './logger-options.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-describe("the gateway's default log destination (stdout, asynchronous)", () => {
+describe("the gateway's default log destination (stdout, asynchronous, in chunks)", () => {
   it.each([
     ['process.exit', 'exit', 3],
     ['an uncaught error', 'throw', 1],
@@ -32,6 +32,33 @@ describe("the gateway's default log destination (stdout, asynchronous)", () => {
     },
     30_000,
   );
+
+  it("an idle gateway's line is out within LOG_FLUSH_MS, though lines are written in chunks of LOG_WRITE_BYTES", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-log-'));
+    const fifo = path.join(dir, 'stdout');
+    spawnSync('mkfifo', [fifo]);
+    const fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+    const destination = logDestination({ fd });
+    const { logger } = createGatewayLogging('info', destination);
+    try {
+      const startedAt = Date.now();
+      logger.info({ port: 3000 }, 'gateway ready');
+      const buffer = Buffer.alloc(64 * 1024);
+      let text = '';
+      while (!text.includes('\n') && Date.now() - startedAt < 2_000) {
+        try {
+          text += buffer.toString('utf8', 0, readSync(fd, buffer));
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      }
+      expect(JSON.parse(text)).toMatchObject({ msg: 'gateway ready', port: 3000 });
+      expect(Date.now() - startedAt).toBeLessThan(LOG_FLUSH_MS + 400);
+    } finally {
+      destination.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('a stalled reader never blocks the logger: lines past the bound are dropped and counted, the rest written once it reads', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-log-'));

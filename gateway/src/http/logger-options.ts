@@ -30,20 +30,33 @@ export function loggerOptions(level: string): LoggerOptions {
  */
 export const LOG_BUFFER_BYTES = 8 * 1024 * 1024;
 
+/** Lines are written once this many bytes wait (~13 request lines), or LOG_FLUSH_MS after the first. */
+export const LOG_WRITE_BYTES = 4096;
+export const LOG_FLUSH_MS = 100;
+
 /**
- * Where the gateway logs by default: stdout, written asynchronously. Lines that arrive while a
- * write is in flight go out together in the next one, so under load there are far fewer write
- * system calls than lines, and none of them on the event loop (measured with bench/profile-earn.ts:
- * 8–13 µs less of the main thread's CPU per earn than one synchronous write per line). pino
- * flushes what is left synchronously when the process exits, by `process.exit` or an uncaught
- * error as well; only a kill -9 or a V8 abort loses the last lines. When the reader stalls, the
- * gateway keeps answering: lines queue up to `maxLength` bytes, then are dropped and counted
- * (`dropped`, gateway_log_dropped_lines_total) instead of blocking every request on a full pipe.
+ * Where the gateway logs by default: stdout, written asynchronously in chunks of LOG_WRITE_BYTES
+ * (or what waits every LOG_FLUSH_MS, so an idle gateway's line is out within 0.1 s). Under load
+ * that is one write system call per ~13 request lines instead of one per line, none of them on
+ * the event loop; on this 2-core VM each write also woke another thread. Measured with the
+ * PostgreSQL round of `npm run bench`, alternated: the main threads' CPU per earn 208 / 218 µs
+ * with one synchronous write per line, 206 / 201 asynchronous line by line, 181 / 198 in chunks
+ * (docs/benchmarks.md). pino flushes what is left synchronously when the process exits, by
+ * `process.exit` or an uncaught error as well; only a kill -9 or a V8 abort loses the last lines.
+ * When the reader stalls, the gateway keeps answering: lines queue up to `maxLength` bytes, then
+ * are dropped and counted (`dropped`, gateway_log_dropped_lines_total) instead of blocking every
+ * request on a full pipe.
  */
 export function logDestination(
   options: { fd?: number; maxLength?: number } = {},
 ): ReturnType<typeof pino.destination> & { dropped(): number } {
-  const stream = pino.destination({ dest: options.fd ?? 1, sync: false, maxLength: options.maxLength ?? LOG_BUFFER_BYTES });
+  const stream = pino.destination({
+    dest: options.fd ?? 1,
+    sync: false,
+    minLength: LOG_WRITE_BYTES,
+    periodicFlush: LOG_FLUSH_MS,
+    maxLength: options.maxLength ?? LOG_BUFFER_BYTES,
+  });
   let dropped = 0;
   stream.on('drop', () => {
     dropped += 1;
