@@ -6,9 +6,8 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDatabase, ensureSchema, migrate } from '@loyalty-gateway/storage';
-import { engineMigrations } from '../db/migrations/index.js';
-import { createEmbeddedEngine, type EmbeddedEngine } from '../ledger/create-embedded-engine.js';
+import type { EmbeddedEngine } from '../ledger/create-embedded-engine.js';
+import { openEngine } from '../ledger/open-engine.js';
 import {
   toWireError,
   type CallMessage,
@@ -22,27 +21,13 @@ const port = parentPort!;
 const data = workerData as EngineWorkerData;
 
 async function open(): Promise<{ engine: EmbeddedEngine; close(): Promise<void> }> {
-  await ensureSchema(data.database);
-  const database = createDatabase<unknown>(data.database);
-  try {
-    await migrate(database.db, engineMigrations);
-    const engine = await createEmbeddedEngine({
-      database,
-      ...(data.codePrefix === undefined ? {} : { codePrefix: data.codePrefix }),
-      ...(data.groupCommitLanes === undefined ? {} : { groupCommitLanes: data.groupCommitLanes }),
-      onNotice: (notice) => port.postMessage({ notice } satisfies NoticeMessage),
-    });
-    return {
-      engine,
-      close: async () => {
-        await engine.close();
-        await database.close();
-      },
-    };
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
+  const engine = await openEngine({
+    database: data.database,
+    ...(data.codePrefix === undefined ? {} : { codePrefix: data.codePrefix }),
+    ...(data.groupCommitLanes === undefined ? {} : { groupCommitLanes: data.groupCommitLanes }),
+    onNotice: (notice) => port.postMessage({ notice } satisfies NoticeMessage),
+  });
+  return { engine, close: () => engine.close() };
 }
 
 async function answer(opened: Awaited<ReturnType<typeof open>>, message: CallMessage): Promise<ReplyMessage> {
