@@ -73,6 +73,11 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('two gateway processes on one Postg
       expect(results.filter((r) => r.body.status === 'processed')).toHaveLength(1);
       expect(results.filter((r) => r.body.status === 'duplicate')).toHaveLength(19);
       expect(await balance()).toBe(1200 + 25);
+      // On PostgreSQL the embedded engine runs on each process's event loop, not on a thread of its own.
+      for (const gateway of [a, b]) {
+        expect(gateway.output()).toMatch(/loyalty engine started on the event loop \(PostgreSQL\)/);
+        expect(gateway.output()).not.toMatch(/loyalty engine thread started/);
+      }
     } finally {
       await Promise.all([stopGateway(a), stopGateway(b)]);
     }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
-import { createWorkerEngine, ENGINE_NOTICE_MESSAGES, type EngineSeedInput } from '@loyalty-gateway/engine';
+import { createWorkerEngine, ENGINE_NOTICE_MESSAGES, openEngine, type EngineNotice, type EngineSeedInput } from '@loyalty-gateway/engine';
 import { container as rootContainer, instancePerContainerCachingFactory, type DependencyContainer, type FactoryProvider } from 'tsyringe';
 import { startOperatorSide } from '../admin/index.js';
 import { buildApp, type AppOptions } from '../app.js';
@@ -14,7 +14,7 @@ import type { GatewayConfig } from '../config.js';
 import { createHttpEngine } from '../engine-client/index.js';
 import { createGatewayLogging } from '../http/logger-options.js';
 import { createDeliveryJournal } from '../journal/index.js';
-import { ENGINE_WORKER_LIMITS, JOURNAL_WORKER_LIMITS } from '../memory/memory-bounds.js';
+import { ENGINE_WORKER_LIMITS, engineOnEventLoop, JOURNAL_WORKER_LIMITS } from '../memory/memory-bounds.js';
 import { GatewayMetrics } from '../metrics/index.js';
 import { outboundPolicyOf } from '../outbound-policy.js';
 import {
@@ -157,8 +157,9 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
     TOKENS.notes,
     perContainer(async (r) => createVendorNoteStore({ database: await open(r, TOKENS.gatewayDatabase) })),
   );
-  // LOYALTY_ENGINE_URL: the engine service over HTTP; otherwise the embedded engine, on its own
-  // thread so the ledger's synchronous SQLite work never stalls the HTTP event loop.
+  // LOYALTY_ENGINE_URL: the engine service over HTTP; otherwise the embedded engine: on SQLite on its
+  // own thread, so the ledger's synchronous work never stalls the HTTP event loop; on PostgreSQL
+  // on the event loop, where none of its work is synchronous (engineOnEventLoop).
   provide(
     c,
     TOKENS.embeddedEngine,
@@ -167,6 +168,16 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
       async (r) => {
         if (config.LOYALTY_ENGINE_URL) return null;
         const log = get(r, TOKENS.logger);
+        const onNotice = (notice: EngineNotice) => log?.warn(notice, ENGINE_NOTICE_MESSAGES[notice.event]);
+        if (engineOnEventLoop(config)) {
+          const engine = await openEngine({
+            database: (await open(r, TOKENS.databases)).engine,
+            ...(config.GATEWAY_COMMIT_LANES === undefined ? {} : { groupCommitLanes: config.GATEWAY_COMMIT_LANES }),
+            onNotice,
+          });
+          log?.info('loyalty engine started on the event loop (PostgreSQL)');
+          return engine;
+        }
         return createWorkerEngine({
           database: (await open(r, TOKENS.databases)).engine,
           resourceLimits: ENGINE_WORKER_LIMITS,
@@ -178,7 +189,7 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
               { detail },
               'the loyalty engine thread stopped; calls in flight answered as unavailable, the next call starts a new one',
             ),
-          onNotice: (notice) => log?.warn(notice, ENGINE_NOTICE_MESSAGES[notice.event]),
+          onNotice,
         });
       },
       (engine) => engine.close(),

@@ -4,6 +4,7 @@ import { ConfigError } from '@loyalty-gateway/core';
 import { describe, expect, it } from 'vitest';
 import {
   ENGINE_WORKER_LIMITS,
+  engineOnEventLoop,
   MAIN_SEMI_SPACE_MB,
   MAIN_WORKING_SET_MB,
   MIN_MAIN_WORKING_SET_MB,
@@ -31,6 +32,20 @@ describe('memory bounds', () => {
     ]);
     expect(mainThreadFlags({ GATEWAY_IDEMPOTENCY_CACHE_MB: 256 })[0]).toBe(`--max-old-space-size=${256 + MAIN_WORKING_SET_MB}`);
     expect(mainThreadFlags({ GATEWAY_IDEMPOTENCY_CACHE_MB: 32, GATEWAY_HEAP_MB: 200 })[0]).toBe('--max-old-space-size=200');
+  });
+
+  it("on PostgreSQL the embedded engine runs on the event loop, and the main thread's bound takes in the engine thread's", () => {
+    const postgres = { GATEWAY_IDEMPOTENCY_CACHE_MB: 8, DATABASE_URL: 'postgres://db/lg' };
+    expect(engineOnEventLoop(postgres)).toBe(true);
+    expect(engineOnEventLoop({ GATEWAY_IDEMPOTENCY_CACHE_MB: 8 })).toBe(false);
+    expect(engineOnEventLoop({ ...postgres, LOYALTY_ENGINE_URL: 'http://engine:4000' })).toBe(false);
+    expect(mainThreadFlags(postgres)[0]).toBe(
+      `--max-old-space-size=${8 + MAIN_WORKING_SET_MB + ENGINE_WORKER_LIMITS.maxOldGenerationSizeMb}`,
+    );
+    expect(mainThreadFlags({ ...postgres, LOYALTY_ENGINE_URL: 'http://engine:4000' })[0]).toBe(
+      `--max-old-space-size=${8 + MAIN_WORKING_SET_MB}`,
+    );
+    expect(mainThreadFlags({ ...postgres, GATEWAY_HEAP_MB: 70 })[0]).toBe('--max-old-space-size=70');
   });
 
   it('a heap too small for a full idempotency cache stops the boot with a ConfigError naming the cache and the limit', () => {

@@ -9,6 +9,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 export interface SpawnedGateway {
   child: ChildProcess;
   url: string;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
 }
 
 /**
@@ -39,7 +41,7 @@ export function spawnGateway(env: Record<string, string | undefined>): Promise<S
       const match = /gateway ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (match) {
         clearTimeout(timer);
-        resolve({ child, url: match[1]! });
+        resolve({ child, url: match[1]!, output: () => out });
       }
     };
     child.stdout!.on('data', onData);
