@@ -13,7 +13,7 @@ import { ConfigError } from '@loyalty-gateway/core';
  * What the main thread's old generation holds besides the idempotency cache: compiled code, the
  * app's modules and the objects of requests in flight. Measured with `bench/memory.ts` through the
  * production start: 30 MiB in use at idle with an empty cache; 59–76 MiB in use through a 5-minute
- * soak with a 32 MiB cache at its bound (then the default) (working set and garbage not yet collected). 48 leaves
+ * soak with a 32 MiB cache (the default then) at its bound, working set and garbage not yet collected. 48 leaves
  * V8 room to collect incrementally instead of in back-to-back full collections near the limit.
  */
 export const MAIN_WORKING_SET_MB = 48;
