@@ -106,6 +106,13 @@ describe('loadConfig', () => {
       /GATEWAY_HEAP_MB: must be at least GATEWAY_IDEMPOTENCY_CACHE_MB \+ 32 = 160 \(MiB\)/,
     );
     expect(loadConfig({ GATEWAY_HEAP_MB: '160', GATEWAY_IDEMPOTENCY_CACHE_MB: '128' }).GATEWAY_HEAP_MB).toBe(160);
+    // With DATABASE_URL the loyalty engine runs on the event loop, in this heap too.
+    const postgres = { DATABASE_URL: 'postgres://u@db:5432/lg', GATEWAY_IDEMPOTENCY_CACHE_MB: '8' };
+    expect(() => loadConfig({ ...postgres, GATEWAY_HEAP_MB: '50' })).toThrow(
+      /GATEWAY_HEAP_MB: must be at least GATEWAY_IDEMPOTENCY_CACHE_MB \+ 32 \+ 24 \(the loyalty engine runs in this heap with DATABASE_URL\) = 64 \(MiB\)/,
+    );
+    expect(loadConfig({ ...postgres, GATEWAY_HEAP_MB: '64' }).GATEWAY_HEAP_MB).toBe(64);
+    expect(loadConfig({ ...postgres, LOYALTY_ENGINE_URL: 'http://engine:4000', GATEWAY_HEAP_MB: '50' }).GATEWAY_HEAP_MB).toBe(50);
   });
 
   it('refuses production without an admin token, and parses the feature list', () => {

@@ -47,8 +47,12 @@ export interface MemoryConfig {
  */
 export const engineOnEventLoop = (config: MemoryConfig): boolean => Boolean(config.DATABASE_URL) && !config.LOYALTY_ENGINE_URL;
 
-/** The smallest main-thread old generation that holds a full idempotency cache. */
-export const minimumMainHeapMb = (config: MemoryConfig): number => config.GATEWAY_IDEMPOTENCY_CACHE_MB + MIN_MAIN_WORKING_SET_MB;
+/** What the engine needs of the main thread's heap when it runs there: 15–18 MiB in use under load measured on its own thread. */
+export const MIN_ENGINE_WORKING_SET_MB = 24;
+
+/** The smallest main-thread old generation that holds a full idempotency cache (and the engine, when it runs there). */
+export const minimumMainHeapMb = (config: MemoryConfig): number =>
+  config.GATEWAY_IDEMPOTENCY_CACHE_MB + MIN_MAIN_WORKING_SET_MB + (engineOnEventLoop(config) ? MIN_ENGINE_WORKING_SET_MB : 0);
 
 /**
  * The main thread's old-generation bound: GATEWAY_HEAP_MB, or the cache's bound plus the working
