@@ -1,5 +1,6 @@
 import { ENGINE_BUDGET_HEADER } from '@loyalty-gateway/engine';
-import { Pool } from 'undici';
+import { createRequire } from 'node:module';
+import type * as Undici from 'undici';
 import { CallSlots } from './call-slots.js';
 import { engineUnavailable, errorFromAnswer } from './engine-call-failure.js';
 
@@ -60,6 +61,8 @@ function parseAnswer<T>(label: string, status: number, text: string): T {
  * committed" (the residual race is documented in docs/engine-service.md).
  */
 export function createEngineTransport(options: EngineTransportOptions): EngineTransport {
+  // Loaded here, on first use: a gateway with the embedded engine never loads undici (see pg in storage's database.ts).
+  const { Pool } = createRequire(import.meta.url)('undici') as typeof Undici;
   const base = options.url.pathname.replace(/\/+$/, '');
   const pool = new Pool(options.url.origin, {
     connections: options.connections,

@@ -1,4 +1,6 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type * as IORedis from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * One ioredis client for the gateway's cross-instance state (idempotency cache, rate limits,
@@ -16,9 +18,13 @@ import { Redis } from 'ioredis';
  *   lookup, rate-limit script and refused-address count arriving together) leave in one write
  *   and their replies come back in one read, instead of one system call and one wake-up of Redis
  *   per command (five per signed sale).
+ *
+ * ioredis is loaded here, on first use: a gateway without REDIS_URL never loads it (see pg in
+ * storage's database.ts).
  */
 export function createRedisClient(url: string): Redis {
-  const client = new Redis(url, {
+  const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof IORedis;
+  const client = new RedisClient(url, {
     lazyConnect: false,
     enableOfflineQueue: true,
     maxRetriesPerRequest: 2,
