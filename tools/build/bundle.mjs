@@ -62,6 +62,9 @@ export async function bundle(name, into) {
     target: 'node20',
     sourcemap: true,
     sourcesContent: false,
+    // Non-ASCII characters escaped: V8 keeps each script's source in the heap, as a two-byte string
+    // if one character needs it (the gateway's main.js took 1.2 MB instead of 0.6).
+    charset: 'ascii',
     outExtension: { '.js': '.js' },
     // The CLI is a package of its own (npm pack tools/dist): every dependency inside, nothing to install.
     plugins: name === 'tools' ? [] : [externalDependencies],

@@ -41,6 +41,13 @@ describe('the production build', () => {
     expect(externalImports(path.join(root, 'gateway/dist/main.js'))).toEqual(expect.arrayContaining(['fastify', 'kysely']));
   });
 
+  it("writes the long-running processes' bundles in ASCII (V8 keeps a script's source in the heap: one byte a character, not two)", () => {
+    for (const file of ['gateway/dist/main.js', 'gateway/dist/engine-worker.js', 'gateway/dist/journal-worker.js', 'engine/dist/main.js']) {
+      const nonAscii = [...readFileSync(path.join(root, file), 'utf8').matchAll(/.{0,30}[^\x00-\x7f].{0,10}/g)].map((m) => m[0]);
+      expect(nonAscii, file).toEqual([]);
+    }
+  });
+
   it('leaves the PostgreSQL, Redis and engine-service clients unloaded until configured (7 MiB less resident on SQLite)', () => {
     for (const file of ['gateway/dist/main.js', 'gateway/dist/engine-worker.js', 'engine/dist/main.js']) {
       const code = readFileSync(path.join(root, file), 'utf8');

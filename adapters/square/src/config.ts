@@ -14,7 +14,7 @@ export const DEFAULT_SQUARE_VERSION = '2025-01-23';
  * `auth`) out before this schema sees the rest.
  */
 export const SquareSettings = z.strictObject({
-  /** The subscription's signature key (Developer Console → Webhooks → subscription). */
+  /** The subscription's signature key (Developer Console, Webhooks, the subscription). */
   signatureKey: Secret.meta({
     title: 'Webhook signature key',
     description: 'From the webhook subscription in the Square Developer Console; a list during rotation.',

@@ -96,7 +96,7 @@ export function renderDelivery(
   );
   return consolePage(
     { title: `Delivery ${d.requestId}`, section: 'deliveries', session: options.session, message: options.message },
-    html`<p><a href="/console">← All deliveries</a></p>
+    html`<p><a href="/console">&larr; All deliveries</a></p>
 ${deliveryFacts(d)}
 <section aria-labelledby="story-heading"><h2 id="story-heading">Story</h2>
 <ol>${options.story.map((s) => html`<li><strong>${s.step}</strong>: ${s.outcome}</li>`)}</ol></section>
@@ -139,7 +139,7 @@ export function renderRotated(
     html`<dl class="facts"><dt>Connection</dt><dd>${c.vendor}/${c.storeId} (${c.id})</dd>
 <dt>New secret</dt><dd><code id="secret">${options.secret}</code></dd>
 <dt>Previous secrets valid until</dt><dd>${time(options.previousSecretsValidUntil)}</dd></dl>
-<p><a href="/console/connections">← Connections</a></p>`,
+<p><a href="/console/connections">&larr; Connections</a></p>`,
   );
 }
 
@@ -176,7 +176,7 @@ export function renderRuns(options: Common & { catalogRuns: CatalogRun[]; reconc
   );
   const reconcile = (options.reconcileRuns ?? []).map(
     (r) =>
-      html`<tr><td>${time(r.startedAt)}</td><td>${r.vendor}</td><td>${r.connectionId}</td><td>${r.trigger}</td><td>${r.status}</td><td>${time(r.since)} – ${time(r.until)}</td><td>${r.found}</td><td>${r.recovered}</td><td>${r.failed}</td><td>${r.error ?? ''}</td></tr>`,
+      html`<tr><td>${time(r.startedAt)}</td><td>${r.vendor}</td><td>${r.connectionId}</td><td>${r.trigger}</td><td>${r.status}</td><td>${time(r.since)} &ndash; ${time(r.until)}</td><td>${r.found}</td><td>${r.recovered}</td><td>${r.failed}</td><td>${r.error ?? ''}</td></tr>`,
   );
   return consolePage(
     { title: 'Runs', section: 'runs', session: options.session, message: options.message },

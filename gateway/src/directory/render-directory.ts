@@ -12,7 +12,7 @@ const CATEGORY: Record<AnyAdapter['display']['category'], string> = {
 function chrome(title: string, content: SafeHtml): string {
   return page(
     title,
-    html`<header><p><a href="/directory">Loyalty gateway · Integrations</a></p></header>
+    html`<header><p><a href="/directory">Loyalty gateway &middot; Integrations</a></p></header>
 <main id="main">${content}</main>
 <footer class="muted"><p>Not listed? Any product can integrate through the generic webhook: see the partner API documentation.</p></footer>`,
   );
@@ -26,7 +26,7 @@ export function renderDirectory(adapters: readonly AnyAdapter[]): string {
   <h2><a href="/directory/${a.slug}">${a.display.name}</a></h2>
   <p class="muted">${CATEGORY[a.display.category]}</p>
   <p>${a.display.description}</p>
-  <p><a href="/directory/${a.slug}" aria-label="Set up ${a.display.name}">Set up ${a.display.name} →</a></p>
+  <p><a href="/directory/${a.slug}" aria-label="Set up ${a.display.name}">Set up ${a.display.name} &rarr;</a></p>
 </li>`,
   );
   const body =
