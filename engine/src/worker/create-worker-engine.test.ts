@@ -1,14 +1,12 @@
 import { EngineError, EngineUnavailableError, GatewayError, type EarnCommand } from '@loyalty-gateway/core';
-import type { MessagePort } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runPostgresStatement, testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
 import pg from 'pg';
-import type { EngineNotice } from '../ledger/create-embedded-engine.js';
+import type { EmbeddedEngine, EngineNotice } from '../ledger/create-embedded-engine.js';
 import { SCOPE, testSeed } from '../testing/fixture.js';
-import { createWorkerEngine, type WorkerEngine } from './create-worker-engine.js';
+import { createWorkerEngine } from './create-worker-engine.js';
 
 const CRASHING = new URL('./testing/crashing-engine-worker.mjs', import.meta.url);
-const ECHO = new URL('./testing/echo-hosted.mjs', import.meta.url);
 const ANN = { type: 'membershipId', value: 'MBR-0001' } as const;
 
 const sale = (id: string): EarnCommand => ({
@@ -20,7 +18,7 @@ const sale = (id: string): EarnCommand => ({
 });
 
 describe('the embedded engine on a worker thread', () => {
-  let engine: WorkerEngine;
+  let engine: EmbeddedEngine;
   let dispose: () => Promise<void>;
   const exits: string[] = [];
   const starts: number[] = [];
@@ -96,38 +94,6 @@ describe('the embedded engine on a worker thread', () => {
     expect(await engine.earn(sale('T-1'))).toMatchObject({ status: 'duplicate' });
     expect(await engine.earn(sale('T-2'))).toMatchObject({ status: 'processed', pointsEarned: 10 });
     expect(await balance()).toBe(before + 10);
-  });
-
-  it('hosts a companion task in its thread; the task stops with the thread and is hosted again in the next one', async () => {
-    const ask = (port: MessagePort, message: unknown) =>
-      new Promise<{ message: unknown; data: unknown; threadId: number }>((resolve) => {
-        port.once('message', resolve);
-        port.postMessage(message);
-      });
-    const first = await engine.host(ECHO, { file: 'a' });
-    expect(await ask(first, 'hello')).toEqual({ message: 'hello', data: { file: 'a' }, threadId: starts[0] });
-    const closed = new Promise((resolve) => first.once('close', resolve));
-    await engine.earn(sale('CRASH-3')).catch(() => undefined);
-    await closed;
-    // The engine and its companion both run again, in one new thread.
-    expect(await engine.earn(sale('T-3'))).toMatchObject({ status: 'processed' });
-    const second = await engine.host(ECHO, { file: 'b' });
-    expect(await ask(second, 'again')).toEqual({ message: 'again', data: { file: 'b' }, threadId: starts[1] });
-    expect(starts).toHaveLength(2);
-    second.close();
-  });
-
-  it('a companion that cannot load, or throws as it starts, closes its port; the engine goes on in the same thread', async () => {
-    for (const [module, data] of [
-      [new URL('./testing/no-such-module.mjs', import.meta.url), null],
-      [ECHO, 'throw'],
-    ] as const) {
-      const port = await engine.host(module, data);
-      await new Promise((resolve) => port.once('close', resolve));
-    }
-    expect(await engine.earn(sale('T-4'))).toMatchObject({ status: 'processed' });
-    expect(exits).toEqual([]);
-    expect(starts).toHaveLength(1);
   });
 
   it('calls waiting when a worker crashed share one restart (no worker started per call, none leaked)', async () => {

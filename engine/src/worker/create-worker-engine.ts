@@ -1,4 +1,4 @@
-import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { EngineCallOptions } from '@loyalty-gateway/core';
 import type { DatabaseOptions } from '@loyalty-gateway/storage';
 import type { EmbeddedEngine, EngineNotice } from '../ledger/create-embedded-engine.js';
@@ -7,7 +7,6 @@ import {
   workerStopped,
   type CallMessage,
   type EngineWorkerData,
-  type HostMessage,
   type NoticeMessage,
   type ReplyMessage,
   type StartMessage,
@@ -145,14 +144,6 @@ class EngineThread {
     return this.worker.threadId;
   }
 
-  /** Run `module`'s `hosted(port, data)` in this thread; returns the owner's end of its port. */
-  host(module: URL, data: unknown): MessagePort {
-    const { port1, port2 } = new MessageChannel();
-    if (this.stopped !== null) port1.close();
-    else this.worker.postMessage({ host: { module: module.href, port: port2, data } } satisfies HostMessage, [port2]);
-    return port1;
-  }
-
   /**
    * Ask the worker to close the engine and database (it first lets the calls in flight finish),
    * then end the thread. A call still unanswered after that is failed, never left pending.
@@ -177,17 +168,6 @@ class EngineThread {
   }
 }
 
-/** The embedded engine on its worker thread, which can also host a small companion task. */
-export interface WorkerEngine extends EmbeddedEngine {
-  /**
-   * Run `module`'s exported `hosted(port, data)` in the engine's thread now (starting a new thread
-   * if the last one died) and return the caller's end of `port`. The task lives as long as the
-   * thread: when the thread stops, `port` emits 'close'; ask again to run it in the next one.
-   * From source (tsx) a `.ts` module loads as in the worker itself.
-   */
-  host(module: URL, data: unknown): Promise<MessagePort>;
-}
-
 /**
  * The embedded engine on its own worker thread. better-sqlite3 is synchronous: in the caller's
  * thread every statement and commit blocks the event loop, so HTTP parsing, auth and validation
@@ -195,7 +175,7 @@ export interface WorkerEngine extends EmbeddedEngine {
  * (coded errors cross as themselves); a worker that dies fails its calls in flight as
  * EngineUnavailableError and the next call starts a fresh worker on the same database.
  */
-export async function createWorkerEngine(options: WorkerEngineOptions): Promise<WorkerEngine> {
+export async function createWorkerEngine(options: WorkerEngineOptions): Promise<EmbeddedEngine> {
   const data: EngineWorkerData = { database: options.database, codePrefix: options.codePrefix, groupCommitLanes: options.groupCommitLanes };
   const entry = options.entry ?? BOOT;
   const onStop = (detail: string) => {
@@ -247,10 +227,6 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
     listMerchants: call('listMerchants'),
     applySeed: call('applySeed'),
     ping: call('ping'),
-    async host(module: URL, data: unknown): Promise<MessagePort> {
-      if (closed) throw new Error('the loyalty engine is closed');
-      return (live?.alive ? live : await current()).host(module, data);
-    },
     async close() {
       if (closed) return;
       closed = true;

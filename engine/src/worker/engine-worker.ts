@@ -2,8 +2,7 @@
  * The worker thread's side of createWorkerEngine: the engine's boot in the gateway process. Opens
  * and migrates the database, opens the embedded engine,
  * then answers every call it is sent (calls and replies travel in batches, one message each way per
- * turn of the event loop). Runs nothing else but the companion tasks its owner asks it to host
- * (HostMessage); every failure is sent back coded.
+ * turn of the event loop). Runs nothing else; every failure is sent back coded.
  */
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -13,8 +12,6 @@ import {
   toWireError,
   type CallMessage,
   type EngineWorkerData,
-  type HostedModule,
-  type HostMessage,
   type NoticeMessage,
   type ReplyMessage,
   type StartMessage,
@@ -65,14 +62,7 @@ try {
   const reply = (message: ReplyMessage) => {
     if (outbox.push(message) === 1) setImmediate(send);
   };
-  port.on('message', (calls: CallMessage[] | HostMessage) => {
-    if (!Array.isArray(calls)) {
-      // A companion task: a failure to load or start it closes its port, which its owner sees as
-      // the task stopping; it never takes the engine down.
-      const { module, port: hostPort, data: hostData } = calls.host;
-      void (import(module) as Promise<HostedModule>).then((hosted) => hosted.hosted(hostPort, hostData)).catch(() => hostPort.close());
-      return;
-    }
+  port.on('message', (calls: CallMessage[]) => {
     for (const message of calls) {
       if (message.method === 'close') {
         // Let the calls in flight finish and answer before the engine and database close under them.

@@ -6,7 +6,6 @@ import {
   type EngineCallOptions,
   type FieldError,
 } from '@loyalty-gateway/core';
-import type { MessagePort } from 'node:worker_threads';
 import type { DatabaseOptions } from '@loyalty-gateway/storage';
 import type { EngineNotice } from '../ledger/create-embedded-engine.js';
 
@@ -35,20 +34,6 @@ export type WireError =
   | { kind: 'unexpected'; name: string; message: string; code?: string | undefined; stack?: string | undefined };
 
 export type ReplyMessage = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
-
-/**
- * Sent by the owner at any time: run `module`'s `hosted(port, data)` in the worker thread, beside
- * the engine. A small companion task (the gateway's journal writer) then needs no thread of its
- * own; it talks over `port` (transferred with the message) and dies with the thread.
- */
-export interface HostMessage {
-  host: { module: string; port: MessagePort; data: unknown };
-}
-
-/** What a hosted module exports. */
-export interface HostedModule {
-  hosted(port: MessagePort, data: unknown): void;
-}
 
 /** Sent by the worker on its own (not an answer): a notice of the engine's for the owner's log. */
 export interface NoticeMessage {

@@ -2,14 +2,7 @@ import 'reflect-metadata';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
-import {
-  createWorkerEngine,
-  ENGINE_NOTICE_MESSAGES,
-  openEngine,
-  type EngineNotice,
-  type EngineSeedInput,
-  type WorkerEngine,
-} from '@loyalty-gateway/engine';
+import { createWorkerEngine, ENGINE_NOTICE_MESSAGES, openEngine, type EngineNotice, type EngineSeedInput } from '@loyalty-gateway/engine';
 import { container as rootContainer, instancePerContainerCachingFactory, type DependencyContainer, type FactoryProvider } from 'tsyringe';
 import { startOperatorSide } from '../admin/index.js';
 import { buildApp, type AppOptions } from '../app.js';
@@ -307,18 +300,14 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
     perContainer(async (r) => {
       if (config.GATEWAY_JOURNAL_DAYS <= 0) return null;
       const log = get(r, TOKENS.logger);
-      // On SQLite with the embedded engine, the writer runs in the engine's thread (opened first,
-      // so it is closed after the journal has written its last batch).
-      const engine = config.DATABASE_URL ? null : await open(r, TOKENS.embeddedEngine);
       const journal = await createDeliveryJournal({
         database: await open(r, TOKENS.gatewayDatabase),
         masterKey: await open(r, TOKENS.masterKey),
         retentionDays: config.GATEWAY_JOURNAL_DAYS,
-        // SQLite: written by another thread (a second connection to gateway.sqlite), off the HTTP thread.
+        // SQLite: written by its own thread (a second connection to gateway.sqlite), off the HTTP thread.
         sqliteFile: config.DATABASE_URL ? undefined : join(config.GATEWAY_DATA_DIR, 'gateway.sqlite'),
         sqliteCacheMb: config.GATEWAY_SQLITE_CACHE_MB,
         writerResourceLimits: JOURNAL_WORKER_LIMITS,
-        writerHost: engine && 'host' in engine ? (module, data) => (engine as WorkerEngine).host(module, data) : undefined,
         onError: (error, dropped) =>
           log?.warn({ err: error, dropped }, 'delivery journal: entries could not be written (requests are unaffected)'),
       });
@@ -327,9 +316,7 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
         ?.ready.then(({ heapSizeLimit, cacheSize }) =>
           log?.info(
             { heapLimitMb: Math.round(heapSizeLimit / MiB), sqliteCacheMb: Math.round(-cacheSize / 1024) },
-            journal.writerRunsIn() === 'engine thread'
-              ? "delivery journal writer started in the loyalty engine's thread"
-              : 'delivery journal writer thread started',
+            'delivery journal writer thread started',
           ),
         );
       const prune = () =>

@@ -1,5 +1,5 @@
 import type { IdempotencyCache, LoyaltyEngine } from '@loyalty-gateway/core';
-import type { EmbeddedEngine, WorkerEngine } from '@loyalty-gateway/engine';
+import type { EmbeddedEngine } from '@loyalty-gateway/engine';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -45,7 +45,7 @@ export const TOKENS = {
   store: token<Promise<GatewayStore>>('GatewayStore'),
   notes: token<Promise<VendorNoteStore>>('VendorNoteStore'),
   /** The embedded engine (a worker thread in production); null when LOYALTY_ENGINE_URL names a remote one. */
-  embeddedEngine: token<Promise<EmbeddedEngine | WorkerEngine | null>>('EmbeddedEngine'),
+  embeddedEngine: token<Promise<EmbeddedEngine | null>>('EmbeddedEngine'),
   remoteEngine: token<Promise<HttpEngine | null>>('HttpEngine'),
   metrics: token<Promise<GatewayMetrics | null>>('GatewayMetrics'),
   /** The engine every user of the port goes through (timed by the metrics when there are any). */

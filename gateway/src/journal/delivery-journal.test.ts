@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createWorkerEngine } from '@loyalty-gateway/engine';
 import { createDatabase, migrate, type MigrationSet } from '@loyalty-gateway/storage';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { CompiledQuery, type Kysely } from 'kysely';
@@ -400,67 +399,6 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
       expect((await journal.list()).deliveries.map((d) => d.requestId)).toEqual(['req-2', 'req-1']);
     } finally {
       await journal.close();
-      await database.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe("delivery journal on a SQLite file: written in the embedded engine's thread (no thread of its own)", () => {
-  it("writes in the engine's thread, in runs that let the engine's calls through; a writer that stopped is hosted again", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-journal-'));
-    const file = path.join(dir, 'gateway.sqlite');
-    const database = createDatabase<any>({ sqliteFile: file });
-    await migrate(database.db, gatewayMigrations);
-    const engine = await createWorkerEngine({
-      database: { sqliteFile: path.join(dir, 'engine.sqlite') },
-      resourceLimits: { maxOldGenerationSizeMb: 40, maxYoungGenerationSizeMb: 12 },
-    });
-    const errors: string[] = [];
-    const journal = await createDeliveryJournal({
-      database,
-      masterKey: randomBytes(32),
-      flushMs: 60_000,
-      sqliteFile: file,
-      writerResourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 6 },
-      writerHost: (module, data) => engine.host(module, data),
-      onError: (error) => errors.push((error as Error).message),
-    });
-    const count = async () =>
-      Number(
-        (
-          await database.db
-            .selectFrom('gw_deliveries')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    try {
-      expect(journal.writerRunsIn()).toBe('engine thread');
-      const first = journal.writerThread()!;
-      // The engine thread's heap limit (its bounds, not the writer's own), the writer's page cache.
-      expect(await first.ready).toEqual({ heapSizeLimit: (40 + 12) * 1024 * 1024, cacheSize: -4 * 1024 });
-      for (let n = 0; n < 2_000; n += 1) journal.record(entry(n, new Date(Date.UTC(2026, 10, 25, 12, 0, 0, n))));
-      // A batch of 2,000 rows is written in runs of WRITE_RUN_ROWS: an engine call sent after it is
-      // answered before the batch is committed, not behind it.
-      const order: string[] = [];
-      const flushed = journal.flush().then(() => order.push('batch'));
-      const pinged = engine.ping().then(() => order.push('engine call'));
-      await Promise.all([flushed, pinged]);
-      expect(order).toEqual(['engine call', 'batch']);
-      expect(await count()).toBe(2_000);
-
-      await first.kill();
-      expect(first.alive).toBe(false);
-      journal.record(entry(2_000, new Date(Date.UTC(2026, 10, 26))));
-      await journal.flush();
-      expect(journal.writerThread()).not.toBe(first);
-      expect(errors).toEqual([]);
-      expect(await count()).toBe(2_001);
-      expect((await journal.list({ limit: 1 })).deliveries.map((d) => d.requestId)).toEqual(['req-2000']);
-    } finally {
-      await journal.close();
-      await engine.close();
       await database.close();
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,10 +1,9 @@
 import { hash, randomBytes } from 'node:crypto';
-import { Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { toStorableText } from '@loyalty-gateway/core';
 import { preparedQuery, SQLITE_DEFAULT_CACHE_MB, sqliteCacheSizePragma, type SqlDatabase } from '@loyalty-gateway/storage';
 import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
 import { createSecretBox } from '../stores/secret-box.js';
-import type { JournalWriterData } from './journal-writer.js';
 
 interface GwDeliveriesTable {
   id: string;
@@ -113,83 +112,29 @@ export interface DeliveryJournalOptions {
   sqliteFile?: string | undefined;
   /** The writer thread's SQLite page cache in MiB (with `sqliteFile`). Default: storage's SQLITE_DEFAULT_CACHE_MB. */
   sqliteCacheMb?: number | undefined;
-  /** The writer thread's V8 heap bounds (with `sqliteFile`, without `writerHost`). Default: Node's. */
+  /** The writer thread's V8 heap bounds (with `sqliteFile`). Default: Node's. */
   writerResourceLimits?: ResourceLimits | undefined;
-  /**
-   * With `sqliteFile`: run the writer in this host's thread, the embedded engine's
-   * (WorkerEngine.host), instead of a thread of its own: one V8 isolate less in the process.
-   */
-  writerHost?: WriterHost | undefined;
   /** PostgreSQL: the characters of rows one statement carries at most (see chunkRows). Default 16 MiB. */
   maxStatementChars?: number;
 }
 
-const fromSource = import.meta.url.endsWith('.ts');
-/** A writer thread of its own: from source a boot module registers tsx in the new thread first. */
-const WORKER_ENTRY = new URL(fromSource ? './journal-worker-boot.mjs' : './journal-worker.js', import.meta.url);
-/** The writer hosted in the engine's thread (which loads TypeScript from source as it loads itself). */
-const HOSTED_ENTRY = new URL(fromSource ? './journal-writer.ts' : './journal-writer.js', import.meta.url);
+const WORKER_ENTRY = import.meta.url.endsWith('.ts')
+  ? new URL('./journal-worker-boot.mjs', import.meta.url)
+  : new URL('./journal-worker.js', import.meta.url);
 
-/** Runs a module's `hosted(port, data)` in another thread: the embedded engine's (WorkerEngine.host). */
-export type WriterHost = (module: URL, data: unknown) => Promise<MessagePort>;
-
-/** A writer's bounds as applied: V8's heap limit in bytes (its thread's), SQLite's `cache_size` (negative: KiB). */
+/** A writer thread's bounds as applied: V8's heap limit in bytes, SQLite's `cache_size` (negative: KiB). */
 interface WriterLimits {
   heapSizeLimit: number;
   cacheSize: number;
 }
 
-type WriterAnswer = { id: number; ok: boolean; error?: string; heapSizeLimit?: number; cacheSize?: number };
-
-/** Where a writer runs: its channel, how it is seen to stop, and how it is ended. */
-interface WriterEndpoint {
-  postMessage(message: unknown): void;
-  onAnswer(listener: (answer: WriterAnswer) => void): void;
-  /** Called when the writer is gone: its thread died or ended, or its port closed. */
-  onStop(listener: (error: Error) => void): void;
-  /** Ends it at once, as a crash would (tests). */
-  kill(): Promise<unknown>;
-  /** Resolves once it has closed after a `{ close: true }`. */
-  closed(): Promise<unknown>;
-}
-
-/** The writer on a thread of its own. */
-function ownThread(data: JournalWriterData, resourceLimits: ResourceLimits | undefined): WriterEndpoint {
-  const worker = new Worker(WORKER_ENTRY, { workerData: data, ...(resourceLimits ? { resourceLimits } : {}) });
+/** One writer thread: post a batch, resolved when it is committed (rejected with the writer's error). */
+function writerThread(file: string, cacheSize: string, resourceLimits: ResourceLimits | undefined) {
+  const worker = new Worker(WORKER_ENTRY, {
+    workerData: { file, columns: [...COLUMNS], cacheSize },
+    ...(resourceLimits ? { resourceLimits } : {}),
+  });
   worker.unref();
-  const exited = new Promise((resolve) => worker.once('exit', resolve));
-  return {
-    postMessage: (message) => worker.postMessage(message),
-    onAnswer: (listener) => worker.on('message', listener),
-    onStop(listener) {
-      // Out of heap (ERR_WORKER_OUT_OF_MEMORY) or any other death.
-      worker.on('error', (error) => listener(error));
-      worker.on('exit', (code) => listener(new Error(`the journal writer thread stopped (exit code ${code})`)));
-    },
-    kill: () => worker.terminate(),
-    closed: () => exited,
-  };
-}
-
-/** The writer hosted in another thread (the embedded engine's), over a port of its own. */
-function hostedIn(port: MessagePort): WriterEndpoint {
-  // Like the own thread's worker.unref(): the journal's channel alone does not keep the process alive.
-  port.unref();
-  const closed = new Promise((resolve) => port.once('close', resolve));
-  return {
-    postMessage: (message) => port.postMessage(message),
-    onAnswer: (listener) => port.on('message', listener),
-    onStop: (listener) => port.once('close', () => listener(new Error("the journal writer stopped (the loyalty engine's thread ended)"))),
-    kill: async () => {
-      port.close();
-      await closed;
-    },
-    closed: () => closed,
-  };
-}
-
-/** One writer: post a batch, resolved when it is committed (rejected with the writer's error). */
-function writerOn(opening: Promise<WriterEndpoint>) {
   const pending = new Map<number, { resolve(): void; reject(error: Error): void }>();
   let next = 0;
   let stopped: Error | null = null;
@@ -200,68 +145,54 @@ function writerOn(opening: Promise<WriterEndpoint>) {
     for (const waiter of pending.values()) waiter.reject(error);
     pending.clear();
   };
-  const endpoint = opening.then(
-    (opened) => {
-      opened.onAnswer((answer) => {
-        if (answer.id === 0) return onReady({ heapSizeLimit: answer.heapSizeLimit ?? 0, cacheSize: answer.cacheSize ?? 0 });
-        const waiter = pending.get(answer.id);
-        pending.delete(answer.id);
-        if (answer.ok) waiter?.resolve();
-        else waiter?.reject(new Error(answer.error ?? 'journal writer failed'));
-      });
-      opened.onStop(stop);
-      return opened;
-    },
-    (error: unknown) => {
-      stop(error instanceof Error ? error : new Error(String(error)));
-      return null;
-    },
-  );
+  worker.on('message', (answer: { id: number; ok: boolean; error?: string; heapSizeLimit?: number; cacheSize?: number }) => {
+    if (answer.id === 0) return onReady({ heapSizeLimit: answer.heapSizeLimit ?? 0, cacheSize: answer.cacheSize ?? 0 });
+    const waiter = pending.get(answer.id);
+    pending.delete(answer.id);
+    if (answer.ok) waiter?.resolve();
+    else waiter?.reject(new Error(answer.error ?? 'journal writer failed'));
+  });
+  // Out of heap (ERR_WORKER_OUT_OF_MEMORY) or any other death: the batch in flight is reported lost.
+  worker.on('error', (error) => stop(error));
+  worker.on('exit', (code) => stop(new Error(`the journal writer thread stopped (exit code ${code})`)));
   return {
     get alive(): boolean {
       return stopped === null;
     },
-    /** Resolves once the writer runs, with its thread's V8 heap limit and its connection's page cache as applied. */
+    /** Resolves once the thread runs, with its V8 heap limit and its connection's page cache as applied. */
     ready,
-    /** Ends the writer at once, as a crash would (tests). */
-    kill: async () => (await endpoint)?.kill(),
-    async write(rows: Row[]): Promise<void> {
-      const opened = await endpoint;
-      if (stopped || !opened) throw stopped ?? new Error('journal writer failed');
+    /** Ends the thread at once, as a crash would (tests). */
+    kill: () => worker.terminate(),
+    write(rows: Row[]): Promise<void> {
+      if (stopped) return Promise.reject(stopped);
       const id = (next += 1);
       return new Promise<void>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        opened.postMessage({ id, rows });
+        worker.postMessage({ id, rows });
       });
     },
     async close(): Promise<void> {
-      const opened = await endpoint;
-      if (stopped || !opened) return;
-      opened.postMessage({ close: true });
-      await opened.closed();
+      if (stopped) return;
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.postMessage({ close: true });
+      await exited;
     },
   };
 }
 
-/**
- * The journal's writer: hosted in the engine's thread when there is one (`host`), else a thread of
- * its own; started anew on the next batch when it has stopped.
- */
-function startWriter(file: string, cacheMb: number, resourceLimits: ResourceLimits | undefined, host: WriterHost | undefined) {
-  const data: JournalWriterData = { file, columns: [...COLUMNS], cacheSize: sqliteCacheSizePragma(cacheMb) };
-  const start = () => writerOn(host ? host(HOSTED_ENTRY, data).then(hostedIn) : Promise.resolve(ownThread(data, resourceLimits)));
-  let writer = start();
+/** The journal's writer: a thread, replaced by a new one on the next batch when it has died. */
+function startWriter(file: string, cacheMb: number, resourceLimits: ResourceLimits | undefined) {
+  const cacheSize = sqliteCacheSizePragma(cacheMb);
+  let thread = writerThread(file, cacheSize, resourceLimits);
   return {
     get thread() {
-      return writer;
+      return thread;
     },
-    /** Where it runs: 'engine thread' (hosted) or 'own thread'. */
-    where: host ? ('engine thread' as const) : ('own thread' as const),
     write(rows: Row[]): Promise<void> {
-      if (!writer.alive) writer = start();
-      return writer.write(rows);
+      if (!thread.alive) thread = writerThread(file, cacheSize, resourceLimits);
+      return thread.write(rows);
     },
-    close: () => writer.close(),
+    close: () => thread.close(),
   };
 }
 
@@ -459,7 +390,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   const queue: Row[] = [];
   const writer =
     options.sqliteFile && options.database.dialect === 'sqlite'
-      ? startWriter(options.sqliteFile, options.sqliteCacheMb ?? SQLITE_DEFAULT_CACHE_MB, options.writerResourceLimits, options.writerHost)
+      ? startWriter(options.sqliteFile, options.sqliteCacheMb ?? SQLITE_DEFAULT_CACHE_MB, options.writerResourceLimits)
       : null;
   let dropped = 0;
   let writing: Promise<void> = Promise.resolve();
@@ -579,10 +510,8 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     flush,
     /** Entries waiting to be written (the gateway_journal_backlog gauge) and entries dropped since start. */
     backlog: () => ({ waiting: queue.length, dropped }),
-    /** The SQLite writer now (null when batches are written through `database`). */
+    /** The SQLite writer thread now (null when batches are written through `database`). */
     writerThread: () => writer?.thread ?? null,
-    /** Where the SQLite writer runs (null when batches are written through `database`). */
-    writerRunsIn: () => writer?.where ?? null,
     /** Newest first; `nextCursor` continues the list. */
     async list(filter: DeliveryFilter = {}): Promise<{ deliveries: Delivery[]; nextCursor: string | null }> {
       const limit = Math.min(Math.max(1, filter.limit ?? 50), 500);

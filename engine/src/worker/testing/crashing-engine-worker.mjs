@@ -5,7 +5,6 @@
 import { parentPort } from 'node:worker_threads';
 
 parentPort.on('message', (calls) => {
-  if (!Array.isArray(calls)) return; // a HostMessage
   for (const message of calls) {
     const id = String(message.argument?.transaction?.id);
     if (message.method === 'earn' && id.startsWith('CRASH')) process.exit(70);
