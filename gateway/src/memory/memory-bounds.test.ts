@@ -7,6 +7,7 @@ import {
   engineOnEventLoop,
   MAIN_SEMI_SPACE_MB,
   MAIN_WORKING_SET_MB,
+  MIN_ENGINE_WORKING_SET_MB,
   MIN_MAIN_WORKING_SET_MB,
   assertHeapHoldsCache,
   mainThreadFlags,
@@ -57,6 +58,13 @@ describe('memory bounds', () => {
       ),
     );
     expect(() => assertHeapHoldsCache(cache, (64 + MIN_MAIN_WORKING_SET_MB) * MiB)).not.toThrow();
+    // With the engine on the event loop (DATABASE_URL), the refusal names the engine's share too.
+    const onPostgres = { ...cache, DATABASE_URL: 'postgres://db/gateway' };
+    const needed = 64 + MIN_MAIN_WORKING_SET_MB + MIN_ENGINE_WORKING_SET_MB;
+    expect(() => assertHeapHoldsCache(onPostgres, (64 + MIN_MAIN_WORKING_SET_MB) * MiB)).toThrow(
+      `it needs at least ${needed} MiB (the cache + ${MIN_MAIN_WORKING_SET_MB} MiB of working set + ${MIN_ENGINE_WORKING_SET_MB} MiB for the loyalty engine, which runs on the event loop with DATABASE_URL)`,
+    );
+    expect(() => assertHeapHoldsCache(onPostgres, needed * MiB)).not.toThrow();
   });
 
   it("the main thread's heap flags would override every worker's resourceLimits; released, each worker gets its own", async () => {

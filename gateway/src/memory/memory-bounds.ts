@@ -91,6 +91,8 @@ export function assertHeapHoldsCache(config: MemoryConfig, heapLimitBytes: numbe
   if (limitMb < needed)
     throw new ConfigError(
       `Invalid configuration:\n  GATEWAY_IDEMPOTENCY_CACHE_MB: ${config.GATEWAY_IDEMPOTENCY_CACHE_MB} MiB does not fit the main thread's heap limit of ${limitMb} MiB ` +
-        `(--max-old-space-size in the node flags or NODE_OPTIONS); it needs at least ${needed} MiB: start with gateway/bin/start, which sizes the heap from the cache, or lower the cache`,
+        `(--max-old-space-size in the node flags or NODE_OPTIONS); it needs at least ${needed} MiB ` +
+        `(the cache + ${MIN_MAIN_WORKING_SET_MB} MiB of working set${engineOnEventLoop(config) ? ` + ${MIN_ENGINE_WORKING_SET_MB} MiB for the loyalty engine, which runs on the event loop with DATABASE_URL` : ''}): ` +
+        'start with gateway/bin/start, which sizes the heap from the cache, or lower the cache',
     );
 }
