@@ -1,7 +1,7 @@
 import { commitLanesEnv, ConfigError, logLevelEnv, optionalEnv, parseEnv, portEnv, sqliteCacheMbEnv, urlEnv } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { ENGINE_CALL } from './engine-client/engine-call-policy.js';
-import { engineOnEventLoop, MIN_ENGINE_WORKING_SET_MB, MIN_MAIN_WORKING_SET_MB, minimumMainHeapMb } from './memory/memory-bounds.js';
+import { minimumMainHeapMb, minimumMainHeapText } from './memory/memory-bounds.js';
 
 const optional = optionalEnv;
 const port = portEnv;
@@ -164,10 +164,7 @@ export const GatewayConfig = z
       ctx.addIssue({
         code: 'custom',
         path: ['GATEWAY_HEAP_MB'],
-        message:
-          `must be at least GATEWAY_IDEMPOTENCY_CACHE_MB + ${MIN_MAIN_WORKING_SET_MB}` +
-          (engineOnEventLoop(config) ? ` + ${MIN_ENGINE_WORKING_SET_MB} (the loyalty engine runs in this heap with DATABASE_URL)` : '') +
-          ` = ${minimumMainHeapMb(config)} (MiB): the idempotency cache lives in this heap`,
+        message: `must be at least ${minimumMainHeapText(config)}: the idempotency cache lives in this heap`,
       });
     }
     if (config.GATEWAY_TLS_PORT !== undefined && (!config.GATEWAY_TLS_CERT_FILE || !config.GATEWAY_TLS_KEY_FILE)) {

@@ -1,4 +1,4 @@
-import { commitLanesEnv, ConfigError, sqliteCacheMbEnv, logLevelEnv, optionalEnv, parseEnv, portEnv, urlEnv } from '@loyalty-gateway/core';
+import { commitLanesEnv, ConfigError, logLevelEnv, optionalEnv, parseEnv, portEnv, sqliteCacheMbEnv, urlEnv } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 const optional = optionalEnv;

@@ -20,22 +20,20 @@ import {
 const port = parentPort!;
 const data = workerData as EngineWorkerData;
 
-async function open(): Promise<{ engine: EmbeddedEngine; close(): Promise<void> }> {
-  const engine = await openEngine({
+/** Opens and migrates the database, then the engine (openEngine); `close()` closes both. */
+const open = (): Promise<EmbeddedEngine> =>
+  openEngine({
     database: data.database,
     ...(data.codePrefix === undefined ? {} : { codePrefix: data.codePrefix }),
     ...(data.groupCommitLanes === undefined ? {} : { groupCommitLanes: data.groupCommitLanes }),
     onNotice: (notice) => port.postMessage({ notice } satisfies NoticeMessage),
   });
-  return { engine, close: () => engine.close() };
-}
 
-async function answer(opened: Awaited<ReturnType<typeof open>>, message: CallMessage): Promise<ReplyMessage> {
-  const { engine } = opened;
+async function answer(engine: EmbeddedEngine, message: CallMessage): Promise<ReplyMessage> {
   try {
     switch (message.method) {
       case 'close':
-        await opened.close();
+        await engine.close();
         return { id: message.id, ok: true, value: undefined };
       case 'ping':
         return { id: message.id, ok: true, value: await engine.ping() };
@@ -50,7 +48,7 @@ async function answer(opened: Awaited<ReturnType<typeof open>>, message: CallMes
 }
 
 try {
-  const opened = await open();
+  const engine = await open();
   const inFlight = new Set<Promise<unknown>>();
   // Replies answered since the last send, in one message (see EngineThread's send on the other side).
   let outbox: ReplyMessage[] = [];
@@ -67,7 +65,7 @@ try {
       if (message.method === 'close') {
         // Let the calls in flight finish and answer before the engine and database close under them.
         void Promise.allSettled([...inFlight])
-          .then(() => answer(opened, message))
+          .then(() => answer(engine, message))
           .then((closed) => {
             send();
             port.postMessage([closed]);
@@ -75,7 +73,7 @@ try {
           });
         continue;
       }
-      const answered = answer(opened, message).then(reply);
+      const answered = answer(engine, message).then(reply);
       inFlight.add(answered);
       void answered.finally(() => inFlight.delete(answered));
     }

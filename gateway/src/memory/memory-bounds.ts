@@ -55,6 +55,15 @@ export const minimumMainHeapMb = (config: MemoryConfig): number =>
   config.GATEWAY_IDEMPOTENCY_CACHE_MB + MIN_MAIN_WORKING_SET_MB + (engineOnEventLoop(config) ? MIN_ENGINE_WORKING_SET_MB : 0);
 
 /**
+ * minimumMainHeapMb written out for a refusal: "GATEWAY_IDEMPOTENCY_CACHE_MB + 32 = 40 (MiB)", with
+ * the engine's share named when it runs on the event loop.
+ */
+export const minimumMainHeapText = (config: MemoryConfig): string =>
+  `GATEWAY_IDEMPOTENCY_CACHE_MB + ${MIN_MAIN_WORKING_SET_MB}` +
+  (engineOnEventLoop(config) ? ` + ${MIN_ENGINE_WORKING_SET_MB} (the loyalty engine runs in this heap with DATABASE_URL)` : '') +
+  ` = ${minimumMainHeapMb(config)} (MiB)`;
+
+/**
  * The main thread's old-generation bound: GATEWAY_HEAP_MB, or the cache's bound plus the working
  * set, plus the engine's own bound when the engine runs on the event loop (engineOnEventLoop).
  */
@@ -87,12 +96,10 @@ export function releaseHeapFlagsForWorkers(): void {
  */
 export function assertHeapHoldsCache(config: MemoryConfig, heapLimitBytes: number): void {
   const limitMb = Math.floor(heapLimitBytes / (1024 * 1024));
-  const needed = minimumMainHeapMb(config);
-  if (limitMb < needed)
+  if (limitMb < minimumMainHeapMb(config))
     throw new ConfigError(
       `Invalid configuration:\n  GATEWAY_IDEMPOTENCY_CACHE_MB: ${config.GATEWAY_IDEMPOTENCY_CACHE_MB} MiB does not fit the main thread's heap limit of ${limitMb} MiB ` +
-        `(--max-old-space-size in the node flags or NODE_OPTIONS); it needs at least ${needed} MiB ` +
-        `(the cache + ${MIN_MAIN_WORKING_SET_MB} MiB of working set${engineOnEventLoop(config) ? ` + ${MIN_ENGINE_WORKING_SET_MB} MiB for the loyalty engine, which runs on the event loop with DATABASE_URL` : ''}): ` +
+        `(--max-old-space-size in the node flags or NODE_OPTIONS); it needs at least ${minimumMainHeapText(config)}: ` +
         'start with gateway/bin/start, which sizes the heap from the cache, or lower the cache',
     );
 }
