@@ -1,15 +1,21 @@
 #!/usr/bin/env node
 // Production build of one runnable package: its entry points bundled to plain JavaScript in
 // <package>/dist with source maps, so `node --enable-source-maps <package>/dist/main.js` runs with
-// no TypeScript tooling loaded. The workspace's own packages (@loyalty-gateway/*, whose `exports`
-// point at TypeScript sources) are compiled into the bundle; every other package stays an import
-// resolved from node_modules at run time (native modules such as better-sqlite3 cannot be bundled,
-// and pino, pg, ioredis keep their own files).
+// no TypeScript tooling loaded. Our own packages (@loyalty-gateway/*, whose `exports` point at
+// TypeScript sources) and their dependencies are compiled into one file per entry point, with
+// whitespace and syntax minified: V8 keeps every loaded script's source in each thread's heap, and
+// a dependency resolved from node_modules is loaded whole, in every thread that imports it
+// (measured, docs/benchmarks.md: 10-12 MiB less resident under load). Identifiers keep their
+// names (logs' error types, fastify's plugin names, stack traces without the map).
+// Left in node_modules: native modules (better-sqlite3 cannot be bundled), and the drivers the
+// gateway loads by `require` on first use (pg, ioredis, undici: esbuild does not follow a
+// createRequire call, so they stay out of the bundle and out of a SQLite gateway's memory).
 //
 // Usage (what each package's `build` script runs; `npm run build` runs them all through Nx):
 //   node tools/build/bundle.mjs gateway|engine|tools [outdir]
+import { decode, encode } from '@jridgewell/sourcemap-codec';
 import { build } from 'esbuild';
-import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,14 +41,31 @@ const ENTRIES = {
   },
 };
 
-/** Bundle our own packages; leave every other bare import to node_modules. */
-const externalDependencies = {
-  name: 'external-dependencies',
+/** Packages with native code: resolved from node_modules at run time. */
+const NATIVE = ['better-sqlite3'];
+const nativeDependencies = {
+  name: 'native-dependencies',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('@loyalty-gateway/')) return undefined;
-      return { path: args.path, external: true };
-    });
+    b.onResolve({ filter: new RegExp(`^(${NATIVE.join('|')})($|/)`) }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/**
+ * zod's `z` namespace re-exports its ~60 locales (`z.locales`, ~250 KB of source); nothing here
+ * configures one, and zod's own default is English. The bundle keeps only `en`.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: 'en-only', namespace: 'zod-locales', pluginData: path.join(path.dirname(args.importer), '../locales/en.js') }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.pluginData)};`,
+      resolveDir: path.dirname(args.pluginData),
+    }));
   },
 };
 
@@ -62,12 +85,17 @@ export async function bundle(name, into) {
     target: 'node20',
     sourcemap: true,
     sourcesContent: false,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // Dependencies' licence comments go to <entry>.js.LEGAL.txt beside the bundle, not into the
+    // source every thread keeps (and some are not ASCII).
+    legalComments: 'linked',
     // Non-ASCII characters escaped: V8 keeps each script's source in the heap, as a two-byte string
     // if one character needs it (the gateway's main.js took 1.2 MB instead of 0.6).
     charset: 'ascii',
     outExtension: { '.js': '.js' },
     // The CLI is a package of its own (npm pack tools/dist): every dependency inside, nothing to install.
-    plugins: name === 'tools' ? [] : [externalDependencies],
+    plugins: name === 'tools' ? [zodEnglishOnly] : [nativeDependencies, zodEnglishOnly],
     // ESM output has no require(): give bundled CommonJS-style code one, and __dirname for the few that ask.
     banner: {
       js: "import { createRequire as __lgCreateRequire } from 'node:module'; const require = __lgCreateRequire(import.meta.url);",
@@ -76,8 +104,59 @@ export async function bundle(name, into) {
     metafile: true,
   });
   const inputs = Object.keys(result.metafile.inputs).length;
+  if (name !== 'tools') await compactSourceMaps(outdir);
   if (name === 'tools') await writeCliPackage(outdir);
   console.log(`built ${path.relative(root, outdir)} (${Object.keys(entries).join(', ')}) from ${inputs} source files`);
+}
+
+/** A dependency's file, or a module made by a plugin (`namespace:path`). */
+const NOT_OURS = /(^|\/)node_modules\/|^[\w-]+:/;
+
+/**
+ * Source maps for stack traces, sized for the heap that holds them. `--enable-source-maps`
+ * decodes a bundle's whole map into the heap of the thread whose stack trace first needs it, and
+ * keeps it: one array per mapping. Measured (docs/benchmarks.md): main.js's map with every
+ * dependency's mappings took 33.5 MiB, more than the main thread's working set (the first logged
+ * error ran it out of heap); ours alone, token by token, 7.7 MiB. So each map keeps:
+ * - in our own sources, the first mapping of each original line (and those naming a symbol): a
+ *   frame resolves to the right file and line, its column to the line's first token;
+ * - in a dependency, one unmapped mapping where its code starts: its frames show the bundle's
+ *   position and the function's own name (identifiers are not minified), never a wrong file.
+ */
+async function compactSourceMaps(outdir) {
+  for (const file of (await readdir(outdir)).filter((f) => f.endsWith('.js.map'))) {
+    const map = JSON.parse(await readFile(path.join(outdir, file), 'utf8'));
+    const sources = [];
+    const names = [];
+    const sourceIndex = new Map();
+    const nameIndex = new Map();
+    const keep = (index, from, to, into) => {
+      if (!into.has(index)) into.set(index, to.push(from[index]) - 1);
+      return into.get(index);
+    };
+    const mappings = decode(map.mappings).map((line) => {
+      const kept = [];
+      let previous;
+      for (const segment of line) {
+        const ours = segment.length > 1 && !NOT_OURS.test(map.sources[segment[1]]);
+        const at = ours ? `${segment[1]}:${segment[2]}` : 'theirs';
+        if (at === previous && segment.length < 5) continue;
+        previous = at;
+        if (!ours) kept.push([segment[0]]);
+        else if (segment.length < 5) kept.push([segment[0], keep(segment[1], map.sources, sources, sourceIndex), segment[2], segment[3]]);
+        else
+          kept.push([
+            segment[0],
+            keep(segment[1], map.sources, sources, sourceIndex),
+            segment[2],
+            segment[3],
+            keep(segment[4], map.names, names, nameIndex),
+          ]);
+      }
+      return kept;
+    });
+    await writeFile(path.join(outdir, file), JSON.stringify({ ...map, sources, names, mappings: encode(mappings) }));
+  }
 }
 
 /**
