@@ -9,6 +9,7 @@
  *                                        JOURNAL_SEQUENTIAL_TRANSACTIONS=1: ordered transaction ids;
  *                                        JOURNAL_UUID7_TRANSACTIONS=1: UUIDv7 ones (time first, random last);
  *                                        JOURNAL_DROP=index,…: without those indexes;
+ *                                        JOURNAL_CACHE_MB=1: the writer's SQLite page cache (default 4);
  *                                        JOURNAL_POSTGRES=1 with DATABASE_URL: on PostgreSQL)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -51,6 +52,7 @@ const journal = await createDeliveryJournal({
   database,
   masterKey: randomBytes(32),
   ...(postgresUrl ? {} : { sqliteFile: file }),
+  ...(process.env.JOURNAL_CACHE_MB ? { sqliteCacheMb: Number(process.env.JOURNAL_CACHE_MB) } : {}),
   flushMs: Number(process.env.JOURNAL_FLUSH_MS ?? 250),
   maxBacklog: 1e9,
 });
