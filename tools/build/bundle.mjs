@@ -5,7 +5,7 @@
 // TypeScript sources) and their dependencies are compiled into one file per entry point, with
 // whitespace and syntax minified: V8 keeps every loaded script's source in each thread's heap, and
 // a dependency resolved from node_modules is loaded whole, in every thread that imports it
-// (measured, docs/benchmarks.md: 10-12 MiB less resident under load). Identifiers keep their
+// (measured, docs/benchmarks.md: 10-17 MiB less resident). Identifiers keep their
 // names (logs' error types, fastify's plugin names, stack traces without the map).
 // Left in node_modules: native modules (better-sqlite3 cannot be bundled), and the drivers the
 // gateway loads by `require` on first use (pg, ioredis, undici: esbuild does not follow a
@@ -15,6 +15,7 @@
 //   node tools/build/bundle.mjs gateway|engine|tools [outdir]
 import { decode, encode } from '@jridgewell/sourcemap-codec';
 import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
 import { copyFile, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,7 +111,7 @@ export async function bundle(name, into) {
 }
 
 /** A dependency's file, or a module made by a plugin (`namespace:path`). */
-const NOT_OURS = /(^|\/)node_modules\/|^[\w-]+:/;
+const NOT_OURS = /(^|\/)node_modules\/|^[\w-]{2,}:/;
 
 /**
  * Source maps for stack traces, sized for the heap that holds them. `--enable-source-maps`
@@ -179,7 +180,13 @@ async function writeCliPackage(outdir) {
         type: 'module',
         bin: { 'loyalty-gateway': 'cli.js' },
         exports: { './signing': './loyalty-signing.mjs' },
-        files: ['cli.js', 'cli.js.map', 'loyalty-signing.mjs', 'README.md'],
+        files: [
+          'cli.js',
+          'cli.js.map',
+          'loyalty-signing.mjs',
+          'README.md',
+          ...(existsSync(path.join(outdir, 'cli.js.LEGAL.txt')) ? ['cli.js.LEGAL.txt'] : []),
+        ],
         engines: workspace.engines,
       },
       null,
