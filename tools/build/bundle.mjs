@@ -113,6 +113,19 @@ export async function bundle(name, into) {
 /** A dependency's file, or a module made by a plugin (`namespace:path`). */
 const NOT_OURS = /(^|\/)node_modules\/|^[\w-]{2,}:/;
 
+/** The entries of `all` that are used, in first-use order, and each one's new index. */
+function renumbered(all) {
+  const kept = [];
+  const at = new Map();
+  return {
+    kept,
+    index(old) {
+      if (!at.has(old)) at.set(old, kept.push(all[old]) - 1);
+      return at.get(old);
+    },
+  };
+}
+
 /**
  * Source maps for stack traces, sized for the heap that holds them. `--enable-source-maps`
  * decodes a bundle's whole map into the heap of the thread whose stack trace first needs it, and
@@ -127,14 +140,8 @@ const NOT_OURS = /(^|\/)node_modules\/|^[\w-]{2,}:/;
 async function compactSourceMaps(outdir) {
   for (const file of (await readdir(outdir)).filter((f) => f.endsWith('.js.map'))) {
     const map = JSON.parse(await readFile(path.join(outdir, file), 'utf8'));
-    const sources = [];
-    const names = [];
-    const sourceIndex = new Map();
-    const nameIndex = new Map();
-    const keep = (index, from, to, into) => {
-      if (!into.has(index)) into.set(index, to.push(from[index]) - 1);
-      return into.get(index);
-    };
+    const sources = renumbered(map.sources);
+    const names = renumbered(map.names);
     const mappings = decode(map.mappings).map((line) => {
       const kept = [];
       let previous;
@@ -143,20 +150,20 @@ async function compactSourceMaps(outdir) {
         const at = ours ? `${segment[1]}:${segment[2]}` : 'theirs';
         if (at === previous && segment.length < 5) continue;
         previous = at;
-        if (!ours) kept.push([segment[0]]);
-        else if (segment.length < 5) kept.push([segment[0], keep(segment[1], map.sources, sources, sourceIndex), segment[2], segment[3]]);
-        else
-          kept.push([
-            segment[0],
-            keep(segment[1], map.sources, sources, sourceIndex),
-            segment[2],
-            segment[3],
-            keep(segment[4], map.names, names, nameIndex),
-          ]);
+        if (!ours) {
+          kept.push([segment[0]]);
+          continue;
+        }
+        const mapped = [segment[0], sources.index(segment[1]), segment[2], segment[3]];
+        if (segment.length === 5) mapped.push(names.index(segment[4]));
+        kept.push(mapped);
       }
       return kept;
     });
-    await writeFile(path.join(outdir, file), JSON.stringify({ ...map, sources, names, mappings: encode(mappings) }));
+    await writeFile(
+      path.join(outdir, file),
+      JSON.stringify({ ...map, sources: sources.kept, names: names.kept, mappings: encode(mappings) }),
+    );
   }
 }
 

@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import type * as IORedis from 'ioredis';
-import type { Redis } from 'ioredis';
 
 /**
  * One ioredis client for the gateway's cross-instance state (idempotency cache, rate limits,
@@ -22,7 +21,7 @@ import type { Redis } from 'ioredis';
  * ioredis is loaded here, on first use: a gateway without REDIS_URL never loads it (see pg in
  * storage's database.ts).
  */
-export function createRedisClient(url: string): Redis {
+export function createRedisClient(url: string): IORedis.Redis {
   const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof IORedis;
   const client = new RedisClient(url, {
     lazyConnect: false,
