@@ -27,6 +27,10 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
+    /** Stop after this many requests instead of `duration` seconds. */
+    amount?: number;
+    /** Seconds a request may take before it counts as a timeout (default 10). */
+    timeout?: number;
     workers?: number;
     requests?: RequestSpec[];
   }

@@ -110,7 +110,8 @@ export function processesCpu(names: readonly string[]): Record<string, number> {
 
 /**
  * Start a target: `args` run with this node (nodeArgs), or, when `command` is given, that
- * executable with `args` as they are (a launcher script such as gateway/bin/start).
+ * executable with `args` as they are (a launcher script such as gateway/bin/start). `startMs`: how
+ * long it may take to listen (longer under valgrind).
  */
 export async function startServer(
   root: string,
@@ -118,6 +119,7 @@ export async function startServer(
   args: string[],
   env: Record<string, string>,
   command?: string,
+  startMs = 60_000,
 ): Promise<ServerProcess> {
   const child = spawn(command ?? process.execPath, command ? args : nodeArgs(args), {
     cwd: root,
@@ -125,7 +127,7 @@ export async function startServer(
     stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + startMs;
   for (;;) {
     const match = LISTENING.exec(existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
     if (match) {
