@@ -18,6 +18,7 @@ import { errorHandlingPlugin } from './http/error-handling.js';
 import { rateLimitOptions } from './http/rate-limit-options.js';
 import { registerOpenApi } from './openapi/openapi-route.js';
 import { registerReadiness, type ReadinessCheck } from './readiness-route.js';
+import { lazyChildLoggerFactory } from './http/lazy-child-logger.js';
 import { RequestLogController } from './http/request-log.js';
 import { createReplayTickets, registerJournalHook, type DeliveryJournal } from './journal/index.js';
 import { requestId } from './http/request-id.js';
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: options.trustedProxies && options.trustedProxies.length > 0 ? [...options.trustedProxies] : false,
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     logController: new RequestLogController(options.requestLineLogger),
+    childLoggerFactory: lazyChildLoggerFactory,
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     genReqId: requestId,
     requestIdHeader: false,
@@ -113,13 +115,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     closing = true;
     done();
   });
-  app.addHook('onRequest', async () => {
-    if (closing) throw new GatewayError('shutting_down');
+  // Callback hooks, not async ones: every request passes them, and an async hook costs a promise
+  // and a turn of the microtask queue each (bench/instructions.ts).
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? new GatewayError('shutting_down') : undefined);
   });
   // While closing, every answer (those in flight too) ends its connection, so no kept-alive
   // socket keeps the server open until the process manager's kill.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   await app.register(errorHandlingPlugin);

@@ -1,5 +1,5 @@
 import { AUTH_HEADERS, type Connection, type ConnectionStore } from '@loyalty-gateway/core';
-import type { FastifyInstance, onRequestAsyncHookHandler, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler, preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { assertFreshTimestamp, assertSignature, resolveConnection } from './authenticate-v1.js';
 import '../http/fastify-types.js';
@@ -31,12 +31,15 @@ async function v1Auth(app: FastifyInstance, options: V1AuthOptions): Promise<voi
     request.connection = connection;
   };
 
-  const verify: preValidationAsyncHookHandler = async (request) => {
+  // Synchronous, so a callback hook: no promise per request (a refusal thrown here reaches
+  // Fastify's error handler as a rejected async hook's would).
+  const verify: preValidationHookHandler = (request, _reply, done) => {
     const body = Buffer.isBuffer(request.body) ? request.body : EMPTY;
     // The timestamp header passed the window check in onRequest.
     const timestamp = request.headers[AUTH_HEADERS.timestamp] as string;
     assertSignature(request.connection!, request.headers, timestamp, body);
     options.onAuthenticated?.(request.connection!, Number(timestamp));
+    done();
   };
 
   app.addHook('onRoute', (route) => {

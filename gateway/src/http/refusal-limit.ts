@@ -23,6 +23,11 @@ export interface RefusalLimitOptions {
 /** Addresses whose Redis read is kept at most; past it the reads kept are dropped together. */
 const READ_CACHE_ENTRIES = 10_000;
 
+interface State {
+  count: number;
+  ttlMs: number;
+}
+
 interface Window {
   count: number;
   start: number;
@@ -36,30 +41,34 @@ function counters(options: RefusalLimitOptions, windowMs: number) {
   /** Redis's answer per address and when it was read (see redisReadCacheMs). */
   const redisReads = new Map<string, { count: number; ttlMs: number; at: number }>();
   return {
-    async read(address: string): Promise<{ count: number; ttlMs: number }> {
+    /** In this process (and from the Redis read kept): at once, without a promise. */
+    read(address: string): State | Promise<State> {
       if (options.redis) {
         const now = Date.now();
         const kept = redisReads.get(address);
         if (kept && now - kept.at < readCacheMs) return { count: kept.count, ttlMs: Math.max(0, kept.ttlMs - (now - kept.at)) };
         const key = `lg:refused:${address}`;
-        const [count, ttl] = await Promise.all([options.redis.get(key), options.redis.pttl(key)]);
-        const state = { count: Number(count ?? 0), ttlMs: Math.max(0, ttl) };
-        if (redisReads.size >= READ_CACHE_ENTRIES) redisReads.clear();
-        redisReads.set(address, { ...state, at: now });
-        return state;
+        return Promise.all([options.redis.get(key), options.redis.pttl(key)]).then(([count, ttl]) => {
+          const state = { count: Number(count ?? 0), ttlMs: Math.max(0, ttl) };
+          if (redisReads.size >= READ_CACHE_ENTRIES) redisReads.clear();
+          redisReads.set(address, { ...state, at: now });
+          return state;
+        });
       }
       const window = local.get(address);
       const now = Date.now();
       if (!window || window.start + windowMs <= now) return { count: 0, ttlMs: 0 };
       return { count: window.count, ttlMs: window.start + windowMs - now };
     },
-    async add(address: string): Promise<void> {
+    /** In this process: at once (undefined); with Redis, once Redis counted it. */
+    add(address: string): Promise<void> | undefined {
       if (options.redis) {
+        const { redis } = options;
         const key = `lg:refused:${address}`;
         redisReads.delete(address);
-        const count = await options.redis.incr(key);
-        if (count === 1) await options.redis.pexpire(key, windowMs);
-        return;
+        return redis.incr(key).then(async (count) => {
+          if (count === 1) await redis.pexpire(key, windowMs);
+        });
       }
       const now = Date.now();
       if (now - swept >= windowMs) {
@@ -69,6 +78,7 @@ function counters(options: RefusalLimitOptions, windowMs: number) {
       const window = local.get(address);
       if (!window || window.start + windowMs <= now) local.set(address, { count: 1, start: now });
       else window.count += 1;
+      return undefined;
     },
   };
 }
@@ -87,25 +97,49 @@ export function registerRefusalLimit(app: FastifyInstance, options: RefusalLimit
   const store = counters(options, windowMs);
   const failOpen = (error: unknown) => options.onError?.(error);
 
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions?.config?.probe === true) return;
-    let state: { count: number; ttlMs: number };
+  const refusal = (state: State): GatewayError | undefined =>
+    state.count >= options.max
+      ? new GatewayError('rate_limited', {
+          message: 'Too many refused requests from this address. Retry after the Retry-After delay with valid credentials.',
+          headers: { 'retry-after': String(Math.max(1, Math.ceil(state.ttlMs / 1000))) },
+        })
+      : undefined;
+
+  // Callback hooks: every request passes them, and the in-process count answers without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions?.config?.probe === true) return done();
+    let state: State | Promise<State>;
     try {
-      state = await store.read(request.ip);
+      state = store.read(request.ip);
     } catch (error) {
       failOpen(error);
-      return;
+      return done();
     }
-    if (state.count >= options.max) {
-      throw new GatewayError('rate_limited', {
-        message: 'Too many refused requests from this address. Retry after the Retry-After delay with valid credentials.',
-        headers: { 'retry-after': String(Math.max(1, Math.ceil(state.ttlMs / 1000))) },
-      });
-    }
+    if (!(state instanceof Promise)) return done(refusal(state));
+    state.then(
+      (read) => done(refusal(read)),
+      (error: unknown) => {
+        failOpen(error);
+        done();
+      },
+    );
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode !== 401 && reply.statusCode !== 403) return;
-    await store.add(request.ip).catch(failOpen);
+  app.addHook('onResponse', (request, reply, done) => {
+    if (reply.statusCode !== 401 && reply.statusCode !== 403) return done();
+    let added: Promise<void> | undefined;
+    try {
+      added = store.add(request.ip);
+    } catch (error) {
+      failOpen(error);
+    }
+    if (!added) return done();
+    added.then(
+      () => done(),
+      (error: unknown) => {
+        failOpen(error);
+        done();
+      },
+    );
   });
 }

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { EngineUnavailableError } from '@loyalty-gateway/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
 import { SECRET, sale } from '../testing/test-seed.js';
 import { createGatewayLogging } from './logger-options.js';
@@ -89,6 +89,34 @@ describe('engine failures', () => {
     const failure = log.lines.find((l) => l.msg === 'request failed');
     expect(failure).toMatchObject({ reqId: 'boom-1', level: 50, code: 'internal_error' });
     expect(JSON.stringify(failure)).toContain('SQLITE_CORRUPT');
+  });
+
+  it("a request's own logger is made only when something logs through it, with the request id bound", async () => {
+    const log = capture();
+    const children = vi.spyOn(log.logger, 'child');
+    let fail = false;
+    const gw = await openGateway({
+      loggerInstance: log.logger,
+      requestLineLogger: log.requestLine,
+      wrapEngine: (engine) => ({
+        ...engine,
+        earn: async (command) => {
+          if (fail) throw new Error('disk I/O error');
+          return engine.earn(command);
+        },
+      }),
+    });
+    opened.push(gw);
+    const made = children.mock.calls.length;
+    for (let i = 0; i < 5; i += 1) expect((await gw.send(sale())).statusCode).toBe(200);
+    // Five answered earns, five request lines, and not one pino child made for them.
+    expect(log.lines.filter((l) => l.msg === 'request completed')).toHaveLength(5);
+    expect(children.mock.calls.length).toBe(made);
+    fail = true;
+    expect((await gw.send(sale(), { headers: { 'x-request-id': 'lazy-1' } })).statusCode).toBe(500);
+    expect(children.mock.calls.length).toBe(made + 1);
+    expect(children.mock.calls.at(-1)?.[0]).toEqual({ reqId: 'lazy-1' });
+    expect(log.lines.find((l) => l.msg === 'request failed')).toMatchObject({ reqId: 'lazy-1', level: 50 });
   });
 
   it("engine unavailable → 500 engine_unavailable_retry with Retry-After on the webhook (the spec's retry status), nothing cached", async () => {

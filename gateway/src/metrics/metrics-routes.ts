@@ -19,7 +19,8 @@ export interface MetricsRouteOptions {
  */
 export function registerMetrics(app: FastifyInstance, options: MetricsRouteOptions): void {
   const { metrics } = options;
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook: no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions?.url ?? 'unmatched';
     const vendor = request.connection?.vendor ?? '-';
     const status = reply.statusCode;
@@ -28,6 +29,7 @@ export function registerMetrics(app: FastifyInstance, options: MetricsRouteOptio
     if (status === 429) metrics.rateLimited.inc({ vendor });
     const outcome = request.audit?.outcome;
     if (outcome && WEBHOOK_ROUTES.has(route)) metrics.earnOutcomes.inc({ outcome });
+    done();
   });
 
   const token = options.adminToken;
