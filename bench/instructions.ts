@@ -7,6 +7,7 @@
  *   npm run build && npx tsx bench/instructions.ts
  *   node tools/build/bundle.mjs gateway .data/base        (a baseline's build, before a change)
  *   BENCH_ENTRIES=.data/base/main.js,gateway/dist/main.js npx tsx bench/instructions.ts   (alternated)
+ *   BENCH_ENTRIES='gateway/dist/main.js,gateway/dist/main.js?GATEWAY_JOURNAL_DAYS=0' ...   (an entry's own environment)
  *
  * Each entry, BENCH_ROUNDS rounds (default 2), alternated: start under callgrind (V8 with
  * `--predictable`, see `flags`), warm up with BENCH_WARMUP signed earns (default 600), zero the
@@ -89,7 +90,8 @@ async function measure(entry: string, dataDir: string): Promise<Count> {
   const seedFile = path.join(dataDir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(seed));
   const outDir = path.join(dataDir, 'callgrind');
-  const env = gatewayEnv(path.join(dataDir, 'data'), seedFile);
+  const [file = entry, query = ''] = entry.split('?', 2);
+  const env = { ...gatewayEnv(path.join(dataDir, 'data'), seedFile), ...Object.fromEntries(new URLSearchParams(query)) };
   execFileSync('mkdir', ['-p', outDir]);
   const server = await startServer(
     root,
@@ -102,7 +104,7 @@ async function measure(entry: string, dataDir: string): Promise<Count> {
       process.execPath,
       ...flags,
       '--enable-source-maps',
-      path.resolve(root, entry),
+      path.resolve(root, file),
     ],
     env,
     'valgrind',
