@@ -37,7 +37,9 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
 /**
  * V8 flags of the gateway (BENCH_NODE_FLAGS). Default `--predictable`: no concurrent compiler or
  * GC threads, so what runs when depends on the code, not on the host's timing. One build's counts
- * then repeat within 0.3-1.4 % (2-4 % without it). V8's compiling and collecting then run on the
+ * then repeat within 0.3-1.4 % on a quiet machine (2-4 % without it; up to 5.7 % beside a heavy
+ * process, since the engine's and the journal's batch sizes follow the machine's load: compare
+ * alternated pairs). V8's compiling and collecting then run on the
  * JavaScript threads themselves (the event loop's count includes its GC), so compare builds by
  * their "all threads" figure too.
  */
