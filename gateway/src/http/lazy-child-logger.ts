@@ -58,6 +58,7 @@ class LazyChildLogger implements FastifyBaseLogger {
   silent(...args: unknown[]): void {
     (this.made.silent as Write)(...args);
   }
+
   child(bindings: Bindings, options?: ChildOptions): FastifyBaseLogger {
     return this.made.child(bindings, options);
   }
