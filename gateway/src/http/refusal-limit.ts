@@ -105,6 +105,12 @@ export function registerRefusalLimit(app: FastifyInstance, options: RefusalLimit
         })
       : undefined;
 
+  /** A failure of the counters (Redis) is reported, and the request let through: the hook ends. */
+  const letThrough = (done: () => void) => (error: unknown) => {
+    failOpen(error);
+    done();
+  };
+
   // Callback hooks: every request passes them, and the in-process count answers without a promise.
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.routeOptions?.config?.probe === true) return done();
@@ -112,17 +118,10 @@ export function registerRefusalLimit(app: FastifyInstance, options: RefusalLimit
     try {
       state = store.read(request.ip);
     } catch (error) {
-      failOpen(error);
-      return done();
+      return letThrough(done)(error);
     }
     if (!(state instanceof Promise)) return done(refusal(state));
-    state.then(
-      (read) => done(refusal(read)),
-      (error: unknown) => {
-        failOpen(error);
-        done();
-      },
-    );
+    state.then((read) => done(refusal(read)), letThrough(done));
   });
 
   app.addHook('onResponse', (request, reply, done) => {
@@ -131,15 +130,9 @@ export function registerRefusalLimit(app: FastifyInstance, options: RefusalLimit
     try {
       added = store.add(request.ip);
     } catch (error) {
-      failOpen(error);
+      return letThrough(done)(error);
     }
-    if (!added) return done();
-    added.then(
-      () => done(),
-      (error: unknown) => {
-        failOpen(error);
-        done();
-      },
-    );
+    if (added) added.then(() => done(), letThrough(done));
+    else done();
   });
 }
