@@ -19,7 +19,7 @@
  * batch does, so a tail of them may fall outside the window.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,7 +94,7 @@ async function measure(entry: string, dataDir: string): Promise<Count> {
   const outDir = path.join(dataDir, 'callgrind');
   const [file = entry, query = ''] = entry.split('?', 2);
   const env = { ...gatewayEnv(path.join(dataDir, 'data'), seedFile), ...Object.fromEntries(new URLSearchParams(query)) };
-  execFileSync('mkdir', ['-p', outDir]);
+  mkdirSync(outDir, { recursive: true });
   const server = await startServer(
     root,
     path.join(dataDir, 'gateway.log'),
