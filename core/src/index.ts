@@ -1,4 +1,5 @@
 export * from './money.js';
+export * from './number-text.js';
 export * from './errors.js';
 export * from './validation.js';
 export * from './signing.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { groupDigits } from './number-text.js';
 
 /**
  * Money crosses the JSON edge as a decimal number with at most two decimal places and lives
@@ -46,7 +47,7 @@ export const isTwoDecimalAmount = (amount: number): boolean => toMinorUnits(amou
 export const MAX_MONEY = 999_999_999_999.99;
 
 const MONEY_MESSAGES = {
-  tooLarge: `must be at most ${MAX_MONEY.toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
+  tooLarge: `must be at most ${groupDigits(MAX_MONEY, 2)}`,
   precision: 'must be a multiple of 0.01 (at most 2 decimal places)',
 };
 

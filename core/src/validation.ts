@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { GatewayError } from './errors.js';
+import { groupDigits } from './number-text.js';
 import type { FieldError } from './schemas/error.js';
 
 /** `transaction.items[0].unitPrice` from a zod path. */
@@ -38,7 +39,7 @@ export interface FieldErrors {
   firstMissing: FieldError | undefined;
 }
 
-const SAFE_MAX = Number.MAX_SAFE_INTEGER.toLocaleString('en-US');
+const SAFE_MAX = groupDigits(Number.MAX_SAFE_INTEGER);
 
 /** zod's integer check on a whole number outside ±(2^53 − 1). */
 const isSafeRangeIssue = (issue: z.core.$ZodIssue): boolean =>
@@ -86,7 +87,7 @@ export function toFieldErrors(input: unknown, error: z.ZodError): FieldErrors {
 /** " (and 3 more)" / " (and 79,999 more; fields lists the first 100)" after the first problem. */
 function more(total: number, listed: number): string {
   if (total <= 1) return '';
-  const count = (total - 1).toLocaleString('en-US');
+  const count = groupDigits(total - 1);
   return total > listed ? ` (and ${count} more; fields lists the first ${listed})` : ` (and ${count} more)`;
 }
 

@@ -1,6 +1,7 @@
 import {
   ERRORS,
   GatewayError,
+  groupDigits,
   MAX_FIELD_ERRORS,
   type ErrorBody,
   type ErrorCode,
@@ -44,7 +45,7 @@ export interface RenderedError {
  */
 function capped(message: string, fields: FieldError[]): { message: string; fields: FieldError[] } {
   if (fields.length <= MAX_FIELD_ERRORS) return { message, fields };
-  const note = `${fields.length.toLocaleString('en-US')} problems; fields lists the first ${MAX_FIELD_ERRORS}`;
+  const note = `${groupDigits(fields.length)} problems; fields lists the first ${MAX_FIELD_ERRORS}`;
   return { message: `${message.replace(/\.$/, '')} (${note}).`, fields: fields.slice(0, MAX_FIELD_ERRORS) };
 }
 

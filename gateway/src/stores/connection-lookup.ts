@@ -73,7 +73,7 @@ export async function loadConnection(ctx: RepositoryContext, vendor: string, sto
         Number(b.secret_created_at) - Number(a.secret_created_at) ||
         // same instant (rotated in the same millisecond): the one without a deadline is the newer
         deadlineOf(b.expires_at) - deadlineOf(a.expires_at) ||
-        String(a.secret_id).localeCompare(String(b.secret_id)),
+        (String(a.secret_id) < String(b.secret_id) ? -1 : String(a.secret_id) > String(b.secret_id) ? 1 : 0),
     )
     .map((r) => ({
       secret: ctx.box.open(r.secret_sealed as string, sealContext.connectionSecret(first.id)),
