@@ -9,6 +9,8 @@
  *   BENCH_START=prod npx tsx bench/memory.ts      (through the production start, gateway/bin/start:
  *                                                  its heap flags and MALLOC_ARENA_MAX=2)
  *   BENCH_GATEWAY=path/to/main.js                 (another build of the gateway, e.g. a baseline's)
+ *   BENCH_START=prod BENCH_START_SCRIPT=DIR/bin/start   (the production start of another build: a copy of
+ *                                                  gateway/bin/start beside that build's DIR/dist)
  *   BENCH_ENV="MALLOC_ARENA_MAX=2 GATEWAY_IDEMPOTENCY_CACHE_MB=16"   (more environment for the gateway)
  *
  * Prints one line per 10 s (RSS now, peak so far, req/s) so growth over time is visible, where the
@@ -90,7 +92,7 @@ const server = await startServer(
     ...(prod ? { NODE: process.execPath } : {}),
     ...extraEnv,
   },
-  prod ? path.join(root, 'gateway/bin/start') : undefined,
+  prod ? path.resolve(root, process.env.BENCH_START_SCRIPT ?? 'gateway/bin/start') : undefined,
 );
 try {
   await new Promise((resolve) => setTimeout(resolve, 2_000));

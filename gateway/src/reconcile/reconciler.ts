@@ -1,7 +1,7 @@
 import { GatewayError, type AnyAdapter, type HttpClient } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
-import cron, { type ScheduledTask } from 'node-cron';
-import { slotOf } from '../scheduler/index.js';
+import cron from 'node-cron';
+import { type CronJob, scheduleCron, slotOf } from '../scheduler/index.js';
 import type { GatewayStore } from '../stores/index.js';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { ReconcileRun, ReconcileRunStore } from './reconcile-run-store.js';
@@ -25,7 +25,7 @@ export interface Reconciler {
   runNow(connectionId: string): Promise<ReconcileRun>;
   /** A schedule tick of a vendor: every active connection, one process per slot. */
   runTick(vendor: string, slot: string): Promise<ReconcileRun[]>;
-  /** Start one node-cron job per adapter declaring `reconcile.schedule` (GATEWAY_SCHEDULER=on). */
+  /** Start one cron job per adapter declaring `reconcile.schedule` (GATEWAY_SCHEDULER=on). */
   schedule(): void;
   readonly jobs: ReadonlyArray<{ vendor: string; schedule: string }>;
   /** Stop the jobs and wait for the runs in progress. */
@@ -33,13 +33,13 @@ export interface Reconciler {
 }
 
 /**
- * Order reconciliation for every adapter that declares a `reconcile` pull: the node-cron schedule
+ * Order reconciliation for every adapter that declares a `reconcile` pull: the cron schedule
  * (the adapter's `reconcile.schedule`) and manual runs from /admin. Only featured vendors' active
  * connections run; a vendor's tier is read at every tick, so a promotion needs no restart.
  */
 export function createReconciler(options: ReconcilerOptions): Reconciler {
   const now = options.now ?? (() => new Date());
-  const tasks: Array<{ vendor: string; schedule: string; task: ScheduledTask }> = [];
+  const tasks: Array<{ vendor: string; schedule: string; task: CronJob }> = [];
   const running = new Set<string>();
   const inFlight = new Set<Promise<unknown>>();
   let stopped = false;
@@ -112,7 +112,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
           options.logger.error({ vendor: adapter.slug, schedule }, 'invalid reconciliation schedule; this vendor is not reconciled');
           continue;
         }
-        const task = cron.schedule(
+        const task = scheduleCron(
           schedule,
           async (context: { date: Date }) => {
             const slot = slotOf(context.date);
@@ -123,7 +123,10 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
               options.logger.error({ err: error, vendor: adapter.slug, slot }, 'reconciliation tick failed');
             }
           },
-          { name: `reconcile:${adapter.slug}`, noOverlap: true },
+          {
+            name: `reconcile:${adapter.slug}`,
+            onError: (error) => options.logger.error({ err: error, vendor: adapter.slug }, 'reconciliation tick failed'),
+          },
         );
         tasks.push({ vendor: adapter.slug, schedule, task });
       }

@@ -1,10 +1,11 @@
 import type { AnyAdapter } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
-import cron, { type ScheduledTask } from 'node-cron';
+import cron from 'node-cron';
 import type { VendorChanges } from '../featured/index.js';
 import type { GatewayStore } from '../stores/index.js';
 import type { CatalogRunner } from './catalog-runner.js';
 import { catalogScheduleOf } from './catalog-schedule-of.js';
+import { type CronJob, scheduleCron } from './cron-clock.js';
 
 export interface CatalogSchedulerOptions {
   runner: CatalogRunner;
@@ -14,8 +15,6 @@ export interface CatalogSchedulerOptions {
   store?: Pick<GatewayStore, 'getVendor'> | undefined;
   /** Provider settings changes: the schedules follow them without a restart. */
   changes?: VendorChanges | undefined;
-  /** IANA time zone of the schedules; the process's own by default. */
-  timezone?: string;
 }
 
 export interface CatalogJob {
@@ -39,14 +38,14 @@ export interface CatalogScheduler {
 export const slotOf = (tick: Date): string => new Date(Math.floor(tick.getTime() / 1000) * 1000).toISOString();
 
 /**
- * One node-cron job per adapter that declares a catalog pull, on the vendor's schedule: the
+ * One cron job (cron-clock.ts) per adapter that declares a catalog pull, on the vendor's schedule: the
  * provider setting `catalogSchedule` when the operator set one, else the adapter's default. A
  * settings change reschedules that vendor's job (no restart). A tick runs the vendor's active
  * connections only while the vendor is featured (checked at every tick, so a promotion or demotion
  * needs no restart). noOverlap: a tick still running skips the next one.
  */
 export async function startCatalogScheduler(options: CatalogSchedulerOptions): Promise<CatalogScheduler> {
-  const tasks = new Map<string, { job: CatalogJob; task: ScheduledTask }>();
+  const tasks = new Map<string, { job: CatalogJob; task: CronJob }>();
   const withCatalog = options.adapters.filter((a) => a.catalog?.schedule);
   let stopped = false;
   let queue: Promise<void> = Promise.resolve();
@@ -93,10 +92,9 @@ export async function startCatalogScheduler(options: CatalogSchedulerOptions): P
       }
       await current?.task.destroy();
       const name = `catalog:${adapter.slug}`;
-      const task = cron.schedule(job.schedule, tick(adapter.slug), {
+      const task = scheduleCron(job.schedule, tick(adapter.slug), {
         name,
-        noOverlap: true,
-        ...(options.timezone ? { timezone: options.timezone } : {}),
+        onError: (error) => options.logger.error({ err: error, vendor: adapter.slug }, 'catalog schedule tick failed'),
       });
       tasks.set(adapter.slug, { job, task });
       if (current)

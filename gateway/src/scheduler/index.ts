@@ -7,4 +7,13 @@ export {
   type CatalogScheduler,
   type CatalogSchedulerOptions,
 } from './catalog-scheduler.js';
+export {
+  nextRunOf,
+  numericFields,
+  scheduleCron,
+  type CronJob,
+  type CronJobOptions,
+  type CronRun,
+  type NumericCronFields,
+} from './cron-clock.js';
 export { DEFAULT_PAGE_POLICY, type PagePolicy } from './pull-all-pages.js';
