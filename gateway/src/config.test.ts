@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       LOYALTY_ENGINE_TIMEOUT_MS: 2000,
       GATEWAY_FEATURES: [],
       GATEWAY_SCHEDULER: 'on',
+      GATEWAY_SQLITE_CACHE_MB: 2,
     });
   });
 
