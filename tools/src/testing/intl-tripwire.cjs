@@ -3,6 +3,7 @@
 // methods), on every thread, and lets the call go on. The production-build test expects none:
 // docs/benchmarks.md measures ICU's data at 8–9 MiB of the process's RSS.
 'use strict';
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload (node -r), which node also runs in worker threads */
 const { appendFileSync } = require('node:fs');
 const { isMainThread } = require('node:worker_threads');
 
