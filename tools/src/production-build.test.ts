@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { SourceMap, builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -113,6 +113,30 @@ describe('the production build', () => {
     const main = readFileSync(path.join(root, 'gateway/dist/main.js'), 'utf8');
     expect(main).toMatch(/createRequire\d*\(import\.meta\.url\)\("ioredis"\)/);
     expect(main).toMatch(/createRequire\d*\(import\.meta\.url\)\("undici"\)/);
+  });
+
+  it("the production start (gateway/bin/start) runs node with the heap flags and glibc's malloc settings, an operator's own values first", async () => {
+    // A stand-in for node: prints the flags the build computes, then what the gateway would be started with.
+    const fakeNode = path.join(dir, 'fake-node');
+    writeFileSync(
+      fakeNode,
+      '#!/bin/sh\ncase "$1" in\n*memory-flags.js) echo "--max-old-space-size=56 --max-semi-space-size=4" ;;\n*) env | grep "^MALLOC_" | sort; echo "args: $*" ;;\nesac\n',
+    );
+    chmodSync(fakeNode, 0o755);
+    const start = (env: Record<string, string>) =>
+      run(path.join(root, 'gateway/bin/start'), [], { cwd: root, env: { PATH: process.env.PATH!, NODE: fakeNode, ...env } });
+    const defaults = (await start({})).stdout.split('\n');
+    expect(defaults).toEqual([
+      'MALLOC_ARENA_MAX=2',
+      'MALLOC_MMAP_THRESHOLD_=131072',
+      'MALLOC_TRIM_THRESHOLD_=131072',
+      `args: --max-old-space-size=56 --max-semi-space-size=4 --enable-source-maps ${root}/gateway/bin/../dist/main.js`,
+      '',
+    ]);
+    const operator = (await start({ MALLOC_ARENA_MAX: '4', MALLOC_TRIM_THRESHOLD_: '0' })).stdout;
+    expect(operator).toContain('MALLOC_ARENA_MAX=4\n');
+    expect(operator).toContain('MALLOC_TRIM_THRESHOLD_=0\n');
+    expect(operator).toContain('MALLOC_MMAP_THRESHOLD_=131072\n');
   });
 
   it('the compiled gateway starts with plain node, runs its engine thread and its schedules, and earns a sale sent by the compiled CLI, never touching ICU', async () => {
