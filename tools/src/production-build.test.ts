@@ -184,7 +184,8 @@ describe('the production build', () => {
         pointsEarned: 12,
       });
       // ICU's data, once touched, stays resident: 8–9 MiB of RSS (docs/benchmarks.md). Nothing the
-      // gateway does at start, in its schedules or on the earn path needs a locale.
+      // gateway does at start, in its schedules or for a sale that earns needs a locale. (The
+      // engine's messages that name an amount of money do: engine/src/rules/format-money.ts.)
       expect(existsSync(tripwireLog) ? readFileSync(tripwireLog, 'utf8') : '').toBe('');
     } finally {
       child.kill('SIGTERM');
