@@ -23,6 +23,7 @@ export interface RefusalLimitOptions {
 /** Addresses whose Redis read is kept at most; past it the reads kept are dropped together. */
 const READ_CACHE_ENTRIES = 10_000;
 
+/** An address's refusals in the current window and the time left in it. */
 interface State {
   count: number;
   ttlMs: number;
@@ -39,7 +40,7 @@ function counters(options: RefusalLimitOptions, windowMs: number) {
   let swept = Date.now();
   const readCacheMs = options.redisReadCacheMs ?? 1_000;
   /** Redis's answer per address and when it was read (see redisReadCacheMs). */
-  const redisReads = new Map<string, { count: number; ttlMs: number; at: number }>();
+  const redisReads = new Map<string, State & { at: number }>();
   return {
     /** In this process (and from the Redis read kept): at once, without a promise. */
     read(address: string): State | Promise<State> {
