@@ -139,7 +139,7 @@ describe('the production build', () => {
     expect(operator).toContain('MALLOC_MMAP_THRESHOLD_=131072\n');
   });
 
-  it('the compiled gateway starts with plain node, runs its engine thread and its schedules, and earns a sale sent by the compiled CLI, never touching ICU', async () => {
+  it('the compiled gateway starts with plain node, runs its engine thread and its schedules, earns a sale sent by the compiled CLI and answers a redemption naming an amount of money, never touching ICU', async () => {
     const dataDir = path.join(dir, 'data');
     const tripwireLog = path.join(dir, 'intl-calls.log');
     const env = {
@@ -183,9 +183,27 @@ describe('the production build', () => {
         membershipId: 'MBR-DEMO-0001',
         pointsEarned: 12,
       });
+      // A redemption of 100 points, then another on the same order: the 409 names what stands, "100 points ($1.00)".
+      const [, customerType, customerValue] = /--customer (\w+):(\S+)/.exec(send)!;
+      const sendArgs = send
+        .replace(/^send-sample /, '')
+        .replace(/ --customer \S+/, '')
+        .split(' ');
+      const redeem = async (points: number) => {
+        const file = path.join(dir, `redeem-${points}.json`);
+        const customer = { type: customerType, value: customerValue };
+        writeFileSync(file, JSON.stringify({ customer, externalTransactionId: 'ORDER-ICU-1', pointsToRedeem: points }));
+        const args = ['tools/dist/cli.js', 'send', ...sendArgs, '--path', '/v1/redemption/redeem', '--file', file];
+        // The CLI exits 1 on an answer other than 200.
+        return run(process.execPath, args, { cwd: root, env }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+      };
+      expect((await redeem(100)).stdout).toMatch(/^HTTP 200 /);
+      const again = await redeem(50);
+      expect(again.stdout).toMatch(/^HTTP 409 /);
+      expect(again.stdout).toContain('100 points ($1.00) were deducted then');
       // ICU's data, once touched, stays resident: 8–9 MiB of RSS (docs/benchmarks.md). Nothing the
-      // gateway does at start, in its schedules or for a sale that earns needs a locale. (The
-      // engine's messages that name an amount of money do: engine/src/rules/format-money.ts.)
+      // gateway does at start, in its schedules, for a sale or in a message that names an amount of
+      // money (engine/src/rules/format-money.ts) needs it.
       expect(existsSync(tripwireLog) ? readFileSync(tripwireLog, 'utf8') : '').toBe('');
     } finally {
       child.kill('SIGTERM');
