@@ -124,7 +124,6 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
             }
           },
           {
-            name: `reconcile:${adapter.slug}`,
             onError: (error) => options.logger.error({ err: error, vendor: adapter.slug }, 'reconciliation tick failed'),
           },
         );

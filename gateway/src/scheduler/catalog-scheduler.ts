@@ -91,9 +91,7 @@ export async function startCatalogScheduler(options: CatalogSchedulerOptions): P
         continue;
       }
       await current?.task.destroy();
-      const name = `catalog:${adapter.slug}`;
       const task = scheduleCron(job.schedule, tick(adapter.slug), {
-        name,
         onError: (error) => options.logger.error({ err: error, vendor: adapter.slug }, 'catalog schedule tick failed'),
       });
       tasks.set(adapter.slug, { job, task });

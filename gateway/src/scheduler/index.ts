@@ -8,12 +8,13 @@ export {
   type CatalogSchedulerOptions,
 } from './catalog-scheduler.js';
 export {
+  cronFields,
+  dayMatcher,
   nextRunOf,
-  numericFields,
   scheduleCron,
   type CronJob,
   type CronJobOptions,
   type CronRun,
-  type NumericCronFields,
+  type CronFields,
 } from './cron-clock.js';
 export { DEFAULT_PAGE_POLICY, type PagePolicy } from './pull-all-pages.js';
