@@ -11,6 +11,8 @@
  *                                        JOURNAL_DROP=index,…: without those indexes;
  *                                        JOURNAL_CACHE_MB=1: the writer's SQLite page cache (default 4);
  *                                        JOURNAL_POSTGRES=1 with DATABASE_URL: on PostgreSQL)
+ *
+ * Then it times the inspector's lookup by transaction id in the journal it wrote.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -68,6 +70,13 @@ const body = Buffer.from(
   }),
 );
 
+/** Every 10,000th transaction id, looked up at the end (the inspector's `transactionId` filter). */
+const lookups: string[] = [];
+const sampled = (i: number, id: string): string => {
+  if (i % 10_000 === 5_000) lookups.push(id);
+  return id;
+};
+
 async function round(n: number) {
   await journal.flush();
   const before = threads();
@@ -86,11 +95,14 @@ async function round(n: number) {
         eventType: 'sale.completed',
         // Vendors' transaction ids are random (the earn path's load sends UUIDs): each lands at a
         // random page of the transaction index. JOURNAL_SEQUENTIAL_TRANSACTIONS=1: ordered ids instead.
-        transactionId: process.env.JOURNAL_SEQUENTIAL_TRANSACTIONS
-          ? `T-${i}`
-          : process.env.JOURNAL_UUID7_TRANSACTIONS
-            ? timeOrderedUuid()
-            : randomUUID(),
+        transactionId: sampled(
+          i,
+          process.env.JOURNAL_SEQUENTIAL_TRANSACTIONS
+            ? `T-${i}`
+            : process.env.JOURNAL_UUID7_TRANSACTIONS
+              ? timeOrderedUuid()
+              : randomUUID(),
+        ),
         status: 200,
         outcome: 'processed',
         durationMs: 3.2,
@@ -114,6 +126,15 @@ await round(10_000); // warm-up
 const measured = await round(entries);
 console.log(
   `${entries} entries: event loop ${measured.main.toFixed(1)} µs/entry, other threads ${measured.others.toFixed(1)} µs/entry (${measured.ms.toFixed(0)} ms)`,
+);
+// The inspector's lookup by transaction id in a journal of this size (each must find its one entry).
+const lookupStarted = process.hrtime.bigint();
+for (const transactionId of lookups) {
+  const found = (await journal.list({ transactionId })).deliveries.length;
+  if (found !== 1) throw new Error(`transaction ${transactionId}: ${found} entries`);
+}
+console.log(
+  `lookup by transaction id: ${(Number(process.hrtime.bigint() - lookupStarted) / 1e6 / lookups.length).toFixed(2)} ms (${lookups.length} lookups)`,
 );
 await journal.close();
 await database.close();

@@ -7,7 +7,15 @@ import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing
 import { CompiledQuery, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { gatewayMigrations } from '../stores/gateway-migrations.js';
-import { chunkRows, createDeliveryJournal, deliveriesQuery, transactionKey, type DeliveryInput, type Row } from './delivery-journal.js';
+import {
+  chunkRows,
+  createDeliveryJournal,
+  deliveriesQuery,
+  transactionKey,
+  transactionRegion,
+  type DeliveryInput,
+  type Row,
+} from './delivery-journal.js';
 
 const entry = (n: number, at: Date, overrides: Partial<DeliveryInput> = {}): DeliveryInput => ({
   requestId: `req-${n}`,
@@ -198,16 +206,81 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
     }
   });
 
-  it('the lookup by transaction id reads the two transaction indexes, never the whole table', async () => {
-    const database = await openTestDatabase<any>(name, gatewayMigrations);
+  it('finds a transaction id through its region and key, and entries journalled before regions (migration 0008) through their keys', async () => {
+    const database = await openTestDatabase<any>(name);
+    // The schema as it was before 0008, with two entries written then: a key, no region.
+    const before: MigrationSet = {
+      ...gatewayMigrations,
+      migrations: Object.fromEntries(Object.entries(gatewayMigrations.migrations).filter(([id]) => id < '0008')),
+    };
+    await migrate(database.db, before);
+    const at = Date.UTC(2026, 10, 27, 21, 0, 0);
+    for (const [id, transactionId] of [
+      ['keyed-1', 'T-5'],
+      ['keyed-2', 'T-6'],
+    ] as const) {
+      await database.db
+        .insertInto('gw_deliveries')
+        .values({
+          id,
+          request_id: `req-${id}`,
+          received_at: at,
+          method: 'POST',
+          route: '/webhooks/generic',
+          transaction_id: transactionId,
+          transaction_key: transactionKey(transactionId),
+          status: 200,
+          duration_ms: 1,
+        })
+        .execute();
+    }
+    await migrate(database.db, gatewayMigrations);
+    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
     try {
+      journal.record(entry(1, new Date(at + 1000), { transactionId: 'T-5' }));
+      journal.record(entry(2, new Date(at + 2000), { transactionId: 'T-7' }));
+      journal.record(entry(3, new Date(at + 3000)));
+      await journal.flush();
+      expect((await journal.list({ transactionId: 'T-5' })).deliveries.map((d) => d.requestId)).toEqual(['req-1', 'req-keyed-1']);
+      expect((await journal.list({ transactionId: 'T-6' })).deliveries.map((d) => d.requestId)).toEqual(['req-keyed-2']);
+      expect((await journal.list({ transactionId: 'T-7' })).deliveries.map((d) => d.requestId)).toEqual(['req-2']);
+      const stored = await database.db
+        .selectFrom('gw_deliveries')
+        .select(['request_id', 'transaction_region'])
+        .orderBy('received_at')
+        .orderBy('request_id')
+        .execute();
+      expect(stored.map((r) => [r.request_id, r.transaction_region === null ? null : Number(r.transaction_region)])).toEqual([
+        ['req-keyed-1', null],
+        ['req-keyed-2', null],
+        ['req-1', transactionRegion('T-5')],
+        ['req-2', transactionRegion('T-7')],
+        ['req-3', null],
+      ]);
+    } finally {
+      await journal.close();
+      await database.close();
+    }
+  });
+
+  it('the lookup by transaction id reads the three transaction indexes, never the whole table', async () => {
+    const database = await openTestDatabase<any>(name, gatewayMigrations);
+    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
+    try {
+      // A journal of some size, its statistics taken: the plan is the one a real journal gets.
+      const at = Date.UTC(2026, 10, 27, 22, 0, 0);
+      for (let n = 0; n < 2_000; n += 1) journal.record(entry(n, new Date(at + n), { transactionId: `T-${n}` }));
+      await journal.flush();
+      await database.db.executeQuery(CompiledQuery.raw('analyze'));
       for (const filter of [{ transactionId: 'T-1' }, { transactionId: 'T-1', store: 's-1', since: new Date(0) }]) {
         const plan = await explain(database.db, name, deliveriesQuery(database.db, filter, 50).compile());
-        expect(plan).toContain('gw_deliveries_transaction_key_idx');
+        expect(plan).toContain('gw_deliveries_transaction_region_idx');
+        expect(plan).toContain('gw_deliveries_transaction_keyed_idx');
         expect(plan).toContain('gw_deliveries_transaction_unkeyed_idx');
         expect(plan).not.toMatch(/SCAN gw_deliveries|Seq Scan/);
       }
     } finally {
+      await journal.close();
       await database.close();
     }
   });

@@ -18,6 +18,7 @@ interface GwDeliveriesTable {
   event_id: string | null;
   transaction_id: string | null;
   transaction_key: number | null;
+  transaction_region: number | null;
   refund_id: string | null;
   status: number;
   outcome: string | null;
@@ -210,6 +211,7 @@ const COLUMNS = [
   'event_id',
   'transaction_id',
   'transaction_key',
+  'transaction_region',
   'refund_id',
   'status',
   'outcome',
@@ -229,6 +231,7 @@ const NOT_TEXT: Partial<Record<(typeof COLUMNS)[number], string>> = {
   duration_ms: 'integer',
   skew_seconds: 'integer',
   transaction_key: 'integer',
+  transaction_region: 'integer',
 };
 
 /**
@@ -313,13 +316,12 @@ const timeOrderedId = (atMs: number): string => {
 };
 
 /**
- * The 32-bit key the journal indexes a transaction id by: 4 bytes in the index instead of the
- * id's text, so far fewer page splits for ids that arrive in random order (see migration 0007).
- * The high 16 bits are FNV-1a of all but the id's last two characters, the low 16 bits those two
- * characters (a byte each): ids that arrive in order (receipt numbers, increasing order ids) share
- * their prefix for a hundred ids at a time, so they land next to each other as the text index
- * placed them, while random ids scatter as before. Keys may collide: lookups compare the key, then
- * the id. Stored keys must stay valid: never change this function without a migration.
+ * The 32-bit key the journal indexes a transaction id by, after its region (migration 0008): 4
+ * bytes in the index instead of the id's text. The high 16 bits are FNV-1a of all but the id's
+ * last two characters, the low 16 bits those two characters (a byte each); that layout placed
+ * ordered ids next to each other when the key led its index (migration 0007). Keys may collide:
+ * lookups compare the key, then the id. Stored keys must stay valid: never change this function
+ * without a migration.
  */
 export function transactionKey(id: string): number {
   const cut = Math.max(0, id.length - 2);
@@ -328,6 +330,20 @@ export function transactionKey(id: string): number {
   let tail = 0;
   for (let i = cut; i < id.length; i += 1) tail = (tail << 8) | (id.charCodeAt(i) & 0xff);
   return ((prefix >>> 16) << 16) | tail;
+}
+
+/** How many regions the transaction index is cut into (migration 0008): entries are appended at the end of one of them. */
+const TRANSACTION_REGIONS = 64;
+
+/**
+ * The region of the transaction index an id's entries go to (migration 0008): FNV-1a of the whole
+ * id, so random and ordered ids alike spread evenly over the regions. Stored regions must stay
+ * valid: never change this function without a migration.
+ */
+export function transactionRegion(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i += 1) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % TRANSACTION_REGIONS;
 }
 
 /**
@@ -353,12 +369,14 @@ export function deliveriesQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.code) query = query.where('outcome', '=', filter.code);
   if (filter.transactionId) {
-    // By its key (entries journalled before migration 0007 have none: their own partial index).
+    // By its region and key (migration 0008); entries journalled before it have no region, those
+    // before migration 0007 no key either: each kind has its own partial index.
     const id = filter.transactionId;
     const key = transactionKey(id);
     query = query.where((eb) =>
       eb.or([
-        eb.and([eb('transaction_key', '=', key), eb('transaction_id', '=', id)]),
+        eb.and([eb('transaction_region', '=', transactionRegion(id)), eb('transaction_key', '=', key), eb('transaction_id', '=', id)]),
+        eb.and([eb('transaction_region', 'is', null), eb('transaction_key', '=', key), eb('transaction_id', '=', id)]),
         eb.and([eb('transaction_key', 'is', null), eb('transaction_id', '=', id)]),
       ]),
     );
@@ -412,6 +430,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       clip(input.eventId),
       transactionId,
       transactionId === null ? null : transactionKey(transactionId),
+      transactionId === null ? null : transactionRegion(transactionId),
       clip(input.refundId),
       input.status,
       clip(input.outcome),
