@@ -11,8 +11,10 @@ import {
   chunkRows,
   createDeliveryJournal,
   deliveriesQuery,
+  idRegion,
+  newestByRequestIdQuery,
+  requestKey,
   transactionKey,
-  transactionRegion,
   type DeliveryInput,
   type Row,
 } from './delivery-journal.js';
@@ -206,7 +208,7 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
     }
   });
 
-  it('finds a transaction id through its region and key, and entries journalled before regions (migration 0008) through their keys', async () => {
+  it('finds a transaction id or a request id through its region and key, and entries journalled before regions (migration 0008) through their keys and ids', async () => {
     const database = await openTestDatabase<any>(name);
     // The schema as it was before 0008, with two entries written then: a key, no region.
     const before: MigrationSet = {
@@ -244,18 +246,28 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
       expect((await journal.list({ transactionId: 'T-5' })).deliveries.map((d) => d.requestId)).toEqual(['req-1', 'req-keyed-1']);
       expect((await journal.list({ transactionId: 'T-6' })).deliveries.map((d) => d.requestId)).toEqual(['req-keyed-2']);
       expect((await journal.list({ transactionId: 'T-7' })).deliveries.map((d) => d.requestId)).toEqual(['req-2']);
+      // By request id: the newest entry carrying it, written before or after the migration.
+      journal.record(entry(4, new Date(at + 4000), { requestId: 'req-keyed-2' }));
+      await journal.flush();
+      expect((await journal.get('req-keyed-1'))?.id).toBe('keyed-1');
+      expect((await journal.get('req-keyed-2'))?.requestId).toBe('req-keyed-2');
+      expect((await journal.get('req-keyed-2'))?.receivedAt).toBe(new Date(at + 4000).toISOString());
+      expect((await journal.get('req-1'))?.transactionId).toBe('T-5');
+      expect(await journal.get('req-none')).toBeNull();
       const stored = await database.db
         .selectFrom('gw_deliveries')
-        .select(['request_id', 'transaction_region'])
+        .select(['request_id', 'transaction_region', 'request_region', 'request_key'])
         .orderBy('received_at')
         .orderBy('request_id')
         .execute();
-      expect(stored.map((r) => [r.request_id, r.transaction_region === null ? null : Number(r.transaction_region)])).toEqual([
-        ['req-keyed-1', null],
-        ['req-keyed-2', null],
-        ['req-1', transactionRegion('T-5')],
-        ['req-2', transactionRegion('T-7')],
-        ['req-3', null],
+      const number = (value: unknown) => (value === null ? null : Number(value));
+      expect(stored.map((r) => [r.request_id, number(r.transaction_region), number(r.request_region), number(r.request_key)])).toEqual([
+        ['req-keyed-1', null, null, null],
+        ['req-keyed-2', null, null, null],
+        ['req-1', idRegion('T-5'), idRegion('req-1'), requestKey('req-1')],
+        ['req-2', idRegion('T-7'), idRegion('req-2'), requestKey('req-2')],
+        ['req-3', null, idRegion('req-3'), requestKey('req-3')],
+        ['req-keyed-2', null, idRegion('req-keyed-2'), requestKey('req-keyed-2')],
       ]);
     } finally {
       await journal.close();
@@ -263,7 +275,7 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
     }
   });
 
-  it('the lookup by transaction id reads the three transaction indexes, never the whole table', async () => {
+  it('the lookups by transaction id and by request id read their indexes (three and two), never the whole table', async () => {
     const database = await openTestDatabase<any>(name, gatewayMigrations);
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
     try {
@@ -279,6 +291,10 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
         expect(plan).toContain('gw_deliveries_transaction_unkeyed_idx');
         expect(plan).not.toMatch(/SCAN gw_deliveries|Seq Scan/);
       }
+      const plan = await explain(database.db, name, newestByRequestIdQuery(database.db, 'req-1').compile());
+      expect(plan).toContain('gw_deliveries_request_region_idx');
+      expect(plan).toContain('gw_deliveries_request_unregioned_idx');
+      expect(plan).not.toMatch(/SCAN gw_deliveries|Seq Scan/);
     } finally {
       await journal.close();
       await database.close();

@@ -8,6 +8,8 @@ import { createSecretBox } from '../stores/secret-box.js';
 interface GwDeliveriesTable {
   id: string;
   request_id: string;
+  request_region: number | null;
+  request_key: number | null;
   received_at: number;
   method: string;
   route: string;
@@ -201,6 +203,8 @@ const SEAL_CONTEXT = 'gw_deliveries.body';
 const COLUMNS = [
   'id',
   'request_id',
+  'request_region',
+  'request_key',
   'received_at',
   'method',
   'route',
@@ -232,6 +236,8 @@ const NOT_TEXT: Partial<Record<(typeof COLUMNS)[number], string>> = {
   skew_seconds: 'integer',
   transaction_key: 'integer',
   transaction_region: 'integer',
+  request_region: 'integer',
+  request_key: 'integer',
 };
 
 /**
@@ -332,19 +338,35 @@ export function transactionKey(id: string): number {
   return ((prefix >>> 16) << 16) | tail;
 }
 
-/** How many regions the transaction index is cut into (migration 0008): entries are appended at the end of one of them. */
-const TRANSACTION_REGIONS = 64;
-
 /**
- * The region of the transaction index an id's entries go to (migration 0008): FNV-1a of the whole
- * id, so random and ordered ids alike spread evenly over the regions. Stored regions must stay
- * valid: never change this function without a migration.
+ * How many regions the request and transaction indexes are cut into (migration 0008): entries are
+ * appended at the end of one of them. Fewer regions, fewer pages a batch dirties (64 cost the
+ * writer ~4 µs more per entry than 16); more regions, shorter lookups (a lookup reads 1/16 of the
+ * journal's index entries: 4.4 ms at 1,000,000 entries). Stored regions must stay valid: never
+ * change this without a migration.
  */
-export function transactionRegion(id: string): number {
+const REGIONS = 16;
+
+/** FNV-1a of the whole id, 32 bits unsigned. */
+function fnv1a(id: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < id.length; i += 1) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) % TRANSACTION_REGIONS;
+  return hash >>> 0;
 }
+
+/**
+ * The region of the request or transaction index an id's entries go to (migration 0008), from a
+ * hash of the whole id, so random and ordered ids alike spread evenly over the regions. Stored
+ * regions must stay valid: never change this function without a migration.
+ */
+export const idRegion = (id: string): number => fnv1a(id) % REGIONS;
+
+/**
+ * The 32-bit key the request index compares after its region (migration 0008): the same hash, as a
+ * signed integer (PostgreSQL's `integer`). Keys may collide: lookups compare the key, then the id.
+ * Stored keys must stay valid: never change this function without a migration.
+ */
+export const requestKey = (id: string): number => fnv1a(id) | 0;
 
 /**
  * A text value as the journal keeps it: at most `max` characters; NUL characters (valid in a JSON
@@ -375,7 +397,7 @@ export function deliveriesQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>
     const key = transactionKey(id);
     query = query.where((eb) =>
       eb.or([
-        eb.and([eb('transaction_region', '=', transactionRegion(id)), eb('transaction_key', '=', key), eb('transaction_id', '=', id)]),
+        eb.and([eb('transaction_region', '=', idRegion(id)), eb('transaction_key', '=', key), eb('transaction_id', '=', id)]),
         eb.and([eb('transaction_region', 'is', null), eb('transaction_key', '=', key), eb('transaction_id', '=', id)]),
         eb.and([eb('transaction_key', 'is', null), eb('transaction_id', '=', id)]),
       ]),
@@ -390,6 +412,28 @@ export function deliveriesQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>
       query = query.where((eb) => eb.or([eb('received_at', '<', atMs), eb.and([eb('received_at', '=', atMs), eb('id', '<', id)])]));
   }
   return query;
+}
+
+/**
+ * The newest entry with this request id, by its region and key (migration 0008); entries
+ * journalled before it have no region: their own partial index.
+ */
+export function newestByRequestIdQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>, requestId: string) {
+  return db
+    .selectFrom('gw_deliveries')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('request_region', '=', idRegion(requestId)),
+          eb('request_key', '=', requestKey(requestId)),
+          eb('request_id', '=', requestId),
+        ]),
+        eb.and([eb('request_region', 'is', null), eb('request_id', '=', requestId)]),
+      ]),
+    )
+    .orderBy('received_at', 'desc')
+    .limit(1);
 }
 
 export type DeliveryJournal = Awaited<ReturnType<typeof createDeliveryJournal>>;
@@ -417,9 +461,12 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   function row(input: DeliveryInput, request: RecordedRequest | undefined, body: Buffer | undefined): Row {
     const at = input.receivedAt.getTime();
     const transactionId = clip(input.transactionId);
+    const requestId = clip(input.requestId, 128)!;
     return [
       timeOrderedId(at),
-      clip(input.requestId, 128)!,
+      requestId,
+      idRegion(requestId),
+      requestKey(requestId),
       at,
       input.method,
       clip(input.route)!,
@@ -430,7 +477,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       clip(input.eventId),
       transactionId,
       transactionId === null ? null : transactionKey(transactionId),
-      transactionId === null ? null : transactionRegion(transactionId),
+      transactionId === null ? null : idRegion(transactionId),
       clip(input.refundId),
       input.status,
       clip(input.outcome),
@@ -546,13 +593,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     async get(idOrRequestId: string): Promise<(Delivery & { request: RecordedRequest | null }) | null> {
       const found =
         (await db.selectFrom('gw_deliveries').selectAll().where('id', '=', idOrRequestId).executeTakeFirst()) ??
-        (await db
-          .selectFrom('gw_deliveries')
-          .selectAll()
-          .where('request_id', '=', idOrRequestId)
-          .orderBy('received_at', 'desc')
-          .limit(1)
-          .executeTakeFirst());
+        (await newestByRequestIdQuery(db, idOrRequestId).executeTakeFirst());
       if (!found) return null;
       const kept = found.body_sealed
         ? (JSON.parse(box.open(found.body_sealed, SEAL_CONTEXT)) as { headers: Record<string, string>; body: string })

@@ -6,7 +6,7 @@ import { reconcileRunsMigration } from './gateway-migration-0004.js';
 import { deliveriesMigration } from './gateway-migration-0005.js';
 import { consoleSessionsMigration } from './gateway-migration-0006.js';
 import { deliveriesTransactionKeyMigration } from './gateway-migration-0007.js';
-import { deliveriesTransactionRegionMigration } from './gateway-migration-0008.js';
+import { deliveriesRegionsMigration } from './gateway-migration-0008.js';
 
 const init: Migration = {
   async up(db: Kysely<any>) {
@@ -74,6 +74,6 @@ export const gatewayMigrations: MigrationSet = {
     '0005_deliveries': deliveriesMigration,
     '0006_console_sessions': consoleSessionsMigration,
     '0007_deliveries_transaction_key': deliveriesTransactionKeyMigration,
-    '0008_deliveries_transaction_region': deliveriesTransactionRegionMigration,
+    '0008_deliveries_regions': deliveriesRegionsMigration,
   },
 };
