@@ -10,9 +10,10 @@
  *                                        JOURNAL_UUID7_TRANSACTIONS=1: UUIDv7 ones (time first, random last);
  *                                        JOURNAL_DROP=index,…: without those indexes;
  *                                        JOURNAL_CACHE_MB=1: the writer's SQLite page cache (default 4);
+ *                                        JOURNAL_CONNECTIONS=1000: entries spread over that many connections;
  *                                        JOURNAL_POSTGRES=1 with DATABASE_URL: on PostgreSQL)
  *
- * Then it times the inspector's lookup by transaction id in the journal it wrote.
+ * Then it times the inspector's lookup by transaction id in the journal it wrote, and the pruning.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -40,6 +41,7 @@ function threads(): { main: number; others: number } {
 }
 
 const entries = Number(process.env.JOURNAL_ENTRIES ?? 100_000);
+const connections = Number(process.env.JOURNAL_CONNECTIONS ?? 1);
 const dir = mkdtempSync(path.join(tmpdir(), 'journal-bench-'));
 const file = path.join(dir, 'gateway.db');
 // JOURNAL_POSTGRES=1 with DATABASE_URL: the journal on a fresh PostgreSQL schema (dropped
@@ -91,7 +93,7 @@ async function round(n: number) {
         route: '/webhooks/generic',
         vendor: 'acme-pos',
         storeId: 'store-1',
-        connectionId: 'c0f8a7d2-0000-4000-8000-000000000001',
+        connectionId: `c0f8a7d2-0000-4000-8000-${String((i % connections) + 1).padStart(12, '0')}`,
         eventType: 'sale.completed',
         // Vendors' transaction ids are random (the earn path's load sends UUIDs): each lands at a
         // random page of the transaction index. JOURNAL_SEQUENTIAL_TRANSACTIONS=1: ordered ids instead.
@@ -135,6 +137,13 @@ for (const transactionId of lookups) {
 }
 console.log(
   `lookup by transaction id: ${(Number(process.hrtime.bigint() - lookupStarted) / 1e6 / lookups.length).toFixed(2)} ms (${lookups.length} lookups)`,
+);
+// The hourly pruning: how long it takes, and how much of it the event loop spends (its CPU time).
+const pruneStarted = process.hrtime.bigint();
+const pruneCpu = threads().main;
+const pruned = await journal.prune();
+console.log(
+  `prune: ${(Number(process.hrtime.bigint() - pruneStarted) / 1e6).toFixed(0)} ms, of it ${((threads().main - pruneCpu) / 1000).toFixed(0)} ms on the event loop; ${pruned} entries removed (at most 100,000 kept per connection)`,
 );
 await journal.close();
 await database.close();

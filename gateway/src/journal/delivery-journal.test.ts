@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createDatabase, migrate, type MigrationSet } from '@loyalty-gateway/storage';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { CompiledQuery, type Kysely } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { gatewayMigrations } from '../stores/gateway-migrations.js';
 import {
   chunkRows,
@@ -440,6 +440,65 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
         ),
       ).toBe(2_501);
     } finally {
+      await journal.close();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("prunes through the writer thread's connection, never holding the event loop, in chunks", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-journal-'));
+    const file = path.join(dir, 'gateway.sqlite');
+    const database = createDatabase<any>({ sqliteFile: file });
+    await migrate(database.db, gatewayMigrations);
+    let now = new Date('2026-11-25T12:00:00Z');
+    const journal = await createDeliveryJournal({
+      database,
+      masterKey: randomBytes(32),
+      flushMs: 60_000,
+      sqliteFile: file,
+      retentionDays: 14,
+      maxPerConnection: 4_000,
+      maxBacklog: 20_000,
+      now: () => now,
+    });
+    // Every statement of the main connection goes through its executor (the query builders' too).
+    const mainConnection = vi.spyOn(database.db.getExecutor(), 'executeQuery');
+    try {
+      const day = 24 * 60 * 60 * 1000;
+      // 6,000 too old (more than one delete statement), 5,000 recent on c-1 (1,000 over its bound), 10 on c-2.
+      for (let n = 0; n < 6_000; n += 1) journal.record(entry(n, new Date(now.getTime() - 15 * day + n)));
+      for (let n = 0; n < 5_000; n += 1) journal.record(entry(10_000 + n, new Date(now.getTime() - day + n)));
+      for (let n = 0; n < 10; n += 1) journal.record(entry(20_000 + n, new Date(now.getTime() - day + n), { connectionId: 'c-2' }));
+      await journal.flush();
+      mainConnection.mockClear();
+      expect(await journal.prune()).toBe(7_000);
+      expect(mainConnection).not.toHaveBeenCalled();
+      const left = await journal.list({ limit: 500, connectionId: 'c-1' });
+      expect(left.deliveries[0]?.requestId).toBe('req-14999');
+      const counts = await database.db
+        .selectFrom('gw_deliveries')
+        .select(['connection_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('connection_id')
+        .orderBy('connection_id')
+        .execute();
+      expect(counts.map((c) => [c.connection_id, Number(c.n)])).toEqual([
+        ['c-1', 4_000],
+        ['c-2', 10],
+      ]);
+      // The oldest kept on c-1 is the 4,000th newest.
+      const oldest = await database.db
+        .selectFrom('gw_deliveries')
+        .select('request_id')
+        .where('connection_id', '=', 'c-1')
+        .orderBy('received_at')
+        .limit(1)
+        .executeTakeFirstOrThrow();
+      expect(oldest.request_id).toBe('req-11000');
+      now = new Date(now.getTime() + 15 * day);
+      expect(await journal.prune()).toBe(4_010);
+    } finally {
+      mainConnection.mockRestore();
       await journal.close();
       await database.close();
       rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,9 @@ import Database from 'better-sqlite3';
 /**
  * The delivery journal's SQLite writer, on its own thread: the HTTP thread only posts batches of
  * rows. One prepared statement, one transaction per batch (a few µs a row, none of them on the
- * earn path's event loop). The table exists already: the main thread migrated before starting this.
+ * earn path's event loop). The pruning's statements run here too, so that deleting thousands of
+ * rows never holds the event loop. The table exists already: the main thread migrated before
+ * starting this.
  */
 const { file, columns, cacheSize } = workerData as { file: string; columns: string[]; cacheSize: string };
 const db = new Database(file);
@@ -26,15 +28,29 @@ parentPort!.postMessage({
   heapSizeLimit: getHeapStatistics().heap_size_limit,
   cacheSize: db.pragma('cache_size', { simple: true }),
 });
-parentPort!.on('message', (message: { id: number; rows: unknown[][] } | { close: true }) => {
+type Message =
+  | { id: number; rows: unknown[][] }
+  /** One statement compiled on the HTTP thread (the pruning's), run on this thread's connection. */
+  | { id: number; query: { sql: string; parameters: unknown[] } }
+  | { close: true };
+
+parentPort!.on('message', (message: Message) => {
   if ('close' in message) {
     db.close();
     parentPort!.close();
     return;
   }
   try {
-    insertAll(message.rows);
-    parentPort!.postMessage({ id: message.id, ok: true });
+    if ('rows' in message) {
+      insertAll(message.rows);
+      parentPort!.postMessage({ id: message.id, ok: true });
+      return;
+    }
+    const statement = db.prepare(message.query.sql);
+    const result = statement.reader
+      ? { rows: statement.all(message.query.parameters), changes: 0 }
+      : { rows: [], changes: statement.run(message.query.parameters).changes };
+    parentPort!.postMessage({ id: message.id, ok: true, result });
   } catch (error) {
     parentPort!.postMessage({ id: message.id, ok: false, error: (error as Error).message });
   }
