@@ -157,26 +157,8 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
   it('finds a transaction id through its key, and entries journalled before the key existed (migration 0007) through their own index', async () => {
     const database = await openTestDatabase<any>(name);
     // The schema as it was before 0007, with one entry written then (no transaction_key column).
-    const before: MigrationSet = {
-      ...gatewayMigrations,
-      migrations: Object.fromEntries(Object.entries(gatewayMigrations.migrations).filter(([id]) => id < '0007')),
-    };
-    await migrate(database.db, before);
     const at = Date.UTC(2026, 10, 27, 5, 0, 0);
-    await database.db
-      .insertInto('gw_deliveries')
-      .values({
-        id: 'old-1',
-        request_id: 'req-old',
-        received_at: at,
-        method: 'POST',
-        route: '/webhooks/generic',
-        transaction_id: 'T-7',
-        status: 200,
-        duration_ms: 1,
-      })
-      .execute();
-    await migrate(database.db, gatewayMigrations);
+    await migrateWithEarlierEntries(database.db, '0007', [{ id: 'old-1', request_id: 'req-old', received_at: at, transaction_id: 'T-7' }]);
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
     try {
       journal.record(entry(1, new Date(at + 1000), { transactionId: 'T-7' }));
@@ -211,32 +193,18 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
   it('finds a transaction id or a request id through its region and key, and entries journalled before regions (migration 0008) through their keys and ids', async () => {
     const database = await openTestDatabase<any>(name);
     // The schema as it was before 0008, with two entries written then: a key, no region.
-    const before: MigrationSet = {
-      ...gatewayMigrations,
-      migrations: Object.fromEntries(Object.entries(gatewayMigrations.migrations).filter(([id]) => id < '0008')),
-    };
-    await migrate(database.db, before);
     const at = Date.UTC(2026, 10, 27, 21, 0, 0);
-    for (const [id, transactionId] of [
-      ['keyed-1', 'T-5'],
-      ['keyed-2', 'T-6'],
-    ] as const) {
-      await database.db
-        .insertInto('gw_deliveries')
-        .values({
-          id,
-          request_id: `req-${id}`,
-          received_at: at,
-          method: 'POST',
-          route: '/webhooks/generic',
-          transaction_id: transactionId,
-          transaction_key: transactionKey(transactionId),
-          status: 200,
-          duration_ms: 1,
-        })
-        .execute();
-    }
-    await migrate(database.db, gatewayMigrations);
+    await migrateWithEarlierEntries(
+      database.db,
+      '0008',
+      (['T-5', 'T-6'] as const).map((transactionId, n) => ({
+        id: `keyed-${n + 1}`,
+        request_id: `req-keyed-${n + 1}`,
+        received_at: at,
+        transaction_id: transactionId,
+        transaction_key: transactionKey(transactionId),
+      })),
+    );
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
     try {
       journal.record(entry(1, new Date(at + 1000), { transactionId: 'T-5' }));
@@ -351,6 +319,26 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
 });
 
 /** The query plan as text; on PostgreSQL with sequential scans priced out (its tables here are tiny). */
+/**
+ * The gateway's schema as it was before migration `before`, these journal entries written then
+ * (as that schema's rows; a generic POST answered 200 unless they say otherwise), then migrated to
+ * the end.
+ */
+async function migrateWithEarlierEntries(db: Kysely<any>, before: string, entries: Array<Record<string, unknown>>): Promise<void> {
+  const earlier: MigrationSet = {
+    ...gatewayMigrations,
+    migrations: Object.fromEntries(Object.entries(gatewayMigrations.migrations).filter(([id]) => id < before)),
+  };
+  await migrate(db, earlier);
+  for (const row of entries) {
+    await db
+      .insertInto('gw_deliveries')
+      .values({ method: 'POST', route: '/webhooks/generic', status: 200, duration_ms: 1, ...row })
+      .execute();
+  }
+  await migrate(db, gatewayMigrations);
+}
+
 async function explain(db: Kysely<any>, dialect: 'sqlite' | 'postgres', query: CompiledQuery): Promise<string> {
   if (dialect === 'sqlite') {
     const rows = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
