@@ -199,22 +199,17 @@ interface QueryAnswer {
   changes: number;
 }
 
-/** The journal's writer: a thread, replaced by a new one on the next batch when it has died. */
+/** The journal's writer: a thread, replaced by a new one on the next batch or statement when it has died. */
 function startWriter(file: string, cacheMb: number, resourceLimits: ResourceLimits | undefined) {
   const cacheSize = sqliteCacheSizePragma(cacheMb);
   let thread = writerThread(file, cacheSize, resourceLimits);
+  const live = () => (thread.alive ? thread : (thread = writerThread(file, cacheSize, resourceLimits)));
   return {
     get thread() {
       return thread;
     },
-    write(rows: Row[]): Promise<void> {
-      if (!thread.alive) thread = writerThread(file, cacheSize, resourceLimits);
-      return thread.write(rows);
-    },
-    query(query: CompiledQuery): Promise<QueryAnswer> {
-      if (!thread.alive) thread = writerThread(file, cacheSize, resourceLimits);
-      return thread.query(query);
-    },
+    write: (rows: Row[]): Promise<void> => live().write(rows),
+    query: (query: CompiledQuery): Promise<QueryAnswer> => live().query(query),
     close: () => thread.close(),
   };
 }
@@ -351,11 +346,16 @@ const timeOrderedId = (atMs: number): string => {
  */
 export function transactionKey(id: string): number {
   const cut = Math.max(0, id.length - 2);
-  let prefix = 0x811c9dc5;
-  for (let i = 0; i < cut; i += 1) prefix = Math.imul(prefix ^ id.charCodeAt(i), 0x01000193);
   let tail = 0;
   for (let i = cut; i < id.length; i += 1) tail = (tail << 8) | (id.charCodeAt(i) & 0xff);
-  return ((prefix >>> 16) << 16) | tail;
+  return ((fnv1a(id, cut) >>> 16) << 16) | tail;
+}
+
+/** FNV-1a of the id's first `end` characters (UTF-16 code units), 32 bits unsigned. */
+function fnv1a(id: string, end = id.length): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < end; i += 1) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 /**
@@ -366,13 +366,6 @@ export function transactionKey(id: string): number {
  * change this without a migration.
  */
 const REGIONS = 16;
-
-/** FNV-1a of the whole id, 32 bits unsigned. */
-function fnv1a(id: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < id.length; i += 1) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
 
 /**
  * The region of the request or transaction index an id's entries go to (migration 0008), from a
