@@ -7,17 +7,14 @@
  *
  * BENCH_DURATION (default 10) seconds at BENCH_CONNECTIONS (default 50) after a 3 s warm-up;
  * GATEWAY_JOURNAL_DAYS=0 in the environment profiles it without the journal. BENCH_PROFILE_POSTGRES=1
- * with DATABASE_URL and REDIS_URL: one gateway on a fresh PostgreSQL schema (dropped afterwards) and
- * Redis's logical database 13 (emptied before and after), sales spread over 300 members, like the
- * benchmark's PostgreSQL round.
+ * with DATABASE_URL and REDIS_URL: one gateway on the store of the benchmark's PostgreSQL round (a
+ * fresh schema, a free Redis database, sales spread over 300 members; bench/postgres-target.ts).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/storage/testing';
+import { postgresTarget } from './postgres-target.js';
 import { cpuPerRequest, gatewayEnv, startServer } from './server-process.js';
 import { seed } from './seed.js';
 import { load } from './signed-load.js';
@@ -27,9 +24,8 @@ const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lg-prof-'));
 const seedFile = path.join(dataDir, 'seed.json');
-const postgres = process.env.BENCH_PROFILE_POSTGRES === '1' ? postgresTarget() : undefined;
+const postgres = process.env.BENCH_PROFILE_POSTGRES === '1' ? await postgresTarget(...scaleOutUrls()) : undefined;
 writeFileSync(seedFile, JSON.stringify(postgres?.seed ?? seed));
-if (postgres) await runPostgresStatement(postgres.databaseUrl, `create schema ${postgres.schema}`);
 
 const server = await startServer(root, path.join(dataDir, 'gateway.log'), [process.env.BENCH_ENTRY ?? 'gateway/dist/main.js'], {
   ...gatewayEnv(path.join(dataDir, 'data'), seedFile, process.env.BENCH_LOG_LEVEL),
@@ -43,31 +39,11 @@ try {
   console.log(`${result.requests.average} req/s, non-2xx ${result.non2xx}, CPU µs/request by thread: ${JSON.stringify(cpu)}`);
 } finally {
   await server.stop();
-  if (postgres) {
-    await runPostgresStatement(postgres.databaseUrl, `drop schema if exists ${postgres.schema} cascade`);
-    postgres.clearRedis();
-  }
+  await postgres?.dispose();
 }
 
-/** The PostgreSQL target: a fresh schema, Redis's database 13, the seed's merchant with 300 members. */
-function postgresTarget() {
-  const databaseUrl = process.env.DATABASE_URL;
-  const givenRedisUrl = process.env.REDIS_URL;
-  if (!databaseUrl || !givenRedisUrl) throw new Error('BENCH_PROFILE_POSTGRES=1 needs DATABASE_URL and REDIS_URL');
-  const redisUrl = new URL(givenRedisUrl);
-  redisUrl.pathname = '/13';
-  const clearRedis = () => void execFileSync('redis-cli', ['-u', redisUrl.toString(), 'flushdb'], { stdio: 'ignore' });
-  clearRedis();
-  const schema = `profile_${randomBytes(4).toString('hex')}`;
-  const members = Array.from({ length: 300 }, (_, i) => `MBR-B-${String(i).padStart(3, '0')}`);
-  const pgSeed = structuredClone(seed);
-  pgSeed.merchants[0]!.members = members.map((membershipId, i) => ({
-    membershipId,
-    phone: `+1555020${String(i).padStart(4, '0')}`,
-    email: `member-${i}@example.com`,
-    externalId: `crm-${i}`,
-    points: 0,
-  }));
-  const env = { DATABASE_URL: postgresUrlWithSchema(databaseUrl, schema), REDIS_URL: redisUrl.toString(), GATEWAY_SCHEDULER: 'off' };
-  return { databaseUrl, schema, members, seed: pgSeed, env, clearRedis };
+function scaleOutUrls(): [string, string] {
+  const { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl } = process.env;
+  if (!databaseUrl || !redisUrl) throw new Error('BENCH_PROFILE_POSTGRES=1 needs DATABASE_URL and REDIS_URL');
+  return [databaseUrl, redisUrl];
 }

@@ -36,8 +36,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import type { Result } from 'autocannon';
+import { postgresTarget } from './postgres-target.js';
 import { cpuPerRequest, gatewayEnv, processesCpu, sampler, startServer, type ServerProcess } from './server-process.js';
 import { seed } from './seed.js';
 import { load } from './signed-load.js';
@@ -239,48 +239,14 @@ function pgbenchBinary(): string {
   return 'pgbench';
 }
 
-/**
- * The PostgreSQL round's Redis: an empty logical database of REDIS_URL's server (the
- * highest-numbered empty one of 15 to 1), emptied again after the round. The round's idempotency
- * keys are kept a day and its rate counters a minute; left in a shared Redis, a day of rounds held
- * 1.7 million keys, and a test's KEYS then outlasted its client's 1 s command timeout. Without an
- * empty one the round uses REDIS_URL as given and leaves its keys to expire.
- */
-function roundRedis(redisUrl: string): { url: string; clear(): void } {
-  const redisCli = (url: string, ...args: string[]) =>
-    execFileSync('redis-cli', ['-u', url, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
-  for (let db = 15; db >= 1; db--) {
-    const url = new URL(redisUrl);
-    url.pathname = `/${db}`;
-    if (redisCli(url.toString(), 'dbsize') === '0') return { url: url.toString(), clear: () => void redisCli(url.toString(), 'flushdb') };
-  }
-  return { url: redisUrl, clear: () => undefined };
-}
-
 /** Two gateway processes on one PostgreSQL schema and Redis, then pgbench on the same server. */
-async function postgresRound(databaseUrl: string, givenRedisUrl: string) {
-  const redis = roundRedis(givenRedisUrl);
-  const redisUrl = redis.url;
+async function postgresRound(databaseUrl: string, redisUrl: string) {
   const connections = Number(process.env.BENCH_PG_CONNECTIONS ?? 64);
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  await runPostgresStatement(databaseUrl, `create schema ${schema}`);
-  const members = Array.from({ length: 300 }, (_, i) => `MBR-B-${String(i).padStart(3, '0')}`);
-  const pgSeed = structuredClone(seed);
-  pgSeed.merchants[0]!.members = members.map((membershipId, i) => ({
-    membershipId,
-    phone: `+1555020${String(i).padStart(4, '0')}`,
-    email: `member-${i}@example.com`,
-    externalId: `crm-${i}`,
-    points: 0,
-  }));
+  const target = await postgresTarget(databaseUrl, redisUrl);
+  const members = target.members;
   const pgSeedFile = path.join(dataDir, 'seed-pg.json');
-  writeFileSync(pgSeedFile, JSON.stringify(pgSeed));
-  const env = {
-    ...gatewayEnv(path.join(dataDir, 'data-pg'), pgSeedFile, logLevel),
-    DATABASE_URL: postgresUrlWithSchema(databaseUrl, schema),
-    REDIS_URL: redisUrl,
-    GATEWAY_SCHEDULER: 'off',
-  };
+  writeFileSync(pgSeedFile, JSON.stringify(target.seed));
+  const env = { ...gatewayEnv(path.join(dataDir, 'data-pg'), pgSeedFile, logLevel), ...target.env };
   const servers: ServerProcess[] = [];
   try {
     // One after the other: the first applies the migrations and the seed.
@@ -298,8 +264,7 @@ async function postgresRound(databaseUrl: string, givenRedisUrl: string) {
     return { gateway, baseline };
   } finally {
     for (const server of servers) await server.stop();
-    await runPostgresStatement(databaseUrl, `drop schema if exists ${schema} cascade`);
-    redis.clear();
+    await target.dispose();
   }
 }
 
