@@ -4,6 +4,8 @@
  *
  *   npm run build && BENCH_CPU_PROF=/tmp/prof npx tsx bench/profile-earn.ts
  *   npx tsx bench/profile-summary.ts /tmp/prof      (self time by function and by package)
+ *   BENCH_ALLOC_PROF=/tmp/alloc npx tsx bench/profile-earn.ts   (where the event loop allocates, bench/alloc-sampler.cjs;
+ *                                                 the summary then gives bytes per request)
  *
  * BENCH_DURATION (default 10) seconds at BENCH_CONNECTIONS (default 50) after a 3 s warm-up;
  * GATEWAY_JOURNAL_DAYS=0 in the environment profiles it without the journal. BENCH_PROFILE_POSTGRES=1
@@ -32,9 +34,12 @@ const server = await startServer(root, path.join(dataDir, 'gateway.log'), [proce
   ...postgres?.env,
 });
 try {
-  await load(server.port, 3, connections, postgres?.members);
+  const warmUp = await load(server.port, 3, connections, postgres?.members);
   const before = server.cpu();
   const result = await load(server.port, duration, connections, postgres?.members);
+  // The allocation profiles cover the process's whole life: their summary divides by every request.
+  if (process.env.BENCH_ALLOC_PROF)
+    writeFileSync(path.join(process.env.BENCH_ALLOC_PROF, 'requests'), String(warmUp.requests.total + result.requests.total));
   const cpu = cpuPerRequest(before, server.cpu(), result.requests.total);
   console.log(`${result.requests.average} req/s, non-2xx ${result.non2xx}, CPU µs/request by thread: ${JSON.stringify(cpu)}`);
 } finally {

@@ -1,10 +1,12 @@
 /**
  * Summarise V8 CPU profiles (`--cpu-prof` output, one file per thread): for each profile, the
- * share of samples by package or file (self time) and the heaviest functions.
+ * share of samples by package or file (self time) and the heaviest functions. Allocation profiles
+ * (`.heapprofile`, BENCH_ALLOC_PROF: bench/alloc-sampler.cjs) likewise by bytes allocated, per
+ * request when DIR holds the count profile-earn wrote (`requests`).
  *
  *   npx tsx bench/profile-summary.ts DIR [topN]
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 interface Node {
@@ -55,4 +57,38 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
   for (const [h, t] of [...byHome].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(t)}  ${h}`);
   console.log('-- by function (self time)');
   for (const [f, t] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(t)}  ${f}`);
+}
+
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+const requestsFile = path.join(dir, 'requests');
+const requests = existsSync(requestsFile) ? Number(readFileSync(requestsFile, 'utf8')) : 0;
+for (const file of readdirSync(dir).filter((f) => f.endsWith('.heapprofile'))) {
+  const { head } = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { head: HeapNode };
+  const byHome = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  const visit = (node: HeapNode) => {
+    const frame = node.callFrame;
+    const h = home(frame.url, frame.functionName);
+    byHome.set(h, (byHome.get(h) ?? 0) + node.selfSize);
+    const fn = `${frame.functionName || '(anonymous)'} ${h}:${frame.lineNumber + 1}`;
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    node.children.forEach(visit);
+  };
+  visit(head);
+  const size = (bytes: number) =>
+    requests > 0 ? `${(bytes / requests).toFixed(0).padStart(7)} B/request` : `${((bytes / total) * 100).toFixed(1).padStart(5)} %`;
+  console.log(
+    `\n== ${file}: ${(total / 2 ** 20).toFixed(1)} MiB allocated${requests > 0 ? `, ${(total / requests / 1024).toFixed(1)} KiB per request (${requests} requests)` : ''}`,
+  );
+  console.log('-- by home (self)');
+  for (const [h, b] of [...byHome].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${size(b)}  ${h}`);
+  console.log('-- by function (self)');
+  for (const [f, b] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${size(b)}  ${f}`);
 }

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -59,8 +60,10 @@ export function sampler(read: () => number, everyMs = 250): { stop(): { peak: nu
  */
 export function nodeArgs(args: string[]): string[] {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  // BENCH_ALLOC_PROF=DIR: where the main thread allocates (bench/alloc-sampler.cjs).
+  const allocations = process.env.BENCH_ALLOC_PROF ? ['--require', fileURLToPath(new URL('./alloc-sampler.cjs', import.meta.url))] : [];
   // BENCH_NODE_FLAGS: node or V8 flags for the targets only (not the load generator), to compare runtime settings.
-  const flags = [...profile, ...(process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [])];
+  const flags = [...profile, ...allocations, ...(process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [])];
   return args[0]?.endsWith('.js') ? [...flags, '--enable-source-maps', ...args] : [...flags, '--import', 'tsx', ...args];
 }
 
