@@ -2,7 +2,9 @@
  * Local microbenchmark of the embedded engine's earn path on a file-backed SQLite database (WAL,
  * synchronous=NORMAL), as the gateway runs it. Not a test. Run: npx tsx bench-earn.ts [count]
  * BENCH_RANDOM_TRANSACTIONS=1: random (UUID) transaction ids, as Square, Clover and many generic
- * vendors send them, instead of ordered ones (`tx-<kind>-<n>`).
+ * vendors send them, instead of ordered ones (`tx-<kind>-<n>`). BENCH_SQLITE_CACHE_MB: the connection's
+ * page cache (default storage's SQLITE_DEFAULT_CACHE_MB; the gateway's embedded engine uses
+ * GATEWAY_SQLITE_CACHE_MB, 2 by default).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +17,8 @@ import { IDS, SCOPE, testSeed } from '../src/testing/fixture.js';
 
 const total = Number(process.argv[2] ?? 20_000);
 const dir = mkdtempSync(join(tmpdir(), 'engine-bench-'));
-const database = createDatabase({ sqliteFile: join(dir, 'engine.sqlite') });
+const cacheMb = process.env.BENCH_SQLITE_CACHE_MB;
+const database = createDatabase({ sqliteFile: join(dir, 'engine.sqlite'), ...(cacheMb ? { sqliteCacheMb: Number(cacheMb) } : {}) });
 await migrate(database.db, engineMigrations);
 const engine = await createEmbeddedEngine({ database });
 const seed = testSeed();
