@@ -9,6 +9,14 @@ import { createGatewayLogging, LOG_FLUSH_MS, logDestination } from './logger-opt
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
+/** A named pipe that nobody reads until the test does (opened for reading and writing, so neither end waits). */
+function stalledPipe(): { fd: number; remove(): void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-log-'));
+  const fifo = path.join(dir, 'stdout');
+  spawnSync('mkfifo', [fifo]);
+  return { fd: openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 describe("the gateway's default log destination (stdout, asynchronous, in chunks)", () => {
   it.each([
     ['process.exit', 'exit', 3],
@@ -35,10 +43,7 @@ describe("the gateway's default log destination (stdout, asynchronous, in chunks
   );
 
   it("an idle gateway's line is out within LOG_FLUSH_MS, though lines are written in chunks of LOG_WRITE_BYTES", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-log-'));
-    const fifo = path.join(dir, 'stdout');
-    spawnSync('mkfifo', [fifo]);
-    const fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+    const { fd, remove } = stalledPipe();
     const destination = logDestination({ fd });
     const { logger } = createGatewayLogging('info', destination);
     try {
@@ -57,16 +62,12 @@ describe("the gateway's default log destination (stdout, asynchronous, in chunks
       expect(Date.now() - startedAt).toBeLessThan(LOG_FLUSH_MS + 400);
     } finally {
       destination.destroy();
-      rmSync(dir, { recursive: true, force: true });
+      remove();
     }
   });
 
   it('a stalled reader never blocks the logger: lines past the bound are dropped and counted, the rest written once it reads', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-log-'));
-    const fifo = path.join(dir, 'stdout');
-    spawnSync('mkfifo', [fifo]);
-    // Opened for reading and writing, so neither end waits for the other; nobody reads yet.
-    const fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+    const { fd, remove } = stalledPipe();
     const destination = logDestination({ fd, maxLength: 256 * 1024 });
     const { requestLine, droppedLines } = createGatewayLogging('info', destination);
     try {
@@ -100,7 +101,7 @@ describe("the gateway's default log destination (stdout, asynchronous, in chunks
       expect(written[0]).toBe(0);
     } finally {
       destination.destroy();
-      rmSync(dir, { recursive: true, force: true });
+      remove();
     }
   }, 30_000);
 
@@ -110,10 +111,7 @@ describe("the gateway's default log destination (stdout, asynchronous, in chunks
     // (Buffer.byteLength of a string built by +=), which flattened the whole chunk each time:
     // ~6.8 KiB allocated per request line under the earn path's load, a seventh of all the
     // event loop allocated (docs/benchmarks.md).
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-log-'));
-    const fifo = path.join(dir, 'stdout');
-    spawnSync('mkfifo', [fifo]);
-    const fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+    const { fd, remove } = stalledPipe();
     const destination = logDestination({ fd });
     const { requestLine, droppedLines } = createGatewayLogging('info', destination);
     const session = new Session();
@@ -141,7 +139,7 @@ describe("the gateway's default log destination (stdout, asynchronous, in chunks
     } finally {
       session.disconnect();
       destination.destroy();
-      rmSync(dir, { recursive: true, force: true });
+      remove();
     }
   }, 30_000);
 });
