@@ -59,6 +59,29 @@ describe('GATEWAY_RATE_LIMIT per connection', () => {
     expect429(await gw.send(sale()));
   });
 
+  it('every answer tells the connection its budget: x-ratelimit-limit, -remaining and -reset (seconds left in the window)', async () => {
+    const gw = await gateway({ rateLimit: { max: 3 } });
+    const budget = (response: Awaited<ReturnType<GatewayFixture['send']>>) => ({
+      status: response.statusCode,
+      limit: response.headers['x-ratelimit-limit'],
+      remaining: response.headers['x-ratelimit-remaining'],
+    });
+    const answers = [await gw.send(sale()), await gw.send('not json'), await gw.send(sale()), await gw.send(sale())];
+    expect(answers.map(budget)).toEqual([
+      { status: 200, limit: '3', remaining: '2' },
+      { status: 400, limit: '3', remaining: '1' },
+      { status: 200, limit: '3', remaining: '0' },
+      { status: 429, limit: '3', remaining: '0' },
+    ]);
+    for (const answer of answers) {
+      const reset = Number(answer.headers['x-ratelimit-reset']);
+      expect(Number.isInteger(reset) && reset >= 0 && reset <= 60).toBe(true);
+    }
+    expect429(answers[3]!);
+    // Requests refused before authentication are not counted, and say nothing of a budget.
+    expect((await gw.send(sale(), { signature: null })).headers['x-ratelimit-remaining']).toBeUndefined();
+  });
+
   it('the window resets', async () => {
     const gw = await gateway({ rateLimit: { max: 1, windowMs: 300 } });
     expect((await gw.send(sale())).statusCode).toBe(200);
@@ -73,9 +96,18 @@ describe('GATEWAY_RATE_LIMIT per connection', () => {
     opened.push({ close: () => redisA.quit() }, { close: () => redisB.quit() });
     const a = await gateway({ rateLimit: { max: 4 }, redis: redisA });
     const b = await gateway({ rateLimit: { max: 4 }, redis: redisB, database: a.database, masterKey: a.masterKey });
-    const statuses: number[] = [];
-    for (let i = 0; i < 4; i += 1) statuses.push((await (i % 2 === 0 ? a : b).send(sale())).statusCode);
-    expect(statuses).toEqual([200, 200, 200, 200]);
+    const answers: Array<[number, unknown]> = [];
+    for (let i = 0; i < 4; i += 1) {
+      const response = await (i % 2 === 0 ? a : b).send(sale());
+      answers.push([response.statusCode, response.headers['x-ratelimit-remaining']]);
+    }
+    // One budget, whichever process answers.
+    expect(answers).toEqual([
+      [200, '3'],
+      [200, '2'],
+      [200, '1'],
+      [200, '0'],
+    ]);
     expect429(await a.send(sale()));
     expect429(await b.send(sale()));
   });
