@@ -17,6 +17,27 @@ function stalledPipe(): { fd: number; remove(): void } {
   return { fd: openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * What the pipe gives until it stays empty for longer than the destination's 100 ms between
+ * retries: once it returns, no write of the destination is in flight, so destroying it is safe (a
+ * write still in flight after destroy() fails in the destination's callback).
+ */
+async function readUntilQuiet(fd: number): Promise<string> {
+  let text = '';
+  const buffer = Buffer.alloc(1024 * 1024);
+  let quietSince = Date.now();
+  while (Date.now() - quietSince < 1_000) {
+    try {
+      const n = readSync(fd, buffer);
+      text += buffer.toString('utf8', 0, n);
+      quietSince = Date.now();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  return text;
+}
+
 describe("the gateway's default log destination (stdout, asynchronous, in chunks)", () => {
   it.each([
     ['process.exit', 'exit', 3],
@@ -79,20 +100,7 @@ describe("the gateway's default log destination (stdout, asynchronous, in chunks
       expect(droppedLines()).toBeGreaterThan(3_000);
       expect(droppedLines()).toBeLessThan(5_000);
       // The reader wakes up: what was queued (within the bound) is written, in order.
-      let text = '';
-      const buffer = Buffer.alloc(1024 * 1024);
-      let quietSince = Date.now();
-      // Until the pipe stays empty for longer than the destination's 100 ms between retries.
-      while (Date.now() - quietSince < 1_000) {
-        try {
-          const n = readSync(fd, buffer);
-          text += buffer.toString('utf8', 0, n);
-          quietSince = Date.now();
-        } catch {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-      }
-      const written = text
+      const written = (await readUntilQuiet(fd))
         .split('\n')
         .filter(Boolean)
         .map((l) => (JSON.parse(l) as { n: number }).n);
@@ -136,8 +144,15 @@ describe("the gateway's default log destination (stdout, asynchronous, in chunks
       // pino's own serialisation, the line itself and its bytes: ~5 times the line here, whatever
       // the number of lines waiting (the utf8 mode: ~21 times, growing with the chunk).
       expect(allocated / lines).toBeLessThan(8 * lineBytes);
+      // And every line reaches the reader once it reads, whole and in order.
+      const written = (await readUntilQuiet(fd))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { n: number }).n);
+      expect(written).toEqual([...Array(lines).keys()]);
     } finally {
       session.disconnect();
+      await readUntilQuiet(fd);
       destination.destroy();
       remove();
     }
