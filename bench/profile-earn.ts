@@ -12,7 +12,7 @@
  * with DATABASE_URL and REDIS_URL: one gateway on the store of the benchmark's PostgreSQL round (a
  * fresh schema, a free Redis database, sales spread over 300 members; bench/postgres-target.ts).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lg-prof-'));
 const seedFile = path.join(dataDir, 'seed.json');
+if (process.env.BENCH_ALLOC_PROF) mkdirSync(process.env.BENCH_ALLOC_PROF, { recursive: true });
 const postgres = process.env.BENCH_PROFILE_POSTGRES === '1' ? await postgresTarget(...scaleOutUrls()) : undefined;
 writeFileSync(seedFile, JSON.stringify(postgres?.seed ?? seed));
 
