@@ -60,9 +60,11 @@ async function measureServers(
   /** The commands of the servers the target talks to (PostgreSQL, Redis), whose CPU is read as well. */
   services: readonly string[] = [],
   warmUp = 3,
+  /** Random transaction ids (UUIDs) instead of nearly ordered ones (signed-load.ts). */
+  randomIds?: boolean,
 ) {
   const share = Math.max(1, Math.round(connections / servers.length));
-  const loadAll = (seconds: number) => Promise.all(servers.map((server) => load(server.port, seconds, share, members)));
+  const loadAll = (seconds: number) => Promise.all(servers.map((server) => load(server.port, seconds, share, members, randomIds)));
   const idle = servers.reduce((sum, server) => sum + server.rss(), 0);
   await loadAll(warmUp);
   const before = servers.map((server) => server.cpu());
@@ -131,10 +133,10 @@ async function measureServers(
   return measured;
 }
 
-async function measure(name: string, command: string[], env: Record<string, string>, connections: number) {
+async function measure(name: string, command: string[], env: Record<string, string>, connections: number, randomIds?: boolean) {
   const server = await startServer(root, path.join(dataDir, `${command[0]!.replace(/\W+/g, '-')}-${connections}.log`), command, env);
   try {
-    return await measureServers(name, [server], connections);
+    return await measureServers(name, [server], connections, undefined, [], 3, randomIds);
   } finally {
     await server.stop();
   }
@@ -185,6 +187,15 @@ async function round(connections: number) {
   const gateway = await earn(connections, true, 1);
   const noJournal = [await earn(connections, false, 1), await earn(connections, false, 2)] as const;
   const gatewayAgain = await earn(connections, true, 2);
+  // Random transaction ids (UUIDs), as Square, Clover and many generic vendors send them: each sale
+  // lands on a random page of the ledger's unique key (docs/benchmarks.md).
+  const randomIds = await measure(
+    'gateway earn path, random transaction ids',
+    [GATEWAY_ENTRY],
+    gatewayEnv(path.join(dataDir, `data-random-${connections}`), seedFile, logLevel),
+    connections,
+    true,
+  );
   const journal = {
     on: gateway.rps + gatewayAgain.rps,
     off: noJournal[0].rps + noJournal[1].rps,
@@ -202,7 +213,14 @@ async function round(connections: number) {
   console.log(
     `ratio at ${connections} connections: ${((gateway.rps / bare.rps) * 100).toFixed(1)} % of bare Fastify; journal on/off ${((journal.on / journal.off) * 100).toFixed(1)} %`,
   );
-  return { bare, httpPath, gateway, rows: [bare, httpPath, gateway, noJournal[0], noJournal[1], gatewayAgain], journal };
+  return {
+    bare,
+    httpPath,
+    gateway,
+    randomIds,
+    rows: [bare, httpPath, gateway, noJournal[0], noJournal[1], gatewayAgain, randomIds],
+    journal,
+  };
 }
 
 /** pgbench's TPC-B on its own database of the same server: scale 10, 16 clients, `duration` seconds. */
@@ -287,14 +305,16 @@ try {
     ...(pg ? [row(pg.gateway)] : []),
     '',
     ...rounds.map(
-      ({ bare, httpPath, gateway, journal }) =>
+      ({ bare, httpPath, gateway, randomIds, journal }) =>
         `- **${gateway.connections} connections: the durable earn path serves ${pct(gateway, bare)} of bare Fastify's requests per second** ` +
         `at ${(gateway.main + gateway.other).toFixed(0)} µs of server CPU per earn (both threads), ` +
         `${((gateway.main + gateway.other) / (bare.main + bare.other)).toFixed(1)}× bare Fastify's ${(bare.main + bare.other).toFixed(0)} µs per request ` +
         `(the HTTP path alone — auth, validation, cache, rate limit, log — ${pct(httpPath, bare)}). ` +
         `**The delivery journal costs ${(100 - (journal.on / journal.off) * 100).toFixed(1)} % of throughput** ` +
         `(${(journal.on / 2).toFixed(0)} req/s with it, ${(journal.off / 2).toFixed(0)} without, each the mean of two runs ordered on, off, off, on; ` +
-        `${journal.cpu.toFixed(0)} µs of server CPU per earn).`,
+        `${journal.cpu.toFixed(0)} µs of server CPU per earn). ` +
+        `With random transaction ids (UUIDs, as Square and Clover send them) it serves ${pct(randomIds, bare)} ` +
+        `(${((randomIds.rps / (journal.on / 2)) * 100).toFixed(0)} % of the journal-on runs' mean) at ${(randomIds.main + randomIds.other).toFixed(0)} µs per earn, p99 ${randomIds.p99} ms.`,
     ),
     ...(pg
       ? [

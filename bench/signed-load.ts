@@ -8,12 +8,15 @@ export const STORE = 'bench-store-1';
 let counter = 0;
 /**
  * A signed sale with a fresh transaction id, for `member` (MBR-BENCH by default). The ids are nearly
- * ordered (`B-<pid>-<ms>-<n>`, the ledger's cheap case); BENCH_RANDOM_TRANSACTIONS=1 sends random
- * UUIDs instead, as Square, Clover and many generic vendors do.
+ * ordered (`B-<pid>-<ms>-<n>`, the ledger's cheap case); with `randomIds` (by default when
+ * BENCH_RANDOM_TRANSACTIONS=1) random UUIDs instead, as Square, Clover and many generic vendors send.
  */
-export function signedSale(member = 'MBR-BENCH'): { body: string; headers: Record<string, string> } {
+export function signedSale(
+  member = 'MBR-BENCH',
+  randomIds = Boolean(process.env.BENCH_RANDOM_TRANSACTIONS),
+): { body: string; headers: Record<string, string> } {
   counter += 1;
-  const id = process.env.BENCH_RANDOM_TRANSACTIONS ? randomUUID() : `B-${process.pid}-${Date.now().toString(36)}-${counter}`;
+  const id = randomIds ? randomUUID() : `B-${process.pid}-${Date.now().toString(36)}-${counter}`;
   const body = JSON.stringify({
     eventId: `${id}:completed`,
     eventType: 'sale.completed',
@@ -37,15 +40,25 @@ export function signedSale(member = 'MBR-BENCH'): { body: string; headers: Recor
   };
 }
 
-/** `members`: the sales are spread over these membership ids in turn (one member by default). */
-export async function load(port: number, seconds: number, connections = 32, members: readonly string[] = ['MBR-BENCH']): Promise<Result> {
+/** `members`: the sales are spread over these membership ids in turn (one member by default); `randomIds`: see signedSale. */
+export async function load(
+  port: number,
+  seconds: number,
+  connections = 32,
+  members: readonly string[] = ['MBR-BENCH'],
+  randomIds?: boolean,
+): Promise<Result> {
   let next = 0;
   return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
     duration: seconds,
     requests: [
-      { method: 'POST', path: '/webhooks/generic', setupRequest: (req) => ({ ...req, ...signedSale(members[next++ % members.length]) }) },
+      {
+        method: 'POST',
+        path: '/webhooks/generic',
+        setupRequest: (req) => ({ ...req, ...signedSale(members[next++ % members.length], randomIds) }),
+      },
     ],
   });
 }
