@@ -367,19 +367,23 @@ function fnv1a(id: string, end = id.length): number {
  */
 const REGIONS = 16;
 
+/** A hash's region and key (idRegion, requestKey): the request id is hashed once per entry for both. */
+const regionOf = (hash: number): number => hash % REGIONS;
+const keyOf = (hash: number): number => hash | 0;
+
 /**
  * The region of the request or transaction index an id's entries go to (migration 0008), from a
  * hash of the whole id, so random and ordered ids alike spread evenly over the regions. Stored
  * regions must stay valid: never change this function without a migration.
  */
-export const idRegion = (id: string): number => fnv1a(id) % REGIONS;
+export const idRegion = (id: string): number => regionOf(fnv1a(id));
 
 /**
  * The 32-bit key the request index compares after its region (migration 0008): the same hash, as a
  * signed integer (PostgreSQL's `integer`). Keys may collide: lookups compare the key, then the id.
  * Stored keys must stay valid: never change this function without a migration.
  */
-export const requestKey = (id: string): number => fnv1a(id) | 0;
+export const requestKey = (id: string): number => keyOf(fnv1a(id));
 
 /**
  * A text value as the journal keeps it: at most `max` characters; NUL characters (valid in a JSON
@@ -475,11 +479,12 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     const at = input.receivedAt.getTime();
     const transactionId = clip(input.transactionId);
     const requestId = clip(input.requestId, 128)!;
+    const requestHash = fnv1a(requestId);
     return [
       timeOrderedId(at),
       requestId,
-      idRegion(requestId),
-      requestKey(requestId),
+      regionOf(requestHash),
+      keyOf(requestHash),
       at,
       input.method,
       clip(input.route)!,
