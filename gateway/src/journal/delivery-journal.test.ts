@@ -318,7 +318,6 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
   });
 });
 
-/** The query plan as text; on PostgreSQL with sequential scans priced out (its tables here are tiny). */
 /**
  * The gateway's schema as it was before migration `before`, these journal entries written then
  * (as that schema's rows; a generic POST answered 200 unless they say otherwise), then migrated to
@@ -339,6 +338,7 @@ async function migrateWithEarlierEntries(db: Kysely<any>, before: string, entrie
   await migrate(db, gatewayMigrations);
 }
 
+/** The query plan as text; on PostgreSQL with sequential scans priced out (its tables here are tiny). */
 async function explain(db: Kysely<any>, dialect: 'sqlite' | 'postgres', query: CompiledQuery): Promise<string> {
   if (dialect === 'sqlite') {
     const rows = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
