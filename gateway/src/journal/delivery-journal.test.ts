@@ -243,13 +243,67 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
     }
   });
 
-  it('the lookups by transaction id and by request id read their indexes (three and two), never the whole table', async () => {
+  it("gives entries journalled before connection regions (migration 0009) their connection's region: listed and pruned by connection with the new ones", async () => {
+    const database = await openTestDatabase<any>(name);
+    const at = Date.UTC(2026, 10, 28, 2, 0, 0);
+    await migrateWithEarlierEntries(database.db, '0009', [
+      { id: 'old-1', request_id: 'req-old-1', received_at: at, connection_id: 'c-1', vendor: 'acme-pos', store_id: 's-1' },
+      { id: 'old-2', request_id: 'req-old-2', received_at: at + 1, connection_id: 'c-2', vendor: 'acme-pos', store_id: 's-2' },
+      { id: 'old-3', request_id: 'req-old-3', received_at: at + 2, connection_id: 'c-1', vendor: 'acme-pos', store_id: 's-1' },
+      { id: 'old-4', request_id: 'req-old-4', received_at: at + 3, connection_id: null, status: 401 },
+    ]);
+    const journal = await createDeliveryJournal({
+      database,
+      masterKey: randomBytes(32),
+      flushMs: 60_000,
+      maxPerConnection: 3,
+      now: () => new Date(at + 60_000),
+    });
+    try {
+      journal.record(entry(1, new Date(at + 1000)));
+      journal.record(entry(2, new Date(at + 2000), { connectionId: 'c-2' }));
+      journal.record(entry(3, new Date(at + 3000), { connectionId: null, status: 401, outcome: 'unknown_connection' }));
+      await journal.flush();
+      const stored = await database.db
+        .selectFrom('gw_deliveries')
+        .select(['request_id', 'connection_region'])
+        .orderBy('received_at')
+        .execute();
+      const number = (value: unknown) => (value === null ? null : Number(value));
+      expect(stored.map((r) => [r.request_id, number(r.connection_region)])).toEqual([
+        ['req-old-1', idRegion('c-1')],
+        ['req-old-2', idRegion('c-2')],
+        ['req-old-3', idRegion('c-1')],
+        ['req-old-4', null],
+        ['req-1', idRegion('c-1')],
+        ['req-2', idRegion('c-2')],
+        ['req-3', null],
+      ]);
+      const ofConnection = async (connectionId: string) => (await journal.list({ connectionId })).deliveries.map((d) => d.requestId);
+      expect(await ofConnection('c-1')).toEqual(['req-1', 'req-old-3', 'req-old-1']);
+      expect(await ofConnection('c-2')).toEqual(['req-2', 'req-old-2']);
+      expect(await ofConnection('c-3')).toEqual([]);
+      // c-1 has four entries, old and new: its oldest goes; c-2 and the unresolved ones stay.
+      journal.record(entry(4, new Date(at + 4000)));
+      await journal.flush();
+      expect(await journal.prune()).toBe(1);
+      expect(await ofConnection('c-1')).toEqual(['req-4', 'req-1', 'req-old-3']);
+      expect(await ofConnection('c-2')).toEqual(['req-2', 'req-old-2']);
+      expect((await journal.list({ status: 401 })).deliveries.map((d) => d.requestId)).toEqual(['req-3', 'req-old-4']);
+    } finally {
+      await journal.close();
+      await database.close();
+    }
+  });
+
+  it('the lookups by transaction id, by request id and by connection read their indexes (three, two and one), never the whole table', async () => {
     const database = await openTestDatabase<any>(name, gatewayMigrations);
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
     try {
-      // A journal of some size, its statistics taken: the plan is the one a real journal gets.
+      // A journal of some size over 40 connections, its statistics taken: the plan is the one a real journal gets.
       const at = Date.UTC(2026, 10, 27, 22, 0, 0);
-      for (let n = 0; n < 2_000; n += 1) journal.record(entry(n, new Date(at + n), { transactionId: `T-${n}` }));
+      for (let n = 0; n < 2_000; n += 1)
+        journal.record(entry(n, new Date(at + n), { transactionId: `T-${n}`, connectionId: `c-${n % 40}` }));
       await journal.flush();
       await database.db.executeQuery(CompiledQuery.raw('analyze'));
       for (const filter of [{ transactionId: 'T-1' }, { transactionId: 'T-1', store: 's-1', since: new Date(0) }]) {
@@ -259,6 +313,10 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
         expect(plan).toContain('gw_deliveries_transaction_unkeyed_idx');
         expect(plan).not.toMatch(/SCAN gw_deliveries|Seq Scan/);
       }
+      // A connection's entries: its region's run of the connections' index (migration 0009).
+      const byConnection = await explain(database.db, name, deliveriesQuery(database.db, { connectionId: 'c-1' }, 50).compile());
+      expect(byConnection).toContain('gw_deliveries_connection_region_idx');
+      expect(byConnection).not.toMatch(/SCAN gw_deliveries(?! USING)|Seq Scan/);
       const plan = await explain(database.db, name, newestByRequestIdQuery(database.db, 'req-1').compile());
       expect(plan).toContain('gw_deliveries_request_region_idx');
       expect(plan).toContain('gw_deliveries_request_unregioned_idx');

@@ -16,6 +16,7 @@ interface GwDeliveriesTable {
   vendor: string | null;
   store_id: string | null;
   connection_id: string | null;
+  connection_region: number | null;
   event_type: string | null;
   event_id: string | null;
   transaction_id: string | null;
@@ -226,6 +227,7 @@ const COLUMNS = [
   'vendor',
   'store_id',
   'connection_id',
+  'connection_region',
   'event_type',
   'event_id',
   'transaction_id',
@@ -253,6 +255,7 @@ const NOT_TEXT: Partial<Record<(typeof COLUMNS)[number], string>> = {
   transaction_region: 'integer',
   request_region: 'integer',
   request_key: 'integer',
+  connection_region: 'integer',
 };
 
 /**
@@ -404,7 +407,9 @@ export function deliveriesQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>
     .limit(limit + 1);
   if (filter.vendor) query = query.where('vendor', '=', filter.vendor);
   if (filter.store) query = query.where('store_id', '=', filter.store);
-  if (filter.connectionId) query = query.where('connection_id', '=', filter.connectionId);
+  // By its region (migration 0009): the region's run of the index read newest first.
+  if (filter.connectionId)
+    query = query.where('connection_region', '=', idRegion(filter.connectionId)).where('connection_id', '=', filter.connectionId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.code) query = query.where('outcome', '=', filter.code);
   if (filter.transactionId) {
@@ -480,6 +485,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     const transactionId = clip(input.transactionId);
     const requestId = clip(input.requestId, 128)!;
     const requestHash = fnv1a(requestId);
+    const connectionId = clip(input.connectionId);
     return [
       timeOrderedId(at),
       requestId,
@@ -490,7 +496,8 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       clip(input.route)!,
       clip(input.vendor),
       clip(input.storeId),
-      clip(input.connectionId),
+      connectionId,
+      connectionId === null ? null : idRegion(connectionId),
       clip(input.eventType),
       clip(input.eventId),
       transactionId,
@@ -577,23 +584,29 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     const cutoff = now().getTime() - (options.retentionDays ?? 14) * 24 * 60 * 60 * 1000;
     let removed = await deleteInChunks((q) => q.where('received_at', '<', cutoff));
     const cap = options.maxPerConnection ?? 100_000;
-    const crowded = (
-      await run(
+    // Counted and cut through the connections' index (migration 0009), a region per statement: a
+    // count of a whole journal of millions in one statement would hold the writer for most of a
+    // second, while the batches queue behind it.
+    const crowded: Array<{ connection_region: number; connection_id: string }> = [];
+    for (let region = 0; region < REGIONS; region += 1) {
+      const { rows } = await run(
         db
           .selectFrom('gw_deliveries')
-          .select(['connection_id', (eb) => eb.fn.countAll<number>().as('n')])
-          .where('connection_id', 'is not', null)
-          .groupBy('connection_id')
+          .select(['connection_region', 'connection_id', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('connection_region', '=', region)
+          .groupBy(['connection_region', 'connection_id'])
           .having((eb) => eb.fn.countAll(), '>', cap)
           .compile(),
-      )
-    ).rows as Array<{ connection_id: string }>;
-    for (const { connection_id: connectionId } of crowded) {
+      );
+      crowded.push(...(rows as typeof crowded));
+    }
+    for (const { connection_region: region, connection_id: connectionId } of crowded) {
       const keepFrom = (
         await run(
           db
             .selectFrom('gw_deliveries')
             .select('received_at')
+            .where('connection_region', '=', Number(region))
             .where('connection_id', '=', connectionId)
             .orderBy('received_at', 'desc')
             .offset(cap - 1)
@@ -602,7 +615,12 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
         )
       ).rows[0] as { received_at: number } | undefined;
       if (!keepFrom) continue;
-      removed += await deleteInChunks((q) => q.where('connection_id', '=', connectionId).where('received_at', '<', keepFrom.received_at));
+      removed += await deleteInChunks((q) =>
+        q
+          .where('connection_region', '=', Number(region))
+          .where('connection_id', '=', connectionId)
+          .where('received_at', '<', keepFrom.received_at),
+      );
     }
     return removed;
   }

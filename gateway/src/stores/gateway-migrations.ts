@@ -7,6 +7,7 @@ import { deliveriesMigration } from './gateway-migration-0005.js';
 import { consoleSessionsMigration } from './gateway-migration-0006.js';
 import { deliveriesTransactionKeyMigration } from './gateway-migration-0007.js';
 import { deliveriesRegionsMigration } from './gateway-migration-0008.js';
+import { deliveriesConnectionRegionMigration } from './gateway-migration-0009.js';
 
 const init: Migration = {
   async up(db: Kysely<any>) {
@@ -75,5 +76,6 @@ export const gatewayMigrations: MigrationSet = {
     '0006_console_sessions': consoleSessionsMigration,
     '0007_deliveries_transaction_key': deliveriesTransactionKeyMigration,
     '0008_deliveries_regions': deliveriesRegionsMigration,
+    '0009_deliveries_connection_region': deliveriesConnectionRegionMigration,
   },
 };
