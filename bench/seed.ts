@@ -1,6 +1,9 @@
-import { SECRET, STORE } from './signed-load.js';
+import { SECRET, STORES } from './signed-load.js';
 
-/** The benchmarks' gateway seed: one generic vendor, one merchant and outlet, the bench connection, one member, a stamp card. */
+/**
+ * The benchmarks' gateway seed: one generic vendor, one merchant, the bench connection and its outlet
+ * (with BENCH_STORES, that many connections, an outlet each), one member, a stamp card.
+ */
 export const seed = {
   codePrefix: 'LOYAL',
   vendors: [{ slug: 'bench-pos', name: 'Bench POS', tier: 'generic' }],
@@ -12,8 +15,14 @@ export const seed = {
       defaultCountryCode: '1',
       earnRate: 1,
       redemptionRate: 100,
-      outlets: [{ id: 'o-bench', name: 'Bench outlet' }],
-      connections: [{ vendor: 'bench-pos', storeId: STORE, outletId: 'o-bench', secret: SECRET, active: true }],
+      outlets: STORES.map((_, i) => ({ id: i === 0 ? 'o-bench' : `o-bench-${i + 1}`, name: `Bench outlet ${i + 1}` })),
+      connections: STORES.map((storeId, i) => ({
+        vendor: 'bench-pos',
+        storeId,
+        outletId: i === 0 ? 'o-bench' : `o-bench-${i + 1}`,
+        secret: SECRET,
+        active: true,
+      })),
       members: [{ membershipId: 'MBR-BENCH', phone: '+15550109999', email: 'bench@example.com', externalId: 'crm-bench', points: 0 }],
       rewards: [
         {

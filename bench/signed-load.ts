@@ -4,6 +4,15 @@ import autocannon, { type Result } from 'autocannon';
 
 export const SECRET = 'whsec_bench_secret_value_0123456789';
 export const STORE = 'bench-store-1';
+/**
+ * BENCH_STORES: the stores (connections, each with its own outlet) the sales come from, in turn;
+ * one by default, as every target of `npm run bench` measures. An operator's gateway takes sales
+ * from hundreds of stores at once, and what is kept per store (the ledger's and the journal's
+ * indexes, the caches and counters keyed by connection) then has as many places in use.
+ */
+export const STORES: readonly string[] = Array.from({ length: Math.max(1, Number(process.env.BENCH_STORES ?? 1)) }, (_, i) =>
+  i === 0 ? STORE : `bench-store-${i + 1}`,
+);
 
 let counter = 0;
 /**
@@ -17,11 +26,12 @@ export function signedSale(
 ): { body: string; headers: Record<string, string> } {
   counter += 1;
   const id = randomIds ? randomUUID() : `B-${process.pid}-${Date.now().toString(36)}-${counter}`;
+  const store = STORES[counter % STORES.length]!;
   const body = JSON.stringify({
     eventId: `${id}:completed`,
     eventType: 'sale.completed',
     occurredAt: new Date().toISOString(),
-    store: { id: STORE },
+    store: { id: store },
     transaction: {
       id,
       total: 12.5,
@@ -36,7 +46,7 @@ export function signedSale(
   });
   return {
     body,
-    headers: { 'content-type': 'application/json', ...signedHeaders({ vendor: 'bench-pos', store: STORE, secret: SECRET, body }) },
+    headers: { 'content-type': 'application/json', ...signedHeaders({ vendor: 'bench-pos', store, secret: SECRET, body }) },
   };
 }
 
