@@ -42,7 +42,9 @@ try {
   if (process.env.BENCH_ALLOC_PROF)
     writeFileSync(path.join(process.env.BENCH_ALLOC_PROF, 'requests'), String(warmUp.requests.total + result.requests.total));
   const cpu = cpuPerRequest(before, server.cpu(), result.requests.total);
-  console.log(`${result.requests.average} req/s, non-2xx ${result.non2xx}, CPU µs/request by thread: ${JSON.stringify(cpu)}`);
+  console.log(
+    `${result.requests.average} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, CPU µs/request by thread: ${JSON.stringify(cpu)}`,
+  );
 } finally {
   await server.stop();
   await postgres?.dispose();
