@@ -34,7 +34,14 @@ const HINTS: Partial<Record<DeliveryFilterKey, string>> = {
 
 /** GET /console: the journal, filtered, newest first. */
 export function renderDeliveries(
-  options: Common & { filters: DeliveryFilterValues; deliveries: Delivery[] | null; nextHref: string | null; journalMounted: boolean },
+  options: Common & {
+    filters: DeliveryFilterValues;
+    deliveries: Delivery[] | null;
+    nextHref: string | null;
+    /** The page's search stopped at its bound, having looked back to this time (DeliveryPage.searchedBackTo). */
+    searchedBackTo?: string | null;
+    journalMounted: boolean;
+  },
 ): string {
   const inputs = DELIVERY_FILTERS.map(
     ([key, label]) =>
@@ -51,10 +58,12 @@ export function renderDeliveries(
     : options.deliveries === null
       ? html``
       : options.deliveries.length === 0
-        ? html`<p>No delivery matches these filters.</p>`
+        ? options.searchedBackTo && options.nextHref
+          ? html`<p>No delivery received since ${time(options.searchedBackTo)} matches these filters.</p><p><a href="${options.nextHref}" rel="next">Search older deliveries</a></p>`
+          : html`<p>No delivery matches these filters.</p>`
         : html`<table><caption class="muted">Deliveries, newest first</caption>
 <thead><tr><th scope="col">Request id</th><th scope="col">Received</th><th scope="col">Route</th><th scope="col">Vendor</th><th scope="col">Store</th><th scope="col">Status</th><th scope="col">Outcome</th><th scope="col">Transaction</th><th scope="col">Request</th></tr></thead>
-<tbody>${rows}</tbody></table>${options.nextHref ? html`<p><a href="${options.nextHref}" rel="next">Next page</a></p>` : html``}`;
+<tbody>${rows}</tbody></table>${options.searchedBackTo ? html`<p class="muted">Searched back to ${time(options.searchedBackTo)}.</p>` : html``}${options.nextHref ? html`<p><a href="${options.nextHref}" rel="next">${options.searchedBackTo ? 'Search older deliveries' : 'Next page'}</a></p>` : html``}`;
   return consolePage(
     { title: 'Deliveries', section: 'deliveries', session: options.session, message: options.message },
     html`<form method="get" action="/console" role="search" aria-label="Filter deliveries"><div class="filters">${inputs}

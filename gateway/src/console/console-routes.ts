@@ -239,7 +239,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
           await deps.journal.flush();
           const page = await deps.journal.list(filter);
           const nextHref = page.nextCursor ? `/console?${new URLSearchParams({ ...listed, cursor: page.nextCursor }).toString()}` : null;
-          return render(200, { deliveries: page.deliveries, nextHref });
+          return render(200, { deliveries: page.deliveries, nextHref, searchedBackTo: page.searchedBackTo });
         } catch (error) {
           const { status, text } = failureOf(error, request);
           return render(status, { message: { kind: 'error', text } });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createDatabase, migrate, type MigrationSet } from '@loyalty-gateway/storage';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { CompiledQuery, type Kysely } from 'kysely';
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { gatewayMigrations } from '../stores/gateway-migrations.js';
 import {
@@ -15,7 +16,11 @@ import {
   newestByRequestIdQuery,
   requestKey,
   transactionKey,
+  type Delivery,
+  type DeliveryFilter,
   type DeliveryInput,
+  type DeliveryJournal,
+  type DeliveryPage,
   type Row,
 } from './delivery-journal.js';
 
@@ -313,6 +318,10 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
         expect(plan).toContain('gw_deliveries_transaction_unkeyed_idx');
         expect(plan).not.toMatch(/SCAN gw_deliveries|Seq Scan/);
       }
+      // A page after a cursor, with a filter no index serves: a range of the time index, not the whole of it.
+      const cursor = Buffer.from(`${at + 1500}|zzzz`).toString('base64url');
+      const paged = await explain(database.db, name, deliveriesQuery(database.db, { store: 's-1', cursor }, 50).compile());
+      expect(paged).toMatch(/USING INDEX gw_deliveries_received_idx \(received_at<\?\)|Index Cond: \(received_at <= /);
       // A connection's entries: its region's run of the connections' index (migration 0009).
       const byConnection = await explain(database.db, name, deliveriesQuery(database.db, { connectionId: 'c-1' }, 50).compile());
       expect(byConnection).toContain('gw_deliveries_connection_region_idx');
@@ -321,6 +330,84 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
       expect(plan).toContain('gw_deliveries_request_region_idx');
       expect(plan).toContain('gw_deliveries_request_unregioned_idx');
       expect(plan).not.toMatch(/SCAN gw_deliveries|Seq Scan/);
+    } finally {
+      await journal.close();
+      await database.close();
+    }
+  });
+
+  it('a filter no index serves searches at most searchWindow × searchWindows entries a page; following nextCursor finds every match, in order, once', async () => {
+    const database = await openTestDatabase<any>(name, gatewayMigrations);
+    const journal = await createDeliveryJournal({
+      database,
+      masterKey: randomBytes(32),
+      flushMs: 60_000,
+      searchWindow: 7,
+      searchWindows: 3,
+    });
+    try {
+      // 200 entries, several to a millisecond (the order's ties go by journal id); two stores, statuses 200, 401 and 500.
+      const at = Date.UTC(2026, 10, 28, 3, 0, 0);
+      const written = fc.sample(
+        fc.record({
+          dt: fc.integer({ min: 0, max: 3 }),
+          store: fc.constantFrom('s-1', 's-2'),
+          status: fc.constantFrom(200, 200, 200, 401, 500),
+        }),
+        { numRuns: 200, seed: 20261128 },
+      );
+      let time = at;
+      for (const [n, w] of written.entries()) {
+        time += w.dt;
+        journal.record(
+          entry(n, new Date(time), { storeId: w.store, status: w.status, outcome: w.status === 200 ? 'processed' : `code-${w.status}` }),
+        );
+      }
+      await journal.flush();
+      const everything = await allPages(journal, {}, 500);
+      expect(everything.pages).toBe(1);
+      const newestFirst = everything.deliveries;
+      expect(newestFirst).toHaveLength(200);
+      // No page of a scanning filter looks further back than 21 entries below its cursor.
+      const filters = [
+        { status: 500 },
+        { store: 's-2', status: 401 },
+        { code: 'code-401' },
+        { vendor: 'acme-pos', limit: 4 },
+        { store: 's-1', since: new Date(at + 100), until: new Date(at + 250) },
+        { store: 'nowhere' },
+      ];
+      for (const filter of filters) {
+        const expected = newestFirst.filter(
+          (d) =>
+            (filter.status === undefined || d.status === filter.status) &&
+            (filter.store === undefined || d.storeId === filter.store) &&
+            (filter.code === undefined || d.outcome === filter.code) &&
+            (filter.since === undefined || Date.parse(d.receivedAt) >= filter.since.getTime()) &&
+            (filter.until === undefined || Date.parse(d.receivedAt) < filter.until.getTime()),
+        );
+        const paged = await allPages(journal, filter, filter.limit ?? 5);
+        expect(paged.deliveries.map((d) => d.id)).toEqual(expected.map((d) => d.id));
+        for (const page of paged.each) {
+          if (page.searchedBackTo === null) continue;
+          // Stopped at its bound: its cursor is the 21st entry it examined (below its own cursor and `until`), and it examined no further.
+          const oldestExamined = newestFirst.findIndex((d) => d.receivedAt === page.searchedBackTo && cursorOf(d) === page.nextCursor);
+          const firstExamined = Math.max(
+            page.startIndex + 1,
+            filter.until ? newestFirst.findIndex((d) => Date.parse(d.receivedAt) < filter.until!.getTime()) : 0,
+          );
+          expect(oldestExamined - firstExamined).toBe(20);
+          expect(page.deliveries.length).toBeLessThanOrEqual(filter.limit ?? 5);
+        }
+      }
+      // A store that never sent: an empty first page that says how far back it looked, and a way on.
+      const first = await journal.list({ store: 'nowhere' });
+      expect(first.deliveries).toEqual([]);
+      expect(first.searchedBackTo).toBe(newestFirst[20]!.receivedAt);
+      expect(first.nextCursor).toBe(cursorOf(newestFirst[20]!));
+      // Filters an index serves are answered in one statement, whole.
+      expect((await journal.list({ connectionId: 'c-1', limit: 500 })).deliveries).toHaveLength(200);
+      expect((await journal.list({ connectionId: 'c-1', status: 999 })).searchedBackTo).toBeNull();
     } finally {
       await journal.close();
       await database.close();
@@ -608,3 +695,24 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
     }
   });
 });
+
+/** A delivery's position as the journal's cursors encode it (received_at in ms, then id). */
+const cursorOf = (d: { receivedAt: string; id: string }): string =>
+  Buffer.from(`${Date.parse(d.receivedAt)}|${d.id}`).toString('base64url');
+
+/** Every page of `filter`, following nextCursor: the deliveries in order, and each page with the index (in the whole list) its search started below. */
+async function allPages(journal: DeliveryJournal, filter: DeliveryFilter, limit: number) {
+  const whole = await journal.list({ limit: 500 });
+  const position = (cursor: string | undefined) => (cursor === undefined ? -1 : whole.deliveries.findIndex((d) => cursorOf(d) === cursor));
+  const deliveries: Delivery[] = [];
+  const each: Array<DeliveryPage & { startIndex: number }> = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await journal.list({ ...filter, limit, ...(cursor ? { cursor } : {}) });
+    each.push({ ...page, startIndex: position(cursor) });
+    deliveries.push(...page.deliveries);
+    if (!page.nextCursor) return { deliveries, pages: each.length, each };
+    if (each.length > 1000) throw new Error('the list did not end');
+    cursor = page.nextCursor;
+  }
+}
