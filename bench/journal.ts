@@ -150,6 +150,18 @@ for (const filter of [{ store: 'no-such-store' }, { status: 500 }]) {
     `list ${JSON.stringify(filter)}: ${page.deliveries.length} found, ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)} ms (${((used.user + used.system) / 1000).toFixed(1)} ms of the event loop's CPU), searched back to ${page.searchedBackTo ?? 'the start'}`,
   );
 }
+// One delivery's page (admin deliveries show, the console): the entry by request id and its replays.
+{
+  const newest = (await journal.list({ limit: 1 })).deliveries[0]!;
+  const started = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
+  const found = await journal.get(newest.requestId);
+  const replays = await journal.replaysOf(found!.id);
+  const used = process.cpuUsage(cpu);
+  console.log(
+    `one delivery and its replays (${replays.length}): ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)} ms (${((used.user + used.system) / 1000).toFixed(1)} ms of the event loop's CPU)`,
+  );
+}
 // The hourly pruning: how long it takes, and how much of it the event loop spends (its CPU time).
 const pruneStarted = process.hrtime.bigint();
 const pruneCpu = threads().main;

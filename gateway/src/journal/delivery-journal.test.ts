@@ -14,6 +14,7 @@ import {
   deliveriesQuery,
   idRegion,
   newestByRequestIdQuery,
+  replaysQuery,
   requestKey,
   transactionKey,
   type Delivery,
@@ -301,7 +302,7 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
     }
   });
 
-  it('the lookups by transaction id, by request id and by connection read their indexes (three, two and one), never the whole table', async () => {
+  it('the lookups by transaction id, by request id, by connection and of replays read their indexes, never the whole table', async () => {
     const database = await openTestDatabase<any>(name, gatewayMigrations);
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
     try {
@@ -322,6 +323,10 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
       const cursor = Buffer.from(`${at + 1500}|zzzz`).toString('base64url');
       const paged = await explain(database.db, name, deliveriesQuery(database.db, { store: 's-1', cursor }, 50).compile());
       expect(paged).toMatch(/USING INDEX gw_deliveries_received_idx \(received_at<\?\)|Index Cond: \(received_at <= /);
+      // A delivery's replays (every delivery's page): their partial index (migration 0010).
+      const replays = await explain(database.db, name, replaysQuery(database.db, 'some-entry').compile());
+      expect(replays).toContain('gw_deliveries_replay_idx');
+      expect(replays).not.toMatch(/SCAN gw_deliveries(?! USING)|Seq Scan/);
       // A connection's entries: its region's run of the connections' index (migration 0009).
       const byConnection = await explain(database.db, name, deliveriesQuery(database.db, { connectionId: 'c-1' }, 50).compile());
       expect(byConnection).toContain('gw_deliveries_connection_region_idx');

@@ -519,6 +519,11 @@ export function newestByRequestIdQuery(db: Kysely<{ gw_deliveries: GwDeliveriesT
     .limit(1);
 }
 
+/** The entries replaying entry `id`, oldest first, through their partial index (migration 0010). */
+export function replaysQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>, id: string) {
+  return db.selectFrom('gw_deliveries').selectAll().where('replay_of', '=', id).orderBy('received_at', 'asc');
+}
+
 export type DeliveryJournal = Awaited<ReturnType<typeof createDeliveryJournal>>;
 
 /**
@@ -754,9 +759,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     },
     /** Entries replaying this one. */
     async replaysOf(id: string): Promise<Delivery[]> {
-      return (await db.selectFrom('gw_deliveries').selectAll().where('replay_of', '=', id).orderBy('received_at', 'asc').execute()).map(
-        toDelivery,
-      );
+      return (await replaysQuery(db, id).execute()).map(toDelivery);
     },
     prune,
     async close(): Promise<void> {

@@ -8,6 +8,7 @@ import { consoleSessionsMigration } from './gateway-migration-0006.js';
 import { deliveriesTransactionKeyMigration } from './gateway-migration-0007.js';
 import { deliveriesRegionsMigration } from './gateway-migration-0008.js';
 import { deliveriesConnectionRegionMigration } from './gateway-migration-0009.js';
+import { deliveriesReplayIndexMigration } from './gateway-migration-0010.js';
 
 const init: Migration = {
   async up(db: Kysely<any>) {
@@ -77,5 +78,6 @@ export const gatewayMigrations: MigrationSet = {
     '0007_deliveries_transaction_key': deliveriesTransactionKeyMigration,
     '0008_deliveries_regions': deliveriesRegionsMigration,
     '0009_deliveries_connection_region': deliveriesConnectionRegionMigration,
+    '0010_deliveries_replay_index': deliveriesReplayIndexMigration,
   },
 };
