@@ -249,7 +249,7 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
     }
   });
 
-  it("gives entries journalled before connection regions (migration 0009) their connection's region: listed and pruned by connection with the new ones", async () => {
+  it('lists and prunes by connection the entries journalled before connection regions (migration 0009) with the new ones, without rewriting them', async () => {
     const database = await openTestDatabase<any>(name);
     const at = Date.UTC(2026, 10, 28, 2, 0, 0);
     await migrateWithEarlierEntries(database.db, '0009', [
@@ -277,9 +277,9 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
         .execute();
       const number = (value: unknown) => (value === null ? null : Number(value));
       expect(stored.map((r) => [r.request_id, number(r.connection_region)])).toEqual([
-        ['req-old-1', idRegion('c-1')],
-        ['req-old-2', idRegion('c-2')],
-        ['req-old-3', idRegion('c-1')],
+        ['req-old-1', null],
+        ['req-old-2', null],
+        ['req-old-3', null],
         ['req-old-4', null],
         ['req-1', idRegion('c-1')],
         ['req-2', idRegion('c-2')],
@@ -296,6 +296,18 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
       expect(await ofConnection('c-1')).toEqual(['req-4', 'req-1', 'req-old-3']);
       expect(await ofConnection('c-2')).toEqual(['req-2', 'req-old-2']);
       expect((await journal.list({ status: 401 })).deliveries.map((d) => d.requestId)).toEqual(['req-3', 'req-old-4']);
+      // Pages run across the two: the cursor of a new entry continues into the old ones.
+      const first = await journal.list({ connectionId: 'c-1', limit: 2 });
+      expect(first.deliveries.map((d) => d.requestId)).toEqual(['req-4', 'req-1']);
+      const second = await journal.list({ connectionId: 'c-1', limit: 2, cursor: first.nextCursor! });
+      expect(second.deliveries.map((d) => d.requestId)).toEqual(['req-old-3']);
+      expect(second.nextCursor).toBeNull();
+      // Once the new entries alone fill the bound, the old ones go with the oldest new one.
+      journal.record(entry(5, new Date(at + 5000)));
+      journal.record(entry(6, new Date(at + 6000)));
+      await journal.flush();
+      expect(await journal.prune()).toBe(2);
+      expect(await ofConnection('c-1')).toEqual(['req-6', 'req-5', 'req-4']);
     } finally {
       await journal.close();
       await database.close();
@@ -331,6 +343,10 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
       const byConnection = await explain(database.db, name, deliveriesQuery(database.db, { connectionId: 'c-1' }, 50).compile());
       expect(byConnection).toContain('gw_deliveries_connection_region_idx');
       expect(byConnection).not.toMatch(/SCAN gw_deliveries(?! USING)|Seq Scan/);
+      // … and those journalled before it: their partial index.
+      const before = await explain(database.db, name, deliveriesQuery(database.db, { connectionId: 'c-1' }, 50, true).compile());
+      expect(before).toContain('gw_deliveries_connection_unregioned_idx');
+      expect(before).not.toMatch(/SCAN gw_deliveries(?! USING)|Seq Scan/);
       const plan = await explain(database.db, name, newestByRequestIdQuery(database.db, 'req-1').compile());
       expect(plan).toContain('gw_deliveries_request_region_idx');
       expect(plan).toContain('gw_deliveries_request_unregioned_idx');

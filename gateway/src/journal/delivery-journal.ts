@@ -414,8 +414,17 @@ export const requestKey = (id: string): number => keyOf(fnv1a(id));
 const clip = (value: string | null | undefined, max = 255): string | null =>
   value == null ? null : toStorableText(value.length > max ? value.slice(0, max) : value);
 
-/** The inspector's list: newest first, `limit` + 1 rows (the extra one says whether a page follows). */
-export function deliveriesQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>, filter: DeliveryFilter, limit: number) {
+/**
+ * The inspector's list: newest first, `limit` + 1 rows (the extra one says whether a page follows).
+ * With `connectionId`, the entries journalled since migration 0009 (by their region), or with
+ * `journalledBefore` those journalled before it (their own partial index): list reads both.
+ */
+export function deliveriesQuery(
+  db: Kysely<{ gw_deliveries: GwDeliveriesTable }>,
+  filter: DeliveryFilter,
+  limit: number,
+  journalledBefore = false,
+) {
   let query = db
     .selectFrom('gw_deliveries')
     .selectAll()
@@ -426,7 +435,9 @@ export function deliveriesQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>
   if (filter.store) query = query.where('store_id', '=', filter.store);
   // By its region (migration 0009): the region's run of the index read newest first.
   if (filter.connectionId)
-    query = query.where('connection_region', '=', idRegion(filter.connectionId)).where('connection_id', '=', filter.connectionId);
+    query = query
+      .where('connection_region', journalledBefore ? 'is' : '=', journalledBefore ? null : idRegion(filter.connectionId))
+      .where('connection_id', '=', filter.connectionId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.code) query = query.where('outcome', '=', filter.code);
   if (filter.transactionId) {
@@ -446,6 +457,10 @@ export function deliveriesQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>
   if (filter.until) query = query.where('received_at', '<', filter.until.getTime());
   return filter.cursor ? belowCursor(query, filter.cursor) : query;
 }
+
+/** The list's order: received_at, then id, both descending (ids are ASCII of one length and layout). */
+const newestFirst = (a: { received_at: number | string; id: string }, b: { received_at: number | string; id: string }): number =>
+  Number(b.received_at) - Number(a.received_at) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /** A position in the list's order (received_at, then id, both descending), as a cursor. */
 const cursorOf = (row: { received_at: number | string; id: string }): string =>
@@ -652,43 +667,48 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     const cutoff = now().getTime() - (options.retentionDays ?? 14) * 24 * 60 * 60 * 1000;
     let removed = await deleteInChunks((q) => q.where('received_at', '<', cutoff));
     const cap = options.maxPerConnection ?? 100_000;
-    // Counted and cut through the connections' index (migration 0009), a region per statement: a
-    // count of a whole journal of millions in one statement would hold the writer for most of a
-    // second, while the batches queue behind it.
-    const crowded: Array<{ connection_region: number; connection_id: string }> = [];
+    // Counted through the connections' index (migration 0009), a region per statement (a count
+    // of a journal of millions in one statement would hold the writer for most of a second while
+    // the batches queue behind it), and entries journalled before it through their own index.
+    const counts = new Map<string, { region: number; regioned: number; before: number }>();
+    const countOf = (id: string) => counts.get(id) ?? counts.set(id, { region: idRegion(id), regioned: 0, before: 0 }).get(id)!;
+    const perConnection = db
+      .selectFrom('gw_deliveries')
+      .select(['connection_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('connection_id');
     for (let region = 0; region < REGIONS; region += 1) {
-      const { rows } = await run(
-        db
-          .selectFrom('gw_deliveries')
-          .select(['connection_region', 'connection_id', (eb) => eb.fn.countAll<number>().as('n')])
-          .where('connection_region', '=', region)
-          .groupBy(['connection_region', 'connection_id'])
-          .having((eb) => eb.fn.countAll(), '>', cap)
-          .compile(),
-      );
-      crowded.push(...(rows as typeof crowded));
+      const { rows } = await run(perConnection.where('connection_region', '=', region).compile());
+      for (const row of rows as Array<{ connection_id: string; n: number | string }>) countOf(row.connection_id).regioned = Number(row.n);
     }
-    for (const { connection_region: region, connection_id: connectionId } of crowded) {
+    const { rows: before } = await run(
+      perConnection.where('connection_region', 'is', null).where('connection_id', 'is not', null).compile(),
+    );
+    for (const row of before as Array<{ connection_id: string; n: number | string }>) countOf(row.connection_id).before = Number(row.n);
+    for (const [connectionId, { region, regioned, before: earlier }] of counts) {
+      if (regioned + earlier <= cap) continue;
+      // Entries journalled before the migration are older than those after it: the newest `cap`
+      // are taken from the regioned ones first.
+      const journalledBefore = regioned < cap;
+      const ofConnection = <Q extends SelectQueryBuilder<{ gw_deliveries: GwDeliveriesTable }, 'gw_deliveries', any>>(q: Q): Q =>
+        q
+          .where('connection_region', journalledBefore ? 'is' : '=', journalledBefore ? null : region)
+          .where('connection_id', '=', connectionId) as Q;
       const keepFrom = (
         await run(
-          db
-            .selectFrom('gw_deliveries')
-            .select('received_at')
-            .where('connection_region', '=', Number(region))
-            .where('connection_id', '=', connectionId)
+          ofConnection(db.selectFrom('gw_deliveries').select('received_at'))
             .orderBy('received_at', 'desc')
-            .offset(cap - 1)
+            .offset((journalledBefore ? cap - regioned : cap) - 1)
             .limit(1)
             .compile(),
         )
-      ).rows[0] as { received_at: number } | undefined;
+      ).rows[0] as { received_at: number | string } | undefined;
       if (!keepFrom) continue;
-      removed += await deleteInChunks((q) =>
-        q
-          .where('connection_region', '=', Number(region))
-          .where('connection_id', '=', connectionId)
-          .where('received_at', '<', keepFrom.received_at),
-      );
+      const cut = Number(keepFrom.received_at);
+      removed += await deleteInChunks((q) => ofConnection(q).where('received_at', '<', cut));
+      if (!journalledBefore && earlier > 0)
+        removed += await deleteInChunks((q) =>
+          q.where('connection_region', 'is', null).where('connection_id', '=', connectionId).where('received_at', '<', cut),
+        );
     }
     return removed;
   }
@@ -725,6 +745,14 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
         const last = page.at(-1);
         return { deliveries: page.map(toDelivery), nextCursor: rows.length > limit && last ? cursorOf(last) : null, searchedBackTo: null };
       };
+      if (filter.connectionId) {
+        // Since migration 0009 and before it: two index-ordered reads, merged.
+        const both = [
+          ...(await deliveriesQuery(db, filter, limit).execute()),
+          ...(await deliveriesQuery(db, filter, limit, true).execute()),
+        ];
+        return pageOf(both.sort(newestFirst).slice(0, limit + 1));
+      }
       if (!scansJournal(filter)) return pageOf(await deliveriesQuery(db, filter, limit).execute());
       const found: Array<Selectable<GwDeliveriesTable>> = [];
       let cursor = filter.cursor;
