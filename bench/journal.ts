@@ -21,7 +21,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDatabase, ensureSchema, migrate } from '@loyalty-gateway/storage';
-import { sql } from 'kysely';
 import { runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import { timeOrderedUuid } from '../gateway/src/http/request-id.js';
 import { createDeliveryJournal } from '../gateway/src/journal/index.js';
@@ -133,7 +132,7 @@ console.log(
 );
 // On PostgreSQL, the statistics autovacuum would have taken of a journal this size by now: the
 // plans of the lookups below depend on them (a journal never analyzed yet gets sequential scans).
-if (postgresUrl) await sql`analyze gw_deliveries`.execute(database.db);
+if (postgresUrl) await runPostgresStatement(postgresUrl, `analyze ${schema}.gw_deliveries`);
 // The inspector's lookup by transaction id in a journal of this size (each must find its one entry).
 const lookupStarted = process.hrtime.bigint();
 for (const transactionId of lookups) {
