@@ -36,7 +36,8 @@ describe.skipIf(!available)('the console in headless Chromium', () => {
   };
 
   beforeAll(async () => {
-    t = await openOperatorApp({ journal: true, engineFault: fault });
+    // A search examines one entry a page, so a few deliveries show how a long search is paged.
+    t = await openOperatorApp({ journal: true, engineFault: fault, journalSearch: { window: 1, windows: 1 } });
     expect((await webhook(sale({ id: 'E-1' }))).statusCode).toBe(200);
     const refused = await webhook(sale({ id: 'E-2' }), { secret: 'whsec_wrong_secret_0123456789abcdef' });
     expect(refused.statusCode).toBe(401);
@@ -118,6 +119,27 @@ describe.skipIf(!available)('the console in headless Chromium', () => {
     const replays = page.getByRole('region', { name: 'Replays' });
     expect(await replays.getByRole('cell', { name: 'processed' }).isVisible()).toBe(true);
     await shoot('4-replayed');
+  });
+
+  it('a store that never sent: each page says how far back it searched, and "Search older deliveries" goes on to the end', async () => {
+    await page.goto(`${origin}/console`);
+    await page.getByLabel('Store').fill('store-that-never-sent');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/store=store-that-never-sent/);
+    expect(await page.getByText(/^No delivery received since \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ matches these filters\.$/).isVisible()).toBe(
+      true,
+    );
+    await shoot('5-searched-back');
+    let pages = 1;
+    while (await page.getByRole('link', { name: 'Search older deliveries' }).count()) {
+      await page.getByRole('link', { name: 'Search older deliveries' }).click();
+      await page.waitForURL(/cursor=/);
+      pages += 1;
+      expect(pages).toBeLessThan(20);
+    }
+    expect(await page.getByText('No delivery matches these filters.', { exact: true }).isVisible()).toBe(true);
+    // One entry a page: the journal's entries so far (three sales and the replay) and one more page to find its end.
+    expect(pages).toBeGreaterThanOrEqual(4);
   });
 
   it('promotes a vendor from the vendors page', async () => {

@@ -77,6 +77,8 @@ export async function openOperatorApp(
     vendorChangeWaitMs?: number;
     /** Mount the delivery journal (and its admin routes and replay). */
     journal?: boolean;
+    /** The journal's search bound per page (its searchWindow and searchWindows); the journal's defaults when absent. */
+    journalSearch?: { window: number; windows: number };
     /** While `down` is true the engine's earn and reverse fail as unreachable (the doors answer 500). */
     engineFault?: { down: boolean };
     /** GATEWAY_TRUSTED_PROXIES (none when absent). */
@@ -127,6 +129,9 @@ export async function openOperatorApp(
               database: await open(r, TOKENS.gatewayDatabase),
               masterKey: await open(r, TOKENS.masterKey),
               flushMs: 20,
+              ...(options.journalSearch
+                ? { searchWindow: options.journalSearch.window, searchWindows: options.journalSearch.windows }
+                : {}),
             }),
           (journal) => journal.close(),
         )
