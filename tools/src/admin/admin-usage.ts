@@ -29,7 +29,9 @@ export const ADMIN_USAGE = `loyalty-gateway admin <group> <action> [args] [--url
   catalog pull --vendor V --connection ID [--wait]   start a pull (202); --wait polls until it ends
 
   deliveries list [--vendor V] [--store S] [--status 500] [--code C] [--transaction T] [--since ISO] [--until ISO] [--limit N] [--cursor C]
-                                           the delivery journal, newest first (every /webhooks and /v1 request)
+                                           the delivery journal, newest first (every /webhooks and /v1 request);
+                                           --vendor/--store/--status/--code alone search 200,000 entries a page:
+                                           a short page says how far back (searchedBackTo); --cursor nextCursor goes on
   deliveries show ID                       one delivery's story (ID: the journal id or the X-Request-ID)
   deliveries replay ID                     re-run a delivery that failed on our side (5xx); the ledger still decides
 
