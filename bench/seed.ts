@@ -1,5 +1,8 @@
 import { SECRET, STORES } from './signed-load.js';
 
+/** The outlet of the i-th store's connection (the first one is the bench's own, o-bench). */
+const outletOf = (i: number): string => (i === 0 ? 'o-bench' : `o-bench-${i + 1}`);
+
 /**
  * The benchmarks' gateway seed: one generic vendor, one merchant, the bench connection and its outlet
  * (with BENCH_STORES, that many connections, an outlet each), one member, a stamp card.
@@ -15,11 +18,11 @@ export const seed = {
       defaultCountryCode: '1',
       earnRate: 1,
       redemptionRate: 100,
-      outlets: STORES.map((_, i) => ({ id: i === 0 ? 'o-bench' : `o-bench-${i + 1}`, name: `Bench outlet ${i + 1}` })),
+      outlets: STORES.map((_, i) => ({ id: outletOf(i), name: `Bench outlet ${i + 1}` })),
       connections: STORES.map((storeId, i) => ({
         vendor: 'bench-pos',
         storeId,
-        outletId: i === 0 ? 'o-bench' : `o-bench-${i + 1}`,
+        outletId: outletOf(i),
         secret: SECRET,
         active: true,
       })),

@@ -433,11 +433,7 @@ export function deliveriesQuery(
     .limit(limit + 1);
   if (filter.vendor) query = query.where('vendor', '=', filter.vendor);
   if (filter.store) query = query.where('store_id', '=', filter.store);
-  // By its region (migration 0009): the region's run of the index read newest first.
-  if (filter.connectionId)
-    query = query
-      .where('connection_region', journalledBefore ? 'is' : '=', journalledBefore ? null : idRegion(filter.connectionId))
-      .where('connection_id', '=', filter.connectionId);
+  if (filter.connectionId) query = ofConnection(query, filter.connectionId, journalledBefore);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.code) query = query.where('outcome', '=', filter.code);
   if (filter.transactionId) {
@@ -458,6 +454,17 @@ export function deliveriesQuery(
   return filter.cursor ? belowCursor(query, filter.cursor) : query;
 }
 
+type DeliveriesQuery = SelectQueryBuilder<{ gw_deliveries: GwDeliveriesTable }, 'gw_deliveries', any>;
+
+/**
+ * One connection's entries: those journalled since migration 0009 by their region (the region's
+ * run of its index), or with `journalledBefore` those journalled before it (their partial index).
+ */
+const ofConnection = <Q extends DeliveriesQuery>(query: Q, connectionId: string, journalledBefore: boolean): Q =>
+  query
+    .where('connection_region', journalledBefore ? 'is' : '=', journalledBefore ? null : idRegion(connectionId))
+    .where('connection_id', '=', connectionId) as Q;
+
 /** The list's order: received_at, then id, both descending (ids are ASCII of one length and layout). */
 const newestFirst = (a: { received_at: number | string; id: string }, b: { received_at: number | string; id: string }): number =>
   Number(b.received_at) - Number(a.received_at) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
@@ -466,18 +473,28 @@ const newestFirst = (a: { received_at: number | string; id: string }, b: { recei
 const cursorOf = (row: { received_at: number | string; id: string }): string =>
   Buffer.from(`${row.received_at}|${row.id}`).toString('base64url');
 
-/** Only the entries after `cursor` in the list's order (older, or as old with a smaller id). */
-function belowCursor<Q extends SelectQueryBuilder<{ gw_deliveries: GwDeliveriesTable }, 'gw_deliveries', any>>(
-  query: Q,
-  cursor: string,
-): Q {
+/**
+ * The entries after a position in the list's order (`below`: older, or as old with a smaller id),
+ * or at it and before it (`atOrAbove`). The range on received_at alone is said as well: the OR is
+ * not a range SQLite's planner reads an index by.
+ */
+function fromPosition<Q extends DeliveriesQuery>(query: Q, at: number, id: string, side: 'below' | 'atOrAbove'): Q {
+  return (
+    side === 'below'
+      ? query
+          .where('received_at', '<=', at)
+          .where((eb) => eb.or([eb('received_at', '<', at), eb.and([eb('received_at', '=', at), eb('id', '<', id)])]))
+      : query
+          .where('received_at', '>=', at)
+          .where((eb) => eb.or([eb('received_at', '>', at), eb.and([eb('received_at', '=', at), eb('id', '>=', id)])]))
+  ) as Q;
+}
+
+/** Only the entries after `cursor` in the list's order (a cursor that does not parse bounds nothing). */
+function belowCursor<Q extends DeliveriesQuery>(query: Q, cursor: string): Q {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const atMs = Number(at);
-  if (!Number.isFinite(atMs) || !id) return query;
-  // The range on received_at alone as well: the OR is not a range SQLite's planner reads an index by.
-  return query
-    .where('received_at', '<=', atMs)
-    .where((eb) => eb.or([eb('received_at', '<', atMs), eb.and([eb('received_at', '=', atMs), eb('id', '<', id)])])) as Q;
+  return Number.isFinite(atMs) && id ? fromPosition(query, atMs, id, 'below') : query;
 }
 
 /**
@@ -670,8 +687,8 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     // Counted through the connections' index (migration 0009), a region per statement (a count
     // of a journal of millions in one statement would hold the writer for most of a second while
     // the batches queue behind it), and entries journalled before it through their own index.
-    const counts = new Map<string, { region: number; regioned: number; before: number }>();
-    const countOf = (id: string) => counts.get(id) ?? counts.set(id, { region: idRegion(id), regioned: 0, before: 0 }).get(id)!;
+    const counts = new Map<string, { regioned: number; before: number }>();
+    const countOf = (id: string) => counts.get(id) ?? counts.set(id, { regioned: 0, before: 0 }).get(id)!;
     const perConnection = db
       .selectFrom('gw_deliveries')
       .select(['connection_id', (eb) => eb.fn.countAll<number>().as('n')])
@@ -684,18 +701,14 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       perConnection.where('connection_region', 'is', null).where('connection_id', 'is not', null).compile(),
     );
     for (const row of before as Array<{ connection_id: string; n: number | string }>) countOf(row.connection_id).before = Number(row.n);
-    for (const [connectionId, { region, regioned, before: earlier }] of counts) {
+    for (const [connectionId, { regioned, before: earlier }] of counts) {
       if (regioned + earlier <= cap) continue;
       // Entries journalled before the migration are older than those after it: the newest `cap`
       // are taken from the regioned ones first.
       const journalledBefore = regioned < cap;
-      const ofConnection = <Q extends SelectQueryBuilder<{ gw_deliveries: GwDeliveriesTable }, 'gw_deliveries', any>>(q: Q): Q =>
-        q
-          .where('connection_region', journalledBefore ? 'is' : '=', journalledBefore ? null : region)
-          .where('connection_id', '=', connectionId) as Q;
       const keepFrom = (
         await run(
-          ofConnection(db.selectFrom('gw_deliveries').select('received_at'))
+          ofConnection(db.selectFrom('gw_deliveries').select('received_at'), connectionId, journalledBefore)
             .orderBy('received_at', 'desc')
             .offset((journalledBefore ? cap - regioned : cap) - 1)
             .limit(1)
@@ -704,11 +717,9 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       ).rows[0] as { received_at: number | string } | undefined;
       if (!keepFrom) continue;
       const cut = Number(keepFrom.received_at);
-      removed += await deleteInChunks((q) => ofConnection(q).where('received_at', '<', cut));
+      removed += await deleteInChunks((q) => ofConnection(q, connectionId, journalledBefore).where('received_at', '<', cut));
       if (!journalledBefore && earlier > 0)
-        removed += await deleteInChunks((q) =>
-          q.where('connection_region', 'is', null).where('connection_id', '=', connectionId).where('received_at', '<', cut),
-        );
+        removed += await deleteInChunks((q) => ofConnection(q, connectionId, true).where('received_at', '<', cut));
     }
     return removed;
   }
@@ -756,23 +767,16 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       if (!scansJournal(filter)) return pageOf(await deliveriesQuery(db, filter, limit).execute());
       const found: Array<Selectable<GwDeliveriesTable>> = [];
       let cursor = filter.cursor;
-      for (let window = 0; window < searchWindows; window += 1) {
+      for (let window = 1; ; window += 1) {
         const end = await windowEndQuery(db, filter, cursor, searchWindow).executeTakeFirst();
-        let query = deliveriesQuery(db, { ...filter, cursor }, limit - found.length);
-        if (end) {
-          const at = Number(end.received_at);
-          query = query
-            .where('received_at', '>=', at)
-            .where((eb) => eb.or([eb('received_at', '>', at), eb.and([eb('received_at', '=', at), eb('id', '>=', end.id)])]));
-        }
-        found.push(...(await query.execute()));
+        const query = deliveriesQuery(db, { ...filter, cursor }, limit - found.length);
+        found.push(...(await (end ? fromPosition(query, Number(end.received_at), end.id, 'atOrAbove') : query).execute()));
         // A full page, or nothing older left to search (the journal's end, or past `since`).
         if (found.length > limit || !end || (filter.since && Number(end.received_at) < filter.since.getTime())) return pageOf(found);
         cursor = cursorOf(end);
-        if (window === searchWindows - 1)
+        if (window === searchWindows)
           return { deliveries: found.map(toDelivery), nextCursor: cursor, searchedBackTo: new Date(Number(end.received_at)).toISOString() };
       }
-      return pageOf(found);
     },
     /** An entry by its journal id, or the newest one with this request id (vendors may reuse X-Request-ID). */
     async get(idOrRequestId: string): Promise<(Delivery & { request: RecordedRequest | null }) | null> {
