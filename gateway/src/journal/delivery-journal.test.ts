@@ -8,6 +8,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { gatewayMigrations } from '../stores/gateway-migrations.js';
+import { queryPlan } from '../testing/query-plan.js';
 import {
   chunkRows,
   createDeliveryJournal,
@@ -89,6 +90,25 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
       expect(errors).toEqual([1]);
     } finally {
       await journal.close().catch(() => {});
+    }
+  });
+
+  it('the inspector sees every entry recorded before it asked, even one still queued for the next batch', async () => {
+    const database = await openTestDatabase<any>(name, gatewayMigrations);
+    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
+    try {
+      const at = Date.UTC(2026, 10, 28, 4, 0, 0);
+      journal.record(entry(0, new Date(at), { transactionId: 'T-queued' }));
+      expect(journal.backlog().waiting).toBe(1);
+      expect((await journal.list({})).deliveries.map((d) => d.requestId)).toEqual(['req-0']);
+      journal.record(entry(1, new Date(at + 1), { transactionId: 'T-next' }));
+      expect((await journal.get('req-1'))?.transactionId).toBe('T-next');
+      journal.record(entry(2, new Date(at + 2), { transactionId: 'T-last' }));
+      expect((await journal.list({ transactionId: 'T-last' })).deliveries).toHaveLength(1);
+      expect(journal.backlog().waiting).toBe(0);
+    } finally {
+      await journal.close();
+      await database.close();
     }
   });
 
@@ -325,7 +345,7 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
       await journal.flush();
       await database.db.executeQuery(CompiledQuery.raw('analyze'));
       for (const filter of [{ transactionId: 'T-1' }, { transactionId: 'T-1', store: 's-1', since: new Date(0) }]) {
-        const plan = await explain(database.db, name, deliveriesQuery(database.db, filter, 50).compile());
+        const plan = await queryPlan(database.db, name, deliveriesQuery(database.db, filter, 50).compile());
         expect(plan).toContain('gw_deliveries_transaction_region_idx');
         expect(plan).toContain('gw_deliveries_transaction_keyed_idx');
         expect(plan).toContain('gw_deliveries_transaction_unkeyed_idx');
@@ -333,21 +353,21 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
       }
       // A page after a cursor, with a filter no index serves: a range of the time index, not the whole of it.
       const cursor = Buffer.from(`${at + 1500}|zzzz`).toString('base64url');
-      const paged = await explain(database.db, name, deliveriesQuery(database.db, { store: 's-1', cursor }, 50).compile());
+      const paged = await queryPlan(database.db, name, deliveriesQuery(database.db, { store: 's-1', cursor }, 50).compile());
       expect(paged).toMatch(/USING INDEX gw_deliveries_received_idx \(received_at<\?\)|Index Cond: \(received_at <= /);
       // A delivery's replays (every delivery's page): their partial index (migration 0010).
-      const replays = await explain(database.db, name, replaysQuery(database.db, 'some-entry').compile());
+      const replays = await queryPlan(database.db, name, replaysQuery(database.db, 'some-entry').compile());
       expect(replays).toContain('gw_deliveries_replay_idx');
       expect(replays).not.toMatch(/SCAN gw_deliveries(?! USING)|Seq Scan/);
       // A connection's entries: its region's run of the connections' index (migration 0009).
-      const byConnection = await explain(database.db, name, deliveriesQuery(database.db, { connectionId: 'c-1' }, 50).compile());
+      const byConnection = await queryPlan(database.db, name, deliveriesQuery(database.db, { connectionId: 'c-1' }, 50).compile());
       expect(byConnection).toContain('gw_deliveries_connection_region_idx');
       expect(byConnection).not.toMatch(/SCAN gw_deliveries(?! USING)|Seq Scan/);
       // … and those journalled before it: their partial index.
-      const before = await explain(database.db, name, deliveriesQuery(database.db, { connectionId: 'c-1' }, 50, true).compile());
+      const before = await queryPlan(database.db, name, deliveriesQuery(database.db, { connectionId: 'c-1' }, 50, true).compile());
       expect(before).toContain('gw_deliveries_connection_unregioned_idx');
       expect(before).not.toMatch(/SCAN gw_deliveries(?! USING)|Seq Scan/);
-      const plan = await explain(database.db, name, newestByRequestIdQuery(database.db, 'req-1').compile());
+      const plan = await queryPlan(database.db, name, newestByRequestIdQuery(database.db, 'req-1').compile());
       expect(plan).toContain('gw_deliveries_request_region_idx');
       expect(plan).toContain('gw_deliveries_request_unregioned_idx');
       expect(plan).not.toMatch(/SCAN gw_deliveries|Seq Scan/);
@@ -502,25 +522,6 @@ async function migrateWithEarlierEntries(db: Kysely<any>, before: string, entrie
       .execute();
   }
   await migrate(db, gatewayMigrations);
-}
-
-/** The query plan as text; on PostgreSQL with sequential scans priced out (its tables here are tiny). */
-async function explain(db: Kysely<any>, dialect: 'sqlite' | 'postgres', query: CompiledQuery): Promise<string> {
-  if (dialect === 'sqlite') {
-    const rows = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
-    return rows.rows.map((r) => r.detail).join('\n');
-  }
-  return db.connection().execute(async (connection) => {
-    await connection.executeQuery(CompiledQuery.raw('set enable_seqscan = off'));
-    try {
-      const rows = await connection.executeQuery<{ 'QUERY PLAN': string }>(
-        CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
-      );
-      return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
-    } finally {
-      await connection.executeQuery(CompiledQuery.raw('reset enable_seqscan'));
-    }
-  });
 }
 
 /** Two different transaction ids with the same key (found by search: 32 bits are not collision-resistant). */

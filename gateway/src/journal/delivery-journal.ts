@@ -750,6 +750,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
      * far back it looked (`searchedBackTo`).
      */
     async list(filter: DeliveryFilter = {}): Promise<DeliveryPage> {
+      await flush(); // the inspector sees every entry recorded before it asked
       const limit = Math.min(Math.max(1, filter.limit ?? 50), 500);
       const pageOf = (rows: Array<Selectable<GwDeliveriesTable>>): DeliveryPage => {
         const page = rows.slice(0, limit);
@@ -780,6 +781,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     },
     /** An entry by its journal id, or the newest one with this request id (vendors may reuse X-Request-ID). */
     async get(idOrRequestId: string): Promise<(Delivery & { request: RecordedRequest | null }) | null> {
+      await flush();
       const found =
         (await db.selectFrom('gw_deliveries').selectAll().where('id', '=', idOrRequestId).executeTakeFirst()) ??
         (await newestByRequestIdQuery(db, idOrRequestId).executeTakeFirst());
@@ -791,6 +793,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     },
     /** Entries replaying this one. */
     async replaysOf(id: string): Promise<Delivery[]> {
+      await flush();
       return (await replaysQuery(db, id).execute()).map(toDelivery);
     },
     prune,
