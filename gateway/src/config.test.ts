@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       GATEWAY_OUTBOUND_ALLOW: [],
       GATEWAY_IDEMPOTENCY_CACHE_MB: 8,
       GATEWAY_JOURNAL_DAYS: 14,
+      GATEWAY_RUNS_DAYS: 90,
       LOG_LEVEL: 'info',
       LOYALTY_ENGINE_TIMEOUT_MS: 2000,
       GATEWAY_FEATURES: [],
@@ -44,6 +45,7 @@ describe('loadConfig', () => {
       GATEWAY_IDEMPOTENCY_CACHE_MB: '64',
       GATEWAY_COMMIT_LANES: '4',
       GATEWAY_SQLITE_CACHE_MB: '2',
+      GATEWAY_RUNS_DAYS: '30',
     });
     expect(config).toMatchObject({
       PORT: 8080,
@@ -54,6 +56,7 @@ describe('loadConfig', () => {
       GATEWAY_IDEMPOTENCY_CACHE_MB: 64,
       GATEWAY_COMMIT_LANES: 4,
       GATEWAY_SQLITE_CACHE_MB: 2,
+      GATEWAY_RUNS_DAYS: 30,
     });
   });
 
@@ -95,6 +98,10 @@ describe('loadConfig', () => {
     ['GATEWAY_SQLITE_CACHE_MB', '2.5'],
     ['GATEWAY_SQLITE_CACHE_MB', '2048'],
     ['GATEWAY_SQLITE_CACHE_MB', 'small'],
+    ['GATEWAY_RUNS_DAYS', '0'],
+    ['GATEWAY_RUNS_DAYS', '7.5'],
+    ['GATEWAY_RUNS_DAYS', '3661'],
+    ['GATEWAY_RUNS_DAYS', 'forever'],
   ])('%s=%s stops start-up with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));

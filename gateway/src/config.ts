@@ -1,4 +1,14 @@
-import { commitLanesEnv, ConfigError, logLevelEnv, optionalEnv, parseEnv, portEnv, sqliteCacheMbEnv, urlEnv } from '@loyalty-gateway/core';
+import {
+  commitLanesEnv,
+  ConfigError,
+  logLevelEnv,
+  optionalEnv,
+  parseEnv,
+  portEnv,
+  sqliteCacheMbEnv,
+  urlEnv,
+  wholeNumberEnv,
+} from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { ENGINE_CALL } from './engine-client/engine-call-policy.js';
 import { minimumMainHeapMb, minimumMainHeapText } from './memory/memory-bounds.js';
@@ -62,18 +72,10 @@ export const GatewayConfig = z
     GATEWAY_TLS_PORT: optional(port),
     GATEWAY_TLS_CERT_FILE: optional(z.string()),
     GATEWAY_TLS_KEY_FILE: optional(z.string()),
-    GATEWAY_RATE_LIMIT: optional(
-      z.coerce
-        .number({ message: 'must be a number' })
-        .int({ message: 'must be a whole number' })
-        .positive({ message: 'must be a positive number of requests per minute' }),
-    ).default(600),
+    GATEWAY_RATE_LIMIT: optional(wholeNumberEnv().positive({ message: 'must be a positive number of requests per minute' })).default(600),
     /** Refused requests (401/403) one client address may cause per minute before it is answered 429. */
     GATEWAY_REFUSED_LIMIT: optional(
-      z.coerce
-        .number({ message: 'must be a number' })
-        .int({ message: 'must be a whole number' })
-        .positive({ message: 'must be a positive number of refused requests per minute' }),
+      wholeNumberEnv().positive({ message: 'must be a positive number of refused requests per minute' }),
     ).default(120),
     /**
      * Proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client address
@@ -87,19 +89,12 @@ export const GatewayConfig = z
     ),
     /** Longest a whole request (headers and body) may take to arrive; then 408 request_timeout. */
     GATEWAY_REQUEST_TIMEOUT_MS: optional(
-      z.coerce
-        .number({ message: 'must be a number' })
-        .int({ message: 'must be a whole number of milliseconds' })
+      wholeNumberEnv('milliseconds')
         .min(1_000, { message: 'must be at least 1000 (ms)' })
         .max(600_000, { message: 'must be at most 600000 (ms)' }),
     ).default(30_000),
     /** Open connections one listener accepts; more are refused at once (a busy load balancer opens others). */
-    GATEWAY_MAX_CONNECTIONS: optional(
-      z.coerce
-        .number({ message: 'must be a number' })
-        .int({ message: 'must be a whole number' })
-        .min(16, { message: 'must be at least 16' }),
-    ).default(4_096),
+    GATEWAY_MAX_CONNECTIONS: optional(wholeNumberEnv().min(16, { message: 'must be at least 16' })).default(4_096),
     /** A second listener serving GET /metrics without authentication (for a Prometheus scraper). */
     GATEWAY_METRICS_PORT: optional(port),
     /** Its address: loopback unless an operator opens it to a private network. */
@@ -123,23 +118,14 @@ export const GatewayConfig = z
     GATEWAY_COMMIT_LANES: optional(commitLanesEnv),
     /** The in-process idempotency cache's memory bound, in MiB (without REDIS_URL). */
     GATEWAY_IDEMPOTENCY_CACHE_MB: optional(
-      z.coerce
-        .number({ message: 'must be a number' })
-        .int({ message: 'must be a whole number of MiB' })
-        .min(1, { message: 'must be at least 1 (MiB)' })
-        .max(65_536, { message: 'must be at most 65536 (MiB)' }),
+      wholeNumberEnv('MiB').min(1, { message: 'must be at least 1 (MiB)' }).max(65_536, { message: 'must be at most 65536 (MiB)' }),
     ).default(8),
     /**
      * The main thread's V8 old-generation bound in MiB, applied by the production start
      * (gateway/bin/start). Default: GATEWAY_IDEMPOTENCY_CACHE_MB plus the measured working set
      * (MAIN_WORKING_SET_MB, memory/memory-bounds.ts).
      */
-    GATEWAY_HEAP_MB: optional(
-      z.coerce
-        .number({ message: 'must be a number' })
-        .int({ message: 'must be a whole number of MiB' })
-        .max(1_048_576, { message: 'must be at most 1048576 (MiB)' }),
-    ),
+    GATEWAY_HEAP_MB: optional(wholeNumberEnv('MiB').max(1_048_576, { message: 'must be at most 1048576 (MiB)' })),
     /**
      * SQLite: the page cache of each of the gateway's connections (store, engine, journal writer), in
      * MiB. 2 by default, half of storage's SQLITE_DEFAULT_CACHE_MB (the engine service's): through the
@@ -149,12 +135,12 @@ export const GatewayConfig = z
     GATEWAY_SQLITE_CACHE_MB: optional(sqliteCacheMbEnv).default(2),
     /** Days the delivery journal keeps entries (0: no journal). */
     GATEWAY_JOURNAL_DAYS: optional(
-      z.coerce
-        .number({ message: 'must be a number' })
-        .int({ message: 'must be a whole number of days' })
-        .min(0, { message: 'must be 0 (off) or more days' })
-        .max(366, { message: 'must be at most 366 days' }),
+      wholeNumberEnv('days').min(0, { message: 'must be 0 (off) or more days' }).max(366, { message: 'must be at most 366 days' }),
     ).default(14),
+    /** Days the history of catalog pulls and order reconciliations is kept (each connection's reconciliation checkpoint stays). */
+    GATEWAY_RUNS_DAYS: optional(
+      wholeNumberEnv('days').min(1, { message: 'must be at least 1 day' }).max(3660, { message: 'must be at most 3660 days' }),
+    ).default(90),
     LOG_LEVEL: optional(logLevelEnv).default('info'),
   })
   .superRefine((config, ctx) => {

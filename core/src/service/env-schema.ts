@@ -4,6 +4,10 @@ import { z } from 'zod';
 export const optionalEnv = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
 
+/** A whole number from the environment (`'30'` → 30), its messages naming the unit when given ("must be a whole number of days"). */
+export const wholeNumberEnv = (unit?: string) =>
+  z.coerce.number({ message: 'must be a number' }).int({ message: unit ? `must be a whole number of ${unit}` : 'must be a whole number' });
+
 export const portEnv = z.coerce
   .number({ message: 'must be a number' })
   .int({ message: 'must be an integer' })
@@ -28,9 +32,7 @@ export const urlEnv = (protocols: readonly string[]) =>
  * in the engine service): each holds one of the pool's 10 connections while it runs a batch, and
  * the others serve redemptions, refunds and reads, so at most 8.
  */
-export const commitLanesEnv = z.coerce
-  .number({ message: 'must be a number' })
-  .int({ message: 'must be a whole number' })
+export const commitLanesEnv = wholeNumberEnv()
   .min(1, { message: 'must be at least 1' })
   .max(8, { message: "must be at most 8 (each lane holds one of the pool's 10 connections)" });
 
@@ -39,9 +41,7 @@ export const commitLanesEnv = z.coerce
  * better-sqlite3 builds SQLite with 16 MiB per connection, which the gateway's three connections
  * fill under load; pages it does not hold are read again from the operating system's file cache.
  */
-export const sqliteCacheMbEnv = z.coerce
-  .number({ message: 'must be a number' })
-  .int({ message: 'must be a whole number of MiB' })
+export const sqliteCacheMbEnv = wholeNumberEnv('MiB')
   .min(1, { message: 'must be at least 1 (MiB)' })
   .max(1_024, { message: 'must be at most 1024 (MiB)' });
 

@@ -9,6 +9,7 @@ import type { DirectoryOptions } from '../directory/index.js';
 import { watchVendorChanges, type VendorChanges } from '../featured/index.js';
 import { createCatalogRunner, startCatalogScheduler, type CatalogRunner, type CatalogScheduler } from '../scheduler/index.js';
 import { createCatalogRunStore, createMemoryIdempotencyCache, type GatewayStore, type VendorNoteStore } from '../stores/index.js';
+import { startRunHistoryPruning } from '../stores/run-history.js';
 import { createReconcileRunStore, createReconciler, type ReconcileRun, type Reconciler } from '../reconcile/index.js';
 import { createSubscriptionManager } from '../subscriptions/index.js';
 import type { DeliveryJournal } from '../journal/index.js';
@@ -78,9 +79,10 @@ export async function startOperatorSide(options: {
       ),
   });
   const subscriptions = createSubscriptionManager({ store, adapters, http, logger: log, publicUrl: config.GATEWAY_PUBLIC_URL });
+  const reconcileRuns = await createReconcileRunStore({ database: options.database });
   const reconciler = createReconciler({
     store,
-    runs: await createReconcileRunStore({ database: options.database }),
+    runs: reconcileRuns,
     pipeline,
     http,
     adapters,
@@ -88,12 +90,14 @@ export async function startOperatorSide(options: {
     onFinished: options.onReconcileRun,
   });
   const vendorChanges = watchVendorChanges({ store, log });
+  const runHistory = startRunHistoryPruning({ catalog: runs, reconcile: reconcileRuns, days: config.GATEWAY_RUNS_DAYS, log });
   let scheduler: CatalogScheduler | null = null;
   const stop = async () => {
     vendorChanges.stop();
     await reconciler.stop();
     if (scheduler) await scheduler.stop();
     else await runner.stop();
+    await runHistory.stop();
   };
   const tlsListener = config.GATEWAY_TLS_PORT !== undefined;
   try {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, type SqlDatabase } from '@loyalty-gateway/storage';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { deleteRuns, finishedRunsBefore, newestRunsQuery } from '../stores/run-history.js';
 
 interface GwReconcileRunsTable {
   id: string;
@@ -21,7 +22,7 @@ interface GwReconcileRunsTable {
   error: string | null;
 }
 
-interface Tables {
+export interface ReconcileRunTables {
   gw_reconcile_runs: GwReconcileRunsTable;
 }
 
@@ -75,22 +76,56 @@ export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
 
 export type ReconcileRunStore = Awaited<ReturnType<typeof createReconcileRunStore>>;
 
+export interface ReconcileRunFilter {
+  vendor?: string | undefined;
+  connectionId?: string | undefined;
+  limit?: number;
+}
+
+/** A connection's checkpoint: the latest window end of its succeeded runs (one seek of the checkpoint index, migration 0011). */
+export function checkpointQuery(db: Kysely<ReconcileRunTables>, connectionId: string) {
+  return db
+    .selectFrom('gw_reconcile_runs')
+    .select((eb) => eb.fn.max('window_until').as('until'))
+    .where('connection_id', '=', connectionId)
+    .where('status', '=', 'succeeded');
+}
+
+/**
+ * The runs the pruning deletes: finished, started before `before`, and not their connection's
+ * checkpoint. The succeeded run with the latest window end stays however old (ties too), or the
+ * connection's next run would reconcile again from the connection's creation.
+ */
+export function prunableRunsQuery(db: Kysely<ReconcileRunTables>, before: Date) {
+  return finishedRunsBefore(db, 'gw_reconcile_runs', before, (eb) =>
+    eb.or([
+      eb('r.status', '=', 'failed'),
+      eb.exists(
+        eb
+          .selectFrom('gw_reconcile_runs as later')
+          .select(sql.lit(1).as('one'))
+          .whereRef('later.connection_id', '=', 'r.connection_id')
+          .where('later.status', '=', 'succeeded')
+          .whereRef('later.window_until', '>', 'r.window_until'),
+      ),
+    ]),
+  );
+}
+
+/** Runs newest first (the time index, or a connection's, migrations 0011 and 0004). */
+export const runsQuery = (db: Kysely<ReconcileRunTables>, filter: ReconcileRunFilter) => newestRunsQuery(db, 'gw_reconcile_runs', filter);
+
 /**
  * Reconciliation runs and checkpoints, on either dialect. Claiming inserts the run's row:
  * UNIQUE(connection_id, slot) lets exactly one process take a schedule tick.
  */
 export async function createReconcileRunStore(options: { database: SqlDatabase<any>; clock?: () => Date }) {
-  const db = options.database.db as Kysely<Tables>;
+  const db = options.database.db as Kysely<ReconcileRunTables>;
   const now = options.clock ?? (() => new Date());
   return {
     /** Where the next window starts: the end of the latest succeeded run's window, or null. */
     async checkpoint(connectionId: string): Promise<Date | null> {
-      const row = await db
-        .selectFrom('gw_reconcile_runs')
-        .select((eb) => eb.fn.max('window_until').as('until'))
-        .where('connection_id', '=', connectionId)
-        .where('status', '=', 'succeeded')
-        .executeTakeFirst();
+      const row = await checkpointQuery(db, connectionId).executeTakeFirst();
       return row?.until == null ? null : new Date(Number(row.until));
     },
     /** The run's row, or null when another process took this slot. A `running` row of the connection older than an hour (its process died) is marked failed first. */
@@ -158,16 +193,10 @@ export async function createReconcileRunStore(options: { database: SqlDatabase<a
       return toRun(await db.selectFrom('gw_reconcile_runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
     },
     /** Newest first. */
-    async list(filter: { vendor?: string | undefined; connectionId?: string | undefined; limit?: number } = {}): Promise<ReconcileRun[]> {
-      let query = db
-        .selectFrom('gw_reconcile_runs')
-        .selectAll()
-        .orderBy('started_at', 'desc')
-        .orderBy('id')
-        .limit(Math.min(Math.max(1, filter.limit ?? 100), 500));
-      if (filter.vendor) query = query.where('vendor', '=', filter.vendor);
-      if (filter.connectionId) query = query.where('connection_id', '=', filter.connectionId);
-      return (await query.execute()).map(toRun);
+    async list(filter: ReconcileRunFilter = {}): Promise<ReconcileRun[]> {
+      return (await runsQuery(db, filter).$castTo<Selectable<GwReconcileRunsTable>>().execute()).map(toRun);
     },
+    /** Delete the finished runs started before `before` (GATEWAY_RUNS_DAYS), but never a connection's checkpoint (prunableRunsQuery). */
+    prune: (before: Date): Promise<number> => deleteRuns(db, 'gw_reconcile_runs', prunableRunsQuery(db, before)),
   };
 }

@@ -3,6 +3,7 @@ import { isUniqueViolation, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { Kysely, Selectable } from 'kysely';
 import type { CatalogClaim, CatalogRun, CatalogRunCounts, CatalogRunStore } from './gateway-store-types.js';
 import type { GwCatalogRunsTable, OperatorTables } from './operator-tables.js';
+import { deleteRuns, finishedRunsBefore, newestRunsQuery } from './run-history.js';
 
 export interface CatalogRunStoreOptions {
   /** The gateway's database (opened by the caller, never closed here). */
@@ -139,15 +140,8 @@ export async function createCatalogRunStore(options: CatalogRunStoreOptions): Pr
     },
     get,
     async list(filter = {}) {
-      let query = db
-        .selectFrom('gw_catalog_runs')
-        .selectAll()
-        .orderBy('started_at', 'desc')
-        .orderBy('id')
-        .limit(Math.min(Math.max(1, filter.limit ?? 100), 1000));
-      if (filter.vendor !== undefined) query = query.where('vendor', '=', filter.vendor);
-      if (filter.connectionId !== undefined) query = query.where('connection_id', '=', filter.connectionId);
-      return (await query.execute()).map(toRun);
+      return (await newestRunsQuery(db, 'gw_catalog_runs', filter).$castTo<Selectable<GwCatalogRunsTable>>().execute()).map(toRun);
     },
+    prune: (before) => deleteRuns(db, 'gw_catalog_runs', finishedRunsBefore(db, 'gw_catalog_runs', before)),
   };
 }

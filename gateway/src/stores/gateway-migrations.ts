@@ -9,6 +9,7 @@ import { deliveriesTransactionKeyMigration } from './gateway-migration-0007.js';
 import { deliveriesRegionsMigration } from './gateway-migration-0008.js';
 import { deliveriesConnectionRegionMigration } from './gateway-migration-0009.js';
 import { deliveriesReplayIndexMigration } from './gateway-migration-0010.js';
+import { reconcileRunsIndexesMigration } from './gateway-migration-0011.js';
 
 const init: Migration = {
   async up(db: Kysely<any>) {
@@ -79,5 +80,6 @@ export const gatewayMigrations: MigrationSet = {
     '0008_deliveries_regions': deliveriesRegionsMigration,
     '0009_deliveries_connection_region': deliveriesConnectionRegionMigration,
     '0010_deliveries_replay_index': deliveriesReplayIndexMigration,
+    '0011_reconcile_runs_indexes': reconcileRunsIndexesMigration,
   },
 };

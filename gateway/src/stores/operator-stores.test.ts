@@ -1,6 +1,7 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCatalogRunStore } from './catalog-run-store.js';
+import { deleteRuns, finishedRunsBefore } from './run-history.js';
 import type { CatalogRunStore, VendorNoteStore } from './gateway-store-types.js';
 import { openTestStore, type TestStore } from './open-test-store.js';
 import { StoreInputError } from './store-errors.js';
@@ -99,6 +100,34 @@ describe.each(testDialects())('operator stores (migration 0002) on $name', ({ na
     expect(await runs.get(first.run.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^abandoned/) });
     // The abandoned process finishing late does not overwrite the verdict.
     expect(await runs.finish(first.run.id, { status: 'succeeded' })).toMatchObject({ status: 'failed' });
+  });
+
+  it('pruning deletes finished runs started before the cutoff, never one still running, in chunks', async () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    const finished = async (connectionId: string, status: 'succeeded' | 'failed') => {
+      const claim = await runs.claim({ vendor: 'clover', connectionId, trigger: 'manual' });
+      if (!claim.claimed) throw new Error('not claimed');
+      await runs.finish(claim.run.id, { status });
+      t.clock.advance(60_000);
+      return claim.run.id;
+    };
+    for (let i = 0; i < 5; i += 1) await finished(`old-${i}`, i % 2 === 0 ? 'succeeded' : 'failed');
+    const stillRunning = await runs.claim({ vendor: 'clover', connectionId: 'stuck', trigger: 'manual' });
+    if (!stillRunning.claimed) throw new Error('not claimed');
+    t.clock.advance(95 * DAY);
+    const recent = await finished('old-0', 'succeeded');
+    const cutoff = new Date(t.clock.now().getTime() - 90 * DAY);
+
+    // Two at a time: three statements for five runs.
+    expect(await deleteRuns(t.database.db, 'gw_catalog_runs', finishedRunsBefore(t.database.db, 'gw_catalog_runs', cutoff), 2)).toBe(5);
+    expect((await runs.list()).map((r) => r.id).sort()).toEqual([recent, stillRunning.run.id].sort());
+    expect(await runs.prune(cutoff)).toBe(0);
+    // The stuck run, once a claim retires it as abandoned, goes with the next pruning.
+    const retry = await runs.claim({ vendor: 'clover', connectionId: 'stuck', trigger: 'manual' });
+    expect(retry.claimed).toBe(true);
+    expect(await runs.get(stillRunning.run.id)).toMatchObject({ status: 'failed' });
+    expect(await runs.prune(cutoff)).toBe(1);
+    expect(await runs.get(stillRunning.run.id)).toBeNull();
   });
 
   it('lists runs newest first, filtered by vendor and connection', async () => {

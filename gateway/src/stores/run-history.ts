@@ -1,0 +1,121 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+
+/**
+ * Rows per delete statement. On SQLite a statement holds the event loop while it runs
+ * (better-sqlite3 is synchronous), ~70–130 µs a run (each run's row leaves six B-trees, its
+ * random id's among them): 200 hold it ~15–40 ms, 1,000 held it up to 122 ms (bench/run-history.ts).
+ */
+export const RUN_HISTORY_CHUNK = 200;
+
+/** A run-history table: both have `id`, `status` (`running` · `succeeded` · `failed`) and `started_at`. */
+type RunTable = 'gw_catalog_runs' | 'gw_reconcile_runs';
+
+/** Most runs one list returns (`limit` of the admin's RunsQuery). */
+export const RUNS_LIST_MAX = 1_000;
+
+/**
+ * `table`'s runs newest first, `limit` of them (100 by default), of one vendor and/or connection:
+ * read through the time index, or through the connection's (migrations 0002, 0004 and 0011).
+ */
+export function newestRunsQuery(
+  db: Kysely<any>,
+  table: RunTable,
+  filter: { vendor?: string | undefined; connectionId?: string | undefined; limit?: number | undefined },
+) {
+  let query = db
+    .selectFrom(table)
+    .selectAll()
+    .orderBy('started_at', 'desc')
+    .orderBy('id')
+    .limit(Math.min(Math.max(1, filter.limit ?? 100), RUNS_LIST_MAX));
+  if (filter.vendor !== undefined) query = query.where('vendor', '=', filter.vendor);
+  if (filter.connectionId !== undefined) query = query.where('connection_id', '=', filter.connectionId);
+  return query;
+}
+
+/**
+ * The ids of `table`'s finished runs that started before `before` (read through its time index),
+ * narrowed by `also` (over the run as `r`) when given. A `running` row is never among them: it
+ * holds its connection's one-run-at-a-time key until a later claim retires it.
+ */
+export function finishedRunsBefore(
+  db: Kysely<any>,
+  table: RunTable,
+  before: Date,
+  also?: (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>,
+) {
+  const ids = db.selectFrom(`${table} as r`).select('r.id').where('r.started_at', '<', before.getTime()).where('r.status', '<>', 'running');
+  return also ? ids.where(also) : ids;
+}
+
+/**
+ * Delete the runs `ids` selects, `chunk` at a time; how many were deleted. After each statement
+ * it waits as long as the statement took, so that a large first pruning (a history kept from
+ * before GATEWAY_RUNS_DAYS existed) never takes more than half of the event loop's time.
+ */
+export async function deleteRuns(
+  db: Kysely<any>,
+  table: RunTable,
+  ids: ReturnType<typeof finishedRunsBefore>,
+  chunk = RUN_HISTORY_CHUNK,
+): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const started = performance.now();
+    const result = await db.deleteFrom(table).where('id', 'in', ids.limit(chunk)).executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    removed += deleted;
+    if (deleted < chunk) return removed;
+    await sleep(performance.now() - started);
+  }
+}
+
+export interface RunHistoryPruning {
+  /** One pruning now (the hourly one's work); resolves with what it deleted, never rejects (a failure is logged). */
+  prune(): Promise<{ catalog: number; reconcile: number } | null>;
+  /** Stop the hourly pruning and wait for one under way. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The run history's retention: at start and then hourly, the catalog pulls' and the order
+ * reconciliations' runs older than `days` are deleted (each connection's reconciliation
+ * checkpoint stays). Every process may run it: the deletes are idempotent.
+ */
+export function startRunHistoryPruning(options: {
+  catalog: { prune(before: Date): Promise<number> };
+  reconcile: { prune(before: Date): Promise<number> };
+  days: number;
+  log: { info(object: object, message: string): void; warn(object: object, message: string): void };
+  clock?: () => Date;
+  everyMs?: number;
+}): RunHistoryPruning {
+  const now = options.clock ?? (() => new Date());
+  let running: Promise<{ catalog: number; reconcile: number } | null> = Promise.resolve(null);
+  const prune = () => {
+    running = running.then(async () => {
+      const before = new Date(now().getTime() - options.days * 24 * 60 * 60 * 1000);
+      try {
+        const removed = { catalog: await options.catalog.prune(before), reconcile: await options.reconcile.prune(before) };
+        if (removed.catalog + removed.reconcile > 0) options.log.info({ ...removed, days: options.days }, 'run history pruned');
+        return removed;
+      } catch (error) {
+        options.log.warn({ err: error }, 'run history pruning failed; retried in an hour');
+        return null;
+      }
+    });
+    return running;
+  };
+  const timer = setInterval(() => void prune(), options.everyMs ?? 60 * 60 * 1000);
+  timer.unref();
+  void prune();
+  return {
+    prune,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
