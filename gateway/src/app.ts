@@ -13,6 +13,7 @@ import { registerMetrics, type GatewayMetrics } from './metrics/index.js';
 import { BODY_LIMIT } from './http/body-limit.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { ClockSkewTracker } from './http/clock-skew.js';
+import { ConnectionActivity } from './http/connection-activity.js';
 import { registerRefusalLimit } from './http/refusal-limit.js';
 import { errorHandlingPlugin } from './http/error-handling.js';
 import { rateLimitOptions } from './http/rate-limit-options.js';
@@ -144,6 +145,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.clock ?? Date.now,
   );
   options.metrics?.watchClockSkew(clockSkew);
+  // Each connection's last answer and last hour of requests (admin, console), as this process answered them.
+  const activity = new ConnectionActivity(options.clock ?? Date.now);
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.connection) activity.record(request.connection.id, reply.statusCode);
+    done();
+  });
   await app.register(v1AuthPlugin, {
     connections: options.connections,
     clock: options.clock ?? Date.now,
@@ -180,7 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Catalog pushes of featured vendors whose catalog the operator pulls are refused (needs the vendor registry).
     catalogPullerOf: options.featured ? catalogPullerOf(options.featured.store, options.featured.adapters) : undefined,
   });
-  if (options.admin) registerAdminRoutes(app, { ...options.admin, clockSkew, replayTickets });
+  if (options.admin) registerAdminRoutes(app, { ...options.admin, clockSkew, activity, replayTickets });
   if (options.directory) registerDirectory(app, options.directory);
   registerReadiness(app, {
     ...(options.storePing ? { store: options.storePing } : {}),

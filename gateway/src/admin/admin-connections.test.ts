@@ -1,5 +1,7 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bodyOf, headersFor } from '../testing/gateway-fixture.js';
+import { sale } from '../testing/test-seed.js';
 import { openOperatorApp, type OperatorApp } from './testing/open-operator-app.js';
 
 const newConnection = {
@@ -46,6 +48,7 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
     expect(connections).toHaveLength(1);
     expect(Object.keys(connections[0]!).sort()).toEqual([
       'active',
+      'activity',
       'clockSkew',
       'createdAt',
       'hasCredentials',
@@ -63,6 +66,27 @@ describe.each(testDialects())('admin API: connections ($name)', ({ name }) => {
       ...t.logs,
     ].join('\n');
     for (const shown of [secret, second, 'clover-oauth-token-zz']) expect(everything).not.toContain(shown);
+  });
+
+  it("shows each connection's last answer and last hour as this process answered them: accepted, refused (a wrong secret, a stale clock) and failed", async () => {
+    const send = (id: string, options: Parameters<typeof headersFor>[1] = {}) => {
+      const raw = bodyOf(sale({ id }));
+      return t.app.inject({ method: 'POST', url: '/webhooks/generic', headers: headersFor(raw, options), payload: raw });
+    };
+    const listed = async () =>
+      (
+        (await t.admin('GET', '/admin/connections?vendor=acme-pos')).json() as {
+          connections: Array<{ storeId: string; activity: unknown }>;
+        }
+      ).connections.find((c) => c.storeId === 'store-001')!.activity;
+    expect(await listed()).toBeNull();
+    expect((await send('A-1')).statusCode).toBe(200);
+    expect((await send('A-2', { secret: 'whsec_wrong_secret_0123456789abcdef' })).statusCode).toBe(401);
+    expect((await send('A-3', { timestamp: Math.floor(Date.now() / 1000) - 900 })).statusCode).toBe(401);
+    expect((await send('A-4', { store: 'no-such-store' })).statusCode).toBe(401); // no connection: nobody's activity
+    const activity = (await listed()) as { lastSeenAt: string; lastStatus: number; lastHour: unknown };
+    expect(activity).toEqual({ lastSeenAt: expect.any(String), lastStatus: 401, lastHour: { requests: 3, refused: 2, failed: 0 } });
+    expect(Math.abs(Date.parse(activity.lastSeenAt) - Date.now())).toBeLessThan(5_000);
   });
 
   it('a NUL character or an unpaired surrogate in an id, a name or a filter is 422 naming it, and changes nothing (PostgreSQL answered 500)', async () => {

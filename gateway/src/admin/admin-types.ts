@@ -1,5 +1,6 @@
 import type { ConsoleSessions } from '../console/console-session.js';
 import type { EngineSeedInput } from '@loyalty-gateway/engine';
+import type { ConnectionActivity } from '../http/connection-activity.js';
 import type { ClockSkewTracker } from '../http/clock-skew.js';
 import type { AnyAdapter, LoyaltyEngine } from '@loyalty-gateway/core';
 import type { CatalogRunner } from '../scheduler/index.js';
@@ -20,6 +21,8 @@ export interface AdminOptions {
   engineSeed?: ((seed: EngineSeedInput) => Promise<void>) | undefined;
   /** Set by buildApp: the app's clock-skew telemetry. */
   clockSkew?: ClockSkewTracker | undefined;
+  /** Set by buildApp: each connection's last answer and last hour of requests. */
+  activity?: ConnectionActivity | undefined;
   /** Operator console sessions (the gateway's database: shared by every process). */
   consoleSessions: ConsoleSessions;
   /** Set by buildApp: tickets of replays sent through a featured door again. */
@@ -58,6 +61,8 @@ export interface AdminDeps {
   engineSeed?: ((seed: EngineSeedInput) => Promise<void>) | undefined;
   /** Clock skew per connection as this process saw it (GET /admin/connections). */
   clockSkew?: ClockSkewTracker | undefined;
+  /** Last answer and last hour's requests per connection as this process answered them (GET /admin/connections, the console). */
+  activity?: ConnectionActivity | undefined;
   store: GatewayStore;
   engine: Pick<LoyaltyEngine, 'findOutlet' | 'listMerchants'>;
   notes: VendorNoteStore;

@@ -1,4 +1,5 @@
 import type { ConnectionSkew } from '../http/clock-skew.js';
+import type { ConnectionActivityView } from '../http/connection-activity.js';
 import { GatewayError } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { SecretJson } from '../stores/index.js';
@@ -22,6 +23,9 @@ export const skewView = (skew: ConnectionSkew | null) =>
     lastSeenAt: skew.lastSeenAt.toISOString(),
     flagged: skew.flagged,
   };
+
+export const activityView = (activity: ConnectionActivityView | null) =>
+  activity && { lastSeenAt: activity.lastSeenAt.toISOString(), lastStatus: activity.lastStatus, lastHour: activity.lastHour };
 
 /** A new secret (shown once); the previous ones stay valid for `overlapSeconds`. */
 export async function rotateConnection(
@@ -94,8 +98,14 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
   scope.get('/connections', ADMIN_ROUTE, async (request) => {
     const filter = readQuery(ConnectionsQuery, request.query);
     const connections = await deps.store.listConnections(filter);
-    // Clock skew as this process saw the connection (null: it sent nothing here lately).
-    return { connections: connections.map((c) => ({ ...c, clockSkew: skewView(deps.clockSkew?.of(c.id) ?? null) })) };
+    // Clock skew and activity as this process saw the connection (null: it sent nothing here lately / since start).
+    return {
+      connections: connections.map((c) => ({
+        ...c,
+        clockSkew: skewView(deps.clockSkew?.of(c.id) ?? null),
+        activity: activityView(deps.activity?.of(c.id) ?? null),
+      })),
+    };
   });
 
   scope.post('/connections', ADMIN_ROUTE, async (request, reply) => {

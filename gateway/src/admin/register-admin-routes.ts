@@ -41,6 +41,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     now: options.clock ?? (() => new Date()),
     tlsListener: options.tlsListener,
     clockSkew: options.clockSkew,
+    activity: options.activity,
     engineSeed: options.engineSeed,
     vendorChanged: () => followVendorChange(options.onVendorChanged, app.log, options.vendorChangeWaitMs),
   };

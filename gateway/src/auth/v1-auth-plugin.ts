@@ -26,9 +26,9 @@ async function v1Auth(app: FastifyInstance, options: V1AuthOptions): Promise<voi
   const { connections, clock } = options;
 
   const resolve: onRequestAsyncHookHandler = async (request) => {
-    const connection = await resolveConnection(request.headers, connections);
+    // Set before the timestamp's check: a stale request is still the connection's (journal, activity).
+    request.connection = await resolveConnection(request.headers, connections);
     assertFreshTimestamp(request.headers, Math.floor(clock() / 1000));
-    request.connection = connection;
   };
 
   // Synchronous, so a callback hook: no promise per request (a refusal thrown here reaches

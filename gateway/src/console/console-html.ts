@@ -1,4 +1,5 @@
 import type { ConnectionSkew } from '../http/clock-skew.js';
+import type { ConnectionActivityView } from '../http/connection-activity.js';
 import { html, page, type SafeHtml } from '../directory/html.js';
 import type { ConsoleSession } from './console-session.js';
 
@@ -80,6 +81,14 @@ export function renderSignIn(error: string | null): string {
 
 export const time = (value: Date | string | null | undefined): string =>
   value == null ? '' : (typeof value === 'string' ? value : value.toISOString()).replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+
+/** The last hour of a connection's requests: how many, and the share refused (4xx) and failed (5xx). */
+export function activityText(activity: ConnectionActivityView | null): string {
+  const hour = activity?.lastHour;
+  if (!hour || hour.requests === 0) return 'no requests';
+  const share = (n: number) => `${n} (${Math.round((n / hour.requests) * 1000) / 10} %)`;
+  return `${hour.requests} ${hour.requests === 1 ? 'request' : 'requests'}: ${share(hour.refused)} refused, ${share(hour.failed)} failed`;
+}
 
 export function skewText(skew: ConnectionSkew | null): string {
   if (!skew) return 'none seen lately';

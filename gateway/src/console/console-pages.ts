@@ -2,8 +2,9 @@ import type { Delivery } from '../journal/index.js';
 import type { ReconcileRun } from '../reconcile/index.js';
 import type { CatalogRun, ConnectionSummary } from '../stores/index.js';
 import type { ConnectionSkew } from '../http/clock-skew.js';
+import type { ConnectionActivityView } from '../http/connection-activity.js';
 import { html, type SafeHtml } from '../directory/html.js';
-import { consolePage, csrfField, skewText, time, type ConsoleMessage } from './console-html.js';
+import { activityText, consolePage, csrfField, skewText, time, type ConsoleMessage } from './console-html.js';
 import type { ConsoleSession } from './console-session.js';
 
 interface Common {
@@ -122,19 +123,22 @@ ${replays.length === 0 ? html`<p>None.</p>` : html`<table><thead><tr><th scope="
 }
 
 /** GET /console/connections. */
-export function renderConnections(options: Common & { connections: Array<ConnectionSummary & { skew: ConnectionSkew | null }> }): string {
+export function renderConnections(
+  options: Common & { connections: Array<ConnectionSummary & { skew: ConnectionSkew | null; activity: ConnectionActivityView | null }> },
+): string {
   const action = (c: ConnectionSummary, path: string, label: string) =>
     html`<form class="inline" method="post" action="/console/connections/${encodeURIComponent(c.id)}/${path}">${csrfField(options.session)}<button type="submit" aria-label="${label} ${c.vendor}/${c.storeId}">${label}</button></form>`;
   const rows = options.connections.map(
     (c) => html`<tr><td>${c.vendor}</td><td>${c.storeId}</td><td>${c.merchantId} / ${c.outletId}</td><td>${c.active ? 'yes' : 'no'}</td>
+<td>${c.activity ? html`${time(c.activity.lastSeenAt)} (${String(c.activity.lastStatus)})` : 'not since this process started'}</td><td>${activityText(c.activity)}</td>
 <td>${skewText(c.skew)}</td><td><div class="actions">${action(c, 'rotate', 'Rotate')}${c.active ? action(c, 'deactivate', 'Deactivate') : action(c, 'activate', 'Activate')}</div></td></tr>`,
   );
   return consolePage(
     { title: 'Connections', section: 'connections', session: options.session, message: options.message },
     rows.length === 0
       ? html`<p>No connections yet.</p>`
-      : html`<p class="muted">Rotate issues a new secret, shown once; the previous secrets stay valid for 24 hours. Clock skew is as this gateway process saw the connection's requests.</p>
-<table><thead><tr><th scope="col">Vendor</th><th scope="col">Store</th><th scope="col">Merchant / outlet</th><th scope="col">Active</th><th scope="col">Last clock skew</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`,
+      : html`<p class="muted">Rotate issues a new secret, shown once; the previous secrets stay valid for 24 hours. Last seen, the last hour and clock skew are as this gateway process answered the connection's requests.</p>
+<table><thead><tr><th scope="col">Vendor</th><th scope="col">Store</th><th scope="col">Merchant / outlet</th><th scope="col">Active</th><th scope="col">Last seen</th><th scope="col">Last hour</th><th scope="col">Last clock skew</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`,
   );
 }
 

@@ -214,12 +214,21 @@ describe.each(testDialects())('the operator console (/console) ($name)', ({ name
     expect((await get('/console/deliveries/nothing-here', cookie)).statusCode).toBe(404);
   });
 
-  it('connections: vendor, store, merchant/outlet, skew; rotate shows the new secret once; deactivate and activate', async () => {
+  it('connections: vendor, store, merchant/outlet, last seen, the last hour, skew; rotate shows the new secret once; deactivate and activate', async () => {
     const { cookie, csrf } = await signIn();
-    await webhook(sale({ id: 'S-1' })); // a request, so the clock skew is known
+    expect((await get('/console/connections', cookie)).body).toContain('<td>not since this process started</td><td>no requests</td>');
+    expect((await webhook(sale({ id: 'S-1' }))).statusCode).toBe(200); // a request, so the clock skew is known
+    expect((await webhook(sale({ id: 'S-2' }), { secret: 'whsec_wrong_secret_0123456789abcdef' })).statusCode).toBe(401);
+    expect((await webhook(sale({ id: 'S-3' }), { timestamp: Math.floor(Date.now() / 1000) - 900 })).statusCode).toBe(401);
+    fault.down = true;
+    expect((await webhook(sale({ id: 'S-4' }))).statusCode).toBe(500);
+    fault.down = false;
     const page = await get('/console/connections', cookie);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<td>acme-pos</td><td>store-001</td>');
+    expect(page.body).toMatch(
+      /<td>\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ \(500\)<\/td><td>4 requests: 2 \(50 %\) refused, 1 \(25 %\) failed<\/td>/,
+    );
     expect(page.body).toMatch(/<td>-?[\d.]+ s \(smoothed -?[\d.]+ s, \d{4}-/);
     const [connection] = await t.store.listConnections({ vendor: 'acme-pos' });
     const rotated = await post(`/console/connections/${connection!.id}/rotate`, cookie, { _csrf: csrf });

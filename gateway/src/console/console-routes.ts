@@ -282,7 +282,15 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         return send(
           reply,
           status,
-          renderConnections({ session, message, connections: connections.map((c) => ({ ...c, skew: deps.clockSkew?.of(c.id) ?? null })) }),
+          renderConnections({
+            session,
+            message,
+            connections: connections.map((c) => ({
+              ...c,
+              skew: deps.clockSkew?.of(c.id) ?? null,
+              activity: deps.activity?.of(c.id) ?? null,
+            })),
+          }),
         );
       };
       const connectionId = (params: unknown): string => {

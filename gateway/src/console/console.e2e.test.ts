@@ -152,6 +152,16 @@ describe.skipIf(!available)('the console in headless Chromium', () => {
     await shoot('5-promoted');
   });
 
+  it('the connections page says when each store was last seen and how its last hour went', async () => {
+    await page.getByRole('link', { name: 'Connections' }).click();
+    await page.waitForURL(`${origin}/console/connections`);
+    const row = page.getByRole('row').filter({ hasText: 'store-001' });
+    expect(await row.getByRole('cell').nth(5).textContent()).toMatch(/^\d+ requests: 1 \([\d.]+ %\) refused, 1 \([\d.]+ %\) failed$/);
+    expect(await row.getByRole('cell').nth(4).textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ \(\d{3}\)$/);
+    expect(await page.getByRole('columnheader', { name: 'Last hour' }).isVisible()).toBe(true);
+    await shoot('6-connections');
+  });
+
   it('had no console errors and no CSP violations on any page', () => {
     expect(problems).toEqual([]);
   });
