@@ -71,6 +71,19 @@ describe.each(testDialects())('reconciliation runs on $name', ({ name }) => {
     expect(await runs.prune(new Date(t.clock.now().getTime()))).toBe(1); // the recent failed run
   });
 
+  it('two processes pruning at once delete each run once and both keep every checkpoint', async () => {
+    const other = await createReconcileRunStore({ database: t.database, clock: t.clock.now });
+    const start = t.clock.now().getTime();
+    for (let n = 0; n < 30; n += 1) await run(`c${n % 3}`, start + n * 1_000, n % 4 === 0 ? 'failed' : 'succeeded');
+    t.clock.advance(100 * 24 * 60 * 60 * 1000);
+    const before = await Promise.all(['c0', 'c1', 'c2'].map((c) => runs.checkpoint(c)));
+    const cutoff = new Date(t.clock.now().getTime() - 90 * 24 * 60 * 60 * 1000);
+    const [a, b] = await Promise.all([runs.prune(cutoff), other.prune(cutoff)]);
+    expect(a + b).toBe(27); // 30 runs, three checkpoints kept
+    expect(await Promise.all(['c0', 'c1', 'c2'].map((c) => runs.checkpoint(c)))).toEqual(before);
+    expect((await runs.list({ limit: 100 })).length).toBe(3);
+  });
+
   it("a connection's checkpoint is one seek of its index, and the list and the pruning read the time index (migration 0011)", async () => {
     const db = t.database.db as Kysely<ReconcileRunTables>;
     const plan = (query: Parameters<typeof queryPlan>[2]) => queryPlan(db, name, query);
