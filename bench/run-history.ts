@@ -107,12 +107,9 @@ stalls.enable();
 const pruning = process.hrtime.bigint();
 const cpu = process.cpuUsage();
 const keepDays = Number(process.env.RUNS_KEEP_DAYS ?? 30);
-const removed = await deleteRuns(
-  database.db,
-  'gw_reconcile_runs',
-  prunableRunsQuery(database.db, new Date(end - keepDays * 86_400_000)),
+const removed = await deleteRuns(database.db, 'gw_reconcile_runs', prunableRunsQuery(database.db, new Date(end - keepDays * 86_400_000)), {
   chunk,
-);
+});
 const used = process.cpuUsage(cpu);
 stalls.disable();
 const left = await database.db

@@ -197,6 +197,7 @@ export async function createReconcileRunStore(options: { database: SqlDatabase<a
       return (await runsQuery(db, filter).$castTo<Selectable<GwReconcileRunsTable>>().execute()).map(toRun);
     },
     /** Delete the finished runs started before `before` (GATEWAY_RUNS_DAYS), but never a connection's checkpoint (prunableRunsQuery). */
-    prune: (before: Date): Promise<number> => deleteRuns(db, 'gw_reconcile_runs', prunableRunsQuery(db, before)),
+    prune: (before: Date, signal?: AbortSignal): Promise<number> =>
+      deleteRuns(db, 'gw_reconcile_runs', prunableRunsQuery(db, before), { signal }),
   };
 }

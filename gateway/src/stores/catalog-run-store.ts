@@ -142,6 +142,6 @@ export async function createCatalogRunStore(options: CatalogRunStoreOptions): Pr
     async list(filter = {}) {
       return (await newestRunsQuery(db, 'gw_catalog_runs', filter).$castTo<Selectable<GwCatalogRunsTable>>().execute()).map(toRun);
     },
-    prune: (before) => deleteRuns(db, 'gw_catalog_runs', finishedRunsBefore(db, 'gw_catalog_runs', before)),
+    prune: (before, signal) => deleteRuns(db, 'gw_catalog_runs', finishedRunsBefore(db, 'gw_catalog_runs', before), { signal }),
   };
 }

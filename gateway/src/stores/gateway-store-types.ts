@@ -182,6 +182,6 @@ export interface CatalogRunStore {
   ): Promise<CatalogRun>;
   get(runId: string): Promise<CatalogRun | null>;
   list(filter?: CatalogRunFilter): Promise<CatalogRun[]>;
-  /** Delete the finished runs started before `before` (GATEWAY_RUNS_DAYS); how many were deleted. */
-  prune(before: Date): Promise<number>;
+  /** Delete the finished runs started before `before` (GATEWAY_RUNS_DAYS); how many were deleted. Stops early once `signal` aborts. */
+  prune(before: Date, signal?: AbortSignal): Promise<number>;
 }

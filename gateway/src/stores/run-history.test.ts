@@ -7,6 +7,24 @@ import { startRunHistoryPruning } from './run-history.js';
 const DAY = 24 * 60 * 60 * 1000;
 
 describe('the run history pruning (GATEWAY_RUNS_DAYS)', () => {
+  it('stop() ends a pruning under way instead of waiting for it (a graceful stop within its 10 s)', async () => {
+    const signals: AbortSignal[] = [];
+    const endless = (_before: Date, signal?: AbortSignal) =>
+      new Promise<number>((resolve) => {
+        signals.push(signal!);
+        signal!.addEventListener('abort', () => resolve(7));
+      });
+    const lines: string[] = [];
+    const log = { info: (_o: object, m: string) => lines.push(m), warn: (_o: object, m: string) => lines.push(m) };
+    const pruning = startRunHistoryPruning({ catalog: { prune: endless }, reconcile: { prune: endless }, days: 30, log });
+    await expect.poll(() => signals.length).toBe(1);
+    const started = Date.now();
+    await pruning.stop();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(signals).toHaveLength(1); // the reconciliation runs' pruning was not started once stopping
+    expect(lines).toEqual(['run history pruned']);
+  });
+
   it('prunes at start and then every period, logs what it deleted, and logs a failure instead of throwing', async () => {
     const t = await openTestStore('sqlite');
     const catalog = await createCatalogRunStore({ database: t.database, clock: t.clock.now });

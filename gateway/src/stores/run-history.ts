@@ -53,29 +53,32 @@ export function finishedRunsBefore(
 /**
  * Delete the runs `ids` selects, `chunk` at a time; how many were deleted. After each statement
  * it waits as long as the statement took, so that a large first pruning (a history kept from
- * before GATEWAY_RUNS_DAYS existed) never takes more than half of the event loop's time.
+ * before GATEWAY_RUNS_DAYS existed) never takes more than half of the event loop's time. Once
+ * `signal` aborts (the process is stopping) it stops after the statement under way.
  */
 export async function deleteRuns(
   db: Kysely<any>,
   table: RunTable,
   ids: ReturnType<typeof finishedRunsBefore>,
-  chunk = RUN_HISTORY_CHUNK,
+  options: { chunk?: number; signal?: AbortSignal | undefined } = {},
 ): Promise<number> {
+  const chunk = options.chunk ?? RUN_HISTORY_CHUNK;
   let removed = 0;
-  for (;;) {
+  while (!options.signal?.aborted) {
     const started = performance.now();
     const result = await db.deleteFrom(table).where('id', 'in', ids.limit(chunk)).executeTakeFirst();
     const deleted = Number(result.numDeletedRows);
     removed += deleted;
-    if (deleted < chunk) return removed;
-    await sleep(performance.now() - started);
+    if (deleted < chunk) break;
+    await sleep(performance.now() - started, undefined, { signal: options.signal }).catch(() => undefined);
   }
+  return removed;
 }
 
 export interface RunHistoryPruning {
   /** One pruning now (the hourly one's work); resolves with what it deleted, never rejects (a failure is logged). */
   prune(): Promise<{ catalog: number; reconcile: number } | null>;
-  /** Stop the hourly pruning and wait for one under way. */
+  /** Stop the hourly pruning; one under way stops after its statement under way. */
   stop(): Promise<void>;
 }
 
@@ -85,20 +88,23 @@ export interface RunHistoryPruning {
  * checkpoint stays). Every process may run it: the deletes are idempotent.
  */
 export function startRunHistoryPruning(options: {
-  catalog: { prune(before: Date): Promise<number> };
-  reconcile: { prune(before: Date): Promise<number> };
+  catalog: { prune(before: Date, signal?: AbortSignal): Promise<number> };
+  reconcile: { prune(before: Date, signal?: AbortSignal): Promise<number> };
   days: number;
   log: { info(object: object, message: string): void; warn(object: object, message: string): void };
   clock?: () => Date;
   everyMs?: number;
 }): RunHistoryPruning {
   const now = options.clock ?? (() => new Date());
+  const stopping = new AbortController();
   let running: Promise<{ catalog: number; reconcile: number } | null> = Promise.resolve(null);
   const prune = () => {
     running = running.then(async () => {
       const before = new Date(now().getTime() - options.days * 24 * 60 * 60 * 1000);
       try {
-        const removed = { catalog: await options.catalog.prune(before), reconcile: await options.reconcile.prune(before) };
+        const { signal } = stopping;
+        const catalog = await options.catalog.prune(before, signal);
+        const removed = { catalog, reconcile: signal.aborted ? 0 : await options.reconcile.prune(before, signal) };
         if (removed.catalog + removed.reconcile > 0) options.log.info({ ...removed, days: options.days }, 'run history pruned');
         return removed;
       } catch (error) {
@@ -115,6 +121,7 @@ export function startRunHistoryPruning(options: {
     prune,
     async stop() {
       clearInterval(timer);
+      stopping.abort();
       await running;
     },
   };
