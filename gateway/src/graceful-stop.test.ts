@@ -1,4 +1,6 @@
 import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { createDatabase } from '@loyalty-gateway/storage';
 import { ErrorBody } from '@loyalty-gateway/core';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -84,5 +86,16 @@ describe('graceful stop under load', () => {
     // Exactly the sales answered 200 were earned (1 point each): none lost, none earned unanswered.
     expect(await balance()).toBe(before + ok.length);
     expect(networkErrors + answers.length).toBe(counter);
+    // The journal's last batch was written before the exit: one entry per answer, 200 or 503.
+    const journal = createDatabase<any>({ sqliteFile: path.join(dir, 'data', 'gateway.sqlite') });
+    try {
+      const { n } = await journal.db
+        .selectFrom('gw_deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(n)).toBe(answers.length);
+    } finally {
+      await journal.close();
+    }
   }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -576,6 +577,22 @@ describe("chunkRows (the PostgreSQL batch statement's bound)", () => {
 });
 
 describe('delivery journal on a SQLite file: written by its own thread', () => {
+  it('close() writes the last batch and ends the thread even when nothing else keeps the process alive', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-journal-close-'));
+    try {
+      const root = path.resolve(import.meta.dirname, '../../..');
+      const child = spawnSync(process.execPath, ['--import', 'tsx', 'gateway/src/testing/journal-close-child.ts'], {
+        cwd: root,
+        env: { ...process.env, JOURNAL_FILE: path.join(dir, 'gateway.sqlite'), ENTRIES: '250' },
+        encoding: 'utf8',
+      });
+      // Exit code 13: the process ended with close() unsettled (its writer thread does not hold the event loop).
+      expect({ status: child.status, stdout: child.stdout.trim() }).toEqual({ status: 0, stdout: 'closed with 250 entries' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('batches posted to the writer thread are committed and read back through the main connection; close ends the thread', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-journal-'));
     const file = path.join(dir, 'gateway.sqlite');

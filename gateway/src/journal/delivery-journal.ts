@@ -195,6 +195,8 @@ function writerThread(file: string, cacheSize: string, resourceLimits: ResourceL
     ready,
     /** Ends the thread at once, as a crash would (tests). */
     kill: () => worker.terminate(),
+    /** From now on the thread holds the event loop (closing: the process waits for its last batch and its exit). */
+    hold: () => worker.ref(),
     write(rows: Row[]): Promise<void> {
       return post<void>({ rows });
     },
@@ -228,6 +230,7 @@ function startWriter(file: string, cacheMb: number, resourceLimits: ResourceLimi
     },
     write: (rows: Row[]): Promise<void> => live().write(rows),
     query: (query: CompiledQuery): Promise<QueryAnswer> => live().query(query),
+    hold: () => thread.hold(),
     close: () => thread.close(),
   };
 }
@@ -799,6 +802,9 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     prune,
     async close(): Promise<void> {
       clearInterval(timer);
+      // The writer thread does not hold the event loop while the gateway runs (unref): while
+      // closing it must, or a process with nothing else left would exit before the last batch.
+      writer?.hold();
       await flush();
       await writer?.close();
     },
