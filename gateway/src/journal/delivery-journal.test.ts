@@ -14,11 +14,13 @@ import {
   chunkRows,
   createDeliveryJournal,
   deliveriesQuery,
+  idFloor,
   idRegion,
   newestByRequestIdQuery,
   replaysQuery,
   requestKey,
   transactionKey,
+  windowEndQuery,
   type Delivery,
   type DeliveryFilter,
   type DeliveryInput,
@@ -244,7 +246,8 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
       // By request id: the newest entry carrying it, written before or after the migration.
       journal.record(entry(4, new Date(at + 4000), { requestId: 'req-keyed-2' }));
       await journal.flush();
-      expect((await journal.get('req-keyed-1'))?.id).toBe('keyed-1');
+      // Its id was given the time-ordered layout by migration 0012.
+      expect((await journal.get('req-keyed-1'))?.id).toMatch(new RegExp(`^${idFloor(at)}-00000-[0-9a-f]{12}$`));
       expect((await journal.get('req-keyed-2'))?.requestId).toBe('req-keyed-2');
       expect((await journal.get('req-keyed-2'))?.receivedAt).toBe(new Date(at + 4000).toISOString());
       expect((await journal.get('req-1'))?.transactionId).toBe('T-5');
@@ -264,6 +267,80 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
         ['req-3', null, idRegion('req-3'), requestKey('req-3')],
         ['req-keyed-2', null, idRegion('req-keyed-2'), requestKey('req-keyed-2')],
       ]);
+    } finally {
+      await journal.close();
+      await database.close();
+    }
+  });
+
+  it('entries journalled with random ids get time-ordered ones (migration 0012): listed, searched, paged and pruned in time order, their replays still linked', async () => {
+    const database = await openTestDatabase<any>(name);
+    const at = Date.UTC(2026, 10, 24, 12, 0, 0);
+    const legacy = ['9f8e7d6c-5b4a-4321-8fed-cba987654321', '01234567-89ab-4cde-8f01-23456789abcd', 'ffffffff-ffff-4fff-bfff-ffffffffffff'];
+    await migrateWithEarlierEntries(database.db, '0012', [
+      { id: legacy[0], request_id: 'req-old-0', received_at: at, store_id: 's-1', status: 500 },
+      { id: legacy[1], request_id: 'req-old-1', received_at: at + 2_000, store_id: 's-1' },
+      { id: legacy[2], request_id: 'req-old-2', received_at: at + 4_000, store_id: 's-1', replay_of: legacy[0] },
+    ]);
+    const stored = await database.db
+      .selectFrom('gw_deliveries')
+      .select(['id', 'received_at', 'replay_of'])
+      .orderBy('received_at')
+      .execute();
+    expect(stored.map((r) => r.id)).toEqual(
+      stored.map((r) => expect.stringMatching(new RegExp(`^${idFloor(Number(r.received_at))}-00000-[0-9a-f]{12}$`))),
+    );
+    expect(stored[2]!.replay_of).toBe(stored[0]!.id);
+    const indexes = await database.db.executeQuery<{ name: string }>(
+      CompiledQuery.raw(
+        name === 'sqlite'
+          ? "select name from sqlite_master where type = 'index' and tbl_name = 'gw_deliveries'"
+          : "select indexname as name from pg_indexes where tablename = 'gw_deliveries' and schemaname = current_schema()",
+      ),
+    );
+    expect(indexes.rows.map((r) => r.name)).toContain('gw_deliveries_replay_idx');
+    expect(indexes.rows.map((r) => r.name)).not.toContain('gw_deliveries_received_idx');
+
+    let now = new Date(at + 10_000);
+    const journal = await createDeliveryJournal({
+      database,
+      masterKey: randomBytes(32),
+      flushMs: 60_000,
+      searchWindow: 1,
+      searchWindows: 1,
+      retentionDays: 1,
+      now: () => now,
+    });
+    try {
+      journal.record(entry(1, new Date(at + 1_000), { storeId: 's-1' }));
+      journal.record(entry(3, new Date(at + 3_000), { storeId: 's-1' }));
+      journal.record(entry(5, new Date(at + 5_000), { storeId: 's-2' }));
+      await journal.flush();
+      expect((await journal.list({})).deliveries.map((d) => d.requestId)).toEqual([
+        'req-5',
+        'req-old-2',
+        'req-3',
+        'req-old-1',
+        'req-1',
+        'req-old-0',
+      ]);
+      expect((await journal.list({ since: new Date(at + 2_000), until: new Date(at + 4_000) })).deliveries.map((d) => d.requestId)).toEqual(
+        ['req-3', 'req-old-1'],
+      );
+      // A search one entry a window, one window a page, followed to its end.
+      const pages: string[][] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await journal.list({ store: 's-1', cursor });
+        pages.push(page.deliveries.map((d) => d.requestId));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      expect(pages.flat()).toEqual(['req-old-2', 'req-3', 'req-old-1', 'req-1', 'req-old-0']);
+      expect((await journal.replaysOf(stored[0]!.id)).map((d) => d.requestId)).toEqual(['req-old-2']);
+      // A day later: everything received before the cutoff goes, old ids and new alike.
+      now = new Date(at + 24 * 60 * 60 * 1000 + 2_500);
+      expect(await journal.prune()).toBe(3);
+      expect((await journal.list({})).deliveries.map((d) => d.requestId)).toEqual(['req-5', 'req-old-2', 'req-3']);
     } finally {
       await journal.close();
       await database.close();
@@ -353,9 +430,15 @@ describe.each(testDialects())('delivery journal store ($name)', ({ name }) => {
         expect(plan).not.toMatch(/SCAN gw_deliveries|Seq Scan/);
       }
       // A page after a cursor, with a filter no index serves: a range of the time index, not the whole of it.
-      const cursor = Buffer.from(`${at + 1500}|zzzz`).toString('base64url');
+      const cursor = Buffer.from(`${at + 1500}|${idFloor(at + 1500)}`).toString('base64url');
       const paged = await queryPlan(database.db, name, deliveriesQuery(database.db, { store: 's-1', cursor }, 50).compile());
-      expect(paged).toMatch(/USING INDEX gw_deliveries_received_idx \(received_at<\?\)|Index Cond: \(received_at <= /);
+      expect(paged).toMatch(/USING INDEX sqlite_autoindex_gw_deliveries_1 \(id<\?\)|Index Cond: \(id < /);
+      // … and a search window's end: the primary key alone (its ids begin with their time, migration 0012).
+      const windowEnd = await queryPlan(database.db, name, windowEndQuery(database.db, { store: 's-1' }, cursor, 20).compile());
+      expect(windowEnd).toMatch(
+        /USING COVERING INDEX sqlite_autoindex_gw_deliveries_1 \(id<\?\)|Index Only Scan Backward using gw_deliveries_pkey/,
+      );
+      expect(windowEnd).not.toMatch(/TEMP B-TREE|Sort/);
       // A delivery's replays (every delivery's page): their partial index (migration 0010).
       const replays = await queryPlan(database.db, name, replaysQuery(database.db, 'some-entry').compile());
       expect(replays).toContain('gw_deliveries_replay_idx');

@@ -356,8 +356,18 @@ const PROCESS_TAG = randomBytes(6).toString('hex');
 let sequence = 0;
 const timeOrderedId = (atMs: number): string => {
   sequence = (sequence + 1) % 36 ** 5;
-  return `${atMs.toString(36).padStart(9, '0')}-${sequence.toString(36).padStart(5, '0')}-${PROCESS_TAG}`;
+  return `${idFloor(atMs)}-${sequence.toString(36).padStart(5, '0')}-${PROCESS_TAG}`;
 };
+
+/**
+ * The time an id begins with: the lowest id of an entry received at `ms` or later (every id has
+ * this layout since migration 0012), so a range of ids is a range of time and the primary key
+ * serves the list's order, its bounds and the pruning by age.
+ */
+export const idFloor = (ms: number): string => Math.max(0, Math.floor(ms)).toString(36).padStart(9, '0');
+
+/** When the entry with this id was received (its first nine characters). */
+const receivedAtOfId = (id: string): number => Number.parseInt(id.slice(0, 9), 36);
 
 /**
  * The 32-bit key the journal indexes a transaction id by, after its region (migration 0008): 4
@@ -428,12 +438,14 @@ export function deliveriesQuery(
   limit: number,
   journalledBefore = false,
 ) {
+  // A transaction's or a connection's entries are read from their region's run, in time order;
+  // any other list from the primary key, whose ids begin with their time (migration 0012).
+  const byRegion = Boolean(filter.transactionId || filter.connectionId);
   let query = db
     .selectFrom('gw_deliveries')
     .selectAll()
-    .orderBy('received_at', 'desc')
-    .orderBy('id', 'desc')
     .limit(limit + 1);
+  query = byRegion ? query.orderBy('received_at', 'desc').orderBy('id', 'desc') : query.orderBy('id', 'desc');
   if (filter.vendor) query = query.where('vendor', '=', filter.vendor);
   if (filter.store) query = query.where('store_id', '=', filter.store);
   if (filter.connectionId) query = ofConnection(query, filter.connectionId, journalledBefore);
@@ -452,9 +464,11 @@ export function deliveriesQuery(
       ]),
     );
   }
-  if (filter.since) query = query.where('received_at', '>=', filter.since.getTime());
-  if (filter.until) query = query.where('received_at', '<', filter.until.getTime());
-  return filter.cursor ? belowCursor(query, filter.cursor) : query;
+  if (filter.since)
+    query = byRegion ? query.where('received_at', '>=', filter.since.getTime()) : query.where('id', '>=', idFloor(filter.since.getTime()));
+  if (filter.until)
+    query = byRegion ? query.where('received_at', '<', filter.until.getTime()) : query.where('id', '<', idFloor(filter.until.getTime()));
+  return filter.cursor ? belowCursor(query, filter.cursor, byRegion) : query;
 }
 
 type DeliveriesQuery = SelectQueryBuilder<{ gw_deliveries: GwDeliveriesTable }, 'gw_deliveries', any>;
@@ -481,7 +495,9 @@ const cursorOf = (row: { received_at: number | string; id: string }): string =>
  * or at it and before it (`atOrAbove`). The range on received_at alone is said as well: the OR is
  * not a range SQLite's planner reads an index by.
  */
-function fromPosition<Q extends DeliveriesQuery>(query: Q, at: number, id: string, side: 'below' | 'atOrAbove'): Q {
+function fromPosition<Q extends DeliveriesQuery>(query: Q, at: number, id: string, side: 'below' | 'atOrAbove', byRegion: boolean): Q {
+  // In the primary key's order the id alone is the position.
+  if (!byRegion) return query.where('id', side === 'below' ? '<' : '>=', id) as Q;
   return (
     side === 'below'
       ? query
@@ -494,10 +510,10 @@ function fromPosition<Q extends DeliveriesQuery>(query: Q, at: number, id: strin
 }
 
 /** Only the entries after `cursor` in the list's order (a cursor that does not parse bounds nothing). */
-function belowCursor<Q extends DeliveriesQuery>(query: Q, cursor: string): Q {
+function belowCursor<Q extends DeliveriesQuery>(query: Q, cursor: string, byRegion: boolean): Q {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const atMs = Number(at);
-  return Number.isFinite(atMs) && id ? fromPosition(query, atMs, id, 'below') : query;
+  return Number.isFinite(atMs) && id ? fromPosition(query, atMs, id, 'below', byRegion) : query;
 }
 
 /**
@@ -513,9 +529,9 @@ const scansJournal = (filter: DeliveryFilter): boolean =>
 
 /**
  * The entry `window` places below `cursor` (and before `until`) in the list's order: the oldest
- * one a window of the search examines. Read from the time index alone.
+ * one a window of the search examines. Read from the primary key alone.
  */
-function windowEndQuery(
+export function windowEndQuery(
   db: Kysely<{ gw_deliveries: GwDeliveriesTable }>,
   filter: DeliveryFilter,
   cursor: string | undefined,
@@ -523,13 +539,12 @@ function windowEndQuery(
 ) {
   let query = db
     .selectFrom('gw_deliveries')
-    .select(['received_at', 'id'])
-    .orderBy('received_at', 'desc')
+    .select('id')
     .orderBy('id', 'desc')
     .offset(window - 1)
     .limit(1);
-  if (filter.until) query = query.where('received_at', '<', filter.until.getTime());
-  return cursor ? belowCursor(query, cursor) : query;
+  if (filter.until) query = query.where('id', '<', idFloor(filter.until.getTime()));
+  return cursor ? belowCursor(query, cursor, false) : query;
 }
 
 /**
@@ -685,7 +700,8 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
 
   async function prune(): Promise<number> {
     const cutoff = now().getTime() - (options.retentionDays ?? 14) * 24 * 60 * 60 * 1000;
-    let removed = await deleteInChunks((q) => q.where('received_at', '<', cutoff));
+    // By the primary key: ids begin with their time (migration 0012).
+    let removed = await deleteInChunks((q) => q.where('id', '<', idFloor(cutoff)));
     const cap = options.maxPerConnection ?? 100_000;
     // Counted through the connections' index (migration 0009), a region per statement (a count
     // of a journal of millions in one statement would hold the writer for most of a second while
@@ -772,14 +788,15 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       const found: Array<Selectable<GwDeliveriesTable>> = [];
       let cursor = filter.cursor;
       for (let window = 1; ; window += 1) {
-        const end = await windowEndQuery(db, filter, cursor, searchWindow).executeTakeFirst();
+        const endRow = await windowEndQuery(db, filter, cursor, searchWindow).executeTakeFirst();
+        const end = endRow && { id: endRow.id, received_at: receivedAtOfId(endRow.id) };
         const query = deliveriesQuery(db, { ...filter, cursor }, limit - found.length);
-        found.push(...(await (end ? fromPosition(query, Number(end.received_at), end.id, 'atOrAbove') : query).execute()));
+        found.push(...(await (end ? fromPosition(query, end.received_at, end.id, 'atOrAbove', false) : query).execute()));
         // A full page, or nothing older left to search (the journal's end, or past `since`).
-        if (found.length > limit || !end || (filter.since && Number(end.received_at) < filter.since.getTime())) return pageOf(found);
+        if (found.length > limit || !end || (filter.since && end.received_at < filter.since.getTime())) return pageOf(found);
         cursor = cursorOf(end);
         if (window === searchWindows)
-          return { deliveries: found.map(toDelivery), nextCursor: cursor, searchedBackTo: new Date(Number(end.received_at)).toISOString() };
+          return { deliveries: found.map(toDelivery), nextCursor: cursor, searchedBackTo: new Date(end.received_at).toISOString() };
       }
     },
     /** An entry by its journal id, or the newest one with this request id (vendors may reuse X-Request-ID). */

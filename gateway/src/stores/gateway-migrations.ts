@@ -10,6 +10,7 @@ import { deliveriesRegionsMigration } from './gateway-migration-0008.js';
 import { deliveriesConnectionRegionMigration } from './gateway-migration-0009.js';
 import { deliveriesReplayIndexMigration } from './gateway-migration-0010.js';
 import { reconcileRunsIndexesMigration } from './gateway-migration-0011.js';
+import { deliveriesIdOrderMigration } from './gateway-migration-0012.js';
 
 const init: Migration = {
   async up(db: Kysely<any>) {
@@ -81,5 +82,6 @@ export const gatewayMigrations: MigrationSet = {
     '0009_deliveries_connection_region': deliveriesConnectionRegionMigration,
     '0010_deliveries_replay_index': deliveriesReplayIndexMigration,
     '0011_reconcile_runs_indexes': reconcileRunsIndexesMigration,
+    '0012_deliveries_id_order': deliveriesIdOrderMigration,
   },
 };
