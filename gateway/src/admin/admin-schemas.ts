@@ -1,5 +1,6 @@
 import { operatorId, operatorName } from '@loyalty-gateway/core';
 import { z } from 'zod';
+import { RUNS_LIST_MAX } from '../stores/run-history.js';
 
 const slug = z
   .string()
@@ -50,9 +51,9 @@ export const RunsQuery = z.strictObject({
   connectionId: identifier.optional(),
   limit: z
     .string()
-    .regex(/^\d{1,4}$/, 'a whole number from 1 to 1000')
+    .regex(/^\d{1,4}$/, `a whole number from 1 to ${RUNS_LIST_MAX}`)
     .transform(Number)
-    .pipe(z.number().int().min(1).max(1000))
+    .pipe(z.number().int().min(1).max(RUNS_LIST_MAX))
     .optional(),
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, type SqlDatabase } from '@loyalty-gateway/storage';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { deleteRuns, finishedRunsBefore, newestRunsQuery } from '../stores/run-history.js';
+import { deleteRuns, finishedRunsBefore, newestRunsQuery, type RunListFilter } from '../stores/run-history.js';
 
 interface GwReconcileRunsTable {
   id: string;
@@ -76,12 +76,6 @@ export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
 
 export type ReconcileRunStore = Awaited<ReturnType<typeof createReconcileRunStore>>;
 
-export interface ReconcileRunFilter {
-  vendor?: string | undefined;
-  connectionId?: string | undefined;
-  limit?: number;
-}
-
 /** A connection's checkpoint: the latest window end of its succeeded runs (one seek of the checkpoint index, migration 0011). */
 export function checkpointQuery(db: Kysely<ReconcileRunTables>, connectionId: string) {
   return db
@@ -113,7 +107,7 @@ export function prunableRunsQuery(db: Kysely<ReconcileRunTables>, before: Date) 
 }
 
 /** Runs newest first (the time index, or a connection's, migrations 0011 and 0004). */
-export const runsQuery = (db: Kysely<ReconcileRunTables>, filter: ReconcileRunFilter) => newestRunsQuery(db, 'gw_reconcile_runs', filter);
+export const runsQuery = (db: Kysely<ReconcileRunTables>, filter: RunListFilter) => newestRunsQuery(db, 'gw_reconcile_runs', filter);
 
 /**
  * Reconciliation runs and checkpoints, on either dialect. Claiming inserts the run's row:
@@ -193,7 +187,7 @@ export async function createReconcileRunStore(options: { database: SqlDatabase<a
       return toRun(await db.selectFrom('gw_reconcile_runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
     },
     /** Newest first. */
-    async list(filter: ReconcileRunFilter = {}): Promise<ReconcileRun[]> {
+    async list(filter: RunListFilter = {}): Promise<ReconcileRun[]> {
       return (await runsQuery(db, filter).$castTo<Selectable<GwReconcileRunsTable>>().execute()).map(toRun);
     },
     /** Delete the finished runs started before `before` (GATEWAY_RUNS_DAYS), but never a connection's checkpoint (prunableRunsQuery). */

@@ -1,6 +1,7 @@
 import type { ConnectionStore } from '@loyalty-gateway/core';
 import type { VendorTier } from './gateway-tables.js';
 import type { CatalogRunStatus, CatalogRunTrigger } from './operator-tables.js';
+import type { RunListFilter } from './run-history.js';
 
 export type { VendorTier } from './gateway-tables.js';
 
@@ -161,11 +162,8 @@ export interface CatalogRun extends CatalogRunCounts {
   error: string | null;
 }
 
-export interface CatalogRunFilter {
-  vendor?: string | undefined;
-  connectionId?: string | undefined;
-  limit?: number | undefined;
-}
+/** Which catalog runs a list returns (the same filter as every run list). */
+export type CatalogRunFilter = RunListFilter;
 
 /** Why a claim did not produce a run: the slot was taken, or a run for the connection is in progress. */
 export type CatalogClaim =

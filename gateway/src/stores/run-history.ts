@@ -12,18 +12,21 @@ export const RUN_HISTORY_CHUNK = 200;
 /** A run-history table: both have `id`, `status` (`running` · `succeeded` · `failed`) and `started_at`. */
 type RunTable = 'gw_catalog_runs' | 'gw_reconcile_runs';
 
-/** Most runs one list returns (`limit` of the admin's RunsQuery). */
+/** Most runs one list returns (the bound of the admin's RunsQuery `limit`). */
 export const RUNS_LIST_MAX = 1_000;
+
+/** Which runs a list returns: of one vendor and/or connection, `limit` of them (100 by default). */
+export interface RunListFilter {
+  vendor?: string | undefined;
+  connectionId?: string | undefined;
+  limit?: number | undefined;
+}
 
 /**
  * `table`'s runs newest first, `limit` of them (100 by default), of one vendor and/or connection:
  * read through the time index, or through the connection's (migrations 0002, 0004 and 0011).
  */
-export function newestRunsQuery(
-  db: Kysely<any>,
-  table: RunTable,
-  filter: { vendor?: string | undefined; connectionId?: string | undefined; limit?: number | undefined },
-) {
+export function newestRunsQuery(db: Kysely<any>, table: RunTable, filter: RunListFilter) {
   let query = db
     .selectFrom(table)
     .selectAll()
