@@ -4,7 +4,9 @@
  * checkpoint (read before each of its runs), the runs' list newest first (admin, console), and
  * the pruning of GATEWAY_RUNS_DAYS.
  *
- *   npx tsx bench/run-history.ts      (RUNS=1000000 over RUNS_CONNECTIONS=300; RUNS_POSTGRES=1 with DATABASE_URL: on PostgreSQL)
+ *   npx tsx bench/run-history.ts      (RUNS=1000000 over RUNS_CONNECTIONS=300; RUNS_POSTGRES=1 with DATABASE_URL: on PostgreSQL;
+ *                                      RUNS_ON_EVENT_LOOP=1 on SQLite: the pruning's deletes on the event loop's
+ *                                      connection, as before they ran on the journal's writer thread)
  *
  * The rows are seeded on a schema migrated through 0010; the lookups are timed, 0011 is applied,
  * and they are timed again; then the history is pruned to its last 30 days.
@@ -17,6 +19,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createDatabase, ensureSchema, migrate, type MigrationSet } from '@loyalty-gateway/storage';
 import { runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import { sql } from 'kysely';
+import { createDeliveryJournal } from '../gateway/src/journal/index.js';
 import { createReconcileRunStore, prunableRunsQuery } from '../gateway/src/reconcile/reconcile-run-store.js';
 import { deleteRuns, RUN_HISTORY_CHUNK } from '../gateway/src/stores/run-history.js';
 import { gatewayMigrations } from '../gateway/src/stores/gateway-migrations.js';
@@ -26,9 +29,10 @@ const connections = Number(process.env.RUNS_CONNECTIONS ?? 300);
 const postgresUrl = process.env.RUNS_POSTGRES ? process.env.DATABASE_URL : undefined;
 if (process.env.RUNS_POSTGRES && !postgresUrl) throw new Error('RUNS_POSTGRES needs DATABASE_URL');
 const dir = mkdtempSync(path.join(tmpdir(), 'run-history-bench-'));
+const sqliteFile = path.join(dir, 'gateway.db');
 const schema = `bench_runs_${randomBytes(4).toString('hex')}`;
 if (postgresUrl) await ensureSchema({ postgresUrl, postgresSchema: schema });
-const database = createDatabase<any>(postgresUrl ? { postgresUrl, postgresSchema: schema } : { sqliteFile: path.join(dir, 'gateway.db') });
+const database = createDatabase<any>(postgresUrl ? { postgresUrl, postgresSchema: schema } : { sqliteFile });
 const through0010: MigrationSet = {
   ...gatewayMigrations,
   migrations: Object.fromEntries(Object.entries(gatewayMigrations.migrations).filter(([name]) => name < '0011')),
@@ -99,8 +103,14 @@ await migrate(database.db, gatewayMigrations);
 if (postgresUrl) await runPostgresStatement(postgresUrl, `analyze ${schema}.gw_reconcile_runs`);
 console.log(`migration 0011: ${(Number(process.hrtime.bigint() - migrating) / 1e6).toFixed(0)} ms; then:`);
 await lookups();
-// RUNS_CHUNK: rows per delete statement (the store's RUN_HISTORY_CHUNK by default). The event
-// loop's longest stall is the longest statement on SQLite (better-sqlite3 holds the loop for it).
+// RUNS_CHUNK: rows per delete statement (the store's RUN_HISTORY_CHUNK by default). On SQLite the
+// gateway runs them on the delivery journal's writer thread (its own connection); with
+// RUNS_ON_EVENT_LOOP=1 here on the event loop's connection, where the loop's longest stall is the
+// longest statement (better-sqlite3 holds the loop for it).
+const journal =
+  postgresUrl || process.env.RUNS_ON_EVENT_LOOP === '1'
+    ? undefined
+    : await createDeliveryJournal({ database, masterKey: randomBytes(32), sqliteFile });
 const chunk = Number(process.env.RUNS_CHUNK ?? RUN_HISTORY_CHUNK);
 const stalls = monitorEventLoopDelay({ resolution: 1 });
 stalls.enable();
@@ -109,6 +119,7 @@ const cpu = process.cpuUsage();
 const keepDays = Number(process.env.RUNS_KEEP_DAYS ?? 30);
 const removed = await deleteRuns(database.db, 'gw_reconcile_runs', prunableRunsQuery(database.db, new Date(end - keepDays * 86_400_000)), {
   chunk,
+  execute: journal?.runStatement,
 });
 const used = process.cpuUsage(cpu);
 stalls.disable();
@@ -117,8 +128,9 @@ const left = await database.db
   .select(sql<number>`count(*)`.as('n'))
   .executeTakeFirstOrThrow();
 console.log(
-  `pruning to ${keepDays} days: ${removed} runs deleted in ${(Number(process.hrtime.bigint() - pruning) / 1e6).toFixed(0)} ms (${((used.user + used.system) / 1000).toFixed(0)} ms of this process's CPU, ${chunk} a statement, the event loop's longest stall ${(stalls.max / 1e6).toFixed(0)} ms), ${Number(left.n)} left`,
+  `pruning to ${keepDays} days: ${removed} runs deleted in ${(Number(process.hrtime.bigint() - pruning) / 1e6).toFixed(0)} ms (${((used.user + used.system) / 1000).toFixed(0)} ms of this process's CPU, ${chunk} a statement on ${journal ? "the journal writer's thread" : "the event loop's connection"}, the event loop's delay p99 ${(stalls.percentile(99) / 1e6).toFixed(1)} ms, longest ${(stalls.max / 1e6).toFixed(0)} ms), ${Number(left.n)} left`,
 );
+await journal?.close();
 await database.close();
 if (postgresUrl) await runPostgresStatement(postgresUrl, `drop schema ${schema} cascade`);
 rmSync(dir, { recursive: true, force: true });

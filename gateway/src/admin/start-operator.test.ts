@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
+import type { DeliveryJournal } from '../journal/index.js';
+import { createReconcileRunStore } from '../reconcile/reconcile-run-store.js';
+import { createCatalogRunStore } from '../stores/catalog-run-store.js';
 import { quietLogger } from '../scheduler/testing/catalog-world.js';
 import { startOperatorSide } from './start-operator.js';
 import { openOperatorApp } from './testing/open-operator-app.js';
@@ -27,4 +30,46 @@ describe('startOperatorSide', () => {
       await t.close();
     }
   }, 15_000);
+
+  it("the run history's pruning deletes on the journal's connection (on SQLite its writer thread, off the event loop): the runs past GATEWAY_RUNS_DAYS go at start", async () => {
+    const t = await openOperatorApp({ journal: true });
+    try {
+      const old = () => new Date(Date.now() - 100 * 24 * 60 * 60 * 1000);
+      const catalog = await createCatalogRunStore({ database: t.database, clock: old });
+      const reconcile = await createReconcileRunStore({ database: t.database, clock: old });
+      for (const connectionId of ['c1', 'c2']) {
+        const claim = await catalog.claim({ vendor: 'clover', connectionId, trigger: 'manual' });
+        if (claim.claimed) await catalog.finish(claim.run.id, { status: 'succeeded' });
+      }
+      const failed = await reconcile.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'manual', since: old(), until: old() });
+      await reconcile.finish(failed!.id, { pages: 0, found: 0, recovered: 0, duplicates: 0, failed: 0, status: 'failed', error: 'down' });
+      const statements: string[] = [];
+      const journal = t.journal!;
+      const watched: DeliveryJournal = Object.assign(Object.create(journal) as DeliveryJournal, {
+        runStatement: (query: Parameters<DeliveryJournal['runStatement']>[0]) => {
+          statements.push(query.sql);
+          return journal.runStatement(query);
+        },
+      });
+      const config = loadConfig({ GATEWAY_ENV: 'development', GATEWAY_SCHEDULER: 'off' });
+      const side = await startOperatorSide({
+        config,
+        store: t.store,
+        engine: t.engine,
+        database: t.database,
+        notes: t.notes,
+        log: quietLogger(),
+        journal: watched,
+      });
+      try {
+        await expect.poll(async () => (await catalog.list()).length + (await reconcile.list()).length).toBe(0);
+        expect(statements.filter((text) => text.startsWith('delete from "gw_catalog_runs"')).length).toBeGreaterThan(0);
+        expect(statements.filter((text) => text.startsWith('delete from "gw_reconcile_runs"')).length).toBeGreaterThan(0);
+      } finally {
+        await side.close();
+      }
+    } finally {
+      await t.close();
+    }
+  });
 });

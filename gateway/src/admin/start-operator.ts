@@ -57,7 +57,10 @@ export async function startOperatorSide(options: {
 }): Promise<OperatorSide> {
   const { config, store, log } = options;
   const adapters = options.adapters ?? registeredAdapters;
-  const runs = await createCatalogRunStore({ database: options.database });
+  // The run history's pruning deletes on the journal's connection when there is one: on SQLite
+  // that is its writer thread, so a long first pruning never holds the event loop.
+  const deletes = options.journal ? options.journal.runStatement : undefined;
+  const runs = await createCatalogRunStore({ database: options.database, deletes });
   const http = createHttpClient({ outbound: outboundPolicyOf(config) });
   const runner = createCatalogRunner({
     store,
@@ -79,7 +82,7 @@ export async function startOperatorSide(options: {
       ),
   });
   const subscriptions = createSubscriptionManager({ store, adapters, http, logger: log, publicUrl: config.GATEWAY_PUBLIC_URL });
-  const reconcileRuns = await createReconcileRunStore({ database: options.database });
+  const reconcileRuns = await createReconcileRunStore({ database: options.database, deletes });
   const reconciler = createReconciler({
     store,
     runs: reconcileRuns,

@@ -762,6 +762,12 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     /** The SQLite writer thread now (null when batches are written through `database`). */
     writerThread: () => writer?.thread ?? null,
     /**
+     * One maintenance statement on the journal's connection to the gateway's database: on SQLite
+     * its writer thread, off the event loop (the run history's pruning uses it too); elsewhere
+     * the journal's `database`. Its rows, or how many rows it changed.
+     */
+    runStatement: run,
+    /**
      * Newest first; `nextCursor` continues the list. A filter that only an entry's own fields can
      * answer (scansJournal) is searched in windows of `searchWindow` entries, at most
      * `searchWindows` of them a page, each its own statement: no page reads more than their

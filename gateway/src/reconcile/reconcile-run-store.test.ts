@@ -71,6 +71,28 @@ describe.each(testDialects())('reconciliation runs on $name', ({ name }) => {
     expect(await runs.prune(new Date(t.clock.now().getTime()))).toBe(1); // the recent failed run
   });
 
+  it("with `deletes` (the journal writer's connection in the gateway), every delete of the pruning runs there, and the same runs go", async () => {
+    const statements: string[] = [];
+    const onWriter = await createReconcileRunStore({
+      database: t.database,
+      clock: t.clock.now,
+      deletes: async (query) => {
+        statements.push(query.sql);
+        const result = await t.database.db.executeQuery(query);
+        return { changes: Number(result.numAffectedRows ?? 0) };
+      },
+    });
+    const start = t.clock.now().getTime();
+    for (let n = 0; n < 30; n += 1) await run(`c${n % 3}`, start + n * 1_000, n % 4 === 0 ? 'failed' : 'succeeded');
+    t.clock.advance(100 * DAY);
+    const before = await Promise.all(['c0', 'c1', 'c2'].map((c) => runs.checkpoint(c)));
+    expect(await onWriter.prune(new Date(t.clock.now().getTime() - 90 * DAY))).toBe(27);
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.every((text) => /^delete from "gw_reconcile_runs"/.test(text))).toBe(true);
+    expect(await Promise.all(['c0', 'c1', 'c2'].map((c) => runs.checkpoint(c)))).toEqual(before);
+    expect((await runs.list({ limit: 100 })).length).toBe(3);
+  });
+
   it('two processes pruning at once delete each run once and both keep every checkpoint', async () => {
     const other = await createReconcileRunStore({ database: t.database, clock: t.clock.now });
     const start = t.clock.now().getTime();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, type SqlDatabase } from '@loyalty-gateway/storage';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { deleteRuns, finishedRunsBefore, newestRunsQuery, type RunListFilter } from '../stores/run-history.js';
+import { deleteRuns, finishedRunsBefore, newestRunsQuery, type RunListFilter, type StatementRunner } from '../stores/run-history.js';
 
 interface GwReconcileRunsTable {
   id: string;
@@ -113,7 +113,12 @@ export const runsQuery = (db: Kysely<ReconcileRunTables>, filter: RunListFilter)
  * Reconciliation runs and checkpoints, on either dialect. Claiming inserts the run's row:
  * UNIQUE(connection_id, slot) lets exactly one process take a schedule tick.
  */
-export async function createReconcileRunStore(options: { database: SqlDatabase<any>; clock?: () => Date }) {
+export async function createReconcileRunStore(options: {
+  database: SqlDatabase<any>;
+  clock?: () => Date;
+  /** Where the pruning's deletes run (see StatementRunner); the store's connection when absent. */
+  deletes?: StatementRunner | undefined;
+}) {
   const db = options.database.db as Kysely<ReconcileRunTables>;
   const now = options.clock ?? (() => new Date());
   return {
@@ -192,6 +197,6 @@ export async function createReconcileRunStore(options: { database: SqlDatabase<a
     },
     /** Delete the finished runs started before `before` (GATEWAY_RUNS_DAYS), but never a connection's checkpoint (prunableRunsQuery). */
     prune: (before: Date, signal?: AbortSignal): Promise<number> =>
-      deleteRuns(db, 'gw_reconcile_runs', prunableRunsQuery(db, before), { signal }),
+      deleteRuns(db, 'gw_reconcile_runs', prunableRunsQuery(db, before), { signal, execute: options.deletes }),
   };
 }

@@ -3,7 +3,7 @@ import { isUniqueViolation, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { Kysely, Selectable } from 'kysely';
 import type { CatalogClaim, CatalogRun, CatalogRunCounts, CatalogRunStore } from './gateway-store-types.js';
 import type { GwCatalogRunsTable, OperatorTables } from './operator-tables.js';
-import { deleteRuns, finishedRunsBefore, newestRunsQuery } from './run-history.js';
+import { deleteRuns, finishedRunsBefore, newestRunsQuery, type StatementRunner } from './run-history.js';
 
 export interface CatalogRunStoreOptions {
   /** The gateway's database (opened by the caller, never closed here). */
@@ -11,6 +11,8 @@ export interface CatalogRunStoreOptions {
   clock?: () => Date;
   /** A `running` row with no heartbeat for this long was abandoned (its process died) and may be taken over. Default 1 h. */
   staleAfterMs?: number;
+  /** Where the pruning's deletes run (see StatementRunner); the store's connection when absent. */
+  deletes?: StatementRunner | undefined;
 }
 
 export const DEFAULT_STALE_AFTER_MS = 60 * 60 * 1000;
@@ -142,6 +144,7 @@ export async function createCatalogRunStore(options: CatalogRunStoreOptions): Pr
     async list(filter = {}) {
       return (await newestRunsQuery(db, 'gw_catalog_runs', filter).$castTo<Selectable<GwCatalogRunsTable>>().execute()).map(toRun);
     },
-    prune: (before, signal) => deleteRuns(db, 'gw_catalog_runs', finishedRunsBefore(db, 'gw_catalog_runs', before), { signal }),
+    prune: (before, signal) =>
+      deleteRuns(db, 'gw_catalog_runs', finishedRunsBefore(db, 'gw_catalog_runs', before), { signal, execute: options.deletes }),
   };
 }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import type { CompiledQuery, Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 
 /**
  * Rows per delete statement. On SQLite a statement holds the event loop while it runs
@@ -8,6 +8,14 @@ import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
  * random id's among them): 200 hold it ~15–40 ms, 1,000 held it up to 122 ms (bench/run-history.ts).
  */
 export const RUN_HISTORY_CHUNK = 200;
+
+/**
+ * Runs one compiled statement on another connection and tells how many rows it changed: where the
+ * pruning's deletes run when not on the store's own connection. On SQLite the gateway passes the
+ * delivery journal's writer thread (its own connection to gateway.sqlite), so that the deletes
+ * never hold the event loop (better-sqlite3 is synchronous).
+ */
+export type StatementRunner = (query: CompiledQuery) => Promise<{ changes: number }>;
 
 /** A run-history table: both have `id`, `status` (`running` · `succeeded` · `failed`) and `started_at`. */
 type RunTable = 'gw_catalog_runs' | 'gw_reconcile_runs';
@@ -56,21 +64,24 @@ export function finishedRunsBefore(
 /**
  * Delete the runs `ids` selects, `chunk` at a time; how many were deleted. After each statement
  * it waits as long as the statement took, so that a large first pruning (a history kept from
- * before GATEWAY_RUNS_DAYS existed) never takes more than half of the event loop's time. Once
- * `signal` aborts (the process is stopping) it stops after the statement under way.
+ * before GATEWAY_RUNS_DAYS existed) never takes more than half of the time of the connection it
+ * runs on (the event loop's, or with `execute` the writer thread's, whose journal batches wait
+ * behind a statement). Once `signal` aborts (the process is stopping) it stops after the
+ * statement under way.
  */
 export async function deleteRuns(
   db: Kysely<any>,
   table: RunTable,
   ids: ReturnType<typeof finishedRunsBefore>,
-  options: { chunk?: number; signal?: AbortSignal | undefined } = {},
+  options: { chunk?: number; signal?: AbortSignal | undefined; execute?: StatementRunner | undefined } = {},
 ): Promise<number> {
   const chunk = options.chunk ?? RUN_HISTORY_CHUNK;
+  const { execute } = options;
   let removed = 0;
   while (!options.signal?.aborted) {
     const started = performance.now();
-    const result = await db.deleteFrom(table).where('id', 'in', ids.limit(chunk)).executeTakeFirst();
-    const deleted = Number(result.numDeletedRows);
+    const statement = db.deleteFrom(table).where('id', 'in', ids.limit(chunk));
+    const deleted = execute ? (await execute(statement.compile())).changes : Number((await statement.executeTakeFirst()).numDeletedRows);
     removed += deleted;
     if (deleted < chunk) break;
     await sleep(performance.now() - started, undefined, { signal: options.signal }).catch(() => undefined);
