@@ -18,6 +18,24 @@ export function toStorableText(value: string): string {
   return text.includes('\0') ? text.replaceAll('\0', '\ufffd') : text;
 }
 
+/**
+ * Vendor text an adapter puts in an envelope or a catalog item (a name, SKU, discount code,
+ * category, customer email): at most `max` characters, cut between two characters (never inside a
+ * surrogate pair, which would leave half of it), with each NUL and unpaired surrogate as U+FFFD. A
+ * vendor's odd character then costs that character, not the sale: the canonical schema refuses
+ * such text, and an adapter's envelope it refuses is answered 500. Not for ids that key the ledger
+ * (a transaction or refund id): two different ids must not become one.
+ */
+export function vendorText(value: string, max = 255): string {
+  let clipped = value;
+  if (value.length > max) {
+    clipped = value.slice(0, max);
+    const last = clipped.charCodeAt(max - 1);
+    if (last >= 0xd800 && last <= 0xdbff) clipped = clipped.slice(0, -1);
+  }
+  return toStorableText(clipped);
+}
+
 /** An id an operator types (admin API, console, seed file): 1–255 characters, storable as sent. */
 export const operatorId = z.string().min(1).max(255).refine(isStorableText, { message: NOT_STORABLE });
 /** A display name an operator types: trimmed, 1–255 characters, storable as sent. */

@@ -9,3 +9,4 @@ export {
   type RecordedVendorServerOptions,
   type SeenRequest,
 } from './recorded-vendor-server.js';
+export { ODD_JSON_VALUES, jsonPaths, mutateJson, mutatedJson, type JsonPath } from './json-mutations.js';

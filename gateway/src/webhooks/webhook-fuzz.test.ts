@@ -1,4 +1,5 @@
 import { ErrorBody, WebhookResult } from '@loyalty-gateway/core';
+import { jsonPaths, mutateJson } from '@loyalty-gateway/core/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
@@ -26,29 +27,6 @@ async function checkContract(body: string | Buffer): Promise<void> {
   expect(await gw.balance('MBR-0001')).toBe(before);
 }
 
-type Json = unknown;
-const paths = (value: Json, prefix: Array<string | number> = []): Array<Array<string | number>> => {
-  if (value === null || typeof value !== 'object') return [prefix];
-  const keys = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
-  return [prefix, ...keys.flatMap((k) => paths((value as Record<string | number, Json>)[k], [...prefix, k]))];
-};
-
-function mutate(base: Json, path: Array<string | number>, op: 'set' | 'delete' | 'add', value: Json, key: string): Json {
-  const copy = structuredClone(base) as Record<string | number, Json>;
-  if (path.length === 0) return op === 'set' ? value : copy;
-  let parent: Record<string | number, Json> = copy;
-  for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, Json>;
-  const last = path[path.length - 1]!;
-  if (op === 'set') parent[last] = value;
-  else if (op === 'delete') {
-    if (Array.isArray(parent)) parent.splice(Number(last), 1);
-    else delete parent[last];
-  } else if (parent[last] !== null && typeof parent[last] === 'object' && !Array.isArray(parent[last])) {
-    (parent[last] as Record<string, Json>)[key] = value;
-  }
-  return copy;
-}
-
 const bases = [sale(), { ...sale(), eventType: 'sale.voided' }, refund('T-fuzz', 'R-fuzz', 1.5)];
 
 describe('fuzz: signed bodies never produce a 500', () => {
@@ -70,7 +48,7 @@ describe('fuzz: signed bodies never produce a 500', () => {
     const mutation = fc.constantFrom(...bases).chain((base) =>
       fc.record({
         base: fc.constant(base),
-        path: fc.constantFrom(...paths(base)),
+        path: fc.constantFrom(...jsonPaths(base)),
         op: fc.constantFrom<'set' | 'delete' | 'add'>('set', 'delete', 'add'),
         value: fc.oneof(
           fc.jsonValue(),
@@ -82,7 +60,7 @@ describe('fuzz: signed bodies never produce a 500', () => {
       }),
     );
     await fc.assert(
-      fc.asyncProperty(mutation, ({ base, path, op, value, key }) => checkContract(JSON.stringify(mutate(base, path, op, value, key)))),
+      fc.asyncProperty(mutation, ({ base, path, op, value, key }) => checkContract(JSON.stringify(mutateJson(base, path, op, value, key)))),
       { numRuns: 300 },
     );
   });
