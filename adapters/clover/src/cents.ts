@@ -15,8 +15,11 @@ export function positiveAmount(cents: number | null | undefined): number | null 
   return amount !== null && amount > 0 ? amount : null;
 }
 
-/** Milliseconds since the epoch → ISO 8601 (UTC), or null when missing. */
+/** The last millisecond of year 9999: later times have no four-digit-year ISO 8601 form. */
+const LAST_ISO_MS = 253_402_300_799_999;
+
+/** Milliseconds since the epoch → ISO 8601 (UTC), or null when missing or outside years 1970–9999. */
 export function msToIso(ms: number | null | undefined): string | null {
-  if (typeof ms !== 'number' || !Number.isFinite(ms)) return null;
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > LAST_ISO_MS) return null;
   return new Date(ms).toISOString();
 }

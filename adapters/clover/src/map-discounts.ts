@@ -1,4 +1,4 @@
-import type { DiscountCode } from '@loyalty-gateway/core';
+import { vendorText, type DiscountCode } from '@loyalty-gateway/core';
 import { centsToAmount } from './cents.js';
 import type { CloverDiscount, CloverOrder } from './native.js';
 
@@ -9,8 +9,9 @@ import type { CloverDiscount, CloverOrder } from './native.js';
  * A percentage discount carries `percentage` and no amount: the amount is left out, not computed.
  */
 export function toDiscountCode(discount: CloverDiscount): DiscountCode | null {
-  const code = discount.name?.trim();
-  if (!code || code.length > 255) return null;
+  const name = discount.name?.trim();
+  if (!name || name.length > 255) return null;
+  const code = vendorText(name);
   if (typeof discount.amount === 'number') {
     const amount = centsToAmount(Math.abs(discount.amount));
     return amount === null ? { code, type: 'fixed_amount' } : { code, amount, type: 'fixed_amount' };

@@ -1,4 +1,4 @@
-import type { Item } from '@loyalty-gateway/core';
+import { vendorText, type Item } from '@loyalty-gateway/core';
 import { positiveAmount } from './cents.js';
 import type { CloverLineItem } from './native.js';
 
@@ -33,7 +33,7 @@ export function lineQuantity(priceCents: number, unitQty: number | null | undefi
 /** The name a line shows (Clover allows a custom line without an inventory item). */
 function lineName(line: CloverLineItem): string {
   const name = line.name?.trim() || line.alternateName?.trim() || 'Item';
-  return name.slice(0, 255);
+  return vendorText(name);
 }
 
 /**
@@ -51,8 +51,8 @@ export function toItems(lines: readonly CloverLineItem[]): Item[] {
     if (unitPrice === null) continue;
     const item: Item = { name: lineName(line), quantity: qty.quantity, unitPrice };
     const id = line.item?.id ?? line.id;
-    if (id) item.id = id.slice(0, 255);
-    if (line.itemCode?.trim()) item.sku = line.itemCode.trim().slice(0, 255);
+    if (id) item.id = vendorText(id);
+    if (line.itemCode?.trim()) item.sku = vendorText(line.itemCode.trim());
     items.push(item);
   }
   return items;

@@ -1,9 +1,10 @@
-import type { CatalogItem, Envelope, MapResult } from '@loyalty-gateway/core';
+import { isStorableText, vendorText, type CatalogItem, type Envelope, type MapResult } from '@loyalty-gateway/core';
 import type { CloverUnit } from './auth.js';
 import { msToIso, positiveAmount } from './cents.js';
 import { toCustomer } from './map-customer.js';
 import { toDiscountCodes } from './map-discounts.js';
 import { toItems } from './map-items.js';
+import { isCloverId } from './config.js';
 import type { CloverItem, CloverOrder, CloverRefund } from './native.js';
 
 /**
@@ -81,7 +82,9 @@ function usableRefunds(order: CloverOrder, unit: CloverUnit): Envelope[] {
   const envelopes: Envelope[] = [];
   for (const refund of order.refunds?.elements ?? []) {
     const amount = positiveAmount(refund.amount);
-    if (refund.voided === true || !refund.id || amount === null) continue;
+    // The refund id keys the reversal: one the ledger cannot store as sent is left out, never
+    // altered (Clover's are 13 characters; 200 leaves its eventId, which adds ~47, within 255).
+    if (refund.voided === true || !refund.id || refund.id.length > 200 || !isStorableText(refund.id) || amount === null) continue;
     envelopes.push(toRefundEnvelope(order, { ...refund, id: refund.id }, amount, unit));
   }
   return envelopes;
@@ -108,6 +111,8 @@ export const SALE_STATES: ReadonlySet<string> = new Set(['PAID', 'REFUNDED', 'PA
 
 /** A fetched order → envelopes, decided by `paymentState`. */
 export function toEnvelopes(order: CloverOrder, unit: CloverUnit): MapResult {
+  // The ledger keys the sale on the order id: one Clover did not write cannot be keyed faithfully.
+  if (!isCloverId(order.id)) return skip(`order "${vendorText(order.id, 64)}" has no Clover id: nothing to do`);
   if (order.testMode === true) return skip(`order ${order.id} is a Clover test-mode order: ignored`);
   switch (order.paymentState) {
     case 'PAID':
@@ -126,15 +131,15 @@ export function toEnvelopes(order: CloverOrder, unit: CloverUnit): MapResult {
  * (`hidden` not true) and not marked unavailable (`available` defaults to true when absent).
  */
 export function toCatalogItem(item: CloverItem): CatalogItem {
-  const name = (item.name?.trim() || item.alternateName?.trim() || item.id).slice(0, 255);
+  const name = vendorText(item.name?.trim() || item.alternateName?.trim() || item.id);
   const sku = item.sku?.trim() || item.code?.trim();
   const category = item.categories?.elements?.[0]?.name?.trim();
   const price = positiveAmount(item.price);
   return {
     externalId: item.id,
     name,
-    ...(sku ? { sku: sku.slice(0, 255) } : {}),
-    ...(category ? { category: category.slice(0, 255) } : {}),
+    ...(sku ? { sku: vendorText(sku) } : {}),
+    ...(category ? { category: vendorText(category) } : {}),
     ...(price !== null ? { price } : {}),
     isActive: item.hidden !== true && item.available !== false,
   };

@@ -1,11 +1,11 @@
-import type { DiscountCode, Item } from '@loyalty-gateway/core';
+import { vendorText, type DiscountCode, type Item } from '@loyalty-gateway/core';
 import { decimalToMinor, minorToAmount } from './decimal.js';
 import type { ShopifyDiscountCode, ShopifyLineItem } from './native.js';
 
-/** Quantity as Shopify sends it (an integer; a string tolerated) as a positive number, or null. */
+/** Quantity as Shopify sends it (an integer; a string tolerated) as a positive number within the safe integers, or null. */
 function quantityOf(value: ShopifyLineItem['quantity']): number | null {
   const quantity = typeof value === 'string' ? Number(value.trim()) : value;
-  return typeof quantity === 'number' && Number.isFinite(quantity) && quantity > 0 ? quantity : null;
+  return typeof quantity === 'number' && quantity > 0 && quantity <= Number.MAX_SAFE_INTEGER ? quantity : null;
 }
 
 /** The variant GID, the same externalId the catalog pull reports, so lines and catalog agree. */
@@ -20,10 +20,12 @@ export function toItem(line: ShopifyLineItem): Item | null {
   const unitMinor = decimalToMinor(line.price);
   const quantity = quantityOf(line.quantity);
   if (unitMinor === null || unitMinor <= 0 || quantity === null) return null;
-  const name = (line.name?.trim() || line.title?.trim() || 'Item').slice(0, 255);
-  const sku = line.sku?.trim();
+  const name = vendorText(line.name?.trim() || line.title?.trim() || 'Item');
+  const rawSku = line.sku?.trim();
+  // A SKU longer than the schema's 255 is left out, not cut: a cut SKU would name another product.
+  const sku = rawSku && rawSku.length <= 255 ? vendorText(rawSku) : undefined;
   const id = itemId(line);
-  const base = { ...(id ? { id } : {}), name, ...(sku && sku.length <= 255 ? { sku } : {}) };
+  const base = { ...(id ? { id } : {}), name, ...(sku ? { sku } : {}) };
   if (Number.isInteger(quantity)) return { ...base, quantity, unitPrice: minorToAmount(unitMinor) };
   // A fractional quantity (weighed goods; Shopify sends integers today, kept for parity with the
   // other adapters) becomes one line of quantity 1 priced at the line total, rounded to the cent.
@@ -42,9 +44,9 @@ export function toDiscountCodes(codes: ShopifyDiscountCode[] | null | undefined)
     const code = entry.code?.trim();
     if (!code || code.length > 255) continue;
     const amountMinor = decimalToMinor(entry.amount);
-    const type = entry.type?.trim().slice(0, 50);
+    const type = entry.type?.trim() && vendorText(entry.type.trim(), 50);
     result.push({
-      code,
+      code: vendorText(code),
       ...(amountMinor !== null && amountMinor >= 0 ? { amount: minorToAmount(amountMinor) } : {}),
       ...(type ? { type } : {}),
     });

@@ -1,8 +1,6 @@
-import type { DiscountCode, Item } from '@loyalty-gateway/core';
+import { vendorText, type DiscountCode, type Item } from '@loyalty-gateway/core';
 import type { SquareLineItem, SquareOrderDiscount } from './native.js';
 import { positiveSquareMoney, squareMoney } from './square-money.js';
-
-const clip = (value: string, max: number): string => (value.length > max ? value.slice(0, max) : value);
 
 export type Quantity = { kind: 'whole'; count: number } | { kind: 'fractional' } | { kind: 'none' };
 
@@ -36,8 +34,8 @@ export function itemDisplayName(itemName: string, variationName?: string | null)
  *   externalId (the catalog carries the sku).
  */
 export function toItem(line: SquareLineItem): Item | null {
-  const name = clip(itemDisplayName(line.name?.trim() || 'Custom amount', line.variation_name), 255);
-  const id = line.catalog_object_id ? { id: clip(line.catalog_object_id, 255) } : {};
+  const name = vendorText(itemDisplayName(line.name?.trim() || 'Custom amount', line.variation_name));
+  const id = line.catalog_object_id ? { id: vendorText(line.catalog_object_id) } : {};
   const quantity = parseQuantity(line.quantity);
   if (quantity.kind === 'none') return null;
   if (quantity.kind === 'fractional') {
@@ -64,7 +62,7 @@ export function toDiscountCode(discount: SquareOrderDiscount): DiscountCode | nu
   const amount = squareMoney(discount.applied_money);
   const type = discount.type?.endsWith('PERCENTAGE') ? 'percentage' : discount.type?.endsWith('AMOUNT') ? 'fixed_amount' : undefined;
   return {
-    code: clip(code, 255),
+    code: vendorText(code),
     ...(amount !== null && amount >= 0 ? { amount } : {}),
     ...(type ? { type } : {}),
   };
@@ -77,5 +75,5 @@ export function toDiscountCodes(discounts: readonly SquareOrderDiscount[] | null
 /** The order's source (e.g. "Square Online", an app name) as the channel, else `pos`. */
 export function toChannel(sourceName: string | null | undefined): string {
   const name = sourceName?.trim();
-  return name ? clip(name, 50) : 'pos';
+  return name ? vendorText(name, 50) : 'pos';
 }

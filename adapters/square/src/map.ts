@@ -1,4 +1,4 @@
-import { DateTime, type CatalogItem, type Envelope, type MapResult } from '@loyalty-gateway/core';
+import { DateTime, vendorText, type CatalogItem, type Envelope, type MapResult } from '@loyalty-gateway/core';
 import { toCustomer } from './customer.js';
 import { itemDisplayName, toChannel, toDiscountCodes, toItems } from './map-lines.js';
 import {
@@ -168,8 +168,8 @@ export function toCatalogItems(object: SquareCatalogObject, locationId: string):
     const sku = data?.sku?.trim();
     return {
       externalId: variation.id.slice(0, 255),
-      name: name.slice(0, 255),
-      ...(sku ? { sku: sku.slice(0, 255) } : {}),
+      name: vendorText(name),
+      ...(sku ? { sku: vendorText(sku) } : {}),
       ...(price !== null ? { price } : {}),
       isActive: itemActive && presentAt(variation, locationId),
     };

@@ -1,3 +1,4 @@
+import { NOT_STORABLE, isStorableText } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 /**
@@ -21,8 +22,8 @@ export const SquareEvent = z
   .object({
     merchant_id: z.string().nullish(),
     type: z.string().min(1),
-    /** Square's idempotency key: the same for every retry of one event. */
-    event_id: z.string().min(1),
+    /** Square's idempotency key: the same for every retry of one event (an envelope's eventId: 255 storable characters at most). */
+    event_id: z.string().min(1).max(255).refine(isStorableText, { message: NOT_STORABLE }),
     created_at: z.string().nullish(),
     data: z
       .object({
@@ -61,7 +62,8 @@ export type SquarePayment = z.infer<typeof SquarePayment>;
 
 export const SquareRefund = z
   .object({
-    id: z.string().min(1),
+    /** The reversal's idempotency key (the envelope's refund.id). */
+    id: SquareId,
     status: z.string().nullish(),
     location_id: z.string().nullish(),
     /** The REFUND's own order (Square creates one per refund), not the sale's: see saleOfRefund. */

@@ -62,6 +62,16 @@ describe('woocommerce map (pure: REST v3 order → canonical)', () => {
     });
   });
 
+  it("an order whose currency is not a three-letter code earns and reverses nothing: 200 with a note, never an envelope the canonical schema refuses (found by the featured doors' fuzz: it was a 500)", () => {
+    for (const currency of ['', 'US', 'DOLLARS', '12$']) {
+      expect(orderEnvelopes({ ...order727, currency, refunds: [{ id: 9, total: '-1.00' }] }, SITE)).toEqual({
+        envelopes: [],
+        note: `order 727 currency "${currency}" is not a three-letter currency code: nothing to do`,
+      });
+    }
+    expect(orderEnvelopes({ ...order727, currency: ' usd ' }, SITE).envelopes[0]?.transaction.currency).toBe('USD');
+  });
+
   it('a refund of 0 or of an unreadable amount reverses nothing (never a whole-sale reversal by accident)', () => {
     const { envelopes, note } = orderEnvelopes(
       {

@@ -1,4 +1,12 @@
-import { decimalToMinor, fromMinorUnits, type CatalogItem, type Envelope, type Item, type MapResult } from '@loyalty-gateway/core';
+import {
+  decimalToMinor,
+  fromMinorUnits,
+  vendorText,
+  type CatalogItem,
+  type Envelope,
+  type Item,
+  type MapResult,
+} from '@loyalty-gateway/core';
 import { WooOrder, type WooProduct } from './native.js';
 
 /** The statuses WooCommerce counts as paid (wc_get_is_paid_statuses); a sale also needs date_paid. */
@@ -18,8 +26,8 @@ function toItem(line: WooOrder['line_items'][number]): Item | null {
   if (totalMinor === null || totalMinor <= 0 || !Number.isInteger(line.quantity) || line.quantity < 1) return null;
   const base = {
     ...(line.product_id ? { id: String(line.product_id) } : {}),
-    name: line.name.slice(0, 255) || 'Item',
-    ...(line.sku ? { sku: line.sku.slice(0, 255) } : {}),
+    name: vendorText(line.name) || 'Item',
+    ...(line.sku ? { sku: vendorText(line.sku) } : {}),
   };
   const exact = totalMinor % line.quantity === 0;
   return { ...base, quantity: exact ? line.quantity : 1, unitPrice: fromMinorUnits(exact ? totalMinor / line.quantity : totalMinor) };
@@ -27,9 +35,9 @@ function toItem(line: WooOrder['line_items'][number]): Item | null {
 
 function customerOf(order: WooOrder): Envelope['transaction']['customer'] {
   const email = order.billing?.email?.trim();
-  if (email) return { type: 'email', value: email };
+  if (email) return { type: 'email', value: vendorText(email) };
   const phone = order.billing?.phone?.trim();
-  return phone ? { type: 'phone', value: phone } : undefined;
+  return phone ? { type: 'phone', value: vendorText(phone) } : undefined;
 }
 
 /**
@@ -48,6 +56,9 @@ export function orderEnvelopes(body: unknown, storeId: string): MapResult {
   const order = parsed.data;
   const id = String(order.id);
   const currency = order.currency.trim().toUpperCase();
+  // WooCommerce writes its store's ISO 4217 code; anything else cannot be earned or compared with a sale.
+  if (!/^[A-Z]{3}$/.test(currency))
+    return { envelopes: [], note: `order ${id} currency "${order.currency}" is not a three-letter currency code: nothing to do` };
   const store = { id: storeId };
   const envelopes: Envelope[] = [];
   const notes: string[] = [];
@@ -59,7 +70,7 @@ export function orderEnvelopes(body: unknown, storeId: string): MapResult {
   else {
     const customer = customerOf(order);
     const discountCodes = order.coupon_lines.map((c) => ({
-      code: c.code.slice(0, 255),
+      code: vendorText(c.code),
       ...(decimalToMinor(c.discount) !== null ? { amount: Math.abs(fromMinorUnits(decimalToMinor(c.discount)!)) } : {}),
     }));
     envelopes.push({
@@ -101,9 +112,9 @@ export function toCatalogItem(product: WooProduct): CatalogItem {
   const category = product.categories[0]?.name;
   return {
     externalId: String(product.id),
-    name: product.name.slice(0, 255) || 'Untitled product',
-    ...(product.sku ? { sku: product.sku.slice(0, 255) } : {}),
-    ...(category ? { category: category.slice(0, 255) } : {}),
+    name: vendorText(product.name) || 'Untitled product',
+    ...(product.sku ? { sku: vendorText(product.sku) } : {}),
+    ...(category ? { category: vendorText(category) } : {}),
     ...(priceMinor !== null && priceMinor > 0 ? { price: fromMinorUnits(priceMinor) } : {}),
     isActive: product.status === 'publish' && product.purchasable !== false,
   };
