@@ -1,6 +1,6 @@
 import { offsetPage, type CatalogPage } from '@loyalty-gateway/core';
 import { bearer, merchantUrl, type CloverContext } from './config.js';
-import { toCatalogItem } from './map.js';
+import { toCatalogItems } from './map.js';
 import { CloverItemPage } from './native.js';
 
 /** Clover's page size for inventory items. */
@@ -22,7 +22,7 @@ export async function pullCatalog(ctx: CloverContext, checkpoint: string | null)
   });
   const elements = CloverItemPage.parse(raw).elements ?? [];
   return {
-    items: elements.map(toCatalogItem),
+    items: toCatalogItems(elements),
     checkpoint: next(elements.length),
   };
 }

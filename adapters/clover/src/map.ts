@@ -1,4 +1,4 @@
-import { isStorableText, vendorText, type CatalogItem, type Envelope, type MapResult } from '@loyalty-gateway/core';
+import { isKeyableId, vendorText, type CatalogItem, type Envelope, type MapResult } from '@loyalty-gateway/core';
 import type { CloverUnit } from './auth.js';
 import { msToIso, positiveAmount } from './cents.js';
 import { toCustomer } from './map-customer.js';
@@ -84,7 +84,7 @@ function usableRefunds(order: CloverOrder, unit: CloverUnit): Envelope[] {
     const amount = positiveAmount(refund.amount);
     // The refund id keys the reversal: one the ledger cannot store as sent is left out, never
     // altered (Clover's are 13 characters; 200 leaves its eventId, which adds ~47, within 255).
-    if (refund.voided === true || !refund.id || refund.id.length > 200 || !isStorableText(refund.id) || amount === null) continue;
+    if (refund.voided === true || !refund.id || !isKeyableId(refund.id, 200) || amount === null) continue;
     envelopes.push(toRefundEnvelope(order, { ...refund, id: refund.id }, amount, unit));
   }
   return envelopes;
@@ -124,6 +124,10 @@ export function toEnvelopes(order: CloverOrder, unit: CloverUnit): MapResult {
       return skip(`order ${order.id} payment state is ${order.paymentState ?? 'unset'}: not final, nothing to do`);
   }
 }
+
+/** A page's inventory items as catalog items; one whose id cannot key an item is left out (one invalid item would fail the pull). */
+export const toCatalogItems = (items: readonly CloverItem[]): CatalogItem[] =>
+  items.filter((item) => isKeyableId(item.id)).map(toCatalogItem);
 
 /**
  * A Clover inventory item → CatalogItem. sku: the item's SKU, else its product code (UPC/EAN).

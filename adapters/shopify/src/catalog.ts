@@ -1,6 +1,6 @@
 import type { CatalogPage } from '@loyalty-gateway/core';
 import { shopifyGraphql, type ShopifyContext } from './api.js';
-import { toCatalogItem } from './map.js';
+import { toCatalogItems } from './map.js';
 import { ShopifyVariantsPage } from './native.js';
 
 /** Nightly, off the hour (node-cron). */
@@ -25,7 +25,7 @@ export async function pullCatalog(ctx: ShopifyContext, checkpoint: string | null
   const page = await shopifyGraphql(ctx, ShopifyVariantsPage, CATALOG_QUERY, { first: PAGE_SIZE, cursor: checkpoint });
   const { nodes, pageInfo } = page.productVariants;
   return {
-    items: nodes.map(toCatalogItem),
+    items: toCatalogItems(nodes),
     checkpoint: pageInfo.hasNextPage && pageInfo.endCursor ? pageInfo.endCursor : null,
   };
 }

@@ -1,4 +1,4 @@
-import type { CatalogItem, MapResult } from '@loyalty-gateway/core';
+import { isKeyableId, vendorText, type CatalogItem, type MapResult } from '@loyalty-gateway/core';
 import { decimalToMinor, minorToAmount } from './decimal.js';
 import { orderEnvelopes } from './map-order.js';
 import { refundEnvelopes } from './map-refund.js';
@@ -27,6 +27,10 @@ export function toEnvelopes(unit: ShopifyUnit, storeId: string, now: Date): MapR
 
 const DEFAULT_VARIANT_TITLE = 'Default Title';
 
+/** A page's variants as catalog items; a variant whose id cannot key an item is left out (one invalid item would fail the pull). */
+export const toCatalogItems = (variants: readonly ShopifyVariantNode[]): CatalogItem[] =>
+  variants.filter((variant) => isKeyableId(variant.id)).map(toCatalogItem);
+
 /** One catalog item per variant: externalId is the variant GID, the name "Product - Variant". */
 export function toCatalogItem(variant: ShopifyVariantNode): CatalogItem {
   const productTitle = variant.product.title?.trim() || 'Untitled product';
@@ -37,9 +41,9 @@ export function toCatalogItem(variant: ShopifyVariantNode): CatalogItem {
   const priceMinor = decimalToMinor(variant.price);
   return {
     externalId: variant.id,
-    name: name.slice(0, 255),
-    ...(sku && sku.length <= 255 ? { sku } : {}),
-    ...(category ? { category: category.slice(0, 255) } : {}),
+    name: vendorText(name),
+    ...(sku && sku.length <= 255 ? { sku: vendorText(sku) } : {}),
+    ...(category ? { category: vendorText(category) } : {}),
     ...(priceMinor !== null && priceMinor > 0 ? { price: minorToAmount(priceMinor) } : {}),
     isActive: variant.product.status === 'ACTIVE',
   };

@@ -1,4 +1,4 @@
-import { DateTime, vendorText, type CatalogItem, type Envelope, type MapResult } from '@loyalty-gateway/core';
+import { DateTime, isKeyableId, vendorText, type CatalogItem, type Envelope, type MapResult } from '@loyalty-gateway/core';
 import { toCustomer } from './customer.js';
 import { itemDisplayName, toChannel, toDiscountCodes, toItems } from './map-lines.js';
 import {
@@ -161,17 +161,20 @@ export function toCatalogItems(object: SquareCatalogObject, locationId: string):
   const itemName = object.item_data.name?.trim() || object.id;
   const variations = object.item_data.variations ?? [];
   const itemActive = presentAt(object, locationId) && object.item_data.is_archived !== true;
-  return variations.map((variation) => {
-    const data = variation.item_variation_data;
-    const name = variations.length > 1 ? itemDisplayName(itemName, data?.name) : itemName;
-    const price = positiveSquareMoney(data?.price_money);
-    const sku = data?.sku?.trim();
-    return {
-      externalId: variation.id.slice(0, 255),
-      name: vendorText(name),
-      ...(sku ? { sku: vendorText(sku) } : {}),
-      ...(price !== null ? { price } : {}),
-      isActive: itemActive && presentAt(variation, locationId),
-    };
-  });
+  // A variation whose id cannot key an item is left out (one invalid item would fail the pull).
+  return variations
+    .filter((variation) => isKeyableId(variation.id))
+    .map((variation) => {
+      const data = variation.item_variation_data;
+      const name = variations.length > 1 ? itemDisplayName(itemName, data?.name) : itemName;
+      const price = positiveSquareMoney(data?.price_money);
+      const sku = data?.sku?.trim();
+      return {
+        externalId: variation.id,
+        name: vendorText(name),
+        ...(sku ? { sku: vendorText(sku) } : {}),
+        ...(price !== null ? { price } : {}),
+        isActive: itemActive && presentAt(variation, locationId),
+      };
+    });
 }

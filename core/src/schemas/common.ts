@@ -36,6 +36,13 @@ export function vendorText(value: string, max = 255): string {
   return toStorableText(clipped);
 }
 
+/**
+ * Whether a vendor's id can key a row as sent (a catalog item's externalId, a reversal's refund
+ * id): 1 to `max` characters, storable. One that cannot is left out, never altered: two ids
+ * must not become one.
+ */
+export const isKeyableId = (value: string, max = 255): boolean => value.length > 0 && value.length <= max && isStorableText(value);
+
 /** An id an operator types (admin API, console, seed file): 1–255 characters, storable as sent. */
 export const operatorId = z.string().min(1).max(255).refine(isStorableText, { message: NOT_STORABLE });
 /** A display name an operator types: trimmed, 1–255 characters, storable as sent. */

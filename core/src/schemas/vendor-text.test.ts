@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStorableText, vendorText } from './common.js';
+import { isKeyableId, isStorableText, vendorText } from './common.js';
 
 describe('vendorText (vendor names, SKUs and codes made fit for an envelope)', () => {
   it('keeps ordinary text as it is, and cuts long text at `max` characters', () => {
@@ -20,5 +20,12 @@ describe('vendorText (vendor names, SKUs and codes made fit for an envelope)', (
     expect(vendorText('a\ud800b')).toBe('a\ufffdb');
     expect(vendorText('\udc00')).toBe('\ufffd');
     for (const odd of ['\u0000', 'a\ud800', '\udfff\u0000']) expect(isStorableText(vendorText(odd))).toBe(true);
+  });
+
+  it('isKeyableId: an id that keys a row as sent (1 to max characters, storable); anything else is left out, never altered', () => {
+    expect(isKeyableId('gid://shopify/ProductVariant/1')).toBe(true);
+    expect(isKeyableId('x'.repeat(255))).toBe(true);
+    for (const id of ['', 'x'.repeat(256), 'a\u0000', '\ud800']) expect(isKeyableId(id)).toBe(false);
+    expect(isKeyableId('x'.repeat(201), 200)).toBe(false);
   });
 });
