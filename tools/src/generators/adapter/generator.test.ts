@@ -49,6 +49,7 @@ describe('adapter generator', () => {
       'src/fixtures/SOURCES.md',
       'seed.example.json',
       'src/map.test.ts',
+      'src/map.property.test.ts',
       'src/auth.test.ts',
       'src/webhook.test.ts',
       'src/catalog.test.ts',
@@ -139,7 +140,7 @@ describe('adapter generator', () => {
     const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../.generated-test');
     afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-    it('passes its own map, auth, webhook and catalog tests (written out from the virtual tree and run by vitest)', async () => {
+    it('passes its own map, mapping-property, auth, webhook and catalog tests (written out from the virtual tree and run by vitest)', async () => {
       await adapterGenerator(tree, { slug: 'acme-pos' });
       const files = tree.listChanges().filter((c) => c.path.startsWith('adapters/acme-pos/') && c.content);
       for (const change of files) {
@@ -157,8 +158,9 @@ describe('adapter generator', () => {
       });
       const output = `${run.stdout}\n${run.stderr}`;
       expect(run.status, output).toBe(0);
-      expect(output).toMatch(/Test Files\s+4 passed/);
-      for (const file of ['map.test.ts', 'auth.test.ts', 'webhook.test.ts', 'catalog.test.ts']) expect(output).toContain(file);
+      expect(output).toMatch(/Test Files\s+5 passed/);
+      for (const file of ['map.test.ts', 'map.property.test.ts', 'auth.test.ts', 'webhook.test.ts', 'catalog.test.ts'])
+        expect(output).toContain(file);
     }, 120_000);
   });
 });
