@@ -1,4 +1,5 @@
 import { VendorApiError } from '@loyalty-gateway/core';
+import type { z } from 'zod';
 import { bearer, isCloverId, merchantUrl, type CloverContext } from './config.js';
 import { needsContactLookup } from './map-customer.js';
 import { SALE_STATES } from './map.js';
@@ -28,6 +29,22 @@ async function getOrNull(ctx: CloverContext, url: string, expand: string): Promi
 }
 
 /**
+ * What Clover answered, read by `schema`; an answer it cannot read is a vendor API failure naming
+ * the URL and the first field (the door: 503, the notification redelivered, logged for the
+ * operator), like Square's, never a mapping error.
+ */
+function readAnswer<T>(schema: z.ZodType<T>, raw: unknown, url: string, what: string): T {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new VendorApiError(
+    200,
+    url,
+    `Clover answered ${what} the adapter cannot read: ${issue ? `${issue.path.join('.') || '(answer)'} ${issue.message}` : 'invalid'}`,
+  );
+}
+
+/**
  * Contacts of the order's customer. `expand=customers` may return the customer without its email
  * addresses and phone numbers (nested lists are separate expansions), so they are fetched from
  * `/customers/{id}?expand=emailAddresses,phoneNumbers` when missing.
@@ -38,7 +55,7 @@ async function withCustomerContacts(ctx: CloverContext, merchantId: string, orde
   const url = merchantUrl(ctx, merchantId, `/customers/${encodeURIComponent(customer.id)}`);
   const raw = await getOrNull(ctx, url, 'emailAddresses,phoneNumbers');
   if (raw === null) return order;
-  const full = CloverCustomer.parse(raw);
+  const full = readAnswer(CloverCustomer, raw, url, 'a customer');
   return { ...order, customers: { ...order.customers, elements: [full] } };
 }
 
@@ -50,8 +67,8 @@ export async function fetchOrder(ctx: CloverContext, merchantId: string, orderId
   const url = merchantUrl(ctx, merchantId, `/orders/${encodeURIComponent(orderId)}`);
   const [main, money] = await Promise.all(ORDER_EXPANSIONS.map((fields) => getOrNull(ctx, url, fields.join(','))));
   if (main === null || money === null) return null;
-  const { payments, refunds } = CloverOrder.parse(money);
-  const order: CloverOrder = { ...CloverOrder.parse(main), payments, refunds };
+  const { payments, refunds } = readAnswer(CloverOrder, money, url, 'an order');
+  const order: CloverOrder = { ...readAnswer(CloverOrder, main, url, 'an order'), payments, refunds };
   // A refunded order carries its sale too (map.ts): its customer is needed to earn it when it was missed.
   return SALE_STATES.has(order.paymentState ?? '') ? withCustomerContacts(ctx, merchantId, order) : order;
 }

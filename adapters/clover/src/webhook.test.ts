@@ -147,6 +147,21 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
     await expect(k.envelopes(k.signed(body))).rejects.toMatchObject({ name: 'VendorApiError', status: 500 });
   });
 
+  it('an order answer the order schema cannot read is a vendor API failure naming the URL (the door: 503, retried), not a mapping error (500)', async () => {
+    server.route(`${XYZ}/orders/BADVJT2ABCRSC`, { body: { id: 'BADVJT2ABCRSC', total: 'not cents', paymentState: 'PAID' } });
+    const k = kit();
+    const body = JSON.stringify({
+      appId: 'DRKVJT2ZRRRSC',
+      merchants: { XYZVJT2ZRRRSC: [{ objectId: 'O:BADVJT2ABCRSC', type: 'UPDATE', ts: 1 }] },
+    });
+    await expect(k.envelopes(k.signed(body))).rejects.toMatchObject({
+      name: 'VendorApiError',
+      status: 200,
+      retryable: false,
+      message: expect.stringMatching(/^Clover answered an order the adapter cannot read: total /),
+    });
+  });
+
   it('an object or merchant id that is not a Clover id (O:.., a dot segment) is never fetched: a note, nothing called', async () => {
     const k = kit();
     const before = server.seen.length;

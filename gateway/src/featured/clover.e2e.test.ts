@@ -167,4 +167,14 @@ describe.each(dialects)('Clover end to end through /webhooks/clover (%s)', (dial
     expect(result).toMatchObject({ transactionId: 'NEWVJT2ABCRSC', status: 'processed' });
     expect(await gw.balance(member)).toBe(before + result.pointsEarned);
   });
+  it('an order answer the adapter cannot read is 503 vendor_api_unavailable (Clover redelivers), nothing earned — not a 500 mapping error', async () => {
+    const before = await gw.balance(member);
+    const path = `${XYZ}/orders/BADVJT2ABCRSC`;
+    api.route(path, { body: { ...paidOrder, id: 'BADVJT2ABCRSC', total: 'not cents' } });
+    const body = batch({ [CLOVER_MERCHANT]: [{ objectId: 'O:BADVJT2ABCRSC', type: 'UPDATE', ts: 1_700_000_000_000 }] });
+    const failed = await post(body);
+    expect(failed.statusCode).toBe(503);
+    expect(failed.json()).toMatchObject({ code: 'vendor_api_unavailable' });
+    expect(await gw.balance(member)).toBe(before);
+  });
 });
