@@ -816,6 +816,36 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('after close(), a statement or a batch starts no new writer thread: it fails with the journal closed (the run history pruning shares the writer)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-journal-'));
+    const file = path.join(dir, 'gateway.sqlite');
+    const database = createDatabase<any>({ sqliteFile: file });
+    await migrate(database.db, gatewayMigrations);
+    const errors: string[] = [];
+    const journal = await createDeliveryJournal({
+      database,
+      masterKey: randomBytes(32),
+      flushMs: 60_000,
+      sqliteFile: file,
+      onError: (error) => errors.push((error as Error).message),
+    });
+    try {
+      const writer = journal.writerThread()!;
+      await writer.ready;
+      await journal.close();
+      expect(writer.alive).toBe(false);
+      await expect(journal.runStatement(database.db.selectFrom('gw_deliveries').select('id').compile())).rejects.toThrow(
+        'the delivery journal is closed',
+      );
+      journal.record(entry(1, new Date(Date.UTC(2026, 10, 25, 12))));
+      await journal.flush();
+      expect(journal.writerThread()).toBe(writer); // not replaced
+      expect(errors).toEqual(['the delivery journal is closed']);
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 /** A delivery's position as the journal's cursors encode it (received_at in ms, then id). */

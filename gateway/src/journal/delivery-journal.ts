@@ -219,19 +219,31 @@ interface QueryAnswer {
   changes: number;
 }
 
-/** The journal's writer: a thread, replaced by a new one on the next batch or statement when it has died. */
+/**
+ * The journal's writer: a thread, replaced by a new one on the next batch or statement when it has
+ * died — until close(): after it, batches and statements fail instead of starting a thread that
+ * nothing would close (the run history's pruning sends its statements here too).
+ */
 function startWriter(file: string, cacheMb: number, resourceLimits: ResourceLimits | undefined) {
   const cacheSize = sqliteCacheSizePragma(cacheMb);
   let thread = writerThread(file, cacheSize, resourceLimits);
-  const live = () => (thread.alive ? thread : (thread = writerThread(file, cacheSize, resourceLimits)));
+  let closed = false;
+  const live = () => {
+    if (closed) throw new Error('the delivery journal is closed');
+    if (!thread.alive) thread = writerThread(file, cacheSize, resourceLimits);
+    return thread;
+  };
   return {
     get thread() {
       return thread;
     },
-    write: (rows: Row[]): Promise<void> => live().write(rows),
-    query: (query: CompiledQuery): Promise<QueryAnswer> => live().query(query),
+    write: async (rows: Row[]): Promise<void> => live().write(rows),
+    query: async (query: CompiledQuery): Promise<QueryAnswer> => live().query(query),
     hold: () => thread.hold(),
-    close: () => thread.close(),
+    close: () => {
+      closed = true;
+      return thread.close();
+    },
   };
 }
 
