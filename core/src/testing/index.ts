@@ -9,4 +9,12 @@ export {
   type RecordedVendorServerOptions,
   type SeenRequest,
 } from './recorded-vendor-server.js';
-export { ODD_JSON_VALUES, jsonPaths, mutateJson, mutatedJson, type JsonPath } from './json-mutations.js';
+export {
+  ODD_JSON_VALUES,
+  catalogItemProblems,
+  envelopeProblems,
+  jsonPaths,
+  mutateJson,
+  mutatedJson,
+  type JsonPath,
+} from './json-mutations.js';

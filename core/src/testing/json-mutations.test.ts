@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonPaths, mutateJson } from './json-mutations.js';
+import { catalogItemProblems, envelopeProblems, jsonPaths, mutateJson } from './json-mutations.js';
 
 describe('json mutations (fuzzing building blocks)', () => {
   const base = { a: { b: [1, { c: 'x' }] }, d: null };
@@ -18,5 +18,13 @@ describe('json mutations (fuzzing building blocks)', () => {
     expect(mutateJson(base, ['a', 'b'], 'add', 'v', 'k')).toEqual(base); // an array gets no key
     expect(mutateJson(base, [], 'set', 3)).toBe(3);
     expect(base).toEqual(before);
+  });
+
+  it('says why the door or a catalog pull would refuse what an adapter made, or nothing', () => {
+    const item = { externalId: 'p1', name: 'Latte', price: 4.5, isActive: true };
+    expect(catalogItemProblems(item)).toEqual([]);
+    expect(catalogItemProblems({ ...item, name: 'a\u0000' })).toEqual(['name: must not contain NUL characters or unpaired surrogates']);
+    expect(catalogItemProblems({ ...item, price: 4.505 })).not.toEqual([]);
+    expect(envelopeProblems({ eventId: 'e', eventType: 'sale.voided' })).not.toEqual([]);
   });
 });

@@ -1,4 +1,7 @@
 import fc from 'fast-check';
+import { toMinorUnits } from '../money.js';
+import { CatalogItem } from '../schemas/catalog.js';
+import { Envelope } from '../schemas/envelope.js';
 
 /**
  * Payload fuzzing (the gateway's envelope and featured-door fuzz tests, and each adapter's mapping
@@ -97,4 +100,20 @@ export function mutatedJson(base: unknown, maxChanges = 3): fc.Arbitrary<unknown
       return mutateJson(body, paths[pick % paths.length]!, op, value, key);
     }, base),
   );
+}
+
+/** Why the door would refuse `envelope` (the strict canonical schema: a 500 when an adapter made it), or nothing. */
+export function envelopeProblems(envelope: unknown): string[] {
+  const parsed = Envelope.safeParse(envelope);
+  return parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(envelope)'}: ${issue.message}`);
+}
+
+/**
+ * Why a catalog pull would refuse `item` (the strict canonical schema, and a price in whole cents:
+ * gateway/src/scheduler/to-catalog-command.ts), or nothing. One such item fails the whole pull.
+ */
+export function catalogItemProblems(item: unknown): string[] {
+  const parsed = CatalogItem.safeParse(item);
+  if (!parsed.success) return parsed.error.issues.map((issue) => `${issue.path.join('.') || '(item)'}: ${issue.message}`);
+  return parsed.data.price !== undefined && toMinorUnits(parsed.data.price) === null ? ['price: not a whole number of cents'] : [];
 }

@@ -64,7 +64,10 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
       };
       if (error.retryable) log.warn(line, 'vendor API failed during fetch-back; the vendor will redeliver');
       else if (error.status >= 200 && error.status < 300)
-        log.error(line, "vendor API answered what the adapter cannot read (the vendor's API or the adapter changed); the vendor will redeliver");
+        log.error(
+          line,
+          "vendor API answered what the adapter cannot read (the vendor's API or the adapter changed); the vendor will redeliver",
+        );
       else log.error(line, "vendor API refused fetch-back; check this connection's credentials");
       scope.vendorFailure ??= new GatewayError('vendor_api_unavailable', { cause: error });
       throw new GatewayError('vendor_api_unavailable', { cause: error });
