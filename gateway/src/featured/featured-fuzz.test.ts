@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
-import { SHOP_DOMAIN, SHOPIFY_APP_SECRET, featuredSeedDocument } from '../testing/featured-seed.js';
+import { SHOP_DOMAIN, SHOPIFY_APP_SECRET, seedWithWooCommerce } from '../testing/featured-seed.js';
 import { adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
 
 const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
@@ -57,21 +57,6 @@ const vendors: Vendor[] = [
   },
 ];
 
-function seedDocument() {
-  const doc = featuredSeedDocument();
-  (doc.vendors as unknown[]).push({ slug: 'woocommerce', name: 'WooCommerce', tier: 'featured', settings: {} });
-  // Order 727's billing email, so that its sales earn.
-  doc.merchants[0]!.members.push({ membershipId: 'MBR-WOO', email: 'john.doe@example.com', points: 0 } as never);
-  (doc.merchants[0]!.connections as unknown[]).push({
-    vendor: 'woocommerce',
-    storeId: WOO_SITE,
-    outletId: 'o-web',
-    secret: WOO_SECRET,
-    credentials: { consumerKey: 'ck_fuzz', consumerSecret: 'cs_fuzz' },
-  });
-  return doc;
-}
-
 /**
  * The featured doors under generated deliveries: each vendor's own documented payloads with one
  * value replaced (another type, an edge number, odd text), deleted, or a key added, correctly
@@ -83,7 +68,7 @@ function seedDocument() {
 describe.each(dialects)('fuzz: the featured doors under generated vendor payloads (%s)', (dialect) => {
   let gw: FeaturedGateway;
   beforeAll(async () => {
-    gw = await openFeaturedGateway({ seedDocument: seedDocument(), dialect });
+    gw = await openFeaturedGateway({ seedDocument: seedWithWooCommerce(WOO_SITE, WOO_SECRET, 'featured'), dialect });
   });
   afterAll(() => gw?.close());
 

@@ -6,7 +6,7 @@ import { runReconcile } from '../reconcile/run-reconcile.js';
 import { reconcileDepsFor } from '../testing/reconcile-deps.js';
 import type { ConnectionSummary } from '../stores/index.js';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
-import { featuredSeedDocument } from '../testing/featured-seed.js';
+import { seedWithWooCommerce } from '../testing/featured-seed.js';
 import { adapterFixture, adapterFixtureJson } from '../testing/native-fixtures.js';
 
 const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
@@ -18,21 +18,6 @@ const order727 = adapterFixture('woocommerce', 'order-727.json');
 const order729 = (adapterFixtureJson('woocommerce', 'orders-batch.json') as { create: unknown[] }).create[1];
 const documentedRefunds = (adapterFixtureJson('woocommerce', 'orders-list.json') as Array<{ refunds: unknown[] }>)[1]!.refunds;
 
-/** The seed's three vendors plus WooCommerce (generic tier until the test promotes it) and its store. */
-function seedWith(site: string) {
-  const doc = featuredSeedDocument();
-  (doc.vendors as unknown[]).push({ slug: 'woocommerce', name: 'WooCommerce', tier: 'generic', settings: {} });
-  doc.merchants[0]!.members.push({ membershipId: MEMBER, email: 'john.doe@example.com', points: 0 } as never);
-  (doc.merchants[0]!.connections as unknown[]).push({
-    vendor: 'woocommerce',
-    storeId: site,
-    outletId: 'o-web',
-    secret: SECRET,
-    credentials: { consumerKey: 'ck_test0001', consumerSecret: 'cs_test0001' },
-  });
-  return doc;
-}
-
 describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%s)', (dialect) => {
   let api: RecordedVendorServer;
   let gw: FeaturedGateway;
@@ -41,7 +26,7 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
   beforeAll(async () => {
     api = await startRecordedVendorServer({ key: ({ url }) => `${url.pathname}?page=${url.searchParams.get('page')}` });
     site = `${api.baseUrl}/`;
-    gw = await openFeaturedGateway({ seedDocument: seedWith(site), dialect });
+    gw = await openFeaturedGateway({ seedDocument: seedWithWooCommerce(site, SECRET, 'generic'), dialect });
   });
   afterAll(async () => {
     await gw?.close();
