@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { adapter as shopify } from '@loyalty-gateway/adapter-shopify';
 import { ErrorBody } from '@loyalty-gateway/core';
-import { mutatedJson } from '@loyalty-gateway/core/testing';
+import { mutatedJson, startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
-import { SHOP_DOMAIN, SHOPIFY_APP_SECRET, seedWithWooCommerce } from '../testing/featured-seed.js';
+import { CLOVER_AUTH_CODE, CLOVER_MERCHANT, SHOP_DOMAIN, SHOPIFY_APP_SECRET, seedWithWooCommerce } from '../testing/featured-seed.js';
 import { adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
 
 const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
@@ -15,6 +15,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261128);
 const WOO_SITE = 'https://wc-fuzz.example.com/';
 const WOO_SECRET = 'wc-store-webhook-secret-fuzz';
+const CLOVER_PATH = `/v3/merchants/${CLOVER_MERCHANT}`;
 
 interface Vendor {
   slug: 'shopify' | 'woocommerce';
@@ -57,6 +58,16 @@ const vendors: Vendor[] = [
   },
 ];
 
+/** A Clover order with `id`, its refunds' ids made from it (`R<n><order id's digits>`, still 13 characters) where it lists them. */
+function freshCloverIds(order: object, id: string): object {
+  const refunds = (order as { refunds?: { elements?: unknown } }).refunds;
+  if (!refunds || !Array.isArray(refunds.elements)) return { ...order, id };
+  const elements = refunds.elements.map((refund: unknown, i: number) =>
+    refund !== null && typeof refund === 'object' && 'id' in refund ? { ...refund, id: `R${i}${id.slice(2)}` } : refund,
+  );
+  return { ...order, id, refunds: { ...refunds, elements } };
+}
+
 /**
  * The featured doors under generated deliveries: each vendor's own documented payloads with one
  * value replaced (another type, an edge number, odd text), deleted, or a key added, correctly
@@ -67,10 +78,19 @@ const vendors: Vendor[] = [
  */
 describe.each(dialects)('fuzz: the featured doors under generated vendor payloads (%s)', (dialect) => {
   let gw: FeaturedGateway;
+  let cloverApi: RecordedVendorServer;
   beforeAll(async () => {
-    gw = await openFeaturedGateway({ seedDocument: seedWithWooCommerce(WOO_SITE, WOO_SECRET, 'featured'), dialect });
+    cloverApi = await startRecordedVendorServer();
+    cloverApi.route(`${CLOVER_PATH}/customers/CUSTVJT2ABCRS`, { body: adapterFixtureJson('clover', 'customer.json') });
+    gw = await openFeaturedGateway({
+      seedDocument: seedWithWooCommerce(WOO_SITE, WOO_SECRET, 'featured', { cloverApi: cloverApi.baseUrl }),
+      dialect,
+    });
   });
-  afterAll(() => gw?.close());
+  afterAll(async () => {
+    await gw?.close();
+    await cloverApi?.close();
+  });
 
   const earned = async () =>
     Number(
@@ -125,4 +145,55 @@ describe.each(dialects)('fuzz: the featured doors under generated vendor payload
     },
     120_000,
   );
+
+  // Clover's webhook carries ids only: the door fetches the order back. Here Clover's API answers
+  // each notification's order as documented with a few values changed.
+  it(`${RUNS} Clover notifications whose fetched order has a few values changed: 200, or 503 vendor_api_unavailable for an answer the adapter cannot read, never a 500; the ledger equals what was acknowledged`, async () => {
+    let n = 0;
+    let earning = 0;
+    const statuses = new Map<string, number>();
+    const documented = [adapterFixtureJson('clover', 'order-paid.json'), adapterFixtureJson('clover', 'order-refunded.json')];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...documented).chain((order) => mutatedJson(order)),
+        async (order) => {
+          n += 1;
+          const id = `FZ${String(n).padStart(11, '0')}`; // a Clover id: 13 upper-case letters and digits
+          // Each generated order and its refunds get ids of their own (Clover's are unique; a refund id
+          // reused for another order is the ledger's 400 refund_id_reused, by design).
+          const answer = order !== null && typeof order === 'object' && !Array.isArray(order) ? freshCloverIds(order, id) : order;
+          cloverApi.route(`${CLOVER_PATH}/orders/${id}`, { body: answer });
+          const notification = Buffer.from(
+            JSON.stringify({
+              appId: 'DRKVJT2ZRRRSC',
+              merchants: { [CLOVER_MERCHANT]: [{ objectId: `O:${id}`, type: 'UPDATE', ts: 1_700_000_000_000 + n }] },
+            }),
+          );
+          const before = await earned();
+          const response = await gw.app.inject({
+            method: 'POST',
+            url: '/webhooks/clover',
+            headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE },
+            payload: notification,
+          });
+          const key = `${response.statusCode}`;
+          statuses.set(key, (statuses.get(key) ?? 0) + 1);
+          if (response.statusCode !== 200) {
+            expect(response.statusCode, response.body).toBe(503);
+            const error = ErrorBody.parse(response.json());
+            expect([error.code, error.requestId]).toEqual(['vendor_api_unavailable', response.headers['x-request-id']]);
+            expect(await earned()).toBe(before);
+            return;
+          }
+          const results = (response.json() as { results: Array<{ status: string; pointsEarned?: number }> }).results;
+          const acknowledged = results.reduce((sum, r) => sum + (r.status === 'processed' ? (r.pointsEarned ?? 0) : 0), 0);
+          expect(await earned()).toBe(before + acknowledged);
+          if (acknowledged > 0) earning += 1;
+        },
+      ),
+      { numRuns: RUNS, seed: SEED },
+    );
+    expect(earning).toBeGreaterThan(RUNS / 10);
+    expect(statuses.get('503') ?? 0).toBeGreaterThan(0); // answers the adapter cannot read were generated too
+  }, 120_000);
 });

@@ -94,8 +94,8 @@ export function featuredSeedDocument(options: FeaturedSeedOptions = {}) {
  * The featured seed plus WooCommerce (of `tier`) with one store at `site` signing with `secret`,
  * and the member its documented orders bill (john.doe@example.com, MBR-WOO), so they earn.
  */
-export function seedWithWooCommerce(site: string, secret: string, tier: 'generic' | 'featured') {
-  const doc = featuredSeedDocument();
+export function seedWithWooCommerce(site: string, secret: string, tier: 'generic' | 'featured', options: FeaturedSeedOptions = {}) {
+  const doc = featuredSeedDocument(options);
   (doc.vendors as unknown[]).push({ slug: 'woocommerce', name: 'WooCommerce', tier, settings: {} });
   doc.merchants[0]!.members.push({ membershipId: 'MBR-WOO', email: 'john.doe@example.com', points: 0 } as never);
   (doc.merchants[0]!.connections as unknown[]).push({
