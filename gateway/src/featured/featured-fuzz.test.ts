@@ -1,13 +1,22 @@
 import { createHmac } from 'node:crypto';
 import { adapter as shopify } from '@loyalty-gateway/adapter-shopify';
+import { adapter as square } from '@loyalty-gateway/adapter-square';
 import { ErrorBody } from '@loyalty-gateway/core';
 import { mutatedJson, startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
-import { CLOVER_AUTH_CODE, CLOVER_MERCHANT, SHOP_DOMAIN, SHOPIFY_APP_SECRET, seedWithWooCommerce } from '../testing/featured-seed.js';
-import { adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
+import {
+  CLOVER_AUTH_CODE,
+  CLOVER_MERCHANT,
+  SHOP_DOMAIN,
+  SHOPIFY_APP_SECRET,
+  SQUARE_NOTIFICATION_URL,
+  SQUARE_SIGNATURE_KEY,
+  seedWithWooCommerce,
+} from '../testing/featured-seed.js';
+import { adapterFixture, adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
 
 const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 /** Generated deliveries per vendor and dialect (FUZZ_RUNS); FUZZ_SEED=N explores others (the fixed seed keeps CI repeatable). */
@@ -16,6 +25,8 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261128);
 const WOO_SITE = 'https://wc-fuzz.example.com/';
 const WOO_SECRET = 'wc-store-webhook-secret-fuzz';
 const CLOVER_PATH = `/v3/merchants/${CLOVER_MERCHANT}`;
+/** The order Square's documented payment.updated names. */
+const SQUARE_ORDER_ID = '03O3USaPaAaFnI6kkwB1JxGgBsUZY';
 
 interface Vendor {
   slug: 'shopify' | 'woocommerce';
@@ -78,18 +89,20 @@ function freshCloverIds(order: object, id: string): object {
  */
 describe.each(dialects)('fuzz: the featured doors under generated vendor payloads (%s)', (dialect) => {
   let gw: FeaturedGateway;
-  let cloverApi: RecordedVendorServer;
+  let vendorApi: RecordedVendorServer;
   beforeAll(async () => {
-    cloverApi = await startRecordedVendorServer();
-    cloverApi.route(`${CLOVER_PATH}/customers/CUSTVJT2ABCRS`, { body: adapterFixtureJson('clover', 'customer.json') });
+    // Clover's and Square's APIs (their paths differ), for the doors' fetch-back.
+    vendorApi = await startRecordedVendorServer();
+    vendorApi.route(`${CLOVER_PATH}/customers/CUSTVJT2ABCRS`, { body: adapterFixtureJson('clover', 'customer.json') });
+    vendorApi.route('/v2/customers/JDKYHBWT1D4F8MFH63DBMEN8Y4', { body: adapterFixtureJson('square', 'customer-retrieve.json') });
     gw = await openFeaturedGateway({
-      seedDocument: seedWithWooCommerce(WOO_SITE, WOO_SECRET, 'featured', { cloverApi: cloverApi.baseUrl }),
+      seedDocument: seedWithWooCommerce(WOO_SITE, WOO_SECRET, 'featured', { cloverApi: vendorApi.baseUrl, squareApi: vendorApi.baseUrl }),
       dialect,
     });
   });
   afterAll(async () => {
     await gw?.close();
-    await cloverApi?.close();
+    await vendorApi?.close();
   });
 
   const earned = async () =>
@@ -162,7 +175,7 @@ describe.each(dialects)('fuzz: the featured doors under generated vendor payload
           // Each generated order and its refunds get ids of their own (Clover's are unique; a refund id
           // reused for another order is the ledger's 400 refund_id_reused, by design).
           const answer = order !== null && typeof order === 'object' && !Array.isArray(order) ? freshCloverIds(order, id) : order;
-          cloverApi.route(`${CLOVER_PATH}/orders/${id}`, { body: answer });
+          vendorApi.route(`${CLOVER_PATH}/orders/${id}`, { body: answer });
           const notification = Buffer.from(
             JSON.stringify({
               appId: 'DRKVJT2ZRRRSC',
@@ -195,5 +208,52 @@ describe.each(dialects)('fuzz: the featured doors under generated vendor payload
     );
     expect(earning).toBeGreaterThan(RUNS / 10);
     expect(statuses.get('503') ?? 0).toBeGreaterThan(0); // answers the adapter cannot read were generated too
+  }, 120_000);
+
+  // Square's payment.updated names its order: the door fetches it. Here Square's API answers each
+  // payment's order as documented with a few values changed.
+  it(`${RUNS} Square payments whose fetched order has a few values changed: 200, or 503 vendor_api_unavailable for an answer the adapter cannot read, never a 500; the ledger equals what was acknowledged`, async () => {
+    let n = 0;
+    let earning = 0;
+    const payment = adapterFixture('square', 'payment-updated-completed.json').toString('utf8');
+    const documented = adapterFixtureJson('square', 'order-retrieve.json');
+    await fc.assert(
+      fc.asyncProperty(mutatedJson(documented), async (answer) => {
+        n += 1;
+        const orderId = `FZ${String(n).padStart(27, '0')}`; // Square's order ids: 29 letters and digits
+        const order = (answer as { order?: unknown } | null)?.order;
+        const body =
+          order !== null && typeof order === 'object' && !Array.isArray(order)
+            ? { ...(answer as object), order: { ...order, id: orderId } }
+            : answer;
+        vendorApi.route(`/v2/orders/${orderId}`, { body });
+        const delivery = Buffer.from(
+          payment.replaceAll(SQUARE_ORDER_ID, orderId).replace(/"event_id":\s*"[^"]*"/, `"event_id": "fuzz-${n}"`),
+        );
+        const before = await earned();
+        const response = await gw.app.inject({
+          method: 'POST',
+          url: '/webhooks/square',
+          headers: {
+            'content-type': 'application/json',
+            ...vendorSignature(square.defaultAuth, SQUARE_SIGNATURE_KEY, SQUARE_NOTIFICATION_URL, delivery),
+          },
+          payload: delivery,
+        });
+        if (response.statusCode !== 200) {
+          expect(response.statusCode, response.body).toBe(503);
+          const error = ErrorBody.parse(response.json());
+          expect([error.code, error.requestId]).toEqual(['vendor_api_unavailable', response.headers['x-request-id']]);
+          expect(await earned()).toBe(before);
+          return;
+        }
+        const results = (response.json() as { results: Array<{ status: string; pointsEarned?: number }> }).results;
+        const acknowledged = results.reduce((sum, r) => sum + (r.status === 'processed' ? (r.pointsEarned ?? 0) : 0), 0);
+        expect(await earned()).toBe(before + acknowledged);
+        if (acknowledged > 0) earning += 1;
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+    expect(earning).toBeGreaterThan(RUNS / 10);
   }, 120_000);
 });
