@@ -1,5 +1,7 @@
 import {
   CustomerIdentifier,
+  NOT_STORABLE,
+  isStorableText,
   Store,
   type CatalogSyncCommand,
   type OutletQuery,
@@ -15,7 +17,13 @@ import { z } from 'zod';
  * shape and types only; business rules (selector, eligibility, amounts) stay in the engine so the
  * HTTP engine and the embedded one refuse the same inputs with the same codes.
  */
-const text = z.string().min(1);
+/**
+ * Text as the databases store it: no NUL (PostgreSQL's text refuses it: a 500) and no unpaired
+ * surrogate (both drivers store U+FFFD, so two ids could become one), as the gateway's canonical
+ * schemas require of everything they pass on: 400 invalid_command here.
+ */
+const storable = z.string().refine(isStorableText, { message: NOT_STORABLE });
+const text = storable.min(1);
 const int = z.number().int().refine(Number.isSafeInteger, { message: 'must be a safe integer' });
 
 const scope = {
@@ -25,25 +33,25 @@ const scope = {
 };
 
 const SaleLine = z.strictObject({
-  id: z.string().optional(),
-  name: z.string(),
-  sku: z.string().optional(),
+  id: storable.optional(),
+  name: storable,
+  sku: storable.optional(),
   quantity: int,
   unitPriceMinor: int,
 });
 
-const SaleDiscountCode = z.strictObject({ code: z.string(), amountMinor: int.optional(), type: z.string().optional() });
+const SaleDiscountCode = z.strictObject({ code: storable, amountMinor: int.optional(), type: storable.optional() });
 
 export const EarnCommandSchema = z.strictObject({
   ...scope,
   eventId: text,
-  occurredAt: z.string(),
+  occurredAt: storable,
   store: Store,
   transaction: z.strictObject({
     id: text,
     totalMinor: int,
-    currency: z.string(),
-    channel: z.string().optional(),
+    currency: storable,
+    channel: storable.optional(),
     customer: CustomerIdentifier.optional(),
     items: z.array(SaleLine),
     discountCodes: z.array(SaleDiscountCode),
@@ -55,8 +63,8 @@ export const ReverseCommandSchema = z.strictObject({
   transactionId: text,
   refundId: text,
   amountMinor: int.optional(),
-  currency: z.string().min(1).max(10).optional(),
-  occurredAt: z.string().optional(),
+  currency: storable.min(1).max(10).optional(),
+  occurredAt: storable.optional(),
 });
 
 export const EligibilityCommandSchema = z.strictObject({
@@ -69,7 +77,7 @@ export const RedeemCommandSchema = z.strictObject({
   ...scope,
   customer: CustomerIdentifier,
   externalTransactionId: text,
-  rewardId: z.string().optional(),
+  rewardId: storable.optional(),
   pointsToRedeem: z.number().optional(),
   orderValueMinor: int.optional(),
 });
@@ -78,10 +86,10 @@ export const CatalogSyncCommandSchema = z.strictObject({
   ...scope,
   items: z.array(
     z.strictObject({
-      externalId: z.string(),
-      name: z.string(),
-      sku: z.string().optional(),
-      category: z.string().optional(),
+      externalId: storable,
+      name: storable,
+      sku: storable.optional(),
+      category: storable.optional(),
       priceMinor: int.optional(),
       isActive: z.boolean(),
     }),
