@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { STORE } from '../testing/test-seed.js';
 import { MEMBERS, PATHS, REWARDS, byMembership, openCheckoutGateway, rawWallet } from './testing/checkout-kit.js';
-import { jsonPaths, mutateJson } from '@loyalty-gateway/core/testing';
+import { ODD_JSON_VALUES, jsonPaths, mutateJson } from '@loyalty-gateway/core/testing';
 
 interface Target {
   path: string;
@@ -48,6 +48,7 @@ const values = fc.oneof(
   fc.double(),
   fc.integer({ min: -5, max: 5 }),
   fc.constantFrom(0, 0.001, 10.005, 1e21, -0.01, '', 'x'.repeat(256), REWARDS.stamp, 'membershipId', null, [], {}),
+  fc.constantFrom(...ODD_JSON_VALUES),
 );
 
 // Both dialects: PostgreSQL's text refuses what SQLite stores (a NUL), so a 500 can hide on one only.
