@@ -16,11 +16,15 @@ export type FeaturedResult = WebhookResult & {
   refundId?: string | undefined;
 };
 
-/** A unit not processed: no active connection for its store, its per-connection check failed, or the adapter could not read it. */
+/**
+ * A unit not processed: no active connection for its store, its per-connection check failed, or
+ * the adapter could not read it; or one of its events the ledger refused (`refused`: a refund id
+ * already used for another order, another currency than its sale), which a redelivery cannot change.
+ */
 export interface SkippedUnit {
   storeId: string;
-  reason: 'unknown_connection' | 'bad_signature' | 'stale_timestamp' | 'unreadable';
-  /** For `unreadable`: what is wrong with it. */
+  reason: 'unknown_connection' | 'bad_signature' | 'stale_timestamp' | 'unreadable' | 'refused';
+  /** For `unreadable`: what is wrong with it; for `refused`: the refusal's code and message (`refund_id_reused: …`). */
   detail?: string | undefined;
 }
 

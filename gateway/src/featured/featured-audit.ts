@@ -5,11 +5,12 @@ const clip = (value: string) => (value.length > 255 ? value.slice(0, 255) : valu
 
 /**
  * The request log's business fields for a featured call: the event itself when there is one,
- * otherwise a count per status (`processed×2 duplicate×1`) so a batch is still one readable line.
+ * otherwise a count per status (`processed×2 duplicate×1 refused×1`) so a batch is still one
+ * readable line. `refused`: events the ledger refused (in the answer's skipped).
  */
-export function featuredAudit(results: FeaturedResult[], skipped: number): RequestAudit {
+export function featuredAudit(results: FeaturedResult[], skipped: number, refused = 0): RequestAudit {
   const [only] = results;
-  if (results.length === 1 && only && skipped === 0) {
+  if (results.length === 1 && only && skipped === 0 && refused === 0) {
     return {
       eventType: only.eventType,
       eventId: clip(only.eventId),
@@ -21,6 +22,7 @@ export function featuredAudit(results: FeaturedResult[], skipped: number): Reque
   const counts = new Map<string, number>();
   for (const r of results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
   if (skipped > 0) counts.set('skipped', skipped);
+  if (refused > 0) counts.set('refused', refused);
   const outcome = [...counts].map(([status, n]) => `${status}×${n}`).join(' ');
   return { outcome: outcome === '' ? 'accepted' : outcome };
 }

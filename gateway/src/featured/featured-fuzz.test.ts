@@ -173,7 +173,7 @@ describe.each(dialects)('fuzz: the featured doors under generated vendor payload
           n += 1;
           const id = `FZ${String(n).padStart(11, '0')}`; // a Clover id: 13 upper-case letters and digits
           // Each generated order and its refunds get ids of their own (Clover's are unique; a refund id
-          // reused for another order is the ledger's 400 refund_id_reused, by design).
+          // reused for another order would be refused and reported in the answer's skipped).
           const answer = order !== null && typeof order === 'object' && !Array.isArray(order) ? freshCloverIds(order, id) : order;
           vendorApi.route(`${CLOVER_PATH}/orders/${id}`, { body: answer });
           const notification = Buffer.from(

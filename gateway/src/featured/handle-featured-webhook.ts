@@ -84,9 +84,10 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
     // When a unit failed, the first failure is the answer (the vendor redelivers the request).
     const { outcomes, failure } = await processByStore(deps, scope, resolved);
     const results = outcomes.flatMap((o) => o.results);
-    request.audit = featuredAudit(results, skipped.length);
+    const refused = outcomes.flatMap((o) => o.refused);
+    request.audit = featuredAudit(results, skipped.length, refused.length);
     if (failure) throw failure.error;
-    return { status: 'accepted', results, skipped, notes: outcomes.flatMap((o) => (o.note ? [o.note] : [])) };
+    return { status: 'accepted', results, skipped: [...skipped, ...refused], notes: outcomes.flatMap((o) => (o.note ? [o.note] : [])) };
   }
 
   /**

@@ -1,8 +1,10 @@
 import { Envelope, GatewayError, VendorApiError, formatPath, type AdapterContext } from '@loyalty-gateway/core';
-import type { DoorDeps, FeaturedResult, RequestLogger, RequestScope, ResolvedUnit } from './featured-types.js';
+import type { DoorDeps, FeaturedResult, RequestLogger, RequestScope, ResolvedUnit, SkippedUnit } from './featured-types.js';
 
 export interface UnitOutcome {
   results: FeaturedResult[];
+  /** Events the ledger refused (a 4xx of the pipeline): reported in the answer's `skipped`, the rest of the unit still counts. */
+  refused: SkippedUnit[];
   note?: string | undefined;
 }
 
@@ -91,8 +93,23 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
     envelopes.push(parsed.data);
   }
   const results: FeaturedResult[] = [];
+  const refused: SkippedUnit[] = [];
   for (const envelope of envelopes) {
-    const result = await deps.pipeline(item.connection, envelope);
+    let result;
+    try {
+      result = await deps.pipeline(item.connection, envelope);
+    } catch (error) {
+      // A refusal of the ledger (refund_id_reused, currency_mismatch) is the same on every
+      // redelivery: a 4xx would have the vendor retry it, then disable the webhook, holding back the
+      // rest of the delivery. It is reported instead, and logged for the operator; 5xx still fail.
+      if (!(error instanceof GatewayError) || error.statusCode >= 500) throw error;
+      log.warn(
+        { ...where, eventType: envelope.eventType, eventId: envelope.eventId, transactionId: envelope.transaction.id, code: error.code },
+        `the ledger refused a ${adapter.slug} event: not applied, reported in the answer's skipped (a redelivery cannot change it)`,
+      );
+      refused.push({ storeId: item.storeId, reason: 'refused', detail: `${error.code}: ${error.message}` });
+      continue;
+    }
     results.push({
       storeId: item.storeId,
       eventId: envelope.eventId,
@@ -102,5 +119,5 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
       ...result,
     });
   }
-  return { results, note: mapped.note };
+  return { results, refused, note: mapped.note };
 }

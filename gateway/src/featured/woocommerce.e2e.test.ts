@@ -108,6 +108,44 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
     expect(await gw.balance(MEMBER)).toBe(0);
   });
 
+  it('a refund the ledger refuses (its id already used for another order) is skipped as refused with the code, not a 400 for the whole delivery: WooCommerce would retry it and then disable the webhook; the rest counts', async () => {
+    const before = await gw.balance(MEMBER);
+    // Order 730 (order 727's document under another id), paid; its refunds: 726 again (used for
+    // order 727 above) and a new one.
+    const other = JSON.stringify({
+      ...JSON.parse(order727.toString('utf8')),
+      id: 730,
+      number: '730',
+      refunds: [
+        { id: 726, refund: '', total: '-10.00' },
+        { id: 732, refund: '', total: '-1.00' },
+      ],
+    });
+    const response = await deliver(other);
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json();
+    expect(
+      answer.results.map((r: { eventType: string; status: string; refundId?: string }) => [r.eventType, r.refundId ?? null, r.status]),
+    ).toEqual([
+      ['sale.completed', null, 'processed'],
+      ['sale.refunded', '732', 'processed'],
+    ]);
+    expect(answer.skipped).toEqual([
+      {
+        storeId: site,
+        reason: 'refused',
+        detail: expect.stringMatching(/^refund_id_reused: Refund id 726 was already used for a refund of order 727/),
+      },
+    ]);
+    const [sale, refund] = answer.results;
+    expect(await gw.balance(MEMBER)).toBe(before + sale.pointsEarned - refund.pointsReversed);
+    // Redelivered, it is answered the same way: duplicates, and the refusal again.
+    const again = (await deliver(other)).json();
+    expect(again.results.map((r: { status: string }) => r.status)).toEqual(['duplicate', 'duplicate']);
+    expect(again.skipped).toEqual(answer.skipped);
+    expect(await gw.balance(MEMBER)).toBe(before + sale.pointsEarned - refund.pointsReversed);
+  });
+
   it("a signature with another store's secret is 401 and a site with no connection is 401 unknown_connection; nothing earned", async () => {
     const before = await gw.balance(MEMBER);
     expect((await deliver(order727, { secret: 'not-this-store' })).json()).toMatchObject({ statusCode: 401, code: 'bad_signature' });

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { featuredAudit } from './featured-audit.js';
+import type { FeaturedResult } from './featured-types.js';
+
+const result = (status: FeaturedResult['status'], n: number): FeaturedResult => ({
+  storeId: 'store-1',
+  eventId: `evt-${n}`,
+  eventType: 'sale.completed',
+  transactionId: `tx-${n}`,
+  status,
+  membershipId: 'MBR-1',
+  pointsEarned: 1,
+  stampsUpdated: [],
+  warning: null,
+});
+
+describe('featuredAudit (the request line and the journal entry of a featured delivery)', () => {
+  it('names the one event of a delivery; counts a batch by status, stores skipped and events refused', () => {
+    expect(featuredAudit([result('processed', 1)], 0)).toEqual({
+      eventType: 'sale.completed',
+      eventId: 'evt-1',
+      transactionId: 'tx-1',
+      refundId: undefined,
+      outcome: 'processed',
+    });
+    expect(featuredAudit([result('processed', 1), result('duplicate', 2)], 1)).toEqual({ outcome: 'processed×1 duplicate×1 skipped×1' });
+    // An event the ledger refused is counted as such, never hidden behind its delivery's one processed event.
+    expect(featuredAudit([result('processed', 1)], 0, 1)).toEqual({ outcome: 'processed×1 refused×1' });
+    expect(featuredAudit([], 0, 2)).toEqual({ outcome: 'refused×2' });
+    expect(featuredAudit([], 0)).toEqual({ outcome: 'accepted' });
+  });
+});
