@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -44,5 +46,18 @@ describe("the CLI's usage", () => {
     const taken = await cli(['send-sample', '--vendor', 'v', '--store', 's', '--secret', 'x'], { GATEWAY_URL: 'http://127.0.0.1:9' });
     expect(taken.stderr).not.toContain('missing --url');
     expect(taken.code).not.toBe(0);
+    // …and says why in words a vendor can act on: which URL, and the reason (not undici's bare "fetch failed").
+    expect(taken.stderr.trim()).toBe('cannot reach http://127.0.0.1:9/webhooks/generic: bad port'); // fetch never calls port 9
+  });
+
+  it("a gateway that cannot be reached is named with the system's reason, exit 1, no stack trace", async () => {
+    // A port that was just free: nothing listens there now.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const result = await cli(['send-sample', '--url', `http://127.0.0.1:${port}`, '--vendor', 'v', '--store', 's', '--secret', 'x']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(`cannot reach http://127.0.0.1:${port}/webhooks/generic: connect ECONNREFUSED 127.0.0.1:${port}`);
   });
 });

@@ -1,5 +1,5 @@
 import { hmacHeaderValue, type AnyAdapter } from '@loyalty-gateway/core';
-import { readAnswer, type SendSignedResult } from './send-signed.js';
+import { fetchOrExplain, readAnswer, type SendSignedResult } from './send-signed.js';
 
 export interface SendNativeOptions {
   /** The full URL posted to, e.g. http://127.0.0.1:3000/webhooks/woocommerce (signed over for `url+body` schemes). */
@@ -32,5 +32,5 @@ export async function sendNative(options: SendNativeOptions): Promise<SendSigned
     }
     headers[scheme.header] = hmacHeaderValue(scheme, options.secret, { url: options.url, rawBody: options.body, headers });
   }
-  return readAnswer(await fetch(options.url, { method: 'POST', headers, body: options.body }));
+  return readAnswer(await fetchOrExplain(options.url, { method: 'POST', headers, body: options.body }));
 }

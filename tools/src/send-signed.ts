@@ -17,10 +17,30 @@ export interface SendSignedResult {
   body: unknown;
 }
 
+/**
+ * `fetch` that says why it got no answer in the system's words and names the URL: `cannot reach
+ * http://127.0.0.1:9/webhooks/generic: connect ECONNREFUSED 127.0.0.1:9`, where undici's own
+ * error says only "fetch failed" (its reason is in `cause`).
+ */
+export async function fetchOrExplain(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    throw new Error(`cannot reach ${url}: ${unreachableReason(error)}`, { cause: error });
+  }
+}
+
+/** The reason a request got no answer: undici's cause (`connect ECONNREFUSED …`, `getaddrinfo ENOTFOUND …`), else the error's message. */
+export function unreachableReason(error: unknown): string {
+  const cause = (error as { cause?: { message?: unknown } } | null)?.cause;
+  if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** POST the exact bytes given, signed with the v1 scheme, and read the JSON answer. */
 export async function sendSigned(options: SendSignedOptions): Promise<SendSignedResult> {
   const body = typeof options.body === 'string' ? Buffer.from(options.body) : options.body;
-  const response = await fetch(options.url, {
+  const response = await fetchOrExplain(options.url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',

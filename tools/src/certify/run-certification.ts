@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sendSigned } from '../send-signed.js';
+import { fetchOrExplain, sendSigned } from '../send-signed.js';
 import type { SampleSaleOptions } from '../sample-sale.js';
 import { CERTIFICATION_CHECKS, type CertificationCheck, type CertificationClient, CONNECTION_TEST } from './certification-checks.js';
 
@@ -40,7 +40,7 @@ export async function runCertification(options: CertificationOptions): Promise<C
         requestId: `certify-${runId}-${(sent += 1)}`,
       }),
     get: async (path) => {
-      const response = await fetch(`${base}${path}`);
+      const response = await fetchOrExplain(`${base}${path}`);
       return { status: response.status, body: await response.text() };
     },
   };
