@@ -1,4 +1,4 @@
-import { signedHeaders } from '@loyalty-gateway/core';
+import { fetchFailureReason, signedHeaders } from '@loyalty-gateway/core';
 
 export interface SendSignedOptions {
   url: string;
@@ -26,15 +26,8 @@ export async function fetchOrExplain(url: string, init?: RequestInit): Promise<R
   try {
     return await fetch(url, init);
   } catch (error) {
-    throw new Error(`cannot reach ${url}: ${unreachableReason(error)}`, { cause: error });
+    throw new Error(`cannot reach ${url}: ${fetchFailureReason(error)}`, { cause: error });
   }
-}
-
-/** The reason a request got no answer: undici's cause (`connect ECONNREFUSED …`, `getaddrinfo ENOTFOUND …`), else the error's message. */
-export function unreachableReason(error: unknown): string {
-  const cause = (error as { cause?: { message?: unknown } } | null)?.cause;
-  if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** POST the exact bytes given, signed with the v1 scheme, and read the JSON answer. */

@@ -138,6 +138,18 @@ describe('createHttpClient', () => {
     await expect(client.json(`${base}/graphql`, { failureIn })).resolves.toEqual({ data: 1 });
   });
 
+  it("a vendor API that cannot be reached is a retryable status-0 error naming the system's reason (connect ECONNREFUSED …), not undici's bare 'fetch failed'", async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const error = await createHttpClient({ maxAttempts: 1 })
+      .request(`http://127.0.0.1:${port}/orders`)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VendorApiError);
+    expect(error).toMatchObject({ status: 0, retryable: true, message: `request failed: connect ECONNREFUSED 127.0.0.1:${port}` });
+  });
+
   it('parses Retry-After seconds and dates', () => {
     expect(parseRetryAfter('7')).toBe(7000);
     expect(parseRetryAfter(new Date(Date.now() + 5000).toUTCString(), Date.now())).toBeGreaterThan(3000);

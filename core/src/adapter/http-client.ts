@@ -99,6 +99,17 @@ function withQuery(url: string, query: HttpRequestOptions['query']): string {
   return u.toString();
 }
 
+/**
+ * Why a request got no answer, in the system's words: undici's cause (`connect ECONNREFUSED …`,
+ * `getaddrinfo ENOTFOUND …`, `bad port`), where its own error says only "fetch failed"; else the
+ * error's message (a timeout's).
+ */
+export function fetchFailureReason(error: unknown): string {
+  const cause = (error as { cause?: { message?: unknown } } | null)?.cause;
+  if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
 async function attempt(url: string, options: HttpRequestOptions, timeoutMs: number): Promise<HttpResponse> {
   let response: Response;
   let text: string;
@@ -118,7 +129,7 @@ async function attempt(url: string, options: HttpRequestOptions, timeoutMs: numb
     });
     text = await response.text();
   } catch (error) {
-    throw new VendorApiError(0, url, `request failed: ${(error as Error).message}`);
+    throw new VendorApiError(0, url, `request failed: ${fetchFailureReason(error)}`);
   }
   if (response.status >= 300 && response.status < 400) {
     throw new VendorApiError(

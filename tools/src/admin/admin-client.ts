@@ -1,4 +1,5 @@
-import { unreachableReason } from '../send-signed.js';
+import { fetchFailureReason } from '@loyalty-gateway/core';
+
 /** A failed admin call: the gateway's Error body when it sent one. */
 export class AdminCallError extends Error {
   constructor(
@@ -36,7 +37,7 @@ export function createAdminClient(options: { url: string; token: string; timeout
           signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
         });
       } catch (error) {
-        throw new AdminCallError(`cannot reach the gateway at ${base}: ${unreachableReason(error)}`, 0, null);
+        throw new AdminCallError(`cannot reach the gateway at ${base}: ${fetchFailureReason(error)}`, 0, null);
       }
       const text = await response.text();
       let parsed: unknown = null;
