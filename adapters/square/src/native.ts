@@ -1,4 +1,4 @@
-import { NOT_STORABLE, isStorableText } from '@loyalty-gateway/core';
+import { id } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 /**
@@ -23,7 +23,7 @@ export const SquareEvent = z
     merchant_id: z.string().nullish(),
     type: z.string().min(1),
     /** Square's idempotency key: the same for every retry of one event (an envelope's eventId: 255 storable characters at most). */
-    event_id: z.string().min(1).max(255).refine(isStorableText, { message: NOT_STORABLE }),
+    event_id: id(255),
     created_at: z.string().nullish(),
     data: z
       .object({

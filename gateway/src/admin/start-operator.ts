@@ -59,7 +59,7 @@ export async function startOperatorSide(options: {
   const adapters = options.adapters ?? registeredAdapters;
   // The run history's pruning deletes on the journal's connection when there is one: on SQLite
   // that is its writer thread, so a long first pruning never holds the event loop.
-  const deletes = options.journal ? options.journal.runStatement : undefined;
+  const deletes = options.journal?.runStatement;
   const runs = await createCatalogRunStore({ database: options.database, deletes });
   const http = createHttpClient({ outbound: outboundPolicyOf(config) });
   const runner = createCatalogRunner({
