@@ -109,6 +109,20 @@ describe('payment.updated COMPLETED → fetch the order (and customer) → sale.
     await expect(kit.envelopes(kit.signed(paymentBody))).rejects.toBeInstanceOf(VendorApiError);
   });
 
+  it('an event_id the ledger cannot key as sent (over 255 characters, a NUL) is 400 invalid_native_payload naming event_id; nothing is fetched', async () => {
+    const { kit, seen } = await kitWith({});
+    for (const eventId of ['e'.repeat(256), 'evt\u0000']) {
+      // JSON.stringify writes the NUL as the \u0000 escape Square would send.
+      const body = variant('payment-updated-completed.json', '"6a8f5f28-54a1-4eb0-a98a-3111513fd4fc"', JSON.stringify(eventId));
+      await expect(kit.envelopes(kit.signed(body))).rejects.toMatchObject({
+        code: 'invalid_native_payload',
+        statusCode: 400,
+        fields: [expect.objectContaining({ path: 'event_id' })],
+      });
+    }
+    expect(seen).toEqual([]);
+  });
+
   it('maps an order whose paid total is 0 to zero envelopes with a note', async () => {
     const free = JSON.parse(JSON.stringify(order)) as { order: { total_money: { amount: number } } };
     free.order.total_money.amount = 0;
