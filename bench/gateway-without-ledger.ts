@@ -23,6 +23,7 @@ const outcome: EarnOutcome = { status: 'processed', membershipId: 'MBR-BENCH', p
 const nullEngine: LoyaltyEngine = {
   earn: async () => outcome,
   reverse: unused,
+  withdrawRefunds: unused,
   eligibility: unused,
   redeem: unused,
   catalogSync: unused,

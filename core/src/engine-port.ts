@@ -18,6 +18,12 @@ export interface LoyaltyEngine {
   earn(command: EarnCommand, options?: EngineCallOptions): Promise<EarnOutcome>;
   /** Reverse a sale's earn (and re-credit redemptions against it); exactly once per (source, refundId). */
   reverse(command: ReverseCommand, options?: EngineCallOptions): Promise<RefundResult & { membershipId: string }>;
+  /**
+   * Give reversals back: every refund (or void, cancellation) recorded for this sale under this
+   * source at or before `asOf` whose id the vendor no longer lists is withdrawn, once, and what it
+   * took is returned to the wallet (a deleted WooCommerce refund, a voided Clover refund).
+   */
+  withdrawRefunds(command: WithdrawRefundsCommand, options?: EngineCallOptions): Promise<WithdrawRefundsResult>;
   /** Read-only: what the customer could redeem now. */
   eligibility(command: EligibilityCommand, options?: EngineCallOptions): Promise<EligibilityResult>;
   /** Commit a redemption at payment; idempotent per (source, externalTransactionId, reward). */
@@ -128,6 +134,38 @@ export interface ReverseCommand extends EngineScope {
    */
   currency?: string | undefined;
   occurredAt?: string | undefined;
+}
+
+/**
+ * What a vendor lists for one order now (featured adapters that read the order's whole state:
+ * WooCommerce's order, Clover's fetched order). `keep` are the reversal ids the vendor still
+ * shows; every other reversal recorded for the sale under this source whose `occurredAt` is at or
+ * before `asOf` (the vendor's time of this state) is given back. A reversal recorded after `asOf`
+ * is newer than this state, never withdrawn by it, so a stale delivery cannot undo a newer refund.
+ */
+export interface WithdrawRefundsCommand extends EngineScope {
+  /** The sale's transaction id. */
+  transactionId: string;
+  /** The reversal ids the vendor still lists for this sale. */
+  keep: string[];
+  /** ISO 8601: when the vendor's state was taken (its modification time). */
+  asOf: string;
+}
+
+/**
+ * `WITHDRAWN` when at least one reversal was given back now; `NOTHING_TO_WITHDRAW` otherwise (a
+ * success: the ledger already matches the vendor's list). Exactly once per reversal: a withdrawn
+ * one stays withdrawn, and a repeat of its refund id answers ALREADY_PROCESSED without reversing.
+ */
+export interface WithdrawRefundsResult {
+  status: 'WITHDRAWN' | 'NOTHING_TO_WITHDRAW';
+  /** The reversal ids given back now, in the order they were recorded. */
+  withdrawn: string[];
+  /** Earned points the withdrawn reversals had taken back, returned to the wallet. */
+  pointsRestored: number;
+  /** Points of redemptions re-credited when the sale was fully refunded, taken back now that it no longer is. */
+  pointsReDebited: number;
+  membershipId: string;
 }
 
 export interface EligibilityCommand extends EngineScope {

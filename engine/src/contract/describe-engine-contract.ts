@@ -11,6 +11,7 @@ import { refundBeforeSaleContract } from './refund-before-sale-contract.js';
 import { refundCurrencyContract } from './refund-currency-contract.js';
 import { reverseContract } from './reverse-contract.js';
 import { saleConflictContract } from './sale-conflict-contract.js';
+import { withdrawContract } from './withdraw-contract.js';
 
 /**
  * The LoyaltyEngine port's contract: one suite of behaviours, exercised through the port only,
@@ -25,6 +26,7 @@ export function describeEngineContract(label: string, open: OpenContractEngine):
     reverseContract(context);
     refundBeforeSaleContract(context);
     refundCurrencyContract(context);
+    withdrawContract(context);
     eligibilityContract(context);
     redeemContract(context);
     catalogContract(context);

@@ -31,7 +31,7 @@ export interface EngineTables {
   ledger_entries: {
     id: string;
     member_id: string;
-    /** opening · earn · reverse · redeem · recredit */
+    /** opening · earn · reverse · redeem · recredit · withdraw (a reversal given back) · redebit (a re-credit taken back) */
     kind: string;
     points: number;
     /** The sale, refund, redemption or member the entry belongs to; unique with `kind`. */
@@ -105,10 +105,15 @@ export interface EngineTables {
     sale_id: string | null;
     member_id: string | null;
     amount_minor: number | null;
+    /** PENDING (inside its transaction) · REVERSED · NOTHING_TO_REVERSE · WITHDRAWN (given back, withdraw-refunds.ts) */
     status: string;
     points_reversed: number;
     points_recredited: number;
     created_at: string;
+    /** The vendor's time of the reversal, ISO 8601 UTC; null on refunds recorded before migration 0006 (created_at stands in). */
+    occurred_at: string | null;
+    /** When it was given back; null while it stands. */
+    withdrawn_at: string | null;
   };
   redemptions: {
     id: string;

@@ -9,6 +9,7 @@ import {
   type EligibilityCommand,
   type RedeemCommand,
   type ReverseCommand,
+  type WithdrawRefundsCommand,
 } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
@@ -67,6 +68,13 @@ export const ReverseCommandSchema = z.strictObject({
   occurredAt: storable.optional(),
 });
 
+export const WithdrawRefundsCommandSchema = z.strictObject({
+  ...scope,
+  transactionId: text,
+  keep: z.array(text),
+  asOf: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }),
+});
+
 export const EligibilityCommandSchema = z.strictObject({
   ...scope,
   customer: CustomerIdentifier,
@@ -104,6 +112,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const exact = <T extends true>(): T | undefined => undefined;
 exact<Same<z.infer<typeof EarnCommandSchema>, EarnCommand>>();
 exact<Same<z.infer<typeof ReverseCommandSchema>, ReverseCommand>>();
+exact<Same<z.infer<typeof WithdrawRefundsCommandSchema>, WithdrawRefundsCommand>>();
 exact<Same<z.infer<typeof EligibilityCommandSchema>, EligibilityCommand>>();
 exact<Same<z.infer<typeof RedeemCommandSchema>, RedeemCommand>>();
 exact<Same<z.infer<typeof CatalogSyncCommandSchema>, CatalogSyncCommand>>();

@@ -10,6 +10,7 @@ import {
   OutletQuerySchema,
   RedeemCommandSchema,
   ReverseCommandSchema,
+  WithdrawRefundsCommandSchema,
 } from './command-schemas.js';
 import { errorReplier, parseCommand, type EngineErrorBody } from './reply-error.js';
 
@@ -33,6 +34,10 @@ const COMMANDS = {
   '/v1/reverse': {
     schema: ReverseCommandSchema,
     run: (e: LoyaltyEngine, c: z.infer<typeof ReverseCommandSchema>, o: Options) => e.reverse(c, o),
+  },
+  '/v1/withdraw-refunds': {
+    schema: WithdrawRefundsCommandSchema,
+    run: (e: LoyaltyEngine, c: z.infer<typeof WithdrawRefundsCommandSchema>, o: Options) => e.withdrawRefunds(c, o),
   },
   '/v1/eligibility': {
     schema: EligibilityCommandSchema,

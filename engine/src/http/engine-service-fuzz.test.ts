@@ -35,6 +35,7 @@ function commands(): Array<[string, unknown]> {
         occurredAt: '2026-01-15T10:00:00Z',
       },
     ],
+    ['/v1/withdraw-refunds', { ...SCOPE, transactionId: `tx-fz-${n}`, keep: [`r-fz-${n}`], asOf: '2026-01-15T11:00:00Z' }],
     ['/v1/eligibility', { ...SCOPE, customer: ANN, orderValueMinor: 2500 }],
     ['/v1/redeem', { ...SCOPE, customer: ANN, externalTransactionId: `o-fz-${n}`, pointsToRedeem: 10 }],
     [

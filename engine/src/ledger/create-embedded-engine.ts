@@ -13,6 +13,7 @@ import { listMerchants } from './list-merchants.js';
 import { redeem } from './redeem.js';
 import { reverse } from './reverse.js';
 import { SettingsCache } from './settings-cache.js';
+import { withdrawRefunds } from './withdraw-refunds.js';
 import { lockSales, recordSales, type SaleLock, type SaleRecord } from './earn-postgres.js';
 import { GroupCommit, type BatchNotice } from './transaction-batcher.js';
 
@@ -96,6 +97,7 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
   return {
     earn: open((command, options?: EngineCallOptions) => earn(ctx, command, options)),
     reverse: open((command, options?: EngineCallOptions) => reverse(ctx, command, options)),
+    withdrawRefunds: open((command, options?: EngineCallOptions) => withdrawRefunds(ctx, command, options)),
     eligibility: open((command, options?: EngineCallOptions) => eligibility(ctx, command, options)),
     redeem: open((command, options?: EngineCallOptions) => redeem(ctx, command, options)),
     catalogSync: open((command, options?: EngineCallOptions) => catalogSync(ctx, command, options)),

@@ -3,6 +3,7 @@ import { preparedQuery } from '@loyalty-gateway/storage';
 import { proportion } from '../rules/earn-rate.js';
 import { formatPoints } from '../rules/format-money.js';
 import type { Tx } from './context.js';
+import { WITHDRAWN } from './refund-status.js';
 import { moveWalletPoints, recreditRedemptions } from './reverse-recredit.js';
 
 /** What the refunds recorded before their sale took back when the sale arrived. */
@@ -23,6 +24,7 @@ const REFUNDS_OF_SALE = preparedQuery((db, v: { vendor: string; storeId: string;
     .where('source_vendor', '=', v.vendor)
     .where('source_store_id', '=', v.storeId)
     .where('transaction_id', '=', v.transactionId)
+    .where('status', '<>', WITHDRAWN)
     .orderBy('created_at')
     .orderBy('id'),
 );
@@ -80,7 +82,8 @@ function warningFor(ids: string[], complete: boolean, earned: number, reversed: 
  * amount is the sale's total), each reversing its proportional share, never more than the sale
  * earned; the one that completes the refund re-credits what is still committed against the order
  * (redemptions those refunds already re-credited are not re-credited again) and gives back the
- * reward codes this sale used. Stamps are kept, as on any refund. Each reversal's ledger entry
+ * reward codes this sale used. Stamps are kept, as on any refund. Refunds withdrawn before the sale
+ * arrived (withdraw-refunds.ts) do not count. Each reversal's ledger entry
  * names its refund. Null (one indexed lookup, nothing written) when no refund came first.
  */
 export async function applyEarlierRefunds(trx: Tx, sale: NewSale): Promise<EarlierRefunds | null> {

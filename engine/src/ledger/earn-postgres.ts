@@ -199,7 +199,7 @@ function saleCte(v: SaleValues) {
 }
 
 const refundedProbe = (v: SaleValues) =>
-  sql`exists (select 1 from refunds where source_vendor = ${v.vendor} and source_store_id = ${v.storeId} and transaction_id = ${v.transactionId})`;
+  sql`exists (select 1 from refunds where source_vendor = ${v.vendor} and source_store_id = ${v.storeId} and transaction_id = ${v.transactionId} and status <> 'WITHDRAWN')`;
 
 const RECORD_SALE = preparedQuery((db, v: SaleValues) =>
   raw(
@@ -283,7 +283,7 @@ const RECORD_SALES = preparedQuery((db, v: { units: string }) =>
         returning member_id, reward_id, stamps_total
       )
       select u.n, i.id is not null as inserted,
-        exists (select 1 from refunds r where r.source_vendor = u.vendor and r.source_store_id = u.store_id and r.transaction_id = u.transaction_id) as refunded,
+        exists (select 1 from refunds r where r.source_vendor = u.vendor and r.source_store_id = u.store_id and r.transaction_id = u.transaction_id and r.status <> 'WITHDRAWN') as refunded,
         c.stamps_total
       from u left join ins i on i.n = u.n left join card c on c.member_id = u.member_id and c.reward_id = u.reward_id
       order by u.n`,

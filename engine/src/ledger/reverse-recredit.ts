@@ -13,7 +13,14 @@ export interface SaleRef {
 /** Add (or with a negative number, remove) points and write the matching ledger entry. */
 export async function moveWalletPoints(
   trx: Tx,
-  entry: { memberId: string; points: number; kind: 'reverse' | 'recredit'; refId: string; now: string; lifetime: boolean },
+  entry: {
+    memberId: string;
+    points: number;
+    kind: 'reverse' | 'recredit' | 'withdraw' | 'redebit';
+    refId: string;
+    now: string;
+    lifetime: boolean;
+  },
 ): Promise<void> {
   await trx
     .updateTable('wallets')
@@ -86,8 +93,12 @@ export async function recreditRedemptions(trx: Tx, sale: SaleRef, now: string): 
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) continue;
     const deducted = Number(r.points_deducted);
-    if (deducted > 0)
-      await moveWalletPoints(trx, { memberId: r.member_id, points: deducted, kind: 'recredit', refId: r.id, now, lifetime: false });
+    if (deducted > 0) {
+      // A redemption re-credited again after a withdrawal took it back names that round (unique ledger key).
+      const round = await redebitRounds(trx, r.member_id, r.id);
+      const refId = round === 0 ? r.id : `${r.id}:${round}`;
+      await moveWalletPoints(trx, { memberId: r.member_id, points: deducted, kind: 'recredit', refId, now, lifetime: false });
+    }
     if (r.instance_id) restored += await restoreInstance(trx, r.instance_id);
     else if (r.reward_type === 'STAMP' && r.reward_id) restored += await restoreStampCard(trx, r.member_id, r.reward_id);
     points += deducted;
@@ -108,4 +119,89 @@ async function restoreSaleCodes(trx: Tx, sale: SaleRef, memberId: string): Promi
     .where('status', '=', 'used')
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** How many times this redemption's re-credit was taken back (`redebit` entries `<id>:1`, `<id>:2`, …). */
+async function redebitRounds(trx: Tx, memberId: string, redemptionId: string): Promise<number> {
+  const row = await trx
+    .selectFrom('ledger_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('kind', '=', 'redebit')
+    .where('member_id', '=', memberId)
+    .where('ref_id', '>=', `${redemptionId}:`)
+    .where('ref_id', '<', `${redemptionId};`)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The reverse of recreditRedemptions, when a sale is no longer fully refunded (a refund that
+ * completed it was withdrawn): each redemption re-credited against the order is committed again,
+ * its points taken back (a `redebit` entry; the wallet may go below zero, as on any reversal of
+ * points already spent) and the reward it had consumed consumed again while it is still available.
+ * Reward codes the sale itself used, given back on the full refund, stay available: their link to
+ * the order was not kept. Returns the points taken back.
+ */
+export async function undoRecredits(trx: Tx, sale: SaleRef, now: string): Promise<number> {
+  const redemptions = await trx
+    .selectFrom('redemptions')
+    .leftJoin('rewards', 'rewards.id', 'redemptions.reward_id')
+    .select([
+      'redemptions.id',
+      'redemptions.member_id',
+      'redemptions.points_deducted',
+      'redemptions.instance_id',
+      'redemptions.reward_id',
+      'rewards.type as reward_type',
+    ])
+    .where('redemptions.source_vendor', '=', sale.source.vendor)
+    .where('redemptions.source_store_id', '=', sale.source.storeId)
+    .where('redemptions.external_transaction_id', '=', sale.transactionId)
+    .where('redemptions.status', '=', 'reversed')
+    .execute();
+  let points = 0;
+  for (const r of redemptions) {
+    const claimed = await trx
+      .updateTable('redemptions')
+      .set({ status: 'committed' })
+      .where('id', '=', r.id)
+      .where('status', '=', 'reversed')
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) continue;
+    const deducted = Number(r.points_deducted);
+    if (deducted > 0) {
+      const round = (await redebitRounds(trx, r.member_id, r.id)) + 1;
+      await moveWalletPoints(trx, {
+        memberId: r.member_id,
+        points: -deducted,
+        kind: 'redebit',
+        refId: `${r.id}:${round}`,
+        now,
+        lifetime: false,
+      });
+    }
+    if (r.instance_id) await consumeInstance(trx, r.instance_id, sale.transactionId, now);
+    else if (r.reward_type === 'STAMP' && r.reward_id) await consumeStampCard(trx, r.member_id, r.reward_id);
+    points += deducted;
+  }
+  return points;
+}
+
+async function consumeInstance(trx: Tx, instanceId: string, transactionId: string, now: string): Promise<void> {
+  await trx
+    .updateTable('reward_instances')
+    .set({ status: 'used', used_transaction_id: transactionId, used_at: now })
+    .where('id', '=', instanceId)
+    .where('status', '=', 'available')
+    .execute();
+}
+
+async function consumeStampCard(trx: Tx, memberId: string, rewardId: string): Promise<void> {
+  await trx
+    .updateTable('stamp_cards')
+    .set({ cards_redeemed: sql`cards_redeemed + 1` })
+    .where('member_id', '=', memberId)
+    .where('reward_id', '=', rewardId)
+    .whereRef('cards_completed', '>', 'cards_redeemed')
+    .execute();
 }

@@ -21,6 +21,8 @@
  *   the ledger stays true (points earned on a refunded sale are always taken back) and redemption
  *   can never overdraw (its debit is conditional on the balance).
  * - Stamps earned by a refunded sale are not taken back (cards completed may already be used).
+ * - A reversal can be given back once (withdraw-refunds.ts: the vendor deleted or voided it); its
+ *   id then stays used, so a late copy of it answers ALREADY_PROCESSED and reverses nothing.
  * - NOTHING_TO_REVERSE (a success, still recorded so the refund id dedupes): the sale is unknown
  *   and had no redemptions, or it earned nothing and nothing was re-credited or restored, or an
  *   earlier refund already completed its reversal. A refund recorded before its sale is applied
@@ -34,6 +36,7 @@ import type { EngineContext, Tx } from './context.js';
 import { transactBefore } from './deadline.js';
 import { moveWalletPoints, recreditRedemptions, type SaleRef } from './reverse-recredit.js';
 import { lockSale } from './sale-lock.js';
+import { WITHDRAWN, utcTime } from './refund-status.js';
 
 export type ReverseResult = RefundResult & { membershipId: string };
 
@@ -126,6 +129,8 @@ async function claimRefund(trx: Tx, command: ReverseCommand, id: string, now: st
       points_reversed: 0,
       points_recredited: 0,
       created_at: now,
+      occurred_at: utcTime(command.occurredAt) ?? now,
+      withdrawn_at: null,
     })
     .onConflict((oc) => oc.columns(['source_vendor', 'source_store_id', 'refund_id']).doNothing())
     .returning('id')
@@ -181,7 +186,7 @@ async function reuseOf(
 async function alreadyProcessed(trx: Tx, command: ReverseCommand): Promise<ReverseResult> {
   const row = await trx
     .selectFrom('refunds')
-    .select(['transaction_id', 'amount_minor', 'points_reversed', 'points_recredited', 'member_id'])
+    .select(['transaction_id', 'amount_minor', 'points_reversed', 'points_recredited', 'member_id', 'status'])
     .where('source_vendor', '=', command.source.vendor)
     .where('source_store_id', '=', command.source.storeId)
     .where('refund_id', '=', command.refundId)
@@ -192,10 +197,12 @@ async function alreadyProcessed(trx: Tx, command: ReverseCommand): Promise<Rever
       'refund_id_reused',
       `Refund id ${command.refundId} was already used for ${reuse}; nothing was reversed now. Give every refund its own id.`,
     );
+  // A reversal given back since (withdraw-refunds.ts) stays given back: a late copy of it moves nothing.
+  const withdrawn = row.status === WITHDRAWN;
   return {
     status: 'ALREADY_PROCESSED',
-    pointsReversed: Number(row.points_reversed),
-    pointsReCredited: Number(row.points_recredited),
+    pointsReversed: withdrawn ? 0 : Number(row.points_reversed),
+    pointsReCredited: withdrawn ? 0 : Number(row.points_recredited),
     membershipId: await membershipIdOf(trx, row.member_id),
   };
 }

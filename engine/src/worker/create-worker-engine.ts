@@ -220,6 +220,7 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
   return {
     earn: call('earn'),
     reverse: call('reverse'),
+    withdrawRefunds: call('withdrawRefunds'),
     eligibility: call('eligibility'),
     redeem: call('redeem'),
     catalogSync: call('catalogSync'),

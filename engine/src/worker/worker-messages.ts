@@ -11,7 +11,17 @@ import type { EngineNotice } from '../ledger/create-embedded-engine.js';
 
 /** The engine operations a worker serves: the port's, plus seeding (not part of the port). */
 export type WorkerMethod =
-  'earn' | 'reverse' | 'eligibility' | 'redeem' | 'catalogSync' | 'findOutlet' | 'listMerchants' | 'ping' | 'applySeed' | 'close';
+  | 'earn'
+  | 'reverse'
+  | 'withdrawRefunds'
+  | 'eligibility'
+  | 'redeem'
+  | 'catalogSync'
+  | 'findOutlet'
+  | 'listMerchants'
+  | 'ping'
+  | 'applySeed'
+  | 'close';
 
 /** What the worker is started with (structured-cloned into it). */
 export interface EngineWorkerData {

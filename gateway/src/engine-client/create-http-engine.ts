@@ -88,6 +88,7 @@ export function createHttpEngine(input: HttpEngineOptions): HttpEngine {
   return {
     earn: (command, call) => write('/v1/earn', command, call),
     reverse: (command, call) => write('/v1/reverse', command, call),
+    withdrawRefunds: (command, call) => write('/v1/withdraw-refunds', command, call),
     redeem: (command, call) => write('/v1/redeem', command, call),
     catalogSync: (command, call) => write('/v1/catalog-sync', command, call),
     eligibility: (command, call) => read('POST', '/v1/eligibility', command, call),

@@ -115,17 +115,18 @@ describe('HTTP engine failures (real sockets)', () => {
     expect(server.hits).toEqual(Array(3).fill('GET /v1/ping'));
   });
 
-  it('earn, reverse, redeem and catalogSync are never retried on a 503 (one server hit each)', async () => {
+  it('earn, reverse, withdrawRefunds, redeem and catalogSync are never retried on a 503 (one server hit each)', async () => {
     const server = await scripted(answer(503, { code: 'engine_unavailable', message: 'down' }));
     const engine = client(server.url, { breaker: { failureThreshold: 100 } });
     const calls: Array<(e: LoyaltyEngine) => Promise<unknown>> = [
       (e) => e.earn(sale()),
       (e) => e.reverse({ ...SCOPE, transactionId: 't', refundId: 'r' }),
+      (e) => e.withdrawRefunds({ ...SCOPE, transactionId: 't', keep: [], asOf: '2026-01-15T11:00:00Z' }),
       (e) => e.redeem({ ...eligibility, externalTransactionId: 'o', pointsToRedeem: 1 }),
       (e) => e.catalogSync({ ...SCOPE, items: [] }),
     ];
     for (const call of calls) expect((await failure(call(engine))).error).toBeInstanceOf(EngineUnavailableError);
-    expect(server.hits).toEqual(['POST /v1/earn', 'POST /v1/reverse', 'POST /v1/redeem', 'POST /v1/catalog-sync']);
+    expect(server.hits).toEqual(['POST /v1/earn', 'POST /v1/reverse', 'POST /v1/withdraw-refunds', 'POST /v1/redeem', 'POST /v1/catalog-sync']);
   });
 
   it('a connection reset mid-earn is unavailable and not retried', async () => {

@@ -4,6 +4,7 @@ import { stampCardCounts } from './0002-stamp-card-counts.js';
 import { redemptionOrderValue } from './0003-redemption-order-value.js';
 import { refundsSaleIndex } from './0004-refunds-sale-index.js';
 import { saleFingerprint } from './0005-sale-fingerprint.js';
+import { refundWithdrawal } from './0006-refund-withdrawal.js';
 
 /**
  * The engine's schema: numbered migrations, applied in name order on SQLite and PostgreSQL alike
@@ -18,5 +19,6 @@ export const engineMigrations: MigrationSet = {
     '0003_redemption_order_value': redemptionOrderValue,
     '0004_refunds_sale_index': refundsSaleIndex,
     '0005_sale_fingerprint': saleFingerprint,
+    '0006_refund_withdrawal': refundWithdrawal,
   },
 };
