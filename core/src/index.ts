@@ -8,6 +8,7 @@ export * from './stores.js';
 export * from './idempotency/sale-fingerprint.js';
 export * from './schemas/common.js';
 export * from './schemas/envelope.js';
+export * from './schemas/featured-envelope.js';
 export * from './schemas/checkout.js';
 export * from './schemas/catalog.js';
 export * from './schemas/error.js';

@@ -58,8 +58,10 @@ describe('shopify order reconciliation (Admin GraphQL orders by updated_at, curs
     );
     // GraphQL's Order.discountCodes names the codes only (the REST amount and type are not there):
     // the one difference, and one the ledger's sale fingerprint leaves out (the same sale, a duplicate).
-    const webhookSale = { ...paid.envelopes[0]!.transaction, discountCodes: [{ code: 'TENOFF' }] };
-    expect(paid.envelopes[0]!.transaction.discountCodes).toEqual([{ code: 'TENOFF', amount: 10, type: 'fixed_amount' }]);
+    const sale = paid.envelopes[0]!;
+    if (sale.eventType !== 'sale.completed') throw new Error(`expected sale.completed, got ${sale.eventType}`);
+    const webhookSale = { ...sale.transaction, discountCodes: [{ code: 'TENOFF' }] };
+    expect(sale.transaction.discountCodes).toEqual([{ code: 'TENOFF', amount: 10, type: 'fixed_amount' }]);
     expect(pulled.envelopes.map((e) => [e.eventType, e.transaction, e.eventType === 'sale.refunded' ? e.refund : null])).toEqual([
       ['sale.completed', webhookSale, null],
       ['sale.refunded', refunded.envelopes[0]!.transaction, (refunded.envelopes[0] as { refund: unknown }).refund],

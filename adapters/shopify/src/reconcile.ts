@@ -1,4 +1,4 @@
-import type { Envelope, ReconcilePage, ReconcileWindow } from '@loyalty-gateway/core';
+import type { FeaturedEnvelope, ReconcilePage, ReconcileWindow } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { shopifyGraphql, type ShopifyContext } from './api.js';
 import { orderEnvelopes } from './map-order.js';
@@ -203,7 +203,7 @@ const unreadable = (error: z.ZodError) => {
 export async function pullOrders(ctx: ShopifyContext, window: ReconcileWindow, cursor: string | null): Promise<ReconcilePage> {
   const query = `updated_at:>='${window.since.toISOString()}' AND updated_at:<'${window.until.toISOString()}'`;
   const data = await shopifyGraphql(ctx, OrdersPage, RECONCILE_QUERY, { first: RECONCILE_PAGE_SIZE, after: cursor, query });
-  const envelopes: Envelope[] = [];
+  const envelopes: FeaturedEnvelope[] = [];
   const failures: NonNullable<ReconcilePage['failures']> = [];
   const now = ctx.now();
   for (const node of data.orders.nodes) {

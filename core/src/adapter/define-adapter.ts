@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CatalogItem } from '../schemas/catalog.js';
-import type { Envelope } from '../schemas/envelope.js';
+import type { FeaturedEnvelope } from '../schemas/featured-envelope.js';
 import { AuthScheme, type AuthSchemeInput } from './auth/scheme.js';
 import type { HttpClient } from './http-client.js';
 import type { NativeRequest } from './native-request.js';
@@ -43,9 +43,13 @@ export interface UnreadableUnit {
 
 export const isUnreadableUnit = (unit: WebhookUnit<unknown> | UnreadableUnit): unit is UnreadableUnit => 'unreadable' in unit;
 
-/** Zero envelopes means "accepted, nothing to do" (a test webhook, a DELETE, a non-final status). */
+/**
+ * Zero envelopes means "accepted, nothing to do" (a test webhook, a DELETE, a non-final status).
+ * They are applied in order; an adapter that states the order's reversals (`refunds.listed`) puts
+ * that first, so a reversal withdrawn is never applied to a sale arriving in the same delivery.
+ */
 export interface MapResult {
-  envelopes: Envelope[];
+  envelopes: FeaturedEnvelope[];
   note?: string;
 }
 
@@ -69,7 +73,7 @@ export interface ReconcileWindow {
  * earned now. Orders that are not final (open, unpaid) map to no envelope, as on the webhook.
  */
 export interface ReconcilePage {
-  envelopes: Envelope[];
+  envelopes: FeaturedEnvelope[];
   /** Orders on this page that could not be read or mapped: counted as failed on the run, with why. */
   failures?: Array<{ id: string; reason: string }>;
   /** How many vendor orders/refunds this page looked at (found), mapped or not. Default: envelopes + failures. */

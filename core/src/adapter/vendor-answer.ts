@@ -14,6 +14,9 @@ export type FeaturedResult = WebhookResult & {
   eventType: string;
   transactionId: string;
   refundId?: string | undefined;
+  /** refunds.listed: the reversals given back now (the vendor no longer lists them) and the points they returned. */
+  refundsWithdrawn?: string[] | undefined;
+  pointsRestored?: number | undefined;
 };
 
 /**

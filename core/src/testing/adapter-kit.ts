@@ -14,7 +14,7 @@ import { createHttpClient, type HttpClient } from '../adapter/http-client.js';
 import type { NativeRequest } from '../adapter/native-request.js';
 import type { RequestAuth } from '../adapter/read-native-request.js';
 import { CatalogItem } from '../schemas/catalog.js';
-import { Envelope } from '../schemas/envelope.js';
+import { FeaturedEnvelope } from '../schemas/featured-envelope.js';
 import { kitPost, type KitResponse } from './kit-door.js';
 
 export interface KitOptions {
@@ -82,14 +82,14 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
   async function envelopes(req: NativeRequest) {
     const native = decodeNative(adapter, req.rawBody);
     const handshake = adapter.handshake?.detect(native, req) ?? null;
-    if (handshake) return { handshake, stores: [] as string[], envelopes: [] as Envelope[], notes: [] as string[] };
+    if (handshake) return { handshake, stores: [] as string[], envelopes: [] as FeaturedEnvelope[], notes: [] as string[] };
     const all = adapter.units(native, req);
     const units = all.filter((u) => !isUnreadableUnit(u)) as Array<WebhookUnit<unknown>>;
-    const out: Envelope[] = [];
+    const out: FeaturedEnvelope[] = [];
     const notes: string[] = [];
     for (const { storeId, unit } of units) {
       const result = await adapter.map(unit, context(storeId), req);
-      out.push(...result.envelopes.map((e) => Envelope.parse(e)));
+      out.push(...result.envelopes.map((e) => FeaturedEnvelope.parse(e)));
       if (result.note) notes.push(result.note);
     }
     const unreadable = all.filter(isUnreadableUnit);
@@ -115,14 +115,14 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
   /** Run a reconciliation pull over every page of the window; envelopes validated by the strict canonical schema. */
   async function reconcile(storeId: string, window: ReconcileWindow, maxPages = 100) {
     if (!adapter.reconcile) throw new Error(`${adapter.slug} declares no reconciliation pull`);
-    const envelopes: Envelope[] = [];
+    const envelopes: FeaturedEnvelope[] = [];
     const failures: Array<{ id: string; reason: string }> = [];
     const cursors: Array<string | null> = [];
     let examined = 0;
     let cursor: string | null = null;
     for (let page = 0; page < maxPages; page += 1) {
       const result = await adapter.reconcile.pull(context(storeId), window, cursor);
-      envelopes.push(...result.envelopes.map((e) => Envelope.parse(e)));
+      envelopes.push(...result.envelopes.map((e) => FeaturedEnvelope.parse(e)));
       failures.push(...(result.failures ?? []));
       examined += result.examined ?? result.envelopes.length + (result.failures?.length ?? 0);
       cursors.push(result.cursor);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { toMinorUnits } from '../money.js';
 import { CatalogItem } from '../schemas/catalog.js';
-import { Envelope } from '../schemas/envelope.js';
+import { FeaturedEnvelope } from '../schemas/featured-envelope.js';
 
 /**
  * Payload fuzzing (the gateway's envelope and featured-door fuzz tests, and each adapter's mapping
@@ -104,7 +104,7 @@ export function mutatedJson(base: unknown, maxChanges = 3): fc.Arbitrary<unknown
 
 /** Why the door would refuse `envelope` (the strict canonical schema: a 500 when an adapter made it), or nothing. */
 export function envelopeProblems(envelope: unknown): string[] {
-  const parsed = Envelope.safeParse(envelope);
+  const parsed = FeaturedEnvelope.safeParse(envelope);
   return parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(envelope)'}: ${issue.message}`);
 }
 

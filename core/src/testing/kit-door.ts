@@ -4,7 +4,7 @@ import type { NativeRequest } from '../adapter/native-request.js';
 import { readNativeRequest, type RequestAuth } from '../adapter/read-native-request.js';
 import { noStoreOutcome, resolveUnits } from '../adapter/resolve-units.js';
 import { answerContentType, vendorAnswer, type FeaturedResult, type Handshake } from '../adapter/vendor-answer.js';
-import { Envelope } from '../schemas/envelope.js';
+import { FeaturedEnvelope } from '../schemas/featured-envelope.js';
 
 /** What the featured door would answer, without the gateway: status, code, content type, body. */
 export interface KitResponse {
@@ -16,7 +16,7 @@ export interface KitResponse {
   /** The success body as the vendor receives it (JSON parsed back when it is JSON). */
   body?: unknown;
   handshake: Handshake | null;
-  envelopes: Envelope[];
+  envelopes: FeaturedEnvelope[];
 }
 
 export interface KitDoorDeps {
@@ -40,7 +40,7 @@ function answered(
   deps: KitDoorDeps,
   outcome: Parameters<typeof vendorAnswer>[1],
   request: NativeRequest,
-  envelopes: Envelope[],
+  envelopes: FeaturedEnvelope[],
 ): KitResponse {
   const answer = vendorAnswer(deps.adapter.response, outcome, request);
   const contentType = answerContentType(answer);
@@ -73,11 +73,11 @@ export async function kitPost(deps: KitDoorDeps, request: NativeRequest): Promis
       { adapter: deps.adapter, auth: deps.auth, request, now, find: () => Promise.resolve(connection) },
       reading,
     );
-    const envelopes: Envelope[] = [];
+    const envelopes: FeaturedEnvelope[] = [];
     const notes: string[] = [];
     for (const { storeId, unit } of resolved) {
       const mapped = await deps.map(unit, storeId, request);
-      envelopes.push(...mapped.envelopes.map((e) => Envelope.parse(e)));
+      envelopes.push(...mapped.envelopes.map((e) => FeaturedEnvelope.parse(e)));
       if (mapped.note) notes.push(mapped.note);
     }
     const results: FeaturedResult[] = envelopes.map((e) => ({

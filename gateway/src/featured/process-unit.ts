@@ -1,4 +1,4 @@
-import { Envelope, GatewayError, VendorApiError, formatPath, type AdapterContext } from '@loyalty-gateway/core';
+import { FeaturedEnvelope, GatewayError, VendorApiError, formatPath, type AdapterContext } from '@loyalty-gateway/core';
 import type { DoorDeps, FeaturedResult, RequestLogger, RequestScope, ResolvedUnit, SkippedUnit } from './featured-types.js';
 
 export interface UnitOutcome {
@@ -76,9 +76,9 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
     }
     throw operatorFault(log, where, `the ${adapter.slug} adapter failed to map a unit`, error);
   }
-  const envelopes: Envelope[] = [];
+  const envelopes: FeaturedEnvelope[] = [];
   for (const [index, candidate] of mapped.envelopes.entries()) {
-    const parsed = Envelope.safeParse(candidate);
+    const parsed = FeaturedEnvelope.safeParse(candidate);
     if (!parsed.success) {
       const fields = parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
       throw operatorFault(log, { ...where, envelope: index, fields }, `the ${adapter.slug} adapter produced an invalid envelope`);

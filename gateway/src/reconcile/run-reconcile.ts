@@ -1,4 +1,4 @@
-import { Envelope, formatPath, PULL, type AnyAdapter, type Connection, type HttpClient } from '@loyalty-gateway/core';
+import { FeaturedEnvelope, formatPath, PULL, type AnyAdapter, type Connection, type HttpClient } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildPullContext } from '../scheduler/build-pull-context.js';
 import type { ConnectionSummary, GatewayStore } from '../stores/index.js';
@@ -75,7 +75,7 @@ export async function runReconcile(
         log.warn({ order: failure.id, reason: failure.reason }, 'reconciliation: an order could not be mapped');
       }
       for (const candidate of page.envelopes) {
-        const parsed = Envelope.safeParse(candidate);
+        const parsed = FeaturedEnvelope.safeParse(candidate);
         if (!parsed.success || parsed.data.store.id !== canonical.storeId) {
           counts.failed += 1;
           const fields = parsed.success

@@ -3,8 +3,10 @@ import {
   type Connection,
   type EarnCommand,
   type EngineScope,
+  type RefundsListedEnvelope,
   type ReverseCommand,
   type SaleCompletedEnvelope,
+  type WithdrawRefundsCommand,
   type SaleRefundedEnvelope,
 } from '@loyalty-gateway/core';
 
@@ -63,4 +65,9 @@ export function toReverseCommand(connection: Connection, envelope: SaleRefundedE
     currency: envelope.transaction.currency,
     occurredAt: envelope.occurredAt,
   };
+}
+
+/** A featured adapter's refunds.listed → the engine's withdrawRefunds: give back what the vendor no longer lists. */
+export function toWithdrawCommand(connection: Connection, envelope: RefundsListedEnvelope): WithdrawRefundsCommand {
+  return { ...scopeOf(connection), transactionId: envelope.transaction.id, keep: envelope.refundIds, asOf: envelope.occurredAt };
 }

@@ -3,15 +3,23 @@ import {
   GatewayError,
   saleFingerprint,
   type Connection,
-  type Envelope,
+  type FeaturedEnvelope,
   type IdempotencyCache,
   type LoyaltyEngine,
   type WebhookResult,
 } from '@loyalty-gateway/core';
 import { eventKey, refundKey, saleKey } from './idempotency-keys.js';
 import { refundFingerprint } from './refund-fingerprint.js';
-import { toEarnCommand, toReverseCommand } from './to-engine-command.js';
-import { DUPLICATE_REFUND, DUPLICATE_SALE, IGNORED_VOID, conflictResult, earnResult, reverseResult } from './webhook-results.js';
+import { toEarnCommand, toReverseCommand, toWithdrawCommand } from './to-engine-command.js';
+import {
+  DUPLICATE_REFUND,
+  DUPLICATE_SALE,
+  IGNORED_VOID,
+  conflictResult,
+  earnResult,
+  reverseResult,
+  withdrawResult,
+} from './webhook-results.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -44,7 +52,10 @@ export interface WebhookPipelineOptions {
   onConflict?: ((conflict: SaleConflict) => void) | undefined;
 }
 
-export type WebhookPipeline = (connection: Connection, envelope: Envelope) => Promise<WebhookResult>;
+/** A WebhookResult; on a featured adapter's refunds.listed also what was given back (never on the generic door). */
+export type PipelineResult = WebhookResult & { refundsWithdrawn?: string[]; pointsRestored?: number };
+
+export type WebhookPipeline = (connection: Connection, envelope: FeaturedEnvelope) => Promise<PipelineResult>;
 
 /**
  * A validated envelope from an authenticated connection → WebhookResult. Idempotency: the
@@ -126,6 +137,9 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
         remember(byEvent, SEEN);
         return reverseResult(result);
       }
+      case 'refunds.listed':
+        // No cache: only the ledger knows which reversals of the order it holds; a repeat withdraws nothing.
+        return withdrawResult(await call(() => engine.withdrawRefunds(toWithdrawCommand(connection, envelope))));
     }
   };
 }

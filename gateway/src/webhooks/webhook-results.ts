@@ -1,4 +1,4 @@
-import type { EarnOutcome, RefundResult, WebhookResult } from '@loyalty-gateway/core';
+import type { EarnOutcome, RefundResult, WebhookResult, WithdrawRefundsResult } from '@loyalty-gateway/core';
 
 /** Longest part of an unknown eventType echoed back in the warning. */
 const ECHO_MAX = 100;
@@ -72,5 +72,25 @@ export function reverseResult(result: RefundResult & { membershipId: string }): 
     warning: result.status === 'NOTHING_TO_REVERSE' ? NOTHING_TO_REVERSE_WARNING : null,
     pointsReversed: result.pointsReversed,
     pointsReCredited: result.pointsReCredited,
+  };
+}
+
+/**
+ * refunds.listed: `processed` when reversals were given back now (their ids and the points they
+ * returned), `duplicate` when the ledger already matched the vendor's list.
+ */
+export function withdrawResult(result: WithdrawRefundsResult): WebhookResult & { refundsWithdrawn: string[]; pointsRestored: number } {
+  const withdrawn = result.status === 'WITHDRAWN';
+  return {
+    status: withdrawn ? 'processed' : 'duplicate',
+    membershipId: result.membershipId,
+    pointsEarned: 0,
+    stampsUpdated: [],
+    warning:
+      withdrawn && result.pointsReDebited > 0
+        ? `The order is no longer fully refunded: ${result.pointsReDebited} points redeemed against it and re-credited on its refund were taken back.`
+        : null,
+    refundsWithdrawn: result.withdrawn,
+    pointsRestored: result.pointsRestored,
   };
 }
