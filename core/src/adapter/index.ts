@@ -18,3 +18,4 @@ export * from './settings-secret-key.js';
 export * from './setup-fields.js';
 export * from './secret.js';
 export * from './paginate.js';
+export { vendorCustomer, vendorEmail, vendorPhone } from './customer-contact.js';
