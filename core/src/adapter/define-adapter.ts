@@ -63,6 +63,12 @@ export interface CatalogPage {
 export interface ReconcileWindow {
   since: Date;
   until: Date;
+  /**
+   * Orders (transaction ids) the ledger holds reversals of, recorded recently: read them back too,
+   * whatever their modification time. A vendor that does not mark an order modified when a refund
+   * of it is deleted (WooCommerce) shows the deletion only when the order is read again.
+   */
+  revisit?: readonly string[] | undefined;
 }
 
 /**
