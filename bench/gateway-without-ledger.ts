@@ -28,6 +28,7 @@ const nullEngine: LoyaltyEngine = {
   redeem: unused,
   catalogSync: unused,
   findOutlet: unused,
+  reversedOrders: unused,
   listMerchants: unused,
   ping: async () => undefined,
   close: async () => undefined,

@@ -24,6 +24,12 @@ export interface LoyaltyEngine {
    * took is returned to the wallet (a deleted WooCommerce refund, a voided Clover refund).
    */
   withdrawRefunds(command: WithdrawRefundsCommand, options?: EngineCallOptions): Promise<WithdrawRefundsResult>;
+  /**
+   * Read-only: the orders (transaction ids) of one source with a reversal standing that was
+   * recorded since `since`, newest first, at most `limit`: what a reconciliation pull reads back
+   * for vendors that do not mark an order modified when one of its refunds is deleted.
+   */
+  reversedOrders(query: ReversedOrdersQuery): Promise<string[]>;
   /** Read-only: what the customer could redeem now. */
   eligibility(command: EligibilityCommand, options?: EngineCallOptions): Promise<EligibilityResult>;
   /** Commit a redemption at payment; idempotent per (source, externalTransactionId, reward). */
@@ -166,6 +172,14 @@ export interface WithdrawRefundsResult {
   /** Points of redemptions re-credited when the sale was fully refunded, taken back now that it no longer is. */
   pointsReDebited: number;
   membershipId: string;
+}
+
+export interface ReversedOrdersQuery {
+  source: { vendor: string; storeId: string };
+  /** ISO 8601: reversals recorded at or after this time. */
+  since: string;
+  /** At most this many orders (1–1000). */
+  limit: number;
 }
 
 export interface EligibilityCommand extends EngineScope {

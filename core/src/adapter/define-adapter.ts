@@ -198,6 +198,12 @@ export interface AdapterSpec<SettingsSchema extends z.ZodType, CredentialsSchema
   reconcile?: {
     /** node-cron expression, e.g. '*\/15 * * * *'. */
     schedule: string;
+    /**
+     * Read back, on each run, the orders with a reversal recorded in the ledger within this many
+     * days (`window.revisit`): for a vendor that can delete a refund without marking its order
+     * modified (WooCommerce), the only way a missed deletion is seen. Omitted: none.
+     */
+    revisitDays?: number;
     pull(
       ctx: AdapterContext<z.infer<SettingsSchema>, z.infer<CredentialsSchema>>,
       window: ReconcileWindow,

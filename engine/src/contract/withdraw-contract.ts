@@ -105,6 +105,24 @@ export function withdrawContract(t: ContractContext): void {
       expect(await t.balance(ANN)).toBe(1210);
     });
 
+    it('reversedOrders lists the orders of a store with a reversal standing recorded since a time, newest first', async () => {
+      const since = new Date(Date.now() - 60_000).toISOString();
+      const [a, b, c] = [sale({ totalMinor: 1000 }), sale({ totalMinor: 1000 }), sale({ totalMinor: 1000 })];
+      for (const command of [a, b, c]) await t.engine.earn(command);
+      await refund(a.transaction.id, 'r-a', 100);
+      await refund(b.transaction.id, 'r-b', 100);
+      await refund(c.transaction.id, 'r-c', 100);
+      await withdraw(c.transaction.id, []);
+      const listed = await t.engine.reversedOrders({ source: SCOPE.source, since, limit: 10 });
+      expect(listed).toHaveLength(2);
+      expect(new Set(listed)).toEqual(new Set([a.transaction.id, b.transaction.id]));
+      expect(await t.engine.reversedOrders({ source: SCOPE.source, since, limit: 1 })).toHaveLength(1);
+      expect(await t.engine.reversedOrders({ source: { ...SCOPE.source, storeId: 'store-other' }, since, limit: 10 })).toEqual([]);
+      expect(
+        await t.engine.reversedOrders({ source: SCOPE.source, since: new Date(Date.now() + 60_000).toISOString(), limit: 10 }),
+      ).toEqual([]);
+    });
+
     it('concurrent copies of one state withdraw once', async () => {
       const command = sale({ totalMinor: 5000 });
       await t.engine.earn(command);

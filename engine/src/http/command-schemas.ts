@@ -10,6 +10,7 @@ import {
   type RedeemCommand,
   type ReverseCommand,
   type WithdrawRefundsCommand,
+  type ReversedOrdersQuery,
 } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
@@ -104,6 +105,13 @@ export const CatalogSyncCommandSchema = z.strictObject({
   ),
 });
 
+/** The read-only lookup of a store's recently reversed orders (`reversedOrders`). */
+export const ReversedOrdersQuerySchema = z.strictObject({
+  source: scope.source,
+  since: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }),
+  limit: int.min(1).max(1000),
+});
+
 /** The read-only outlet lookup (`findOutlet`). */
 export const OutletQuerySchema = z.strictObject({ merchantId: text, outletId: text });
 
@@ -117,3 +125,4 @@ exact<Same<z.infer<typeof EligibilityCommandSchema>, EligibilityCommand>>();
 exact<Same<z.infer<typeof RedeemCommandSchema>, RedeemCommand>>();
 exact<Same<z.infer<typeof CatalogSyncCommandSchema>, CatalogSyncCommand>>();
 exact<Same<z.infer<typeof OutletQuerySchema>, OutletQuery>>();
+exact<Same<z.infer<typeof ReversedOrdersQuerySchema>, ReversedOrdersQuery>>();

@@ -8,6 +8,7 @@ import {
   EarnCommandSchema,
   EligibilityCommandSchema,
   OutletQuerySchema,
+  ReversedOrdersQuerySchema,
   RedeemCommandSchema,
   ReverseCommandSchema,
   WithdrawRefundsCommandSchema,
@@ -52,6 +53,10 @@ const COMMANDS = {
     run: (e: LoyaltyEngine, c: z.infer<typeof CatalogSyncCommandSchema>, o: Options) => e.catalogSync(c, o),
   },
   '/v1/find-outlet': { schema: OutletQuerySchema, run: (e: LoyaltyEngine, c: z.infer<typeof OutletQuerySchema>) => e.findOutlet(c) },
+  '/v1/reversed-orders': {
+    schema: ReversedOrdersQuerySchema,
+    run: (e: LoyaltyEngine, c: z.infer<typeof ReversedOrdersQuerySchema>) => e.reversedOrders(c),
+  },
 } as const;
 
 const UNAUTHORIZED: EngineErrorBody = { code: 'unauthorized', message: 'Missing or wrong engine bearer token.' };

@@ -1,4 +1,4 @@
-import { EngineUnavailableError, type EngineCallOptions, type LoyaltyEngine, type OutletQuery } from '@loyalty-gateway/core';
+import { EngineUnavailableError, type EngineCallOptions, type LoyaltyEngine, type OutletQuery, type ReversedOrdersQuery } from '@loyalty-gateway/core';
 import { sql, type Kysely } from 'kysely';
 import { isConnectionLoss, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
@@ -9,6 +9,7 @@ import type { EngineContext } from './context.js';
 import { earn } from './earn.js';
 import { eligibility } from './eligibility.js';
 import { findOutlet } from './find-outlet.js';
+import { reversedOrders } from './reversed-orders.js';
 import { listMerchants } from './list-merchants.js';
 import { redeem } from './redeem.js';
 import { reverse } from './reverse.js';
@@ -102,6 +103,7 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
     redeem: open((command, options?: EngineCallOptions) => redeem(ctx, command, options)),
     catalogSync: open((command, options?: EngineCallOptions) => catalogSync(ctx, command, options)),
     findOutlet: open((query: OutletQuery) => findOutlet(ctx, query)),
+    reversedOrders: open((query: ReversedOrdersQuery) => reversedOrders(ctx, query)),
     listMerchants: open(() => listMerchants(ctx)),
     applySeed: open(async (seed: EngineSeedInput) => {
       const effective = (s: EngineSeed) => options.codePrefix ?? s.codePrefix ?? prefix;

@@ -225,6 +225,7 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
     redeem: call('redeem'),
     catalogSync: call('catalogSync'),
     findOutlet: call('findOutlet'),
+    reversedOrders: call('reversedOrders'),
     listMerchants: call('listMerchants'),
     applySeed: call('applySeed'),
     ping: call('ping'),

@@ -18,6 +18,7 @@ export type WorkerMethod =
   | 'redeem'
   | 'catalogSync'
   | 'findOutlet'
+  | 'reversedOrders'
   | 'listMerchants'
   | 'ping'
   | 'applySeed'

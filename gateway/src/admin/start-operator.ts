@@ -88,6 +88,7 @@ export async function startOperatorSide(options: {
     runs: reconcileRuns,
     pipeline,
     http,
+    reversedOrders: (query) => options.engine.reversedOrders(query),
     adapters,
     logger: log,
     onFinished: options.onReconcileRun,

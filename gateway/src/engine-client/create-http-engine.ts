@@ -93,6 +93,7 @@ export function createHttpEngine(input: HttpEngineOptions): HttpEngine {
     catalogSync: (command, call) => write('/v1/catalog-sync', command, call),
     eligibility: (command, call) => read('POST', '/v1/eligibility', command, call),
     findOutlet: (query) => read('POST', '/v1/find-outlet', query),
+    reversedOrders: (query) => read('POST', '/v1/reversed-orders', query),
     listMerchants: async () => (await read<{ merchants: MerchantSummary[] }>('GET', '/v1/merchants')).merchants,
     ping: async () => {
       await read('GET', '/v1/ping');

@@ -1,4 +1,4 @@
-import { GatewayError, type AnyAdapter, type HttpClient } from '@loyalty-gateway/core';
+import { GatewayError, type AnyAdapter, type HttpClient, type LoyaltyEngine } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
 import cron from 'node-cron';
 import { type CronJob, scheduleCron, slotOf } from '../scheduler/index.js';
@@ -12,6 +12,8 @@ export interface ReconcilerOptions {
   runs: ReconcileRunStore;
   pipeline: WebhookPipeline;
   http: HttpClient;
+  /** The ledger's recently reversed orders (adapters declaring `reconcile.revisitDays` read them back). */
+  reversedOrders?: LoyaltyEngine['reversedOrders'] | undefined;
   adapters: readonly AnyAdapter[];
   logger: FastifyBaseLogger;
   now?: () => Date;
@@ -44,7 +46,15 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const inFlight = new Set<Promise<unknown>>();
   let stopped = false;
   const adapterOf = (slug: string) => options.adapters.find((a) => a.slug === slug && a.reconcile);
-  const deps = { store: options.store, runs: options.runs, pipeline: options.pipeline, http: options.http, logger: options.logger, now };
+  const deps = {
+    store: options.store,
+    runs: options.runs,
+    pipeline: options.pipeline,
+    http: options.http,
+    reversedOrders: options.reversedOrders,
+    logger: options.logger,
+    now,
+  };
 
   const finished = (run: ReconcileRun | null) => {
     if (run && run.status !== 'running') options.onFinished?.(run);

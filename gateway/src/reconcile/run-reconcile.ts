@@ -1,4 +1,13 @@
-import { FeaturedEnvelope, formatPath, PULL, type AnyAdapter, type Connection, type HttpClient } from '@loyalty-gateway/core';
+import {
+  FeaturedEnvelope,
+  formatPath,
+  PULL,
+  type AnyAdapter,
+  type Connection,
+  type HttpClient,
+  type LoyaltyEngine,
+  type ReconcileWindow,
+} from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildPullContext } from '../scheduler/build-pull-context.js';
 import type { ConnectionSummary, GatewayStore } from '../stores/index.js';
@@ -18,6 +27,19 @@ export interface ReconcileDeps {
   http: HttpClient;
   logger: FastifyBaseLogger;
   now: () => Date;
+  /** The ledger's recently reversed orders, for adapters declaring `reconcile.revisitDays`. */
+  reversedOrders?: LoyaltyEngine['reversedOrders'] | undefined;
+}
+
+/** Orders read back per run at most (one vendor call of a page's size). */
+export const REVISIT_MAX = 100;
+
+/** The orders this run reads back whatever their modification time (see AdapterSpec.reconcile.revisitDays). */
+async function revisitOf(adapter: AnyAdapter, connection: ConnectionSummary, deps: ReconcileDeps): Promise<readonly string[] | undefined> {
+  const days = adapter.reconcile?.revisitDays;
+  if (!days || !deps.reversedOrders) return undefined;
+  const since = new Date(deps.now().getTime() - days * 24 * 60 * 60 * 1000).toISOString();
+  return deps.reversedOrders({ source: { vendor: connection.vendor, storeId: connection.storeId }, since, limit: REVISIT_MAX });
 }
 
 /** The window a connection's next run covers: from its checkpoint (less the overlap), else from its creation. */
@@ -64,10 +86,12 @@ export async function runReconcile(
     if (!full?.active) throw new Error('the connection is not active');
     const canonical: Connection = full;
     const ctx = await buildPullContext(adapter, connection, { store: deps.store, http: deps.http, logger: log, now: deps.now });
+    const revisit = await revisitOf(adapter, connection, deps);
+    const pulled: ReconcileWindow = revisit && revisit.length > 0 ? { ...window, revisit } : window;
     let cursor: string | null = null;
     do {
       if (counts.pages >= MAX_PAGES) throw new Error(`more than ${MAX_PAGES} pages: the run stops (the checkpoint stays)`);
-      const page = await reconcile.pull(ctx, window, cursor);
+      const page = await reconcile.pull(ctx, pulled, cursor);
       counts.pages += 1;
       counts.found += page.examined ?? page.envelopes.length + (page.failures?.length ?? 0);
       for (const failure of page.failures ?? []) {

@@ -16,6 +16,7 @@ export async function reconcileDepsFor(gw: FeaturedGateway, clock: () => number)
     runs: await createReconcileRunStore({ database: gw.database, clock: () => new Date(clock()) }),
     pipeline: createWebhookPipeline({ engine: gw.engine, cache: gw.idempotency, onCacheError: () => {} }),
     http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
+    reversedOrders: (query) => gw.engine.reversedOrders(query),
     logger: pino({ level: 'silent' }),
     now: () => new Date(clock()),
   };
