@@ -1,24 +1,23 @@
 import {
   decimalToMinor,
   fromMinorUnits,
+  vendorCustomer,
   vendorText,
   type CatalogItem,
-  type Envelope,
+  type FeaturedEnvelope,
   type Item,
   type MapResult,
 } from '@loyalty-gateway/core';
+import { gmt } from './gmt.js';
+import { UNDOING, orderReversals } from './map-reversals.js';
 import { WooOrder, type WooProduct } from './native.js';
 
 /** The statuses WooCommerce counts as paid (wc_get_is_paid_statuses); a sale also needs date_paid. */
 const PAID = new Set(['processing', 'completed']);
+/** Paid orders a dispute or a manual change parks: the earn stands until the order moves on. */
+const PARKED = new Set(['on-hold', 'pending']);
 /** Topics whose payload is the full order. order.deleted carries only the id. */
 export const ORDER_TOPICS = new Set(['order.created', 'order.updated', 'order.restored']);
-
-/** A GMT time WooCommerce writes without its zone ("2017-03-22T19:28:08") as canonical UTC ISO. */
-const gmt = (value: string | null | undefined): string | null => {
-  const ms = value ? Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(value) ? value : `${value}Z`) : Number.NaN;
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
-};
 
 /** A line at its price after discounts (`total`), per unit when that is whole cents, else as one line. */
 function toItem(line: WooOrder['line_items'][number]): Item | null {
@@ -33,19 +32,36 @@ function toItem(line: WooOrder['line_items'][number]): Item | null {
   return { ...base, quantity: exact ? line.quantity : 1, unitPrice: fromMinorUnits(exact ? totalMinor / line.quantity : totalMinor) };
 }
 
-function customerOf(order: WooOrder): Envelope['transaction']['customer'] {
-  const email = order.billing?.email?.trim();
-  if (email) return { type: 'email', value: vendorText(email) };
-  const phone = order.billing?.phone?.trim();
-  return phone ? { type: 'phone', value: vendorText(phone) } : undefined;
+/** The billing email, else the billing phone read in the billing country (ISO 3166-1 alpha-2), else a walk-in. */
+function customerOf(order: WooOrder) {
+  const billing = order.billing;
+  return vendorCustomer({
+    emails: [billing?.email],
+    phones: [billing?.phone],
+    country: typeof billing?.country === 'string' ? billing.country : null,
+  });
+}
+
+/** Why a paid-or-not order's status earns nothing, or null when it earns or its reversal already says so. */
+function statusNote(order: WooOrder, id: string, paidAt: string | null): string | null {
+  const { status } = order;
+  if (!paidAt) return `order ${id} is ${status}, not paid: nothing to earn`;
+  if (PAID.has(status) || UNDOING.has(status)) return null;
+  if (status === 'refunded') return `order ${id} is refunded: its refunds[] entries are what is reversed, nothing for the status itself`;
+  if (PARKED.has(status))
+    return `order ${id} is ${status} after payment: its earn stands until WooCommerce moves the order on (a refund, cancelled or failed, or back to processing/completed)`;
+  return `order ${id} is ${status}: nothing to earn`;
 }
 
 /**
- * Pure: one WooCommerce order → its canonical envelopes. A paid order (`processing` or `completed`
- * with `date_paid`) is one sale.completed keyed by the order id; each entry of `refunds[]` is one
- * sale.refunded keyed by the refund id. Every order.updated carries them all again: the ledger's
- * unique keys make the sale and the refunds already seen duplicates, so only new ones change points.
- * The reconciliation pull maps the orders it lists with this same function.
+ * Pure: one WooCommerce order, its whole current state → its canonical envelopes. First, for an
+ * order ever paid (`date_paid`), refunds.listed: every reversal WooCommerce still lists for it as
+ * of its date_modified, so the ledger gives back one it no longer lists (a refund deleted, a
+ * cancellation undone). Then the sale: a paid order (`processing` or `completed` with
+ * `date_paid`) is one sale.completed keyed by the order id. Then the reversals (map-reversals.ts).
+ * Every order.updated carries them all again: the ledger's unique keys make the sale and the
+ * refunds already seen duplicates, so only new ones change points. The reconciliation pull maps
+ * the orders it reads with this same function.
  */
 export function orderEnvelopes(body: unknown, storeId: string): MapResult {
   const parsed = WooOrder.safeParse(body);
@@ -60,12 +76,21 @@ export function orderEnvelopes(body: unknown, storeId: string): MapResult {
   if (!/^[A-Z]{3}$/.test(currency))
     return { envelopes: [], note: `order ${id} currency "${order.currency}" is not a three-letter currency code: nothing to do` };
   const store = { id: storeId };
-  const envelopes: Envelope[] = [];
+  const envelopes: FeaturedEnvelope[] = [];
   const notes: string[] = [];
   const paidAt = gmt(order.date_paid_gmt);
+  const {
+    listed,
+    reversals,
+    notes: reversalNotes,
+  } = orderReversals({ order, id, currency, store, paidAt, modifiedAt: gmt(order.date_modified_gmt) });
+  if (listed) envelopes.push(listed);
   const totalMinor = decimalToMinor(order.total);
-  if (!PAID.has(order.status) || !paidAt) notes.push(`order ${id} is ${order.status}${paidAt ? '' : ', not paid'}: nothing to earn`);
-  else if (totalMinor === null || totalMinor <= 0)
+  const why = statusNote(order, id, paidAt);
+  if (why) notes.push(why);
+  else if (!PAID.has(order.status)) {
+    // Cancelled or failed after payment: nothing to earn, the reversal says it.
+  } else if (totalMinor === null || totalMinor <= 0)
     notes.push(`order ${id} total "${order.total}" is not a positive amount: nothing to earn`);
   else {
     const customer = customerOf(order);
@@ -76,7 +101,7 @@ export function orderEnvelopes(body: unknown, storeId: string): MapResult {
     envelopes.push({
       eventId: `${id}:paid`,
       eventType: 'sale.completed',
-      occurredAt: paidAt,
+      occurredAt: paidAt!,
       store,
       transaction: {
         id,
@@ -89,20 +114,8 @@ export function orderEnvelopes(body: unknown, storeId: string): MapResult {
       },
     });
   }
-  const refundedAt = gmt(order.date_modified_gmt) ?? paidAt ?? new Date(0).toISOString();
-  for (const refund of order.refunds) {
-    const minor = decimalToMinor(refund.total);
-    if (minor === null || minor === 0) notes.push(`refund ${refund.id} total "${refund.total}" is not an amount to reverse: skipped`);
-    else
-      envelopes.push({
-        eventId: `${id}:refund:${refund.id}`,
-        eventType: 'sale.refunded',
-        occurredAt: refundedAt,
-        store,
-        transaction: { id, currency },
-        refund: { id: String(refund.id), amount: fromMinorUnits(Math.abs(minor)) },
-      });
-  }
+  envelopes.push(...reversals);
+  notes.push(...reversalNotes);
   return { envelopes, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) };
 }
 

@@ -15,7 +15,12 @@ export const WooOrder = z.looseObject({
   total: Decimal,
   date_paid_gmt: z.string().nullish(),
   date_modified_gmt: z.string().nullish(),
-  billing: z.looseObject({ email: z.string().nullish(), phone: z.string().nullish() }).nullish(),
+  // Free text a store may fill with anything: read as given and judged by core's vendorCustomer, so
+  // an odd contact (or a billing that is not an object) costs the customer, never the sale.
+  billing: z
+    .looseObject({ email: z.unknown().optional(), phone: z.unknown().optional(), country: z.unknown().optional() })
+    .nullish()
+    .catch(null),
   line_items: z
     .array(
       z.looseObject({

@@ -34,15 +34,22 @@ describe('woocommerce webhook', () => {
     expect(kit.authenticate(delivery(order727, 'order.updated', 'another-store'))).toMatchObject({ ok: false, reason: 'bad_signature' });
   });
 
-  it('maps a signed order.updated for the site in X-WC-Webhook-Source to one sale.completed', async () => {
+  it('maps a signed order.updated for the site in X-WC-Webhook-Source to the reversals it lists (none), then one sale.completed', async () => {
     const { stores, envelopes } = await kit.envelopes(delivery(order727));
     expect(stores).toEqual([SITE]);
     expect(envelopes).toMatchObject([
+      { eventType: 'refunds.listed', store: { id: SITE }, transaction: { id: '727' }, refundIds: [] },
       { eventType: 'sale.completed', store: { id: SITE }, transaction: { id: '727', total: 29.35, currency: 'USD' } },
     ]);
     expect(await kit.post(delivery(order727, 'order.created'))).toMatchObject({
       statusCode: 200,
-      body: { status: 'accepted', results: [{ storeId: SITE, transactionId: '727', status: 'processed' }] },
+      body: {
+        status: 'accepted',
+        results: [
+          { storeId: SITE, transactionId: '727' },
+          { storeId: SITE, transactionId: '727', status: 'processed' },
+        ],
+      },
     });
   });
 
