@@ -7,11 +7,40 @@ import { WooOrder } from './native.js';
 
 /** Every 15 minutes: WooCommerce does not retry a failed delivery. */
 export const RECONCILE_SCHEDULE = '*/15 * * * *';
+/** Ids per `include=` read: one page of the listing (per_page is 100). */
+const INCLUDE_MAX = 100;
+/** A WooCommerce order id: a positive integer (a post id, or an HPOS order id). */
+const ORDER_ID = /^[1-9]\d{0,18}$/;
+
+const idOf = (order: unknown): string => String((order as { id?: unknown } | null)?.id ?? '?').slice(0, 64);
+
+/**
+ * The orders of `window.revisit` not already on the listed page, read back with `include=<ids>`
+ * (at most 100 ids per call): WooCommerce removes a deleted refund from `refunds[]` without
+ * marking the order modified (nor, before 11.2 at least, sending order.updated), so only reading
+ * the order again shows that the refund is gone.
+ */
+async function readBack(ctx: WooContext, revisit: readonly string[], listed: unknown[]): Promise<unknown[]> {
+  const seen = new Set(listed.map(idOf));
+  const ids = [...new Set(revisit)].filter((id) => ORDER_ID.test(id) && !seen.has(id));
+  const orders: unknown[] = [];
+  for (let i = 0; i < ids.length; i += INCLUDE_MAX) {
+    const { response } = await listPage(ctx, 'orders', null, {
+      include: ids.slice(i, i + INCLUDE_MAX).join(','),
+      orderby: 'id',
+      order: 'asc',
+    });
+    orders.push(...z.array(z.unknown()).parse(response.body));
+  }
+  return orders;
+}
 
 /**
  * Reconciliation: the orders modified in the window (`modified_after` / `modified_before`, GMT,
- * oldest first), each mapped with the webhook's own `orderEnvelopes`: the same order and refund ids,
- * so what a webhook delivered is a duplicate, what WooCommerce never sent (it does not retry) earns now.
+ * oldest first) and, on the first page, the orders the ledger holds recent reversals of
+ * (`window.revisit`, whatever their modification time), each mapped with the webhook's own
+ * `orderEnvelopes`: the same order and refund ids, so what a webhook delivered is a duplicate,
+ * what WooCommerce never sent (it does not retry) earns now, and a refund deleted since is given back.
  */
 export async function pullOrders(ctx: WooContext, window: ReconcileWindow, cursor: string | null): Promise<ReconcilePage> {
   const { response, next } = await listPage(ctx, 'orders', cursor, {
@@ -21,7 +50,8 @@ export async function pullOrders(ctx: WooContext, window: ReconcileWindow, curso
     orderby: 'id',
     order: 'asc',
   });
-  const orders = z.array(z.unknown()).parse(response.body);
+  const listed = z.array(z.unknown()).parse(response.body);
+  const orders = cursor === null && window.revisit?.length ? [...listed, ...(await readBack(ctx, window.revisit, listed))] : listed;
   const envelopes: ReconcilePage['envelopes'] = [];
   const failures: NonNullable<ReconcilePage['failures']> = [];
   for (const order of orders) {
@@ -29,7 +59,7 @@ export async function pullOrders(ctx: WooContext, window: ReconcileWindow, curso
     if (readable.success) envelopes.push(...orderEnvelopes(readable.data, ctx.storeId).envelopes);
     else
       failures.push({
-        id: String((order as { id?: unknown } | null)?.id ?? '?').slice(0, 64),
+        id: idOf(order),
         reason: `unreadable order: ${readable.error.issues[0]?.path.join('.') ?? '?'} ${readable.error.issues[0]?.message ?? ''}`,
       });
   }
