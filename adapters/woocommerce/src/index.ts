@@ -4,7 +4,7 @@ import { CATALOG_SCHEDULE, pullProducts } from './catalog.js';
 import { WooCredentials, WooSettings, WooSiteAddress } from './config.js';
 import { ORDER_TOPICS, orderEnvelopes } from './map.js';
 import { WooBody } from './native.js';
-import { RECONCILE_SCHEDULE, pullOrders } from './reconcile.js';
+import { RECONCILE_SCHEDULE, REVISIT_DAYS, pullOrders } from './reconcile.js';
 
 const logoSvg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48" role="img" aria-label="WooCommerce"><rect width="48" height="48" rx="8" fill="#7f54b3"/><text x="24" y="31" font-size="16" text-anchor="middle" fill="#fff">Woo</text></svg>';
@@ -14,7 +14,7 @@ export const adapter = defineAdapter({
   display: {
     name: 'WooCommerce',
     description:
-      'Earn on paid WooCommerce orders and reverse on refunds, from WooCommerce webhooks; orders reconciled every 15 minutes, catalog nightly.',
+      'Earn on paid WooCommerce orders and reverse on refunds and cancellations (given back when a refund is deleted or the order reopened), from WooCommerce webhooks; orders reconciled every 15 minutes, catalog nightly.',
     category: 'ecommerce',
     logoSvg,
   },
@@ -53,5 +53,5 @@ export const adapter = defineAdapter({
       ? orderEnvelopes(body, ctx.storeId)
       : { envelopes: [], note: `WooCommerce topic "${topic}" is not used for loyalty: nothing to do` },
   catalog: { schedule: CATALOG_SCHEDULE, pull: pullProducts },
-  reconcile: { schedule: RECONCILE_SCHEDULE, pull: pullOrders },
+  reconcile: { schedule: RECONCILE_SCHEDULE, revisitDays: REVISIT_DAYS, pull: pullOrders },
 });

@@ -47,6 +47,8 @@ describe('woocommerce reconciliation (REST v3 orders modified in the window)', (
   });
 
   it('on its first page it also reads back the orders of window.revisit (include=, whatever their modification time), mapped like listed ones: a refund deleted without touching the order is given back', async () => {
+    // The gateway passes the orders with a reversal recorded in the last 30 days (at most 100 a run).
+    expect(adapter.reconcile?.revisitDays).toBe(30);
     api.seen.length = 0;
     api.route(`${ORDERS}?page=1&include=729`, { body: [refundDeleted729] });
     // 727 is on the listed page already (read once); ids that cannot be WooCommerce orders are not asked for.

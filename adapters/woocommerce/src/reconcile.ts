@@ -7,6 +7,12 @@ import { WooOrder } from './native.js';
 
 /** Every 15 minutes: WooCommerce does not retry a failed delivery. */
 export const RECONCILE_SCHEDULE = '*/15 * * * *';
+/**
+ * Orders with a reversal recorded in the ledger within this many days are read back on every run
+ * (the gateway passes them in `window.revisit`): a refund deleted in that time is seen even though
+ * WooCommerce neither marks the order modified nor (before 11.2) sends order.updated for it.
+ */
+export const REVISIT_DAYS = 30;
 /** Ids per `include=` read: one page of the listing (per_page is 100). */
 const INCLUDE_MAX = 100;
 /** A WooCommerce order id: a positive integer (a post id, or an HPOS order id). */
