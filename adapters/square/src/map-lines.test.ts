@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCustomer, toPhone } from './customer.js';
+import { toCustomer } from './customer.js';
 import { parseQuantity, toChannel, toDiscountCode, toItem } from './map-lines.js';
 import type { SquareLineItem } from './native.js';
 import { currencyExponent, squareAmountToDecimal, squareMoney } from './square-money.js';
@@ -106,14 +106,31 @@ describe('discounts and channel', () => {
 });
 
 describe('customer', () => {
-  it('normalises phone numbers to E.164 or a bare local number, never a country code without +', () => {
-    expect(toPhone('+1-212-555-4240')).toBe('+12125554240');
-    expect(toPhone('+44 7700 900123')).toBe('+447700900123');
-    expect(toPhone('(212) 555-4240')).toBe('2125554240');
-    expect(toPhone('07700 900123')).toBe('07700900123');
-    expect(toPhone('1-212-555-4240')).toBeNull();
-    expect(toPhone('555')).toBeNull();
-    expect(toPhone(undefined)).toBeNull();
+  it("reads the profile's phone in its address's country (E.164), else sends national digits for the merchant's default", () => {
+    // customer-retrieve.json: phone "1-212-555-4240", address country US (Square's documented profile).
+    expect(toCustomer(null, { phone_number: '1-212-555-4240', address: { country: 'US' } })).toEqual({
+      type: 'phone',
+      value: '+12125554240',
+    });
+    expect(toCustomer(null, { phone_number: '(206) 222-3456', address: { country: 'US' } })).toEqual({
+      type: 'phone',
+      value: '+12062223456',
+    });
+    expect(toCustomer(null, { phone_number: '07700 900123', address: { country: 'GB' } })).toEqual({
+      type: 'phone',
+      value: '+447700900123',
+    });
+    expect(toCustomer(null, { phone_number: '+44 7700 900123', address: { country: 'US' } })).toEqual({
+      type: 'phone',
+      value: '+447700900123',
+    });
+    expect(toCustomer(null, { phone_number: '(212) 555-4240' })).toEqual({ type: 'phone', value: '2125554240' });
+    expect(toCustomer(null, { phone_number: '1-212-555-4240', address: { country: null } })).toEqual({
+      type: 'phone',
+      value: '12125554240',
+    });
+    expect(toCustomer(null, { phone_number: '555' })).toBeUndefined();
+    expect(toCustomer(null, { phone_number: 'call me' })).toBeUndefined();
   });
 
   it('prefers the buyer email, then the profile email, then the profile phone, else walk-in', () => {

@@ -1,8 +1,8 @@
 import { Envelope } from '@loyalty-gateway/core';
 import { describe, expect, it } from 'vitest';
 import { fixtures } from './testing/index.js';
-import { classify, firstTimestamp, presentAt, toCatalogItems, toRefundEnvelopes, toSaleEnvelopes } from './map.js';
-import { SquareCatalogObject, SquareEvent, SquareOrder, SquarePayment, SquareRefund } from './native.js';
+import { classify, firstTimestamp, presentAt, toCatalogItems, toDisputeEnvelopes, toRefundEnvelopes, toSaleEnvelopes } from './map.js';
+import { SquareCatalogObject, SquareDispute, SquareEvent, SquareOrder, SquarePayment, SquareRefund } from './native.js';
 
 const event = SquareEvent.parse(fixtures.json('payment-updated-completed.json'));
 const payment = SquarePayment.parse((event.data?.object as { payment: unknown }).payment);
@@ -26,10 +26,18 @@ describe('classify', () => {
     });
   });
 
-  it.each(['PENDING', 'FAILED', 'REJECTED'])('ignores a %s refund with a note', (status) => {
+  it('ignores a PENDING refund with a note', () => {
+    expect(classify(withStatus('refund.updated', 'refund', 'PENDING'))).toEqual({
+      kind: 'ignore',
+      note: 'Square refund X is PENDING: only COMPLETED refunds reverse',
+    });
+  });
+
+  it.each(['FAILED', 'REJECTED'])('ignores a %s refund with a note to log: a reversal already made for it stands', (status) => {
     expect(classify(withStatus('refund.updated', 'refund', status))).toEqual({
       kind: 'ignore',
-      note: `Square refund X is ${status}: only COMPLETED refunds reverse`,
+      note: `Square refund X is ${status}: only COMPLETED refunds reverse (a reversal already made for it stands: Square documents no change from COMPLETED)`,
+      warn: true,
     });
   });
 
@@ -47,9 +55,9 @@ describe('classify', () => {
   });
 
   it('ignores other types and bodies without the object', () => {
-    expect(classify(withStatus('invoice.published', 'payment', 'COMPLETED'))).toEqual({
+    expect(classify(withStatus('catalog.version.updated', 'payment', 'COMPLETED'))).toEqual({
       kind: 'ignore',
-      note: 'Square event type invoice.published is not acted on',
+      note: 'Square event type catalog.version.updated is not acted on',
     });
     expect(classify(SquareEvent.parse({ type: 'payment.updated', event_id: 'e' }))).toEqual({
       kind: 'ignore',
@@ -138,6 +146,91 @@ describe('refund envelope', () => {
       envelopes: [],
       note: `Square refund ${refund.id} has no amount > 0: nothing to reverse`,
     });
+  });
+});
+
+describe('order.updated, invoices and disputes', () => {
+  const orderUpdated = SquareEvent.parse(fixtures.json('order-updated-webhook.json'));
+  const stub = (state: string) =>
+    SquareEvent.parse({ ...orderUpdated, data: { ...orderUpdated.data, object: { order_updated: { order_id: 'O1', state } } } });
+
+  it("order.updated: COMPLETED asks for the order; Square's documented OPEN stub and CANCELED are notes", () => {
+    expect(classify(stub('COMPLETED'))).toEqual({ kind: 'order', order: { order_id: 'O1', state: 'COMPLETED' } });
+    expect(classify(orderUpdated)).toEqual({
+      kind: 'ignore',
+      note: 'Square order eA3vssLHKJrv9H0IdJCM3gNqfdcZY is OPEN: an order earns when a payment pays it in full or when it is COMPLETED',
+    });
+    expect(classify(stub('CANCELED'))).toMatchObject({ kind: 'ignore', note: expect.stringContaining('is CANCELED') });
+    expect(classify(SquareEvent.parse({ ...orderUpdated, data: { object: { order_updated: { order_id: '..' } } } }))).toEqual({
+      kind: 'ignore',
+      note: 'order.updated carried no order_updated object',
+    });
+  });
+
+  it('an order read back alone (no payment) maps by the same rule: its closed_at, its customer', () => {
+    const completed = { ...order, id: 'O1' };
+    expect(toSaleEnvelopes({ ...base, payment: null, order: completed, event: stub('COMPLETED') }).envelopes[0]).toMatchObject({
+      eventId: orderUpdated.event_id,
+      occurredAt: completed.closed_at,
+      transaction: { id: 'O1', total: 5.5 },
+    });
+    expect(
+      toSaleEnvelopes({ ...base, payment: null, order: { ...completed, state: 'OPEN', closed_at: null }, event: stub('COMPLETED') }),
+    ).toEqual({
+      envelopes: [],
+      note: 'Square order O1: 0.00 of 5.50 USD received; earns when paid in full',
+    });
+    expect(toSaleEnvelopes({ ...base, payment: null, order: null })).toEqual({
+      envelopes: [],
+      note: 'Square named neither a payment nor an order: nothing to earn',
+    });
+  });
+
+  it("every invoice.* event is a note (Square's documented invoice.payment_made)", () => {
+    expect(classify(SquareEvent.parse(fixtures.json('invoice-payment-made-webhook.json')))).toEqual({
+      kind: 'ignore',
+      note: 'Square invoice.payment_made moves no money by itself: invoice payments arrive as payment.*, their refunds as refund.*',
+    });
+  });
+
+  const disputeEvent = SquareEvent.parse(fixtures.json('dispute-state-updated-webhook.json'));
+  const dispute = SquareDispute.parse((disputeEvent.data?.object as { dispute: unknown }).dispute);
+
+  it('a LOST dispute asks for its payment; its reversal is keyed dispute:<id>, amount = the disputed amount', () => {
+    const lost = SquareEvent.parse({
+      ...disputeEvent,
+      data: { ...disputeEvent.data, object: { dispute: { ...dispute, state: 'LOST' } } },
+    });
+    expect(classify(lost)).toEqual({
+      kind: 'dispute',
+      dispute: { ...dispute, state: 'LOST' },
+      disputeId: 'ORSEVtZAJxb37RA1EiGw',
+      paymentId: 'fbmsaEOpoARDKxiSGH1fqPuqoqFZY',
+    });
+    expect(toDisputeEnvelopes(lost, dispute, 'ORSEVtZAJxb37RA1EiGw', 'SALE-1', 'VJDQQP3CG14EY', base.receivedAt).envelopes).toEqual([
+      {
+        eventId: 'e89ff114-1972-4be0-9481-a621f2385fff',
+        eventType: 'sale.refunded',
+        occurredAt: '2020-02-19T21:34:41.851Z',
+        store: { id: 'VJDQQP3CG14EY' },
+        transaction: { id: 'SALE-1', currency: 'USD' },
+        refund: { id: 'dispute:ORSEVtZAJxb37RA1EiGw', amount: 88.01 },
+      },
+    ]);
+  });
+
+  it('a dispute without an amount > 0, without a payment or without an id reverses nothing', () => {
+    expect(toDisputeEnvelopes(disputeEvent, { ...dispute, amount_money: null }, 'D1', 'S', 'L', base.receivedAt)).toEqual({
+      envelopes: [],
+      note: 'Square dispute D1 has no disputed amount > 0: nothing to reverse',
+    });
+    const lostWithout = (over: Record<string, unknown>) =>
+      classify(SquareEvent.parse({ ...disputeEvent, data: { object: { dispute: { ...dispute, state: 'LOST', ...over } } } }));
+    expect(lostWithout({ disputed_payment: null })).toEqual({
+      kind: 'ignore',
+      note: 'Square dispute ORSEVtZAJxb37RA1EiGw names no disputed payment: nothing to reverse',
+    });
+    expect(lostWithout({ id: null })).toEqual({ kind: 'ignore', note: 'dispute.state.updated carried a dispute without an id' });
   });
 });
 

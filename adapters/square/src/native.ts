@@ -108,6 +108,27 @@ export const SquareOrderDiscount = z
   .loose();
 export type SquareOrderDiscount = z.infer<typeof SquareOrderDiscount>;
 
+/** The `status` of a tender's details object (card, bank account, Buy Now Pay Later, Square account). */
+const TenderDetails = z.object({ status: z.string().nullish() }).loose().nullish();
+
+/**
+ * One payment applied to an order (`Order.tenders`): "The tender's unique ID. It is the associated
+ * payment ID"; `amount_money` equals that payment's `total_money` (tip included).
+ */
+export const SquareTender = z
+  .object({
+    id: z.string().nullish(),
+    payment_id: z.string().nullish(),
+    type: z.string().nullish(),
+    amount_money: SquareMoney.nullish(),
+    card_details: TenderDetails,
+    bank_account_details: TenderDetails,
+    buy_now_pay_later_details: TenderDetails,
+    square_account_details: TenderDetails,
+  })
+  .loose();
+export type SquareTender = z.infer<typeof SquareTender>;
+
 export const SquareOrder = z
   .object({
     id: z.string().min(1),
@@ -115,16 +136,59 @@ export const SquareOrder = z
     customer_id: SquareId.nullish(),
     /** On a refund's own order: the orders it returns items of (`source_order_id` is the sale). */
     returns: z.array(z.object({ source_order_id: SquareId.nullish() }).loose()).nullish(),
+    /** OPEN, COMPLETED ("Completed orders are fully paid"), CANCELED ("not paid"), DRAFT. */
     state: z.string().nullish(),
     source: z.object({ name: z.string().nullish() }).loose().nullish(),
     line_items: z.array(SquareLineItem).nullish(),
     discounts: z.array(SquareOrderDiscount).nullish(),
     total_money: SquareMoney.nullish(),
+    /** The payments applied so far: an OPEN order may be paid in full (pickup, payment link) or in part (invoice deposit). */
+    tenders: z.array(SquareTender).nullish(),
+    /** "The net amount of money due on the order" (Square documents nothing more): a cross-check only. */
+    net_amount_due_money: SquareMoney.nullish(),
     created_at: z.string().nullish(),
+    updated_at: z.string().nullish(),
     closed_at: z.string().nullish(),
   })
   .loose();
 export type SquareOrder = z.infer<typeof SquareOrder>;
+
+/**
+ * The stub `order.updated` carries (`data.object.order_updated`): ids, state and version, no money.
+ * The order itself is read back when the state is COMPLETED.
+ */
+export const SquareOrderUpdated = z
+  .object({
+    order_id: SquareId,
+    location_id: z.string().nullish(),
+    state: z.string().nullish(),
+    version: z.number().nullish(),
+    created_at: z.string().nullish(),
+    updated_at: z.string().nullish(),
+  })
+  .loose();
+export type SquareOrderUpdated = z.infer<typeof SquareOrderUpdated>;
+
+/**
+ * A chargeback (`dispute.created`, `dispute.state.updated`, the deprecated `dispute.state.changed`).
+ * The id is `id`, or `dispute_id` in the deprecated event's documented example; it keys the
+ * reversal (`dispute:<id>`), so it must be a Square id like every other id the ledger keys on.
+ */
+export const SquareDispute = z
+  .object({
+    id: SquareId.nullish(),
+    dispute_id: SquareId.nullish(),
+    /** INQUIRY_EVIDENCE_REQUIRED, INQUIRY_PROCESSING, INQUIRY_CLOSED, EVIDENCE_REQUIRED, PROCESSING, WON, LOST, ACCEPTED. */
+    state: z.string().nullish(),
+    /** "The disputed amount, which can be less than the total transaction amount." */
+    amount_money: SquareMoney.nullish(),
+    disputed_payment: z.object({ payment_id: SquareId.nullish() }).loose().nullish(),
+    location_id: z.string().nullish(),
+    created_at: z.string().nullish(),
+    updated_at: z.string().nullish(),
+  })
+  .loose();
+export type SquareDispute = z.infer<typeof SquareDispute>;
 
 /** `GET /v2/orders/{order_id}` */
 export const SquareRetrieveOrderResponse = z.object({ order: SquareOrder.nullish() }).loose();
@@ -137,6 +201,8 @@ export const SquareCustomer = z
     id: z.string().nullish(),
     email_address: z.string().nullish(),
     phone_number: z.string().nullish(),
+    /** The profile's address: its `country` (ISO 3166-1 alpha-2) is the country the phone is read in. */
+    address: z.object({ country: z.string().nullish() }).loose().nullish(),
   })
   .loose();
 export type SquareCustomer = z.infer<typeof SquareCustomer>;

@@ -52,3 +52,11 @@ export function positiveSquareMoney(money: SquareMoney | null | undefined): numb
   const value = squareMoney(money);
   return value !== null && value > 0 ? value : null;
 }
+
+/** A Square amount as decimal text for notes: 1000 USD → "10.00", 1000 JPY → "1000". */
+export function formatSquareAmount(amount: number, currency: string): string {
+  if (currencyExponent(currency) === 0) return String(amount);
+  const sign = amount < 0 ? '-' : '';
+  const digits = String(Math.abs(amount)).padStart(3, '0');
+  return `${sign}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}

@@ -225,12 +225,12 @@ describe('events answered 200 without acting', () => {
     const { kit } = await kitWith({});
     const failed = variant('refund-updated-completed.json', '"status": "COMPLETED"', '"status": "FAILED"');
     expect((await kit.envelopes(kit.signed(failed))).notes).toEqual([
-      'Square refund KkAkhdMsgzn59SM8A89WgKwekxLZY_ptNBVqHYxt5gAdfcobBe4u1AZsXhoz06KTtuq9Ls24P is FAILED: only COMPLETED refunds reverse',
+      'Square refund KkAkhdMsgzn59SM8A89WgKwekxLZY_ptNBVqHYxt5gAdfcobBe4u1AZsXhoz06KTtuq9Ls24P is FAILED: only COMPLETED refunds reverse (a reversal already made for it stands: Square documents no change from COMPLETED)',
     ]);
-    const other = variant('payment-updated-completed.json', '"type": "payment.updated"', '"type": "invoice.published"');
+    const other = variant('payment-updated-completed.json', '"type": "payment.updated"', '"type": "catalog.version.updated"');
     expect(await kit.envelopes(kit.signed(other))).toMatchObject({
       envelopes: [],
-      notes: ['Square event type invoice.published is not acted on'],
+      notes: ['Square event type catalog.version.updated is not acted on'],
     });
   });
 });

@@ -14,3 +14,5 @@ export function startSquareApi(routes: Record<string, RecordedReply[]>) {
     routes,
   });
 }
+
+export * from './lifecycle.js';
