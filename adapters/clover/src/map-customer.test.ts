@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { needsContactLookup, normalisePhone, toCustomer } from './map-customer.js';
+import { needsContactLookup, toCustomer } from './map-customer.js';
 import { toDiscountCode, toDiscountCodes } from './map-discounts.js';
 import type { CloverOrder } from './native.js';
 
@@ -24,12 +24,23 @@ describe('customer: email first, else phone, else walk-in', () => {
     expect(toCustomer(undefined)).toBeUndefined();
   });
 
-  it('normalises phones to E.164 when the country is known, else bare local digits', () => {
-    expect(normalisePhone('+44 20 7946 0958')).toBe('+442079460958');
-    expect(normalisePhone('1 (555) 010-0199')).toBe('+15550100199');
-    expect(normalisePhone('555.010.0199')).toBe('5550100199');
-    expect(normalisePhone('ext 12')).toBeNull();
-    expect(normalisePhone(null)).toBeNull();
+  it('an email the canonical schema would refuse (a NUL, two addresses) is skipped for the next contact (it was sent: the door answered 500)', () => {
+    expect(
+      toCustomer({
+        emailAddresses: {
+          elements: [{ emailAddress: 'jane\u0000@example.com', primaryEmail: true }, { emailAddress: 'a@example.com b@example.com' }],
+        },
+        phoneNumbers: { elements: [{ phoneNumber: '555.010.0199' }] },
+      }),
+    ).toEqual({ type: 'phone', value: '5550100199' });
+  });
+
+  it('phones through core: E.164 when written with their + country code, else national digits (Clover gives no order country)', () => {
+    const phone = (phoneNumber: string) => toCustomer({ phoneNumbers: { elements: [{ phoneNumber }] } });
+    expect(phone('+44 20 7946 0958')).toEqual({ type: 'phone', value: '+442079460958' });
+    expect(phone('1 (555) 010-0199')).toEqual({ type: 'phone', value: '15550100199' });
+    expect(phone('555.010.0199 ext. 12')).toEqual({ type: 'phone', value: '5550100199' });
+    expect(phone('call me')).toBeUndefined();
   });
 
   it('asks for a contact lookup only when a customer id comes without contacts', () => {
