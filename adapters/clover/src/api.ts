@@ -3,19 +3,21 @@ import type { z } from 'zod';
 import { bearer, isCloverId, merchantUrl, type CloverContext } from './config.js';
 import { needsContactLookup } from './map-customer.js';
 import { SALE_STATES } from './map.js';
-import { CloverCustomer, CloverOrder } from './native.js';
+import { CloverCustomer, CloverOrder, CloverPayment } from './native.js';
 
 /** Clover: "Limit expansions to a maximum of three fields per API call" (docs.clover.com/dev/docs/expanding-fields). */
 export const MAX_EXPANSIONS_PER_CALL = 3;
 
 /**
- * The five expansions one fetch-back needs, as calls of at most three each, made in parallel (so
- * the second costs no extra latency against the webhook's budget): what a sale maps, and what
- * decides sale or refund (`payments`, `refunds`; `paymentState` comes with both).
+ * The six expansions one fetch-back needs, as calls of at most three each, made in parallel (so
+ * the second costs no extra latency against the webhook's budget): what a sale maps, and the
+ * order's money (`payments`, `refunds`, and `credits`, its manual refunds; `paymentState` comes
+ * with both). `voids` is read when Clover includes it but not asked for: the reference lists it as
+ * an expansion of "Get all orders" only, and a refused expansion would fail every fetch-back.
  */
 export const ORDER_EXPANSIONS: ReadonlyArray<readonly string[]> = [
   ['lineItems', 'customers', 'discounts'],
-  ['payments', 'refunds'],
+  ['payments', 'refunds', 'credits'],
 ];
 
 /** A 404 means the object is gone (deleted since the notification): nothing to map. */
@@ -61,14 +63,30 @@ async function withCustomerContacts(ctx: CloverContext, merchantId: string, orde
 
 /**
  * Fetch one order with everything the mapping needs; null when Clover no longer has it. The order's
- * own fields come from the first call; `payments` and `refunds` from the second.
+ * own fields come from the first call; its money (`payments`, `refunds`, `credits`, and `voids`
+ * when Clover lists them) from the second.
  */
 export async function fetchOrder(ctx: CloverContext, merchantId: string, orderId: string): Promise<CloverOrder | null> {
   const url = merchantUrl(ctx, merchantId, `/orders/${encodeURIComponent(orderId)}`);
   const [main, money] = await Promise.all(ORDER_EXPANSIONS.map((fields) => getOrNull(ctx, url, fields.join(','))));
   if (main === null || money === null) return null;
-  const { payments, refunds } = readAnswer(CloverOrder, money, url, 'an order');
-  const order: CloverOrder = { ...readAnswer(CloverOrder, main, url, 'an order'), payments, refunds };
+  const { payments, refunds, credits, voids } = readAnswer(CloverOrder, money, url, 'an order');
+  const order: CloverOrder = { ...readAnswer(CloverOrder, main, url, 'an order'), payments, refunds, credits, voids };
   // A refunded order carries its sale too (map.ts): its customer is needed to earn it when it was missed.
   return SALE_STATES.has(order.paymentState ?? '') ? withCustomerContacts(ctx, merchantId, order) : order;
+}
+
+/**
+ * One payment (`GET /v3/merchants/{mId}/payments/{id}`), for a `P:` notification: it names its
+ * order (`order.id`), which is then fetched and mapped as for an `O:` one. Null when Clover no
+ * longer has it.
+ */
+export async function fetchPayment(ctx: CloverContext, merchantId: string, paymentId: string): Promise<CloverPayment | null> {
+  const url = merchantUrl(ctx, merchantId, `/payments/${encodeURIComponent(paymentId)}`);
+  try {
+    return readAnswer(CloverPayment, await ctx.http.json(url, { headers: bearer(ctx) }), url, 'a payment');
+  } catch (error) {
+    if (error instanceof VendorApiError && error.status === 404) return null;
+    throw error;
+  }
 }

@@ -23,3 +23,9 @@ export function msToIso(ms: number | null | undefined): string | null {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > LAST_ISO_MS) return null;
   return new Date(ms).toISOString();
 }
+
+/** `ms` when it has an ISO 8601 form (msToIso), else null. */
+export const validMs = (ms: number | null | undefined): number | null => (msToIso(ms) === null ? null : (ms as number));
+
+/** A time forced into the ISO 8601 range: a notification's `ts` may be any safe integer, far past year 9999. */
+export const clampMs = (ms: number): number => (Number.isFinite(ms) ? Math.min(Math.max(ms, 0), LAST_ISO_MS) : 0);

@@ -1,7 +1,7 @@
 import { defineAdapter } from '@loyalty-gateway/core';
 import { cloverAuth, cloverHandshake, cloverUnits } from './auth.js';
 import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
-import { RECONCILE_SCHEDULE, pullOrders } from './reconcile.js';
+import { RECONCILE_REVISIT_DAYS, RECONCILE_SCHEDULE, pullOrders } from './reconcile.js';
 import { CloverCredentials, CloverSettings } from './config.js';
 import { mapCloverUnit } from './map-unit.js';
 import { CloverWebhookBody } from './native.js';
@@ -13,7 +13,7 @@ export const adapter = defineAdapter({
   slug: 'clover',
   display: {
     name: 'Clover',
-    description: 'Clover point of sale: paid orders earn points and stamps, refunds reverse them.',
+    description: 'Clover point of sale: paid orders earn points and stamps; refunds, manual refunds and voids reverse them.',
     category: 'pos',
     logoSvg,
   },
@@ -30,7 +30,7 @@ export const adapter = defineAdapter({
       },
       {
         title: 'Subscribe and store the auth code',
-        body: 'Subscribe to Orders. Copy the Clover Auth Code shown after verification into the provider setting authCode (npm run cli -- admin vendors settings clover …), then promote Clover (npm run cli -- admin vendors promote clover).',
+        body: 'Subscribe to Orders and Payments (a void or refund may be notified as either). Copy the Clover Auth Code shown after verification into the provider setting authCode (npm run cli -- admin vendors settings clover …), then promote Clover (npm run cli -- admin vendors promote clover).',
       },
       {
         title: 'Test',
@@ -48,5 +48,5 @@ export const adapter = defineAdapter({
   units: (body) => cloverUnits(body),
   map: (unit, ctx) => mapCloverUnit(unit, ctx),
   catalog: { schedule: CATALOG_SCHEDULE, pull: pullCatalog },
-  reconcile: { schedule: RECONCILE_SCHEDULE, pull: pullOrders },
+  reconcile: { schedule: RECONCILE_SCHEDULE, revisitDays: RECONCILE_REVISIT_DAYS, pull: pullOrders },
 });

@@ -1,42 +1,55 @@
-import { isKeyableId, vendorText, type CatalogItem, type Envelope, type MapResult } from '@loyalty-gateway/core';
+import {
+  isKeyableId,
+  vendorText,
+  type CatalogItem,
+  type Envelope,
+  type FeaturedEnvelope,
+  type MapResult,
+  type RefundsListedEnvelope,
+} from '@loyalty-gateway/core';
 import type { CloverUnit } from './auth.js';
-import { msToIso, positiveAmount } from './cents.js';
+import { clampMs, msToIso, positiveAmount, validMs } from './cents.js';
+import { currencyOf } from './currency.js';
+import { eventIdOf } from './event-id.js';
 import { toCustomer } from './map-customer.js';
 import { toDiscountCodes } from './map-discounts.js';
 import { toItems } from './map-items.js';
+import { money, orderMoney, type OrderMoney } from './map-money.js';
+import { toReversals } from './map-reversals.js';
 import { isCloverId } from './config.js';
-import type { CloverItem, CloverOrder, CloverRefund } from './native.js';
+import type { CloverItem, CloverOrder } from './native.js';
+
+export { currencyOf } from './currency.js';
+export { eventIdOf } from './event-id.js';
 
 /**
- * Pure mapping, Clover → canonical. No I/O: the order arrives already fetched (see api.ts).
- * Clover has no event id: `${merchantId}:${objectId}:${ts}` is stable across Clover's retries of one
- * notification; each refund envelope adds `:${refundId}` so two refunds of one order never share an
- * eventId (refund.id is the gateway's idempotency key for the reversal anyway).
+ * Pure mapping, Clover → canonical. No I/O: the order arrives already fetched (see api.ts), and a
+ * fetched order is its WHOLE current state: every mapping starts with the order's refunds.listed,
+ * then its sale (when earned), then each reversal the state implies.
  */
-export const eventIdOf = (unit: CloverUnit): string => `${unit.merchantId}:${unit.objectId}:${unit.ts}`;
 
 /** Clover orders have no channel or source field; every order is a point-of-sale order. */
 export const CLOVER_CHANNEL = 'pos';
 
-/**
- * Currency of the order. Clover returns an ISO 4217 code on every order; should it be missing,
- * USD is assumed (Clover's home market) rather than dropping a paid sale. Uncertain, isolated.
- */
-export function currencyOf(order: CloverOrder): string {
-  const code = order.currency?.trim().toUpperCase();
-  return code && /^[A-Z]{3}$/.test(code) ? code : 'USD';
-}
+/** The payment states whose orders carry a sale: PAID, and the refunded ones (their sale comes first). */
+export const SALE_STATES: ReadonlySet<string> = new Set(['PAID', 'REFUNDED', 'PARTIALLY_REFUNDED']);
 
 const skip = (note: string): MapResult => ({ envelopes: [], note });
 
-/** When the sale was finalised: the latest successful payment, else the order's own creation. */
-function saleTime(order: CloverOrder, unit: CloverUnit): string {
+/**
+ * The time of the state a fetch-back read: the order's `modifiedTime`, else the notification's
+ * `ts` (both Clover's clock; a `ts` past year 9999 is held there, never a thrown RangeError).
+ */
+export const stateTimeOf = (order: CloverOrder, unit: CloverUnit): number => validMs(order.modifiedTime) ?? clampMs(unit.ts);
+
+/** When the sale was finalised: the latest successful payment, else the order's own creation, else the state's time. */
+function saleTime(order: CloverOrder, stateMs: number): string {
   const paid = (order.payments?.elements ?? [])
     .filter((p) => p.result === null || p.result === undefined || p.result === 'SUCCESS')
     .map((p) => p.createdTime)
     .filter((t): t is number => typeof t === 'number');
-  const at = paid.length > 0 ? Math.max(...paid) : (order.clientCreatedTime ?? order.createdTime ?? unit.ts);
-  return msToIso(at) ?? new Date(unit.ts).toISOString();
+  const at = paid.length > 0 ? Math.max(...paid) : (order.clientCreatedTime ?? order.createdTime);
+  return msToIso(at) ?? msToIso(stateMs)!;
 }
 
 export function toSaleEnvelope(order: CloverOrder, unit: CloverUnit): MapResult {
@@ -47,7 +60,7 @@ export function toSaleEnvelope(order: CloverOrder, unit: CloverUnit): MapResult 
   const envelope: Envelope = {
     eventId: eventIdOf(unit),
     eventType: 'sale.completed',
-    occurredAt: saleTime(order, unit),
+    occurredAt: saleTime(order, stateTimeOf(order, unit)),
     store: { id: unit.merchantId },
     transaction: {
       id: order.id,
@@ -62,67 +75,66 @@ export function toSaleEnvelope(order: CloverOrder, unit: CloverUnit): MapResult 
   return { envelopes: [envelope] };
 }
 
-function toRefundEnvelope(order: CloverOrder, refund: CloverRefund & { id: string }, amount: number, unit: CloverUnit): Envelope {
+/** How much of the order Clover holds, for a note: "12.00 of 38.34 received (5.00 held by a pre-authorisation)". */
+function received(m: OrderMoney): string {
+  return `${money(m.receivedCents)} of ${money(m.totalCents)} received${m.heldCents > 0 ? ` (${money(m.heldCents)} held by a pre-authorisation)` : ''}`;
+}
+
+/**
+ * Whether the state earns: paid in full by Clover's `paymentState` (PAID, or refunded after being
+ * paid), with a positive total. Not earned (a note says how much is received): OPEN, unset,
+ * PARTIALLY_PAID or CREDITED orders (money not received, or only in part: deposits, first tenders of
+ * a split), an order whose money is partly a pre-authorisation hold (AUTH: not money yet), and a
+ * refunded state with nothing to reverse (earning it would award points for money handed back).
+ */
+function saleOf(order: CloverOrder, unit: CloverUnit, m: OrderMoney, reversals: number): MapResult {
+  const state = order.paymentState ? vendorText(order.paymentState, 32) : 'unset';
+  if (!SALE_STATES.has(state))
+    return skip(`order ${order.id} payment state is ${state} (${received(m)}): not paid in full, nothing to earn yet`);
+  if (m.heldCents > 0 && !m.paidInFull) return skip(`order ${order.id} is ${state} (${received(m)}): nothing to earn until it is captured`);
+  if (state !== 'PAID' && reversals === 0) return skip(`order ${order.id} is ${state} but lists no usable refund`);
+  return toSaleEnvelope(order, unit);
+}
+
+/** The reversals the vendor lists for the order as of the state's time: the ledger gives back every other one it recorded. */
+function refundsListed(order: CloverOrder, unit: CloverUnit, stateMs: number, refundIds: string[]): RefundsListedEnvelope {
   return {
-    eventId: `${eventIdOf(unit)}:${refund.id}`,
-    eventType: 'sale.refunded',
-    occurredAt: msToIso(refund.createdTime) ?? new Date(unit.ts).toISOString(),
+    eventId: `${eventIdOf(unit)}:listed`,
+    eventType: 'refunds.listed',
+    occurredAt: msToIso(stateMs)!,
     store: { id: unit.merchantId },
-    transaction: { id: order.id, currency: currencyOf(order) },
-    refund: { id: refund.id, amount },
+    transaction: { id: order.id },
+    refundIds,
   };
 }
 
 /**
- * One `sale.refunded` per refund on the order; re-sending earlier refunds is safe (deduped on
- * refund.id). Left out: voided refunds, and refunds without an id or a positive amount (an
- * amount-less refund would read as "full refund", which Clover did not say).
+ * A fetched order → envelopes: its refunds.listed FIRST (so a reversal Clover no longer lists is
+ * given back before anything else of the delivery is applied), then its sale when the state earns,
+ * then every reversal of the state (map-reversals.ts). Re-sending what was applied is harmless:
+ * the sale is keyed on the order id, each reversal on Clover's id for it, and a repeated
+ * refunds.listed withdraws nothing.
  */
-function usableRefunds(order: CloverOrder, unit: CloverUnit): Envelope[] {
-  const envelopes: Envelope[] = [];
-  for (const refund of order.refunds?.elements ?? []) {
-    const amount = positiveAmount(refund.amount);
-    // The refund id keys the reversal: one the ledger cannot store as sent is left out, never
-    // altered (Clover's are 13 characters; 200 leaves its eventId, which adds ~47, within 255).
-    if (refund.voided === true || !refund.id || !isKeyableId(refund.id, 200) || amount === null) continue;
-    envelopes.push(toRefundEnvelope(order, { ...refund, id: refund.id }, amount, unit));
-  }
-  return envelopes;
-}
-
-/**
- * A refunded order: its `sale.completed` first, then one `sale.refunded` per usable refund, in
- * that order. The sale may never have reached the gateway while the order was PAID (the fetch-back
- * failed and Clover gave up, the gateway was down, or Clover's first delivery came after a partial
- * refund): without it the sale never earns and every refund answers NOTHING_TO_REVERSE. When it did
- * arrive, the ledger answers this copy `duplicate` (keyed on the order id, like every sale of it).
- * A refund state with no usable refund maps to nothing: earning on an order Clover calls refunded,
- * with no refund to reverse it, would award points for money handed back.
- */
-export function toRefundEnvelopes(order: CloverOrder, unit: CloverUnit): MapResult {
-  const refunds = usableRefunds(order, unit);
-  if (refunds.length === 0) return skip(`order ${order.id} is ${order.paymentState} but lists no usable refund`);
-  const sale = toSaleEnvelope(order, unit);
-  return { envelopes: [...sale.envelopes, ...refunds], ...(sale.note === undefined ? {} : { note: sale.note }) };
-}
-
-/** The payment states whose orders carry a sale: PAID, and the refunded ones (their sale comes first). */
-export const SALE_STATES: ReadonlySet<string> = new Set(['PAID', 'REFUNDED', 'PARTIALLY_REFUNDED']);
-
-/** A fetched order → envelopes, decided by `paymentState`. */
 export function toEnvelopes(order: CloverOrder, unit: CloverUnit): MapResult {
   // The ledger keys the sale on the order id: one Clover did not write cannot be keyed faithfully.
   if (!isCloverId(order.id)) return skip(`order "${vendorText(order.id, 64)}" has no Clover id: nothing to do`);
   if (order.testMode === true) return skip(`order ${order.id} is a Clover test-mode order: ignored`);
-  switch (order.paymentState) {
-    case 'PAID':
-      return toSaleEnvelope(order, unit);
-    case 'REFUNDED':
-    case 'PARTIALLY_REFUNDED':
-      return toRefundEnvelopes(order, unit);
-    default:
-      return skip(`order ${order.id} payment state is ${order.paymentState ?? 'unset'}: not final, nothing to do`);
-  }
+  const stateMs = stateTimeOf(order, unit);
+  const m = orderMoney(order);
+  const reversals = toReversals(order, unit, stateMs, m);
+  const sale = saleOf(order, unit, m, reversals.envelopes.length);
+  const envelopes: FeaturedEnvelope[] = [
+    refundsListed(
+      order,
+      unit,
+      stateMs,
+      reversals.envelopes.map((r) => r.refund.id),
+    ),
+    ...sale.envelopes,
+    ...reversals.envelopes,
+  ];
+  const notes = [...(sale.note === undefined ? [] : [sale.note]), ...reversals.notes];
+  return { envelopes, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) };
 }
 
 /** A page's inventory items as catalog items; one whose id cannot key an item is left out (one invalid item would fail the pull). */

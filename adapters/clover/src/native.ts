@@ -90,27 +90,69 @@ export const CloverLineItem = z
   .loose();
 export type CloverLineItem = z.infer<typeof CloverLineItem>;
 
+/**
+ * A payment (`expand=payments`, or `GET /v3/merchants/{mId}/payments/{id}`). `amount` is what the
+ * order was paid, tax included, tip excluded ("payment.amount | Order subtotal amount in cents",
+ * docs.clover.com/docs/payment-response-reference); `result` one of Clover's `Result` values
+ * (SUCCESS, FAIL, INITIATED, VOIDED, VOIDING, VOID_FAILED, AUTH, AUTH_COMPLETED, DISCOUNT,
+ * OFFLINE_RETRYING, PENDING: clover-android-sdk payments/Result.java).
+ */
 export const CloverPayment = z
   .object({
     id: z.string().nullish(),
+    order: ref,
     amount: z.number().nullish(),
+    tipAmount: z.number().nullish(),
+    taxAmount: z.number().nullish(),
     result: z.string().nullish(),
     createdTime: z.number().nullish(),
+    modifiedTime: z.number().nullish(),
+    /** "If voided, the corresponding successful payment, and vice versa" (SDK Payment.getVoidPaymentRef). */
+    voidPaymentRef: ref,
+    voidReason: z.string().nullish(),
+    cardTransaction: z.object({ type: z.string().nullish(), state: z.string().nullish() }).loose().nullish(),
   })
   .loose();
+export type CloverPayment = z.infer<typeof CloverPayment>;
 
 export const CloverRefund = z
   .object({
     id: z.string().nullish(),
-    /** Refunded amount in cents, tax included, tip excluded. */
+    /**
+     * Refunded amount in cents, tax included; tip excluded per docs.clover.com/docs/refund-response-reference
+     * ("Refund subtotal amount"), included per the SDK's Refund.getAmount: unverified, the ledger caps it at the sale.
+     */
     amount: z.number().nullish(),
     taxAmount: z.number().nullish(),
+    tipAmount: z.number().nullish(),
     createdTime: z.number().nullish(),
+    /** "If true, the refund was voided by a subsequent action." */
     voided: z.boolean().nullish(),
+    /** FAIL, SUCCESS, PENDING or VOIDED (SDK payments/RefundStatus.java); absent on older refunds. */
+    status: z.string().nullish(),
     payment: ref,
   })
   .loose();
 export type CloverRefund = z.infer<typeof CloverRefund>;
+
+/**
+ * A manual refund (`expand=credits`): "For manual refunds, a credits object is associated with the
+ * order" (docs.clover.com/docs/working-with-orders); fields from docs.clover.com/docs/credit-response-reference
+ * (`amount` tax included, tip apart) and the SDK's Credit (`voided`, `result`).
+ */
+export const CloverCredit = z
+  .object({
+    id: z.string().nullish(),
+    amount: z.number().nullish(),
+    taxAmount: z.number().nullish(),
+    tipAmount: z.number().nullish(),
+    createdTime: z.number().nullish(),
+    voided: z.boolean().nullish(),
+    result: z.string().nullish(),
+    orderRef: ref,
+  })
+  .loose();
+export type CloverCredit = z.infer<typeof CloverCredit>;
 
 /** `GET /v3/merchants/{mId}/orders/{orderId}?expand=...` */
 export const CloverOrder = z
@@ -125,11 +167,16 @@ export const CloverOrder = z
     testMode: z.boolean().nullish(),
     createdTime: z.number().nullish(),
     clientCreatedTime: z.number().nullish(),
+    /** When Clover last changed the order: the time of the state a fetch-back reads (refunds.listed). */
+    modifiedTime: z.number().nullish(),
     lineItems: cloverList(CloverLineItem),
     customers: cloverList(CloverCustomer),
     discounts: cloverList(CloverDiscount),
     payments: cloverList(CloverPayment),
     refunds: cloverList(CloverRefund),
+    credits: cloverList(CloverCredit),
+    /** "Voided payments associated with this order" (SDK Order.getVoids); not a documented expansion of one order. */
+    voids: cloverList(CloverPayment),
   })
   .loose();
 export type CloverOrder = z.infer<typeof CloverOrder>;

@@ -15,6 +15,9 @@ beforeAll(async () => {
   server.route(`${XYZ}/orders/ABCVJTABCRRSC`, { status: 200, body: fixtures.json('order-refunded.json') });
   server.route(`${MNO}/orders/OPNVJT2ABCRSC`, { status: 200, body: fixtures.json('order-open.json') });
   server.route(`${MNO}/orders/GONVJT2ABCRSC`, { status: 404, body: fixtures.json('not-found.json') });
+  // The batch's P: notification: the payment (Clover's documented PREAUTH/SUCCESS payment) names an order Clover no longer has.
+  server.route(`${MNO}/payments/PAYVJT2ABCRSC`, { status: 200, body: fixtures.json('payment-preauth-success.json') });
+  server.route(`${MNO}/orders/4AR0997254A7P`, { status: 404, body: fixtures.json('not-found.json') });
   // Clover throttles, then fails once: the client must retry through both.
   server.script(`${XYZ}/orders/GHIVJT2ABCRSC`, { status: 429, headers: { 'retry-after': '1' }, body: { message: 'Too Many Requests' } });
   server.script(`${XYZ}/orders/ABCVJTABCRRSC`, { status: 503, body: { message: 'Service Unavailable' } });
@@ -69,6 +72,16 @@ const refundedSale = {
   },
 };
 
+/** Each fetched order's refunds.listed: the reversals its state lists, as of its modifiedTime. */
+const listed = (merchant: string, orderId: string, ts: number, occurredAt: string, refundIds: string[]) => ({
+  eventId: `${merchant}:O:${orderId}:${ts}:listed`,
+  eventType: 'refunds.listed',
+  occurredAt,
+  store: { id: merchant },
+  transaction: { id: orderId },
+  refundIds,
+});
+
 const refund = (id: string, amount: number, occurredAt: string) => ({
   eventId: `XYZVJT2ZRRRSC:O:ABCVJTABCRRSC:1536156558000:${id}`,
   eventType: 'sale.refunded',
@@ -88,16 +101,20 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
     expect(out.handshake).toBeNull();
     expect(out.stores).toEqual(['XYZVJT2ZRRRSC', 'XYZVJT2ZRRRSC', ...Array(5).fill('MNOVJT2ZRRRSC')]);
     expect(out.envelopes).toEqual([
+      listed('XYZVJT2ZRRRSC', 'GHIVJT2ABCRSC', 1537970958000, '2018-09-26T14:09:51.000Z', []),
       sale,
-      // The refunded order's sale comes first (its PAID notification may have been missed).
+      // Every fetched order starts with its refunds.listed; the refunded order's sale comes next
+      // (its PAID notification may have been missed), then its refunds (RF2 is voided: not listed).
+      listed('XYZVJT2ZRRRSC', 'ABCVJTABCRRSC', 1536156558000, '2018-09-05T14:09:18.000Z', ['RF1VJT2ABCRSC', 'RF3VJT2ABCRSC']),
       refundedSale,
       refund('RF1VJT2ABCRSC', 6.5, '2018-09-05T14:08:20.000Z'),
       refund('RF3VJT2ABCRSC', 3.25, '2018-09-05T14:09:10.000Z'),
+      listed('MNOVJT2ZRRRSC', 'OPNVJT2ABCRSC', 1537971000000, '2021-07-02T13:47:50.000Z', []),
     ]);
     expect(out.notes).toEqual([
-      'order OPNVJT2ABCRSC payment state is OPEN: not final, nothing to do',
-      'CREATE of P:PAYVJT2ABCRSC ignored: only orders (O:) earn',
-      'UPDATE of I:ITMVJT2ABCRSC ignored: only orders (O:) earn',
+      'order OPNVJT2ABCRSC payment state is OPEN (0.00 of 8.00 received): not paid in full, nothing to earn yet',
+      'order 4AR0997254A7P no longer exists at Clover: nothing to do',
+      'UPDATE of I:ITMVJT2ABCRSC ignored: only orders (O:) and payments (P:) are read',
       'order DELVJT2ABCRSC was deleted: nothing to do',
       'order GONVJT2ABCRSC no longer exists at Clover: nothing to do',
     ]);
@@ -112,11 +129,59 @@ describe('Clover webhook: signed notification batch in, envelopes out', () => {
       expect(r.headers.authorization).toBe('Bearer fake-oauth-access-token');
       expect(r.query.get('expand')!.split(',').length).toBeLessThanOrEqual(MAX_EXPANSIONS_PER_CALL);
     }
-    expect(new Set(paid.map((r) => r.query.get('expand')))).toEqual(new Set(['lineItems,customers,discounts', 'payments,refunds']));
+    expect(new Set(paid.map((r) => r.query.get('expand')))).toEqual(new Set(['lineItems,customers,discounts', 'payments,refunds,credits']));
     const customer = server.seen.filter((r) => r.path === `${XYZ}/customers/CUSTVJT2ABCRS`);
     expect(customer.map((r) => r.query.get('expand'))).toEqual(['emailAddresses,phoneNumbers']);
-    // Nothing is fetched for DELETEs and non-order objects.
-    expect(server.seen.some((r) => r.path.includes('DELVJT2ABCRSC') || r.path.includes('PAYVJT2ABCRSC'))).toBe(false);
+    // Nothing is fetched for DELETEs and objects other than orders and payments.
+    expect(server.seen.some((r) => r.path.includes('DELVJT2ABCRSC') || r.path.includes('ITMVJT2ABCRSC'))).toBe(false);
+    // The payment is read without expansions (it names its order), then its order as for an O: notification.
+    expect(server.seen.filter((r) => r.path === `${MNO}/payments/PAYVJT2ABCRSC`).map((r) => r.query.get('expand'))).toEqual([null]);
+    expect(server.seen.filter((r) => r.path === `${MNO}/orders/4AR0997254A7P`)).toHaveLength(2);
+  });
+
+  it("a P: notification maps the payment's order exactly as an O: one would, under the notification's own eventIds", async () => {
+    // Clover's documented payment (community post 2856) names order 4AR0997254A7P; Clover answers
+    // that order as its documented paid order (order-paid.json with that id: assembled).
+    const payment = fixtures.json<{ order: { id: string } }>('payment-preauth-success.json');
+    server.route(`${XYZ}/payments/1EHM0794D17YM`, { body: payment });
+    server.route(`${XYZ}/orders/${payment.order.id}`, { body: { ...fixtures.json<object>('order-paid.json'), id: payment.order.id } });
+    const k = kit();
+    const notify = (objectId: string) =>
+      k.signed(JSON.stringify({ appId: 'DRKVJT2ZRRRSC', merchants: { XYZVJT2ZRRRSC: [{ objectId, type: 'UPDATE', ts: 1537971001000 }] } }));
+    const byPayment = await k.envelopes(notify('P:1EHM0794D17YM'));
+    const byOrder = await k.envelopes(notify(`O:${payment.order.id}`));
+    expect(byPayment.envelopes.map((e) => [e.eventType, e.transaction.id, e.eventId])).toEqual([
+      ['refunds.listed', '4AR0997254A7P', 'XYZVJT2ZRRRSC:P:1EHM0794D17YM:1537971001000:listed'],
+      ['sale.completed', '4AR0997254A7P', 'XYZVJT2ZRRRSC:P:1EHM0794D17YM:1537971001000'],
+    ]);
+    const withoutEventId = (e: { eventId: string }) => ({ ...e, eventId: undefined });
+    expect(byPayment.envelopes.map(withoutEventId)).toEqual(byOrder.envelopes.map(withoutEventId));
+  });
+
+  it('a P: notification whose payment Clover no longer has, or which names no order, is a note', async () => {
+    server.route(`${XYZ}/payments/NOPAYVJT2ABCR`, { status: 404, body: fixtures.json('not-found.json') });
+    server.route(`${XYZ}/payments/ORPHVJT2ABCRS`, { body: { id: 'ORPHVJT2ABCRS', amount: 100, result: 'SUCCESS' } });
+    const k = kit();
+    const out = await k.envelopes(
+      k.signed(
+        JSON.stringify({
+          appId: 'DRKVJT2ZRRRSC',
+          merchants: {
+            XYZVJT2ZRRRSC: [
+              { objectId: 'P:NOPAYVJT2ABCR', type: 'UPDATE', ts: 1 },
+              { objectId: 'P:ORPHVJT2ABCRS', type: 'CREATE', ts: 2 },
+              { objectId: 'P:../orders', type: 'CREATE', ts: 3 },
+            ],
+          },
+        }),
+      ),
+    );
+    expect(out.envelopes).toEqual([]);
+    expect(out.notes).toEqual([
+      'payment NOPAYVJT2ABCR no longer exists at Clover: nothing to do',
+      'payment ORPHVJT2ABCRS names no Clover order: nothing to do',
+      'CREATE of P:../orders for merchant XYZVJT2ZRRRSC ignored: not a Clover id (never fetched)',
+    ]);
   });
 
   it('gives the same eventIds when Clover retries the same notification', async () => {
