@@ -22,6 +22,7 @@ const unused = () => Promise.reject(new Error('not used by this benchmark'));
 const outcome: EarnOutcome = { status: 'processed', membershipId: 'MBR-BENCH', pointsEarned: 12, stampsUpdated: [], warning: null };
 const nullEngine: LoyaltyEngine = {
   earn: async () => outcome,
+  raiseSale: unused,
   reverse: unused,
   withdrawRefunds: unused,
   eligibility: unused,

@@ -16,6 +16,12 @@ import type { CatalogSyncResult } from './schemas/catalog.js';
 export interface LoyaltyEngine {
   /** Earn points and stamps for a finalised sale; exactly once per (source, transactionId). */
   earn(command: EarnCommand, options?: EngineCallOptions): Promise<EarnOutcome>;
+  /**
+   * A paid order that grew (items added after payment, the added money captured): the sale's total
+   * rises to `transaction.totalMinor` and it earns on the added money, once (the total only rises).
+   * Featured adapters whose vendor lets a paid order grow only; the generic door never calls it.
+   */
+  raiseSale(command: EarnCommand, options?: EngineCallOptions): Promise<RaiseSaleResult>;
   /** Reverse a sale's earn (and re-credit redemptions against it); exactly once per (source, refundId). */
   reverse(command: ReverseCommand, options?: EngineCallOptions): Promise<RefundResult & { membershipId: string }>;
   /**
@@ -125,6 +131,16 @@ export interface EarnOutcome {
    * this one was applied.
    */
   conflict?: { firstReceivedAt: string } | undefined;
+}
+
+/** `RAISED` when the sale's total rose now; `UNCHANGED` when it already was at least that (or the sale is unknown, or in another currency). */
+export interface RaiseSaleResult {
+  status: 'RAISED' | 'UNCHANGED';
+  /** Points credited now (the added earn less what the sale's refunds reverse of it). */
+  pointsEarned: number;
+  /** The sale's total now, in minor units (0 when the sale is unknown). */
+  totalMinor: number;
+  membershipId: string;
 }
 
 export interface ReverseCommand extends EngineScope {

@@ -159,6 +159,13 @@ export interface AdapterSpec<SettingsSchema extends z.ZodType, CredentialsSchema
   body?: 'json' | 'form' | 'json-or-form';
   /** Loose schema of the vendor's payload (vendors add fields). */
   native: NativeSchema;
+  /**
+   * The vendor lets a paid order grow (items added after payment, the added money captured) and
+   * this adapter emits an order's sale.completed only when the order is paid in full at its
+   * current total: a later sale.completed of the same order with a larger total then earns on the
+   * added money, once (LoyaltyEngine.raiseSale), instead of being an idempotency conflict.
+   */
+  paidOrdersGrow?: boolean;
   /** A one-time setup call (Clover's verificationCode): answered 200 and shown to the operator. */
   handshake?: HandshakeSpec<z.infer<NativeSchema>>;
   /** The answer the vendor expects on success, per outcome; the default JSON (`defaultAcceptedAnswer`, `defaultHandshakeAnswer`) when omitted. Errors are always the spec's Error body. */

@@ -6,6 +6,7 @@ import { deadlineContract } from './deadline-contract.js';
 import { earnContract } from './earn-contract.js';
 import { eligibilityContract } from './eligibility-contract.js';
 import { outletContract } from './outlet-contract.js';
+import { raiseContract } from './raise-contract.js';
 import { redeemContract } from './redeem-contract.js';
 import { refundBeforeSaleContract } from './refund-before-sale-contract.js';
 import { refundCurrencyContract } from './refund-currency-contract.js';
@@ -27,6 +28,7 @@ export function describeEngineContract(label: string, open: OpenContractEngine):
     refundBeforeSaleContract(context);
     refundCurrencyContract(context);
     withdrawContract(context);
+    raiseContract(context);
     eligibilityContract(context);
     redeemContract(context);
     catalogContract(context);

@@ -32,6 +32,10 @@ type Options = EngineCallOptions;
 /** Path → port method and the schema of its command. */
 const COMMANDS = {
   '/v1/earn': { schema: EarnCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof EarnCommandSchema>, o: Options) => e.earn(c, o) },
+  '/v1/raise-sale': {
+    schema: EarnCommandSchema,
+    run: (e: LoyaltyEngine, c: z.infer<typeof EarnCommandSchema>, o: Options) => e.raiseSale(c, o),
+  },
   '/v1/reverse': {
     schema: ReverseCommandSchema,
     run: (e: LoyaltyEngine, c: z.infer<typeof ReverseCommandSchema>, o: Options) => e.reverse(c, o),

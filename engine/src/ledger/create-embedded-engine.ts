@@ -11,6 +11,7 @@ import { eligibility } from './eligibility.js';
 import { findOutlet } from './find-outlet.js';
 import { reversedOrders } from './reversed-orders.js';
 import { listMerchants } from './list-merchants.js';
+import { raiseSale } from './raise-sale.js';
 import { redeem } from './redeem.js';
 import { reverse } from './reverse.js';
 import { SettingsCache } from './settings-cache.js';
@@ -97,6 +98,7 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
     };
   return {
     earn: open((command, options?: EngineCallOptions) => earn(ctx, command, options)),
+    raiseSale: open((command, options?: EngineCallOptions) => raiseSale(ctx, command, options)),
     reverse: open((command, options?: EngineCallOptions) => reverse(ctx, command, options)),
     withdrawRefunds: open((command, options?: EngineCallOptions) => withdrawRefunds(ctx, command, options)),
     eligibility: open((command, options?: EngineCallOptions) => eligibility(ctx, command, options)),

@@ -219,6 +219,7 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
 
   return {
     earn: call('earn'),
+    raiseSale: call('raiseSale'),
     reverse: call('reverse'),
     withdrawRefunds: call('withdrawRefunds'),
     eligibility: call('eligibility'),

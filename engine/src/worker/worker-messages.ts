@@ -12,6 +12,7 @@ import type { EngineNotice } from '../ledger/create-embedded-engine.js';
 /** The engine operations a worker serves: the port's, plus seeding (not part of the port). */
 export type WorkerMethod =
   | 'earn'
+  | 'raiseSale'
   | 'reverse'
   | 'withdrawRefunds'
   | 'eligibility'

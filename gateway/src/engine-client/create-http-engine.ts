@@ -87,6 +87,7 @@ export function createHttpEngine(input: HttpEngineOptions): HttpEngine {
 
   return {
     earn: (command, call) => write('/v1/earn', command, call),
+    raiseSale: (command, call) => write('/v1/raise-sale', command, call),
     reverse: (command, call) => write('/v1/reverse', command, call),
     withdrawRefunds: (command, call) => write('/v1/withdraw-refunds', command, call),
     redeem: (command, call) => write('/v1/redeem', command, call),

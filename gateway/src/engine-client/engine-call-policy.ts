@@ -31,7 +31,7 @@ export const ENGINE_CALL = Object.freeze({
   /**
    * Pauses before the 1st and 2nd extra attempt of a read-only call (ping, eligibility,
    * findOutlet, reversedOrders, listMerchants) while the engine is unreachable (refused, reset, 502/503/504); never
-   * after a timeout (the deadline is spent). Earn, reverse, withdrawRefunds, redeem and catalogSync are never
+   * after a timeout (the deadline is spent). Earn, raiseSale, reverse, withdrawRefunds, redeem and catalogSync are never
    * retried: a lost answer would turn a first success into `duplicate`; the vendor retries those.
    */
   readOnlyRetryDelaysMs: Object.freeze([50, 200]),

@@ -2,7 +2,19 @@ import type { LoyaltyEngine } from '@loyalty-gateway/core';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** The engine port's operations, as the `operation` label of gateway_engine_call_duration_seconds. */
-const ENGINE_OPERATIONS = ['earn', 'reverse', 'withdrawRefunds', 'eligibility', 'redeem', 'catalogSync', 'findOutlet', 'reversedOrders', 'listMerchants', 'ping'] as const;
+const ENGINE_OPERATIONS = [
+  'earn',
+  'raiseSale',
+  'reverse',
+  'withdrawRefunds',
+  'eligibility',
+  'redeem',
+  'catalogSync',
+  'findOutlet',
+  'reversedOrders',
+  'listMerchants',
+  'ping',
+] as const;
 
 /**
  * The gateway's Prometheus metrics (prom-client), on a registry of its own (never the global

@@ -3,6 +3,7 @@ import {
   GatewayError,
   saleFingerprint,
   type Connection,
+  type EarnCommand,
   type FeaturedEnvelope,
   type IdempotencyCache,
   type LoyaltyEngine,
@@ -17,6 +18,7 @@ import {
   IGNORED_VOID,
   conflictResult,
   earnResult,
+  raisedResult,
   reverseResult,
   withdrawResult,
 } from './webhook-results.js';
@@ -55,7 +57,17 @@ export interface WebhookPipelineOptions {
 /** A WebhookResult; on a featured adapter's refunds.listed also what was given back (never on the generic door). */
 export type PipelineResult = WebhookResult & { refundsWithdrawn?: string[]; pointsRestored?: number };
 
-export type WebhookPipeline = (connection: Connection, envelope: FeaturedEnvelope) => Promise<PipelineResult>;
+/** How a door's events are applied. */
+export interface PipelineOptions {
+  /**
+   * A sale already recorded arriving again with a larger total is an order that grew after
+   * payment, paid in full (featured adapters declaring `paidOrdersGrow`): it earns on the added
+   * money (LoyaltyEngine.raiseSale) instead of being answered as an idempotency conflict.
+   */
+  raise?: boolean;
+}
+
+export type WebhookPipeline = (connection: Connection, envelope: FeaturedEnvelope, options?: PipelineOptions) => Promise<PipelineResult>;
 
 /**
  * A validated envelope from an authenticated connection → WebhookResult. Idempotency: the
@@ -97,7 +109,30 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
     }
   }
 
-  return async function handle(connection, envelope) {
+  /**
+   * A transaction id recorded with another sale: with `raise`, an order that grew earns on what it
+   * grew by (its new fingerprint then answers its repeats); otherwise, or when it did not grow
+   * (a smaller total, another currency), the conflict is reported and nothing applied.
+   */
+  async function conflictOrRaise(
+    conflict: SaleConflict,
+    command: EarnCommand,
+    fingerprint: string,
+    raise: boolean,
+  ): Promise<WebhookResult> {
+    if (raise) {
+      const raised = await call(() => engine.raiseSale(command));
+      if (raised.status === 'RAISED') {
+        remember(saleKey(conflict.connection, conflict.transactionId), saleMark(fingerprint, new Date().toISOString()));
+        return raisedResult(raised, conflict.transactionId);
+      }
+    }
+    onConflict?.(conflict);
+    return conflictResult(conflict.transactionId, conflict.firstReceivedAt);
+  }
+
+  return async function handle(connection, envelope, options = {}) {
+    const raise = options.raise === true;
     if (envelope.store.id !== connection.storeId) throw new GatewayError('store_mismatch');
     const byEvent = eventKey(connection, envelope.eventType, envelope.eventId);
     switch (envelope.eventType) {
@@ -112,13 +147,19 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
         if (sold !== null) {
           const mark = readSaleMark(sold);
           if (mark === null || mark.fingerprint === fingerprint) return DUPLICATE_SALE;
-          onConflict?.({ connection, transactionId, firstReceivedAt: mark.receivedAt, source: 'cache' });
-          return conflictResult(transactionId, mark.receivedAt);
+          return conflictOrRaise(
+            { connection, transactionId, firstReceivedAt: mark.receivedAt, source: 'cache' },
+            command,
+            fingerprint,
+            raise,
+          );
         }
         if (evented !== null) return DUPLICATE_SALE;
         const outcome = await call(() => engine.earn(command));
         if (outcome.conflict) {
-          onConflict?.({ connection, transactionId, firstReceivedAt: outcome.conflict.firstReceivedAt, source: 'ledger' });
+          const conflict: SaleConflict = { connection, transactionId, firstReceivedAt: outcome.conflict.firstReceivedAt, source: 'ledger' };
+          if (raise) return conflictOrRaise(conflict, command, fingerprint, raise);
+          onConflict?.(conflict);
         } else {
           // The first sale under this key (or its identical repeat): its fingerprint answers later repeats.
           remember(bySale, saleMark(fingerprint, new Date().toISOString()));

@@ -1,4 +1,4 @@
-import type { EarnOutcome, RefundResult, WebhookResult, WithdrawRefundsResult } from '@loyalty-gateway/core';
+import type { EarnOutcome, RaiseSaleResult, RefundResult, WebhookResult, WithdrawRefundsResult } from '@loyalty-gateway/core';
 
 /** Longest part of an unknown eventType echoed back in the warning. */
 const ECHO_MAX = 100;
@@ -92,5 +92,19 @@ export function withdrawResult(result: WithdrawRefundsResult): WebhookResult & {
         : null,
     refundsWithdrawn: result.withdrawn,
     pointsRestored: result.pointsRestored,
+  };
+}
+
+/** A paid order that grew and earned on the added money (raiseSale): `processed`, the points it added. */
+export function raisedResult(result: RaiseSaleResult, transactionId: string): WebhookResult {
+  return {
+    status: 'processed',
+    membershipId: result.membershipId,
+    pointsEarned: result.pointsEarned,
+    stampsUpdated: [],
+    warning:
+      result.pointsEarned > 0
+        ? null
+        : `Order ${transactionId} grew after payment; the added money earned no points (a walk-in, or below one point).`,
   };
 }
