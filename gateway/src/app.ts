@@ -12,6 +12,7 @@ import { registerHealth } from './health-route.js';
 import { registerMetrics, type GatewayMetrics } from './metrics/index.js';
 import { BODY_LIMIT } from './http/body-limit.js';
 import { clientErrorHandler } from './http/client-errors.js';
+import { drainUnreadBody } from './http/drain-unread-body.js';
 import { ClockSkewTracker } from './http/clock-skew.js';
 import { ConnectionActivity } from './http/connection-activity.js';
 import { registerRefusalLimit } from './http/refusal-limit.js';
@@ -123,8 +124,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // While closing, every answer (those in flight too) ends its connection, so no kept-alive
   // socket keeps the server open until the process manager's kill.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
+  // An answer given before the request was read whole (413 from Content-Length, a refusal from
+  // the headers) ends its connection, and the rest of the body is read and discarded first: a
+  // client that writes its whole body before reading would otherwise get a reset, not the answer.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const unread = request.raw.complete === false;
+    if (closing || unread) reply.header('connection', 'close');
+    if (unread) drainUnreadBody(request.raw.socket, request.raw);
     done(null, payload);
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ERRORS, type ErrorCode } from '@loyalty-gateway/core';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
+import { drainUnreadBody } from './drain-unread-body.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 /** Node's clientError codes, to ours: what an HTTP parser or a request timeout refused. */
@@ -14,8 +15,8 @@ function codeOf(error: NodeJS.ErrnoException): ErrorCode {
 /**
  * Fastify's `clientErrorHandler`: a request Node refused before Fastify saw it (a body or headers
  * that never finished in time, oversized headers, bytes that are not HTTP) gets the spec's Error
- * body with a request id, written raw on the socket, then the connection is closed, instead of
- * Node's or Fastify's own bodies.
+ * body with a request id, written raw on the socket, then the connection is closed (after a
+ * bounded drain of what the client still sends), instead of Node's or Fastify's own bodies.
  */
 export function clientErrorHandler(log: () => FastifyBaseLogger) {
   return (error: NodeJS.ErrnoException, socket: Socket): void => {
@@ -31,6 +32,9 @@ export function clientErrorHandler(log: () => FastifyBaseLogger) {
           `${REQUEST_ID_HEADER}: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
       );
     }
+    // Half-closed, and what the client still sends read and discarded first (a bounded drain), so
+    // a client still writing its body reads this answer instead of a reset.
+    drainUnreadBody(socket);
     socket.destroySoon();
   };
 }
