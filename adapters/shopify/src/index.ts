@@ -2,7 +2,7 @@ import { defineAdapter } from '@loyalty-gateway/core';
 import { shopDomainOf, shopifyAuth } from './auth.js';
 import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
 import { ShopifyCredentials, ShopifySettings, ShopifyShopDomain } from './config.js';
-import { toEnvelopes } from './map.js';
+import { mapUnit } from './map-unit.js';
 import { RECONCILE_SCHEDULE, pullOrders } from './reconcile.js';
 import { SUBSCRIPTION_TOPICS, ensureSubscriptions, listSubscriptions } from './subscriptions.js';
 import { ShopifyWebhookBody } from './native.js';
@@ -61,7 +61,7 @@ export const adapter = defineAdapter({
         'stale Shopify redelivery: earlier deliveries of this event failed (Shopify removes a subscription after 8 failed retries over 4 hours)',
       );
     }
-    return toEnvelopes(unit, ctx.storeId, now);
+    return mapUnit(unit, ctx);
   },
   catalog: {
     schedule: CATALOG_SCHEDULE,

@@ -1,30 +1,17 @@
-import type { CustomerIdentifier } from '@loyalty-gateway/core';
+import { vendorCustomer, type CustomerIdentifier } from '@loyalty-gateway/core';
 import type { ShopifyOrder } from './native.js';
 
-const E164 = /^\+[1-9]\d{6,14}$/;
-
-const firstText = (...values: Array<string | null | undefined>): string | null => {
-  for (const value of values) {
-    const trimmed = value?.trim();
-    if (trimmed && trimmed.length <= 255) return trimmed;
-  }
-  return null;
-};
-
 /**
- * A phone in E.164 or null. Shopify stores order and customer phones in E.164 already; anything
- * else (an address book number like "555-555-SHIP", or digits without the plus, which the spec
- * forbids when they carry a country code) is not sent, because we cannot tell which it is.
+ * The order's customer through core's vendorCustomer (never a value the canonical schema refuses):
+ * the first usable email of `email`, `contact_email`, `customer.email`, else the first usable phone
+ * of `phone`, `customer.phone` (Shopify stores both in E.164; anything else is read in the country
+ * of the billing address, else the shipping address), else undefined (a guest without contact
+ * details). Address phones are free text ("555-555-5555" in Shopify's own examples) and never read.
  */
-export function toE164(phone: string | null | undefined): string | null {
-  const compact = phone?.replace(/[\s().-]/g, '') ?? '';
-  return E164.test(compact) ? compact : null;
-}
-
-/** Prefer the email, else an E.164 phone, else undefined (a guest without contact details). */
 export function customerOf(order: ShopifyOrder): CustomerIdentifier | undefined {
-  const email = firstText(order.email, order.contact_email, order.customer?.email);
-  if (email) return { type: 'email', value: email };
-  const phone = toE164(order.phone) ?? toE164(order.customer?.phone);
-  return phone ? { type: 'phone', value: phone } : undefined;
+  return vendorCustomer({
+    emails: [order.email, order.contact_email, order.customer?.email],
+    phones: [order.phone, order.customer?.phone],
+    country: order.billing_address?.country_code?.trim() || order.shipping_address?.country_code?.trim() || null,
+  });
 }

@@ -2,11 +2,17 @@ import type { Envelope, MapResult } from '@loyalty-gateway/core';
 import { minorToAmount } from './decimal.js';
 import { toIsoTime } from './map-order.js';
 import { ShopifyRefund } from './native.js';
-import { refundMoney } from './refund-money.js';
+import { refundMoney, refundPending } from './refund-money.js';
 import { refundTestReason } from './test-notification.js';
 import { eventIdFor, type ShopifyUnit } from './webhook-unit.js';
 
-/** refunds/create → sale.refunded on the original order id, with the amount actually refunded. */
+/**
+ * refunds/create → sale.refunded on the original order id, keyed by the refund id, with the amount
+ * actually refunded (its settled transactions, whatever the gateway: card, gift card, store
+ * credit). A refund with a transaction still pending is not reversed yet: it is once its
+ * transactions settle (order_transactions/create re-reads the order, and the reconciliation reads
+ * it), with its final amount, so one refund id never carries two amounts.
+ */
 export function refundEnvelopes(unit: ShopifyUnit, storeId: string, now: Date): MapResult {
   const parsed = ShopifyRefund.safeParse(unit.body);
   if (!parsed.success) {
@@ -15,6 +21,12 @@ export function refundEnvelopes(unit: ShopifyUnit, storeId: string, now: Date): 
   const refund = parsed.data;
   const testReason = refundTestReason(refund);
   if (testReason) return { envelopes: [], note: testReason };
+  if (refundPending(refund)) {
+    return {
+      envelopes: [],
+      note: `refund ${refund.id} of order ${refund.order_id} has a refund transaction still pending: nothing reversed yet (reversed when its transactions settle)`,
+    };
+  }
   const money = refundMoney(refund);
   if (money.unconvertible) {
     return {
@@ -32,7 +44,7 @@ export function refundEnvelopes(unit: ShopifyUnit, storeId: string, now: Date): 
     return { envelopes: [], note: `refund ${refund.id} of order ${refund.order_id} states no currency: cannot be reported` };
   }
   const envelope: Envelope = {
-    eventId: eventIdFor(unit, refund.id),
+    eventId: eventIdFor(unit, refund.id, refund.id),
     eventType: 'sale.refunded',
     occurredAt: toIsoTime(refund.processed_at, refund.created_at) ?? now.toISOString(),
     store: { id: storeId },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customerOf, toE164 } from './map-customer.js';
+import { customerOf } from './map-customer.js';
 import { toDiscountCodes, toItem } from './map-items.js';
 import { toCatalogItem, toEnvelopes } from './map.js';
 import { ShopifyOrder, ShopifyVariantNode } from './native.js';
@@ -12,6 +12,7 @@ const order = (overrides: Record<string, unknown>) => ({
   email: 'walk.in@example.com',
   currency: 'EUR',
   total_price: '19.99',
+  financial_status: 'paid',
   processed_at: '2025-07-31T10:00:00+02:00',
   line_items: [{ name: 'Flat white', price: '19.99', quantity: 1 }],
   ...overrides,
@@ -53,6 +54,21 @@ describe('toEnvelopes (pure)', () => {
     expect(toEnvelopes(unit('orders/paid', order({ total_price: '1.005' })), 's', NOW).note).toMatch(/not an amount in cents/);
   });
 
+  it('a time whose year has no four digits is not used (the schema refuses "+010000-…"): the next one, else now', () => {
+    const [far] = toEnvelopes(
+      unit('orders/paid', order({ processed_at: '+010000-01-01T00:00:00Z', created_at: null })),
+      's',
+      NOW,
+    ).envelopes;
+    expect(far!.occurredAt).toBe(NOW.toISOString());
+    const [next] = toEnvelopes(
+      unit('orders/paid', order({ processed_at: '+010000-01-01T00:00:00Z', created_at: '2025-07-31T08:00:00Z' })),
+      's',
+      NOW,
+    ).envelopes;
+    expect(next!.occurredAt).toBe('2025-07-31T08:00:00.000Z');
+  });
+
   it('an unreadable payload or a missing topic is a note', () => {
     expect(toEnvelopes(unit('orders/paid', { no: 'id' }), 's', NOW).note).toMatch(/unreadable orders\/paid payload \(id\)/);
     expect(toEnvelopes(unit('', order({})), 's', NOW)).toEqual({ envelopes: [], note: 'no X-Shopify-Topic header: nothing to do' });
@@ -72,7 +88,7 @@ describe('toEnvelopes (pure)', () => {
     };
     expect(toEnvelopes(unit('refunds/create', refund), 's', NOW).envelopes).toEqual([
       {
-        eventId: 'refunds/create:evt-1',
+        eventId: 'refunds/create:evt-1:7',
         eventType: 'sale.refunded',
         occurredAt: '2025-08-01T09:00:00.000Z',
         store: { id: 's' },
@@ -103,7 +119,7 @@ describe('lines, customer, discount codes', () => {
     });
   });
 
-  it('prefers email, then an E.164 phone, else no customer (walk-in)', () => {
+  it('prefers email, then a phone (E.164 when it can be read so), else no customer (walk-in)', () => {
     const base = { id: '1' };
     expect(customerOf(ShopifyOrder.parse({ ...base, email: '', customer: { email: 'c@example.com' } }))).toEqual({
       type: 'email',
@@ -115,7 +131,20 @@ describe('lines, customer, discount codes', () => {
       value: '+16136120707',
     });
     expect(customerOf(ShopifyOrder.parse({ ...base, phone: '555-555-SHIP' }))).toBeUndefined();
-    expect(toE164('16136120707')).toBeNull();
+    // Digits without a plus: read in the billing address's country, else the shipping address's, else national digits.
+    expect(customerOf(ShopifyOrder.parse({ ...base, phone: '6135550123', billing_address: { country_code: 'CA' } }))).toEqual({
+      type: 'phone',
+      value: '+16135550123',
+    });
+    expect(
+      customerOf(ShopifyOrder.parse({ ...base, phone: '020 7946 0958', billing_address: null, shipping_address: { country_code: 'GB' } })),
+    ).toEqual({ type: 'phone', value: '+442079460958' });
+    expect(customerOf(ShopifyOrder.parse({ ...base, phone: '6135550123' }))).toEqual({ type: 'phone', value: '6135550123' });
+    // An email that is not one storable address is passed over for the next contact.
+    expect(customerOf(ShopifyOrder.parse({ ...base, email: 'two@a.example three@b.example', contact_email: 'c@example.com' }))).toEqual({
+      type: 'email',
+      value: 'c@example.com',
+    });
   });
 
   it('reports every code, with amount and type when known', () => {

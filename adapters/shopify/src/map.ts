@@ -1,5 +1,6 @@
 import { isKeyableId, vendorText, type CatalogItem, type MapResult } from '@loyalty-gateway/core';
 import { decimalToMinor, minorToAmount } from './decimal.js';
+import { disputeEnvelopes } from './map-dispute.js';
 import { orderEnvelopes } from './map-order.js';
 import { refundEnvelopes } from './map-refund.js';
 import type { ShopifyVariantNode } from './native.js';
@@ -8,7 +9,8 @@ import type { ShopifyUnit } from './webhook-unit.js';
 /**
  * Pure mapping of one Shopify webhook to canonical envelopes. Topics the gateway does not act on
  * (and test notifications, test orders, zero totals) give zero envelopes with a note, so the
- * gateway answers 200 and Shopify does not retry.
+ * gateway answers 200 and Shopify does not retry. order_transactions/create, which reads the
+ * order back, is map-unit.ts's.
  */
 export function toEnvelopes(unit: ShopifyUnit, storeId: string, now: Date): MapResult {
   switch (unit.topic) {
@@ -18,6 +20,9 @@ export function toEnvelopes(unit: ShopifyUnit, storeId: string, now: Date): MapR
       return orderEnvelopes('sale.voided', unit, storeId, now);
     case 'refunds/create':
       return refundEnvelopes(unit, storeId, now);
+    case 'disputes/create':
+    case 'disputes/update':
+      return disputeEnvelopes(unit, storeId, now);
     case '':
       return { envelopes: [], note: 'no X-Shopify-Topic header: nothing to do' };
     default:

@@ -122,6 +122,44 @@ describe('refunds on multi-currency shops (transactions in the presentment curre
   });
 });
 
+describe('shipping-only, tax-only and duties refunds in the presentment currency (API 2024-10+)', () => {
+  // Shopify's recorded shipping-only refund (929361471, unedited fixture) as a multi-currency shop
+  // sends it from API 2024-10 on: paid back in EUR, the shipping line's money set in both
+  // currencies, and WITHOUT the shipping order adjustment ("Refunded shipping costs will not be
+  // present in the webhook payload for REFUNDS_CREATE as of 2024-10", changelog
+  // exposing-the-order-adjustments-connection-on-a-refund). The recording's `test: true` flipped
+  // to false: a live refund.
+  const recorded = () => (parseExactJson(fixtures.text('refunds-create-shipping-only-refund-shipping-lines.response.json')) as any).refund;
+  const shippingInEuros = () => {
+    const refund = recorded();
+    return ShopifyRefund.parse({
+      ...refund,
+      order_adjustments: [],
+      transactions: refund.transactions.map((t: object) => ({ ...t, test: false, amount: '4.60', currency: 'EUR' })),
+      refund_shipping_lines: refund.refund_shipping_lines.map((line: any) => ({
+        ...line,
+        subtotal_amount_set: { ...line.subtotal_amount_set, presentment_money: { amount: '4.60', currency_code: 'EUR' } },
+      })),
+    });
+  };
+
+  it('a shipping-only refund reverses exactly its shop value, at the rate of refund_shipping_lines[].subtotal_amount_set', () => {
+    expect(refundMoney(shippingInEuros())).toEqual({ minor: 500, currency: 'USD' });
+  });
+
+  it('the recorded shape, which also keeps the shipping adjustment (kind shipping_refund), gives the same amount (counted once)', () => {
+    const refund = recorded();
+    const both = ShopifyRefund.parse({
+      ...shippingInEuros(),
+      order_adjustments: refund.order_adjustments.map((a: any) => ({
+        ...a,
+        amount_set: { ...a.amount_set, presentment_money: { amount: '-4.60', currency_code: 'EUR' } },
+      })),
+    });
+    expect(refundMoney(both)).toEqual({ minor: 500, currency: 'USD' });
+  });
+});
+
 describe('parseExactJson', () => {
   it('keeps 64-bit ids exact (plain JSON.parse rounds 820982911946154508)', () => {
     const raw = '{"id":820982911946154508,"order_id": 820982911946154508,"total":"1.00","n":12345678901234567890}';

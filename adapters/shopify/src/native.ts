@@ -33,6 +33,9 @@ export type ShopifyDiscountCode = z.infer<typeof ShopifyDiscountCode>;
 
 export const ShopifyCustomer = z.looseObject({ email: text, phone: text });
 
+/** An order's billing or shipping address: only its ISO 3166-1 alpha-2 country is read (to read a phone number in). */
+export const ShopifyAddress = z.looseObject({ country_code: text });
+
 /** The Order resource: the body of `orders/paid` and `orders/cancelled`. */
 export const ShopifyOrder = z.looseObject({
   id: ShopifyId,
@@ -41,8 +44,14 @@ export const ShopifyOrder = z.looseObject({
   contact_email: text,
   phone: text,
   customer: ShopifyCustomer.nullish(),
+  billing_address: ShopifyAddress.nullish(),
+  shipping_address: ShopifyAddress.nullish(),
   currency: text,
   total_price: ShopifyMoney.nullish(),
+  /** pending, authorized, partially_paid, paid, partially_refunded, refunded, voided (REST Order reference). */
+  financial_status: text,
+  /** What the customer still owes, in the shop currency ("0.00" when paid in full). */
+  total_outstanding: ShopifyMoney.nullish(),
   source_name: text,
   processed_at: text,
   created_at: text,
@@ -60,9 +69,12 @@ export const ShopifyMoneySet = z.looseObject({
 
 export const ShopifyTransaction = z.looseObject({
   kind: text,
+  /** pending, failure, success, error (REST); GraphQL adds awaiting_response and unknown. */
   status: text,
   amount: ShopifyMoney.nullish(),
   currency: text,
+  /** Where the money went back: the card's gateway, `gift_card`, `shopify_store_credit`… (all count alike). */
+  gateway: text,
   test: z.boolean().nullish(),
 });
 export type ShopifyTransaction = z.infer<typeof ShopifyTransaction>;
@@ -74,11 +86,43 @@ export const ShopifyRefund = z.looseObject({
   created_at: text,
   processed_at: text,
   transactions: z.array(ShopifyTransaction).nullish(),
-  refund_line_items: z.array(z.looseObject({ subtotal_set: ShopifyMoneySet.nullish() })).nullish(),
-  order_adjustments: z.array(z.looseObject({ amount_set: ShopifyMoneySet.nullish() })).nullish(),
+  refund_line_items: z
+    .array(z.looseObject({ subtotal_set: ShopifyMoneySet.nullish(), total_tax_set: ShopifyMoneySet.nullish() }))
+    .nullish(),
+  order_adjustments: z.array(z.looseObject({ kind: text, amount_set: ShopifyMoneySet.nullish() })).nullish(),
+  /** From API 2024-10: refunded shipping (no longer an order adjustment in refunds/create). */
+  refund_shipping_lines: z.array(z.looseObject({ subtotal_amount_set: ShopifyMoneySet.nullish() })).nullish(),
   total_duties_set: ShopifyMoneySet.nullish(),
+  total_additional_fees_set: ShopifyMoneySet.nullish(),
 });
 export type ShopifyRefund = z.infer<typeof ShopifyRefund>;
+
+/** The Transaction resource: the body of `order_transactions/create` (it names its order, not its refund). */
+export const ShopifyOrderTransaction = z.looseObject({
+  id: ShopifyId,
+  order_id: ShopifyId,
+  kind: text,
+  status: text,
+  gateway: text,
+  test: z.boolean().nullish(),
+});
+export type ShopifyOrderTransaction = z.infer<typeof ShopifyOrderTransaction>;
+
+/** The Shopify Payments Dispute resource: the body of `disputes/create` and `disputes/update`. */
+export const ShopifyDispute = z.looseObject({
+  id: ShopifyId,
+  /** Null when the dispute is not tied to an order (a recorded example has it so). */
+  order_id: ShopifyId.nullish(),
+  /** chargeback or inquiry. */
+  type: text,
+  /** needs_response, under_review, charge_refunded, accepted, won, lost (and prevented on newer versions). */
+  status: text,
+  amount: ShopifyMoney.nullish(),
+  currency: text,
+  initiated_at: text,
+  finalized_on: text,
+});
+export type ShopifyDispute = z.infer<typeof ShopifyDispute>;
 
 /** What the gateway parses before `units()`: any JSON object (every topic's body is one). */
 export const ShopifyWebhookBody = z.looseObject({});

@@ -209,4 +209,106 @@ describe('shopify order reconciliation (Admin GraphQL orders by updated_at, curs
     const { envelopes } = await kitFor(server).reconcile(SHOP, WINDOW);
     expect(envelopes.map((e) => e.eventType)).toEqual(['sale.completed']);
   });
+
+  it('the refund to store credit and the shipping-only refund in EUR are reversed with the ids and amounts their refunds/create give (refundShippingLines read)', async () => {
+    // The two lifecycle refunds of lifecycle.test.ts, as the order lists them: the 2026-07 recorded
+    // refund paid back as store credit (assembled: its transaction's gateway), and the recorded
+    // shipping-only refund made live, paid back in EUR, without the shipping adjustment.
+    const storeCreditRefund = fixtures.json<any>('refunds-create-line-items-2026-07.response.json').refund;
+    const storeCredit = {
+      ...storeCreditRefund,
+      transactions: storeCreditRefund.transactions.map((t: object) => ({ ...t, gateway: 'shopify_store_credit' })),
+    };
+    const shipping = fixtures.json<any>('refunds-create-shipping-only-refund-shipping-lines.response.json').refund;
+    const shippingInEuros = {
+      ...shipping,
+      order_adjustments: [],
+      transactions: shipping.transactions.map((t: object) => ({ ...t, test: false, amount: '4.60', currency: 'EUR' })),
+      refund_shipping_lines: shipping.refund_shipping_lines.map((l: object) => ({
+        ...l,
+        subtotal_amount_set: {
+          shop_money: { amount: '5.00', currency_code: 'USD' },
+          presentment_money: { amount: '4.60', currency_code: 'EUR' },
+        },
+      })),
+    };
+    server = await startRecordedShopify([...page([graphqlOrderOf(restOrder, [storeCredit, shippingInEuros])], null)]);
+    const kit = kitFor(server);
+    const { envelopes, failures } = await kit.reconcile(SHOP, WINDOW);
+    const webhook = async (body: unknown) =>
+      (await kit.envelopes(kit.signed(JSON.stringify(body), { 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': SHOP })))
+        .envelopes[0] as { transaction: unknown; refund: unknown };
+    const refunds = envelopes.filter((e) => e.eventType === 'sale.refunded');
+    expect(refunds.map((e) => [e.eventId, e.transaction, e.refund])).toEqual([
+      ['refunds/create:reconcile:450789469:509562969', { id: '450789469', currency: 'USD' }, { id: '509562969', amount: 209 }],
+      ['refunds/create:reconcile:450789469:929361471', { id: '450789469', currency: 'USD' }, { id: '929361471', amount: 5 }],
+    ]);
+    for (const [i, body] of [storeCredit, shippingInEuros].entries()) {
+      const sent = await webhook(body);
+      expect([refunds[i]!.transaction, (refunds[i] as { refund: unknown }).refund]).toEqual([sent.transaction, sent.refund]);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('an order not paid in full (PARTIALLY_PAID, or money outstanding) earns nothing, as orders/paid', async () => {
+    server = await startRecordedShopify([
+      ...page(
+        [
+          graphqlOrder({
+            legacyResourceId: '3001',
+            displayFinancialStatus: 'PARTIALLY_PAID',
+            totalOutstandingSet: money('298.94'),
+            refunds: [],
+          }),
+          graphqlOrder({ legacyResourceId: '3002', displayFinancialStatus: 'PAID', totalOutstandingSet: money('0.01'), refunds: [] }),
+          graphqlOrder({ legacyResourceId: '3003', displayFinancialStatus: 'PAID', totalOutstandingSet: money('0.00'), refunds: [] }),
+        ],
+        null,
+      ),
+    ]);
+    const { envelopes } = await kitFor(server).reconcile(SHOP, WINDOW);
+    expect(envelopes.map((e) => [e.eventType, e.transaction.id])).toEqual([['sale.completed', '3003']]);
+  });
+
+  it('a refund with more transactions than are read, or in EUR with more lines than are read, is left to its webhook (never another amount under its id)', async () => {
+    const listed = graphqlOrderOf(restOrder, [restRefund]) as { refunds: Array<Record<string, any>> };
+    const [refund] = listed.refunds;
+    const moreTransactions = { ...refund, transactions: { ...refund!.transactions, pageInfo: { hasNextPage: true } } };
+    const euros = {
+      ...refund,
+      legacyResourceId: '77',
+      transactions: {
+        pageInfo: { hasNextPage: false },
+        nodes: [{ kind: 'REFUND', status: 'SUCCESS', amountSet: { presentmentMoney: { amount: '190.00', currencyCode: 'EUR' } } }],
+      },
+      refundLineItems: { ...refund!.refundLineItems, pageInfo: { hasNextPage: true } },
+    };
+    // The same lines cut in USD (the shop's currency) need no rate: reversed.
+    const dollars = { ...refund, legacyResourceId: '78', refundLineItems: { ...refund!.refundLineItems, pageInfo: { hasNextPage: true } } };
+    server = await startRecordedShopify([...page([{ ...listed, refunds: [moreTransactions, euros, dollars] }], null)]);
+    const { envelopes, failures } = await kitFor(server).reconcile(SHOP, WINDOW);
+    expect(envelopes.filter((e) => e.eventType === 'sale.refunded').map((e) => (e as { refund: { id: string } }).refund.id)).toEqual([
+      '78',
+    ]);
+    expect(failures).toEqual([]);
+  });
+
+  it("the customer's phone is read in the billing country (else the shipping country), as the webhook reads it", async () => {
+    const order = {
+      ...restOrder,
+      email: null,
+      contact_email: null,
+      customer: null,
+      phone: '6135550123',
+      billing_address: { country_code: 'CA' },
+    };
+    server = await startRecordedShopify([...page([{ ...graphqlOrderOf(order), email: null }], null)]);
+    const kit = kitFor(server);
+    const { envelopes } = await kit.reconcile(SHOP, WINDOW);
+    const webhook = await kit.envelopes(
+      kit.signed(JSON.stringify(order), { 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': SHOP }),
+    );
+    expect(envelopes[0]).toMatchObject({ transaction: { customer: { type: 'phone', value: '+16135550123' } } });
+    expect(webhook.envelopes[0]).toMatchObject({ transaction: { customer: { type: 'phone', value: '+16135550123' } } });
+  });
 });

@@ -69,7 +69,7 @@ describe('shopify webhook: signed fixture in, canonical envelopes out', () => {
     const result = await kit.envelopes(kit.signed(fixtures.text('refunds-create.json'), headers('refunds/create')));
     expect(result.envelopes).toEqual([
       {
-        eventId: `refunds/create:${EVENT_ID}`,
+        eventId: `refunds/create:${EVENT_ID}:509562969`,
         eventType: 'sale.refunded',
         occurredAt: '2024-01-02T13:59:11.000Z',
         store: { id: SHOP },
