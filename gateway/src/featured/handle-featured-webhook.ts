@@ -130,7 +130,7 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
       await recordHandshake(
         { notes: deps.notes, limiter: deps.handshakeLimiter },
         adapter.slug,
-        { ...early, signed: false, remoteAddress: native.remoteAddress },
+        { ...early, signed: false, remoteAddress: request.ip },
         log,
       );
       request.audit = { outcome: 'handshake' };
@@ -146,7 +146,7 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
       await recordHandshake(
         { notes: deps.notes, limiter: deps.handshakeLimiter },
         adapter.slug,
-        { ...handshake, signed, remoteAddress: native.remoteAddress },
+        { ...handshake, signed, remoteAddress: request.ip },
         log,
       );
       request.audit = { outcome: 'handshake' };

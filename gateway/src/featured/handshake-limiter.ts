@@ -1,3 +1,4 @@
+import { clientKey } from '../http/client-key.js';
 import { RotatingTtlMap } from '../stores/rotating-ttl-map.js';
 
 export interface HandshakeLimits {
@@ -10,11 +11,14 @@ export interface HandshakeLimits {
 export const HANDSHAKE_LIMITS: Readonly<HandshakeLimits> = Object.freeze({ perAddress: 5, windowMs: 10 * 60_000 });
 
 export interface HandshakeLimiter {
-  /** Count one unsigned setup call from `address` (see senderAddress); null when it may be recorded, else the seconds until the window ends. */
+  /**
+   * Count one unsigned setup call from `address` (the client: `request.ip`, counted by clientKey, an
+   * IPv6 client per /64); null when it may be recorded, else the seconds until the window ends.
+   */
   take(vendor: string, address: string): number | null;
 }
 
-/** The TCP peer as the operator reads it: an IPv4 peer on a dual-stack socket without its `::ffff:` prefix. */
+/** The client as the operator reads it (`request.ip`): an IPv4 client on a dual-stack socket without its `::ffff:` prefix. */
 export const senderAddress = (remoteAddress: string): string => remoteAddress.replace(/^::ffff:/, '');
 
 /**
@@ -32,7 +36,7 @@ export function createHandshakeLimiter(limits: HandshakeLimits = HANDSHAKE_LIMIT
   return {
     take(vendor, address) {
       const at = now();
-      const key = `${vendor}\u0000${senderAddress(address)}`;
+      const key = `${vendor}\u0000${clientKey(address)}`;
       const window = windows.get(key) ?? { count: 0, endsAt: at + limits.windowMs };
       if (window.count >= limits.perAddress) return Math.max(1, Math.ceil((window.endsAt - at) / 1000));
       windows.set(key, { count: window.count + 1, endsAt: window.endsAt }, window.endsAt - at);

@@ -1,6 +1,7 @@
 import { GatewayError } from '@loyalty-gateway/core';
 import type { RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
+import { clientKey } from './client-key.js';
 import './fastify-types.js';
 import { WindowCounterStore } from './window-counter-store.js';
 
@@ -25,7 +26,7 @@ export function rateLimitOptions(settings: RateLimitSettings): RateLimitPluginOp
     hook: 'preHandler',
     max: settings.max,
     timeWindow: settings.windowMs ?? 60_000,
-    keyGenerator: (request) => request.connection?.id ?? `ip:${request.ip}`,
+    keyGenerator: (request) => request.connection?.id ?? `ip:${clientKey(request.ip)}`,
     // Shared counters in Redis, or in-process counters that never forget an active connection.
     ...(settings.redis ? { redis: settings.redis, nameSpace: 'lg:rate:' } : { store: WindowCounterStore }),
     skipOnError: true,

@@ -1,6 +1,7 @@
 import { GatewayError } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { clientKey } from './client-key.js';
 import './fastify-types.js';
 
 export interface RefusalLimitOptions {
@@ -87,7 +88,8 @@ function counters(options: RefusalLimitOptions, windowMs: number) {
 /**
  * Unauthenticated work is bounded per client address: every request answered 401 or 403 (a bad
  * signature, an unknown connection, a wrong admin token, a featured door's refused credentials)
- * counts against the address it came from (`request.ip`, which honours GATEWAY_TRUSTED_PROXIES);
+ * counts against the client it came from (`request.ip`, which honours GATEWAY_TRUSTED_PROXIES, an
+ * IPv6 client by its /64: clientKey);
  * past `max` in a window, that address is answered 429 `rate_limited` with Retry-After before any
  * work is done, on every route but the health probes. Authenticated traffic never counts, so a
  * merchant behind the same address as an attacker keeps its own per-connection budget until the
@@ -117,7 +119,7 @@ export function registerRefusalLimit(app: FastifyInstance, options: RefusalLimit
     if (request.routeOptions?.config?.probe === true) return done();
     let state: State | Promise<State>;
     try {
-      state = store.read(request.ip);
+      state = store.read(clientKey(request.ip));
     } catch (error) {
       return letThrough(done)(error);
     }
@@ -129,7 +131,7 @@ export function registerRefusalLimit(app: FastifyInstance, options: RefusalLimit
     if (reply.statusCode !== 401 && reply.statusCode !== 403) return done();
     let added: Promise<void> | undefined;
     try {
-      added = store.add(request.ip);
+      added = store.add(clientKey(request.ip));
     } catch (error) {
       return letThrough(done)(error);
     }

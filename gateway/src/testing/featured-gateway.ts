@@ -32,6 +32,8 @@ export interface FeaturedGatewayOptions {
   fetchPolicy?: Partial<WebhookFetchPolicy>;
   /** Unsigned handshake limits (the production HANDSHAKE_LIMITS unless given). */
   handshakeLimits?: HandshakeLimits;
+  /** GATEWAY_TRUSTED_PROXIES of the app (none unless given). */
+  trustedProxies?: readonly string[];
 }
 
 /**
@@ -43,7 +45,7 @@ export async function openFeaturedGateway(options: FeaturedGatewayOptions): Prom
     database: options.dialect ?? 'sqlite',
     seedDocument: options.seedDocument,
     clock: options.clock,
-    app: { serverFactory: options.serverFactory },
+    app: { serverFactory: options.serverFactory, trustedProxies: options.trustedProxies },
   });
   provide(
     c,
