@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VendorApiError, createHttpClient, parseRetryAfter } from './http-client.js';
+import { VendorApiError, createHttpClient, fetchFailureReason, parseRetryAfter } from './http-client.js';
 
 // A real server whose answers are scripted per path: each request takes the next status.
 const scripts: Record<string, Array<{ status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }>> = {};
@@ -138,7 +138,7 @@ describe('createHttpClient', () => {
     await expect(client.json(`${base}/graphql`, { failureIn })).resolves.toEqual({ data: 1 });
   });
 
-  it("a vendor API that cannot be reached is a retryable status-0 error naming the system's reason (connect ECONNREFUSED …), not undici's bare 'fetch failed'", async () => {
+  it("a vendor API that cannot be reached is a retryable status-0 error saying so without the port's state (the system's reason is its cause, for the logs)", async () => {
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const { port } = closed.address() as AddressInfo;
@@ -147,7 +147,8 @@ describe('createHttpClient', () => {
       .request(`http://127.0.0.1:${port}/orders`)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VendorApiError);
-    expect(error).toMatchObject({ status: 0, retryable: true, message: `request failed: connect ECONNREFUSED 127.0.0.1:${port}` });
+    expect(error).toMatchObject({ status: 0, retryable: true, message: `could not connect to 127.0.0.1:${port}` });
+    expect(fetchFailureReason((error as VendorApiError).cause)).toBe(`connect ECONNREFUSED 127.0.0.1:${port}`);
   });
 
   it('parses Retry-After seconds and dates', () => {

@@ -1,9 +1,13 @@
+import type * as Undici from 'undici';
 import { VENDOR_CALL, type VendorCallBudget } from '../resilience/policies.js';
 import { runVendorCall } from '../resilience/vendor-call.js';
+import { loadUndici, outboundDispatcher, outboundRefusalOf, type Resolve } from './outbound-dispatcher.js';
 import { DEVELOPMENT_OUTBOUND_POLICY, outboundUrlProblem, type OutboundPolicy } from './outbound-url.js';
 
+export type { ResolvedAddress, Resolve } from './outbound-dispatcher.js';
+
 /**
- * The HTTP client adapters use for fetch-back and catalog pulls: global fetch (undici) under the
+ * The HTTP client adapters use for fetch-back and catalog pulls: undici's fetch under the
  * vendor-call policy (`core/src/resilience`): a timeout per attempt and bounded retries on 429 and
  * 5xx that honour Retry-After. Two budgets use it: a pull's is patient (VENDOR_CALL: long
  * timeouts, several attempts); a webhook's fetch-back has a deadline (WEBHOOK_FETCH_BACK: the
@@ -15,8 +19,9 @@ export class VendorApiError extends Error {
     readonly url: string,
     message: string,
     readonly retryAfterMs?: number,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'VendorApiError';
   }
 
@@ -78,10 +83,13 @@ export interface HttpClientOptions {
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   /**
-   * Where calls may go (outbound-url.ts): every URL is checked before it is called. Default:
+   * Where calls may go (outbound-url.ts): every URL is checked before it is called, and every
+   * address connected to when it connects (outbound-dispatcher.ts). Default:
    * DEVELOPMENT_OUTBOUND_POLICY (loopback allowed); the gateway passes production's in production.
    */
   outbound?: OutboundPolicy;
+  /** How host names are resolved (default: the system's, as Node's own connect does); tests inject a local one. */
+  resolve?: Resolve;
 }
 
 /** Retry-After as seconds or an HTTP date, in milliseconds. */
@@ -110,11 +118,12 @@ export function fetchFailureReason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function attempt(url: string, options: HttpRequestOptions, timeoutMs: number): Promise<HttpResponse> {
-  let response: Response;
+async function attempt(url: string, options: HttpRequestOptions, timeoutMs: number, dispatcher: Undici.Dispatcher): Promise<HttpResponse> {
+  const host = new URL(url).host;
+  let response: Undici.Response;
   let text: string;
   try {
-    response = await fetch(url, {
+    response = await loadUndici().fetch(url, {
       method: options.method ?? 'GET',
       headers: {
         accept: 'application/json',
@@ -126,10 +135,16 @@ async function attempt(url: string, options: HttpRequestOptions, timeoutMs: numb
       // Never followed: a redirect would carry custom credential headers (X-Shopify-Access-Token)
       // to another host, and could bounce a fetch-back to an internal address.
       redirect: 'manual',
+      dispatcher,
     });
     text = await response.text();
   } catch (error) {
-    throw new VendorApiError(0, url, `request failed: ${fetchFailureReason(error)}`);
+    const refusal = outboundRefusalOf(error);
+    // Not retryable (a 4xx-like status): where the name points is the configuration's problem, not the vendor's weather.
+    if (refusal) throw new VendorApiError(400, url, `vendor API call to ${host} ${refusal.message}`, undefined, { cause: error });
+    // One message whether the port refused, reset, stayed silent or spoke something else: what a
+    // run reports must not map ports (the system's reason stays in the cause, for the logs).
+    throw new VendorApiError(0, url, `could not connect to ${host}`, undefined, { cause: error });
   }
   if (response.status >= 300 && response.status < 400) {
     throw new VendorApiError(
@@ -182,6 +197,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     sleep: options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
   };
   const outbound = options.outbound ?? DEVELOPMENT_OUTBOUND_POLICY;
+  const resolve = options.resolve;
   const judge = (error: unknown) => (error instanceof VendorApiError ? error : null);
   const countAttempts = (error: unknown, attempts: number) => {
     if (error instanceof VendorApiError) error.attempts = attempts;
@@ -191,12 +207,13 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const target = withQuery(url, options.query);
     const problem = outboundUrlProblem(target, outbound);
     // Not retryable (a 4xx-like status): the configured URL is wrong, not the vendor's weather.
-    if (problem) throw new VendorApiError(400, target, `vendor API URL refused: it ${problem}`);
+    if (problem) throw new VendorApiError(400, target, `vendor API URL refused by the outbound policy: it ${problem}`);
+    const dispatcher = outboundDispatcher(outbound, resolve);
     return runVendorCall(
       budget,
       clock,
       {
-        attempt: async (timeoutMs) => (await attempt(target, options, timeoutMs)) as HttpResponse<T>,
+        attempt: async (timeoutMs) => (await attempt(target, options, timeoutMs, dispatcher)) as HttpResponse<T>,
         judge,
         noTimeLeft: () => deadlinePassed(target),
       },
