@@ -87,6 +87,12 @@ describe('paid in full, in parts, or held', () => {
     );
   });
 
+  it('a tip adjusted afterwards changes nothing: the tip is outside the order total (docs.clover.com, calculating order totals)', () => {
+    const preauth = CloverPayment.parse(fixtures.json('payment-preauth-success.json'));
+    const order = { ...withPayments('PAID', preauth), total: 1500 };
+    expect(moves({ ...order, payments: { elements: [{ ...preauth, tipAmount: 300 }] } })).toEqual(moves(order));
+  });
+
   it("Clover's own open order (SDK test asset: no paymentState, no payments): only its refunds.listed, and a note", () => {
     const order = CloverOrder.parse(fixtures.json('order-open-no-payment-state.json'));
     expect(toEnvelopes(order, { ...unit, objectId: 'O:ZK6BEAGXBPGST' })).toEqual({
@@ -171,6 +177,13 @@ describe('voids', () => {
     });
   });
 
+  it('a void that failed (VOID_FAILED): the payment stands, no reversal', () => {
+    expect(moves(withPayments('PAID', { ...card(), result: 'VOID_FAILED' }))).toEqual([
+      ['listed', []],
+      ['earn', 38.34],
+    ]);
+  });
+
   it('a void in flight (VOIDING) waits, with a note; a voided payment without an amount is not reversed as "all of it"', () => {
     expect(toEnvelopes(withPayments('PAID', { ...card(), result: 'VOIDING' }), unit).note).toBe(
       'payment KJ8ZB8RSHYG58 is being voided: reversed once Clover reports it VOIDED',
@@ -204,8 +217,8 @@ describe('refunds and manual refunds (credits)', () => {
     }
   });
 
-  it('voided (voided: true, status VOIDED) or failed: not listed, so a reversal recorded earlier is given back', () => {
-    for (const fields of [{ voided: true }, { status: 'VOIDED' }, { status: 'FAIL' }]) {
+  it('voided (voided: true, status VOIDED), failed or deleted (deletedTime): not listed, so a reversal recorded earlier is given back', () => {
+    for (const fields of [{ voided: true }, { status: 'VOIDED' }, { status: 'FAIL' }, { deletedTime: 1_537_979_000_000 }]) {
       expect(moves(refunded(refund(fields)))).toEqual([['listed', []]]);
     }
   });
@@ -245,6 +258,13 @@ describe('refunds and manual refunds (credits)', () => {
       ['listed', []],
       ['earn', 38.34],
     ]);
+  });
+
+  it('a standalone manual refund (CREDITED, no payments): no sale; its credit is listed and sent, with nothing earned to reverse', () => {
+    const credit = { id: 'CRDVJT2ABCRSC', amount: 500, createdTime: 1_537_970_995_000 };
+    const { envelopes, note } = toEnvelopes({ ...withPayments('CREDITED'), credits: { elements: [credit] } }, unit);
+    expect(envelopes.map((e) => e.eventType)).toEqual(['refunds.listed', 'sale.refunded']);
+    expect(note).toBe('order GHIVJT2ABCRSC payment state is CREDITED (0.00 of 38.34 received): not paid in full, nothing to earn yet');
   });
 
   it('a test-mode order maps to nothing at all, not even a refunds.listed', () => {

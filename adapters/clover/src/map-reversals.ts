@@ -44,9 +44,9 @@ function reversal(
 /**
  * The reversals of a fetched order, each keyed by Clover's own id for the movement, so a
  * redelivery, a reconciliation pull and a replay all land once:
- * - a refund (`refunds`), keyed by its id, for its `amount`, while it is not `voided` and its
- *   `status` is SUCCESS or absent. A voided or failed refund is left out, so refunds.listed gives
- *   back one reversed earlier; a PENDING one waits (note);
+ * - a refund (`refunds`), keyed by its id, for its `amount`, while it is not `voided` or deleted
+ *   (`deletedTime`) and its `status` is SUCCESS or absent. A voided, deleted or failed refund is
+ *   left out, so refunds.listed gives back one reversed earlier; a PENDING one waits (note);
  * - a manual refund (`credits`), keyed `credit:<id>`, for its `amount`, while not voided and its
  *   `result` is SUCCESS or absent;
  * - a voided payment, keyed `void:<payment id>`, for the payment's `amount` (tip apart), while the
@@ -68,7 +68,7 @@ export function toReversals(order: CloverOrder, unit: CloverUnit, stateMs: numbe
   };
 
   for (const refund of order.refunds?.elements ?? []) {
-    if (!refund.id || refund.voided === true) continue;
+    if (!refund.id || refund.voided === true || typeof refund.deletedTime === 'number') continue;
     if (refund.status === 'PENDING') notes.push(`refund ${shown(refund.id)} is PENDING: reversed once Clover reports it succeeded`);
     if (settled(refund.status)) add(refund.id, refund.amount, refund.createdTime);
   }

@@ -130,6 +130,8 @@ export const CloverRefund = z
     voided: z.boolean().nullish(),
     /** FAIL, SUCCESS, PENDING or VOIDED (SDK payments/RefundStatus.java); absent on older refunds. */
     status: z.string().nullish(),
+    /** "The time when the refund was deleted on the server" (SDK Refund.getDeletedTime). */
+    deletedTime: z.number().nullish(),
     payment: ref,
   })
   .loose();
