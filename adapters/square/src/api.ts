@@ -44,6 +44,24 @@ export async function fetchPayment(ctx: SquareContext, paymentId: string): Promi
 }
 
 /**
+ * The payment `paymentId` when Square can answer it, else null: for an order read back on its own
+ * (order.updated), the payment that completed it gives the customer its payment event would (the
+ * receipt email). A payment that cannot be read (404, 401/403) leaves the order's own customer;
+ * 429/5xx still throw after the client's retries, so Square redelivers later.
+ */
+export async function fetchPaymentIfReadable(ctx: SquareContext, paymentId: string): Promise<SquarePayment | null> {
+  try {
+    return await fetchPayment(ctx, paymentId);
+  } catch (error) {
+    if (error instanceof VendorApiError && !error.retryable) {
+      ctx.logger.warn({ status: error.status, paymentId }, 'Square payment not readable; the order is mapped with its own customer');
+      return null;
+    }
+    throw error;
+  }
+}
+
+/**
  * The sale a refund reverses: the transaction id its sale.completed carried (the sale's order id,
  * or the payment id for a payment without an order). Square creates an order for every refund
  * too, and `refund.order_id` names THAT order, never the sale's; the refunded payment's `order_id`

@@ -41,12 +41,12 @@ export const SquareSettings = z.strictObject({
 });
 export type SquareSettings = z.infer<typeof SquareSettings>;
 
-/** Per-connection (per location) credentials for the Orders, Customers and Catalog APIs. */
+/** Per-connection (per location) credentials for the Orders, Payments, Customers and Catalog APIs (and disputes' events). */
 export const SquareCredentials = z.object({
-  /** OAuth access token (or personal access token) with ORDERS_READ, PAYMENTS_READ, CUSTOMERS_READ, ITEMS_READ. */
+  /** OAuth access token (or personal access token) with ORDERS_READ, PAYMENTS_READ, CUSTOMERS_READ, ITEMS_READ, DISPUTES_READ. */
   accessToken: z.string().min(1).meta({
     title: 'Square access token',
-    description: 'OAuth access token for this seller (ORDERS_READ, PAYMENTS_READ, CUSTOMERS_READ, ITEMS_READ).',
+    description: 'OAuth access token for this seller (ORDERS_READ, PAYMENTS_READ, CUSTOMERS_READ, ITEMS_READ, DISPUTES_READ).',
     secret: true,
   }),
 });

@@ -17,7 +17,7 @@ export const adapter = defineAdapter({
   display: {
     name: 'Square',
     description:
-      'Square Point of Sale and Square Online: completed payments earn, completed refunds reverse; the item library is pulled nightly.',
+      'Square Point of Sale and Square Online: an order earns once it is paid in full; completed refunds and lost disputes reverse; the item library is pulled nightly.',
     category: 'pos',
     logoSvg,
   },
@@ -30,11 +30,11 @@ export const adapter = defineAdapter({
       },
       {
         title: 'Authorise read access',
-        body: 'Connect your Square account so we receive an access token with ORDERS_READ, CUSTOMERS_READ, PAYMENTS_READ and ITEMS_READ. Completed sales are read back from the Orders API; your item library is read nightly.',
+        body: 'Connect your Square account so we receive an access token with ORDERS_READ, CUSTOMERS_READ, PAYMENTS_READ, ITEMS_READ and DISPUTES_READ. Paid orders are read back from the Orders API, disputed payments from the Payments API; your item library is read nightly.',
       },
       {
         title: 'Events are delivered to',
-        body: 'Square sends payment.updated, refund.created and refund.updated to {{webhookUrl}}. Only COMPLETED payments and refunds change loyalty balances.',
+        body: 'Subscribe {{webhookUrl}} to payment.created, payment.updated, refund.created, refund.updated, order.updated, dispute.created and dispute.state.updated. An order earns once it is paid in full (an invoice deposit earns nothing until the balance is paid); COMPLETED refunds and LOST or ACCEPTED disputes reverse.',
       },
       {
         title: 'Test it',

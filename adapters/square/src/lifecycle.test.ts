@@ -142,10 +142,48 @@ describe('an invoice paid by DEPOSIT then BALANCE earns once, on the balance, th
       notes: [`Square order ${INVOICE.orderId} is CANCELED: a canceled order is not paid, nothing to earn`],
     });
     expect(seen).toEqual([]);
+    // The payment of its last tender (the balance) is not readable here (404): the order's own customer.
     expect((await map(updated('COMPLETED'))).envelopes).toEqual([
-      expect.objectContaining({ eventId: 'evt-COMPLETED', transaction: expect.objectContaining({ id: INVOICE.orderId, total: 40 }) }),
+      expect.objectContaining({
+        eventId: 'evt-COMPLETED',
+        transaction: expect.objectContaining({
+          id: INVOICE.orderId,
+          total: 40,
+          customer: { type: 'email', value: 'test.buyer@example.com' },
+        }),
+      }),
     ]);
-    expect(seen.map((r) => r.path)).toEqual([ORDER_PATH, `/v2/customers/${INVOICE.customerId}`]);
+    expect(seen.map((r) => r.path)).toEqual([ORDER_PATH, `/v2/payments/${BALANCE_ID}`, `/v2/customers/${INVOICE.customerId}`]);
+  });
+
+  it('an order.updated COMPLETED maps as the event of the payment that completed it: the same sale, the same receipt email', async () => {
+    const withReceipt = paymentEvent({
+      eventId: 'evt-balance-receipt',
+      paymentId: BALANCE_ID,
+      orderId: INVOICE.orderId,
+      amount: INVOICE.balance,
+      locationId: LOCATION,
+      updatedAt: '2021-06-15T10:00:00.000Z',
+      buyerEmail: 'receipt.buyer@example.com',
+    });
+    const { map, seen } = await kitWith({
+      [ORDER_PATH]: [{ body: afterBalance }],
+      [`/v2/payments/${BALANCE_ID}`]: [{ body: { payment: paymentOf(withReceipt) } }],
+    });
+    const completed = orderUpdatedEvent({
+      eventId: 'evt-completed',
+      orderId: INVOICE.orderId,
+      locationId: LOCATION,
+      state: 'COMPLETED',
+      updatedAt: '2021-06-15T10:00:01.000Z',
+      version: 5,
+    });
+    const [fromOrder] = (await map(completed)).envelopes;
+    const [fromPayment] = (await map(withReceipt)).envelopes;
+    expect(fromOrder).toEqual({ ...fromPayment, eventId: 'evt-completed' });
+    expect(fromOrder?.transaction).toMatchObject({ customer: { type: 'email', value: 'receipt.buyer@example.com' } });
+    // The receipt email names the buyer: no customer profile is read.
+    expect(seen.map((r) => r.path)).toEqual([ORDER_PATH, `/v2/payments/${BALANCE_ID}`, ORDER_PATH]);
   });
 
   it('invoice events move no money by themselves: 200 with a note, nothing read', async () => {

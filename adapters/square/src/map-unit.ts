@@ -1,8 +1,8 @@
 import type { MapResult } from '@loyalty-gateway/core';
 import { classify, toDisputeEnvelopes, toRefundEnvelopes, toSaleEnvelopes } from './map.js';
-import type { SquareEvent, SquareOrder, SquarePayment } from './native.js';
+import { SquareId, type SquareEvent, type SquareOrder, type SquarePayment } from './native.js';
 import { paidState } from './paid-in-full.js';
-import { fetchCustomer, fetchOrder, fetchPayment, saleOfRefund, type SquareContext } from './api.js';
+import { fetchCustomer, fetchOrder, fetchPayment, fetchPaymentIfReadable, saleOfRefund, type SquareContext } from './api.js';
 import { positiveSquareMoney } from './square-money.js';
 
 /**
@@ -10,8 +10,8 @@ import { positiveSquareMoney } from './square-money.js';
  * then map (pure). Only what can move money costs API calls: for a COMPLETED payment the order
  * always, the customer profile only when the order is paid in full, the payment has no
  * `buyer_email_address` and the order or payment names a customer; for an order.updated COMPLETED
- * the order (and customer); for a COMPLETED refund or a LOST / ACCEPTED dispute the payment
- * (whose order is the sale).
+ * the order, the payment that completed it and the customer; for a COMPLETED refund or a LOST /
+ * ACCEPTED dispute the payment (whose order is the sale).
  */
 export async function mapSquareUnit(event: SquareEvent, ctx: SquareContext): Promise<MapResult> {
   const action = classify(event);
@@ -36,8 +36,22 @@ export async function mapSquareUnit(event: SquareEvent, ctx: SquareContext): Pro
       return sale(event, action.payment, order, ctx, receivedAt);
     }
     case 'order':
-      return sale(event, null, await fetchOrder(ctx, action.order.order_id), ctx, receivedAt);
+      return orderSale(event, await fetchOrder(ctx, action.order.order_id), ctx, receivedAt);
   }
+}
+
+/**
+ * An order read back on its own (order.updated COMPLETED) maps as the event of the payment that
+ * completed it (its last tender) would: the same sale, the same customer (a receipt email is on
+ * the payment only), so whichever of the two events comes first, the other is its duplicate.
+ */
+async function orderSale(event: SquareEvent, order: SquareOrder, ctx: SquareContext, receivedAt: string): Promise<MapResult> {
+  if (!isPaid(order, null)) return sale(event, null, order, ctx, receivedAt);
+  const paymentIds = (order.tenders ?? []).map((t) => t.payment_id ?? t.id).filter((id) => SquareId.safeParse(id).success);
+  const last = paymentIds.at(-1);
+  const fetched = last ? await fetchPaymentIfReadable(ctx, last) : null;
+  const payment = fetched?.status === 'COMPLETED' && fetched.order_id === order.id ? fetched : null;
+  return sale(event, payment, order, ctx, receivedAt);
 }
 
 async function sale(
