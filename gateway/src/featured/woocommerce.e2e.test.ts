@@ -24,7 +24,11 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
   let site: string;
 
   beforeAll(async () => {
-    api = await startRecordedVendorServer({ key: ({ url }) => `${url.pathname}?page=${url.searchParams.get('page')}` });
+    // Keyed by page, and by the ids of an include= read (the orders the ledger holds reversals of, read back).
+    api = await startRecordedVendorServer({
+      key: ({ url }) =>
+        `${url.pathname}?page=${url.searchParams.get('page')}${url.searchParams.has('include') ? `&include=${url.searchParams.get('include')}` : ''}`,
+    });
     site = `${api.baseUrl}/`;
     gw = await openFeaturedGateway({ seedDocument: seedWithWooCommerce(site, SECRET, 'generic'), dialect });
   });
@@ -48,7 +52,10 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
         'x-wc-webhook-delivery-id': 'd1',
       },
     });
-  const withRefunds = (refunds: unknown[]) => JSON.stringify({ ...JSON.parse(order727.toString('utf8')), refunds });
+  // Each state with refunds is a later one: WooCommerce marks the order modified when a refund is created (PR #37047).
+  let other = '';
+  const withRefunds = (refunds: unknown[], at = '2017-03-23T10:00:00') =>
+    JSON.stringify({ ...JSON.parse(order727.toString('utf8')), date_modified_gmt: at, refunds });
 
   it('saving the webhook pings the URL before the vendor is promoted: exactly 200, recorded for the operator', async () => {
     const ping = await gw.app.inject({
@@ -67,7 +74,9 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
   it('a paid order earns once: order.created then order.updated of the same order is a duplicate', async () => {
     const created = await deliver(order727, { topic: 'order.created' });
     expect(created.statusCode).toBe(200);
-    const [result] = created.json().results;
+    // First the reversals WooCommerce lists for the paid order (none), then the sale.
+    const [listed, result] = created.json().results;
+    expect(listed).toMatchObject({ eventType: 'refunds.listed', transactionId: '727', status: 'duplicate' });
     expect(result).toMatchObject({
       storeId: site,
       transactionId: '727',
@@ -76,7 +85,7 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
       membershipId: MEMBER,
     });
     expect(result.pointsEarned).toBeGreaterThan(0);
-    expect((await deliver(order727)).json().results[0]).toMatchObject({ status: 'duplicate', pointsEarned: 0 });
+    expect((await deliver(order727)).json().results[1]).toMatchObject({ status: 'duplicate', pointsEarned: 0 });
     expect(await gw.balance(MEMBER)).toBe(result.pointsEarned);
   });
 
@@ -94,7 +103,7 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
     expect(afterPartial).toBeLessThan(earned);
     expect(afterPartial).toBeGreaterThan(0);
     // The next update repeats both and adds the rest of the order (29.35 - 19.00): only the new one changes points.
-    const rest = await deliver(withRefunds([{ id: 731, refund: '', total: '-10.35' }, ...documentedRefunds]));
+    const rest = await deliver(withRefunds([{ id: 731, refund: '', total: '-10.35' }, ...documentedRefunds], '2017-03-23T11:00:00'));
     expect(
       rest
         .json()
@@ -112,7 +121,7 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
     const before = await gw.balance(MEMBER);
     // Order 730 (order 727's document under another id), paid; its refunds: 726 again (used for
     // order 727 above) and a new one.
-    const other = JSON.stringify({
+    other = JSON.stringify({
       ...JSON.parse(order727.toString('utf8')),
       id: 730,
       number: '730',
@@ -127,6 +136,7 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
     expect(
       answer.results.map((r: { eventType: string; status: string; refundId?: string }) => [r.eventType, r.refundId ?? null, r.status]),
     ).toEqual([
+      ['refunds.listed', null, 'duplicate'],
       ['sale.completed', null, 'processed'],
       ['sale.refunded', '732', 'processed'],
     ]);
@@ -137,11 +147,11 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
         detail: expect.stringMatching(/^refund_id_reused: Refund id 726 was already used for a refund of order 727/),
       },
     ]);
-    const [sale, refund] = answer.results;
+    const [, sale, refund] = answer.results;
     expect(await gw.balance(MEMBER)).toBe(before + sale.pointsEarned - refund.pointsReversed);
     // Redelivered, it is answered the same way: duplicates, and the refusal again.
     const again = (await deliver(other)).json();
-    expect(again.results.map((r: { status: string }) => r.status)).toEqual(['duplicate', 'duplicate']);
+    expect(again.results.map((r: { status: string }) => r.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
     expect(again.skipped).toEqual(answer.skipped);
     expect(await gw.balance(MEMBER)).toBe(before + sale.pointsEarned - refund.pointsReversed);
   });
@@ -159,19 +169,30 @@ describe.each(dialects)('WooCommerce end to end through /webhooks/woocommerce (%
   it('reconciliation earns a paid order whose webhook WooCommerce never sent; what the webhook delivered is a duplicate', async () => {
     const before = await gw.balance(MEMBER);
     api.route('/wp-json/wc/v3/orders?page=1', {
-      body: [JSON.parse(order727.toString('utf8')), order729],
+      // 727 as WooCommerce holds it now: with the three refunds reversed above.
+      body: [JSON.parse(withRefunds([{ id: 731, refund: '', total: '-10.35' }, ...documentedRefunds], '2017-03-23T11:00:00')), order729],
       headers: { 'x-wp-totalpages': '1' },
     });
+    // Read back because the ledger holds reversals of it (727 is on the listed page already): 730 as delivered above.
+    api.route('/wp-json/wc/v3/orders?page=1&include=730', { body: [JSON.parse(other)] });
     const [connection] = (await gw.store.listConnections({ vendor: 'woocommerce' })) as ConnectionSummary[];
     const clock = connection!.createdAt.getTime() + 60 * 60 * 1000;
     const deps = await reconcileDepsFor(gw, () => clock);
     const run = await runReconcile(woocommerce, connection!, deps, { kind: 'schedule', slot: 'tick-1' });
-    expect(run).toMatchObject({ status: 'succeeded', found: 2, recovered: 1, duplicates: 1, failed: 0 });
+    // Each order's list of reversals, then its sale and refunds: only 729's sale is new. 730's refund
+    // 726, refused by the ledger (its id is 727's), is logged and not applied, as the door answers it:
+    // the run succeeds (a refusal is the same on every run; failing would pull the window forever).
+    expect(run).toMatchObject({ status: 'succeeded', found: 3, recovered: 1, duplicates: 9, failed: 0 });
     expect(await gw.balance(MEMBER)).toBeGreaterThan(before);
     const listing = api.seen.find((r) => r.path === '/wp-json/wc/v3/orders')!;
     expect(listing.headers.authorization).toBe(`Basic ${Buffer.from('ck_test0001:cs_test0001').toString('base64')}`);
     // The webhook for 729 arriving late changes nothing.
     const late = await deliver(JSON.stringify(order729));
-    expect(late.json().results[0]).toMatchObject({ transactionId: '729', status: 'duplicate', pointsEarned: 0 });
+    expect(late.json().results[1]).toMatchObject({
+      transactionId: '729',
+      eventType: 'sale.completed',
+      status: 'duplicate',
+      pointsEarned: 0,
+    });
   });
 });

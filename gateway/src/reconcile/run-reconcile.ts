@@ -1,5 +1,6 @@
 import {
   FeaturedEnvelope,
+  GatewayError,
   formatPath,
   PULL,
   type AnyAdapter,
@@ -113,8 +114,22 @@ export async function runReconcile(
           if (result.status === 'processed') counts.recovered += 1;
           else if (result.status === 'duplicate') counts.duplicates += 1;
         } catch (error) {
-          counts.failed += 1;
-          log.warn({ err: error, transactionId: parsed.data.transaction.id }, 'reconciliation: an envelope was refused');
+          // A refusal of the ledger (refund_id_reused, currency_mismatch) is the same on every run, as on
+          // the featured door, which answers it 200: counted as found, logged, and the run goes on. Only
+          // a failure to apply (5xx: the engine unreachable) fails the run, so its window is pulled again.
+          const refused = error instanceof GatewayError && error.statusCode < 500;
+          if (!refused) counts.failed += 1;
+          log.warn(
+            {
+              err: error,
+              eventType: parsed.data.eventType,
+              transactionId: parsed.data.transaction.id,
+              ...(refused ? { code: error.code } : {}),
+            },
+            refused
+              ? 'reconciliation: the ledger refused an event; not applied (the same on every run), the run goes on'
+              : 'reconciliation: an envelope could not be applied',
+          );
         }
       }
       cursor = page.cursor;
