@@ -12,8 +12,9 @@ export const MAX_EXPANSIONS_PER_CALL = 3;
  * The six expansions one fetch-back needs, as calls of at most three each, made in parallel (so
  * the second costs no extra latency against the webhook's budget): what a sale maps, and the
  * order's money (`payments`, `refunds`, and `credits`, its manual refunds; `paymentState` comes
- * with both). `voids` is read when Clover includes it but not asked for: the reference lists it as
- * an expansion of "Get all orders" only, and a refused expansion would fail every fetch-back.
+ * with both). `voids` is read when Clover includes it but not asked for: the copies of Clover's
+ * reference found (api-evangelist/clover, withone.ai) list it as an expansion of "Get all orders"
+ * only, and an expansion Clover refused would fail every fetch-back.
  */
 export const ORDER_EXPANSIONS: ReadonlyArray<readonly string[]> = [
   ['lineItems', 'customers', 'discounts'],
