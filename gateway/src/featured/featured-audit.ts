@@ -24,5 +24,5 @@ export function featuredAudit(results: FeaturedResult[], skipped: number, refuse
   if (skipped > 0) counts.set('skipped', skipped);
   if (refused > 0) counts.set('refused', refused);
   const outcome = [...counts].map(([status, n]) => `${status}×${n}`).join(' ');
-  return { outcome: outcome === '' ? 'accepted' : outcome };
+  return { outcome: outcome === '' ? 'accepted' : outcome, outcomes: [...counts] };
 }

@@ -12,6 +12,11 @@ export interface RequestAudit {
   refundId?: string | undefined;
   /** processed / duplicate / ignored / … or the error code. */
   outcome?: string | undefined;
+  /**
+   * A featured batch's events counted by outcome (`outcome` then summarises them for the log and
+   * the journal): gateway_earn_outcomes_total counts these, one label per outcome, never the summary.
+   */
+  outcomes?: ReadonlyArray<readonly [string, number]> | undefined;
   /** The result's warning (earned nothing because…, a conflicting resend…), for the journal. */
   warning?: string | null | undefined;
   /** A validation error's fields, for the journal. */

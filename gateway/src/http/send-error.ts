@@ -10,6 +10,8 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   request.audit = {
     ...request.audit,
     outcome: body.code,
+    // A featured batch that failed is counted by its error (gateway_earn_outcomes_total), not its events.
+    outcomes: undefined,
     ...('fields' in body && Array.isArray(body.fields) ? { fields: body.fields } : {}),
   };
   reply.header(REQUEST_ID_HEADER, request.id);

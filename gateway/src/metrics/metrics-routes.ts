@@ -4,8 +4,12 @@ import { adminAuth } from '../admin/admin-auth.js';
 import '../http/fastify-types.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 
-/** Outcomes of the webhook doors (the request audit's `outcome`) counted in gateway_earn_outcomes_total. */
-const WEBHOOK_ROUTES = new Set(['/webhooks/generic', '/webhooks/:slug']);
+/**
+ * Outcomes of the webhook doors (the request audit's `outcome`, or a featured batch's `outcomes`)
+ * are counted in gateway_earn_outcomes_total: the generic door and every featured door, each of
+ * which is a route of its own (`/webhooks/shopify`).
+ */
+const isWebhookRoute = (route: string): boolean => route.startsWith('/webhooks/');
 
 export interface MetricsRouteOptions {
   metrics: GatewayMetrics;
@@ -27,8 +31,11 @@ export function registerMetrics(app: FastifyInstance, options: MetricsRouteOptio
     metrics.requests.inc({ route, status: String(status), vendor });
     metrics.requestDuration.observe({ route }, reply.elapsedTime / 1000);
     if (status === 429) metrics.rateLimited.inc({ vendor });
-    const outcome = request.audit?.outcome;
-    if (outcome && WEBHOOK_ROUTES.has(route)) metrics.earnOutcomes.inc({ outcome });
+    const audit = request.audit;
+    if (audit && isWebhookRoute(route)) {
+      if (audit.outcomes) for (const [outcome, n] of audit.outcomes) metrics.earnOutcomes.inc({ outcome }, n);
+      else if (audit.outcome) metrics.earnOutcomes.inc({ outcome: audit.outcome });
+    }
     done();
   });
 
