@@ -29,6 +29,17 @@ export const ShopifySettings = z.strictObject({
     .regex(/^(\d{4}-(01|04|07|10)|unstable)$/, { message: 'must be a Shopify API version such as 2026-07' })
     .default(DEFAULT_API_VERSION)
     .meta({ title: 'Admin API version', description: 'Defaults to 2026-07 (supported by Shopify until at least July 2027).' }),
+  /**
+   * Whether the gateway creates and repairs each shop's webhook subscriptions through the Admin API
+   * (`subscriptions.ensure`). Off by default: apps declare their topics in shopify.app.toml, which the
+   * Admin API's webhookSubscriptions does not list, so a second, API-created set would be made
+   * beside them and every event would arrive twice. On only for an app without toml subscriptions.
+   */
+  managedSubscriptions: z.boolean().default(false).meta({
+    title: 'Gateway-managed subscriptions',
+    description:
+      "true: the gateway subscribes each shop through the Admin API. Leave false when the app's shopify.app.toml declares the webhooks (the default, recommended by Shopify): both would deliver every event twice.",
+  }),
 });
 export type ShopifySettings = z.infer<typeof ShopifySettings>;
 

@@ -17,7 +17,8 @@ export const adapter = defineAdapter({
   slug: 'shopify',
   display: {
     name: 'Shopify',
-    description: 'Earn on paid Shopify orders and reverse on refunds, straight from Shopify webhooks; nightly catalog pull for item rules.',
+    description:
+      'Earn on Shopify orders paid in full and reverse on refunds (to cards, gift cards or store credit) and lost chargebacks, straight from Shopify webhooks; nightly catalog pull for item rules.',
     category: 'ecommerce',
     logoSvg,
   },
@@ -26,7 +27,7 @@ export const adapter = defineAdapter({
     steps: [
       {
         title: 'Install the loyalty app',
-        body: "Install the operator's Shopify app on your shop. When your loyalty operator connects your shop, the gateway subscribes it, through the app, to orders/paid, refunds/create and orders/cancelled at {{webhookUrl}}: Shopify signs those deliveries with the app's secret, which the gateway checks. Nothing to set up by hand.",
+        body: "Install the operator's Shopify app on your shop. The app subscribes your shop (through its shopify.app.toml) to orders/paid, refunds/create, orders/cancelled, order_transactions/create and disputes/update at {{webhookUrl}}: Shopify signs those deliveries with the app's secret, which the gateway checks. Nothing to set up by hand. Chargebacks reach the gateway only if the app has the read_shopify_payments_disputes scope.",
       },
       {
         title: 'Do not add webhooks by hand',
@@ -34,7 +35,7 @@ export const adapter = defineAdapter({
       },
       {
         title: 'Enter your shop',
-        body: "Enter your {{storeIdLabel}} exactly as Shopify shows it, and paste the app's Admin API access token (read_products, read_orders) for the catalog and the order reconciliation.",
+        body: "Enter your {{storeIdLabel}} exactly as Shopify shows it, and paste the app's Admin API access token (read_products, read_orders) for the catalog, the order reconciliation and refunds that settle after they were made.",
       },
       {
         title: 'Test',

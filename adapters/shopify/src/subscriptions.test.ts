@@ -22,40 +22,35 @@ const sub = (n: number, topic: string, uri: string) => ({ id: `gid://shopify/Web
 const listed = (...nodes: unknown[]) => answer({ webhookSubscriptions: { nodes } });
 const created = (n: number, topic: string) =>
   answer({ webhookSubscriptionCreate: { webhookSubscription: sub(n, topic, URL_NOW), userErrors: [] } });
-const kitFor = (recorded: RecordedShopify) =>
-  adapterKit(adapter, { settings: { appSecret: 'shpss_x', apiBaseUrl: recorded.apiBaseUrl }, credentials: { accessToken: 'shpat_fake' } });
-const ctxFor = (recorded: RecordedShopify) => kitFor(recorded).context(SHOP) as ShopifyContext;
+const TOPICS = ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED', 'ORDER_TRANSACTIONS_CREATE', 'DISPUTES_UPDATE'];
+// The gateway manages a shop's subscriptions only when the operator says so (the app declares no toml ones).
+const kitFor = (recorded: RecordedShopify, managedSubscriptions = true) =>
+  adapterKit(adapter, {
+    settings: { appSecret: 'shpss_x', apiBaseUrl: recorded.apiBaseUrl, managedSubscriptions },
+    credentials: { accessToken: 'shpat_fake' },
+  });
+const ctxFor = (recorded: RecordedShopify, managed = true) => kitFor(recorded, managed).context(SHOP) as ShopifyContext;
 const sent = (recorded: RecordedShopify) =>
   recorded.seen.map((r) => JSON.parse(r.body) as { query: string; variables: Record<string, unknown> });
 
 describe('shopify webhook subscriptions (Admin GraphQL, app-scoped)', () => {
   it('are what the adapter declares for the gateway to manage', () => {
     expect(adapter.subscriptions).toMatchObject({
-      topics: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'],
+      topics: TOPICS,
       ensure: ensureSubscriptions,
       list: listSubscriptions,
     });
   });
 
   it('creates every topic the mapping needs on a shop with none, pointing at the gateway, as JSON', async () => {
-    server = await startRecordedShopify([
-      listed(),
-      created(1, 'ORDERS_PAID'),
-      created(2, 'REFUNDS_CREATE'),
-      created(3, 'ORDERS_CANCELLED'),
-    ]);
+    server = await startRecordedShopify([listed(), ...TOPICS.map((topic, i) => created(i + 1, topic))]);
     const report = await ensureSubscriptions(ctxFor(server), URL_NOW);
-    expect(report).toMatchObject({
-      webhookUrl: URL_NOW,
-      created: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'],
-      repaired: [],
-      unchanged: [],
-    });
-    expect(report.subscriptions.map((s) => s.uri)).toEqual([URL_NOW, URL_NOW, URL_NOW]);
+    expect(report).toMatchObject({ webhookUrl: URL_NOW, created: TOPICS, repaired: [], unchanged: [] });
+    expect(report.subscriptions.map((s) => s.uri)).toEqual(TOPICS.map(() => URL_NOW));
     const [list, ...creates] = sent(server);
-    expect(list!.variables).toEqual({ topics: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'] });
+    expect(list!.variables).toEqual({ topics: TOPICS });
     expect(creates.map((c) => c.variables)).toEqual(
-      ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'].map((topic) => ({
+      TOPICS.map((topic) => ({
         topic,
         webhookSubscription: { uri: URL_NOW, format: 'JSON' },
       })),
@@ -68,11 +63,17 @@ describe('shopify webhook subscriptions (Admin GraphQL, app-scoped)', () => {
       listed(sub(1, 'ORDERS_PAID', URL_NOW), sub(2, 'REFUNDS_CREATE', URL_OLD)),
       answer({ webhookSubscriptionUpdate: { webhookSubscription: sub(2, 'REFUNDS_CREATE', URL_NOW), userErrors: [] } }),
       created(3, 'ORDERS_CANCELLED'),
+      created(4, 'ORDER_TRANSACTIONS_CREATE'),
+      created(5, 'DISPUTES_UPDATE'),
     ]);
     const report = await ensureSubscriptions(ctxFor(server), URL_NOW);
-    expect(report).toMatchObject({ unchanged: ['ORDERS_PAID'], repaired: ['REFUNDS_CREATE'], created: ['ORDERS_CANCELLED'] });
+    expect(report).toMatchObject({
+      unchanged: ['ORDERS_PAID'],
+      repaired: ['REFUNDS_CREATE'],
+      created: ['ORDERS_CANCELLED', 'ORDER_TRANSACTIONS_CREATE', 'DISPUTES_UPDATE'],
+    });
     expect(sent(server)[1]!.variables).toEqual({ id: 'gid://shopify/WebhookSubscription/2', webhookSubscription: { uri: URL_NOW } });
-    expect(server.seen).toHaveLength(3);
+    expect(server.seen).toHaveLength(5);
   });
 
   it("Shopify's userErrors fail the call naming them (e.g. a URL Shopify will not deliver to)", async () => {
@@ -91,10 +92,24 @@ describe('shopify webhook subscriptions (Admin GraphQL, app-scoped)', () => {
     });
   });
 
-  it("lists the shop's subscriptions of the adapter's topics", async () => {
+  it("lists the shop's subscriptions of the adapter's topics, managed or not (to show API-made ones beside the toml's)", async () => {
     server = await startRecordedShopify([listed(sub(1, 'ORDERS_PAID', URL_OLD))]);
-    expect(await listSubscriptions(ctxFor(server))).toEqual([
+    expect(await listSubscriptions(ctxFor(server, false))).toEqual([
       { id: 'gid://shopify/WebhookSubscription/1', topic: 'ORDERS_PAID', uri: URL_OLD },
     ]);
+  });
+
+  it('without managedSubscriptions (the default) ensure creates nothing: 409 subscriptions_not_available saying how to use the toml or turn it on', async () => {
+    server = await startRecordedShopify([listed()]);
+    expect(adapter.settings.parse({ appSecret: 'shpss_x' }).managedSubscriptions).toBe(false);
+    const refused = ensureSubscriptions(ctxFor(server, false), URL_NOW);
+    await expect(refused).rejects.toMatchObject({ code: 'subscriptions_not_available', statusCode: 409 });
+    const message = ((await refused.catch((error: Error) => error)) as Error).message;
+    expect(message).toContain('shopify.app.toml');
+    expect(message).toContain(
+      'orders/paid, refunds/create, orders/cancelled, order_transactions/create, disputes/update with uri https://loyalty.example.com/webhooks/shopify',
+    );
+    expect(message).toContain('"managedSubscriptions": true');
+    expect(server.seen).toHaveLength(0);
   });
 });

@@ -1,10 +1,23 @@
-import { VendorApiError, type SubscriptionReport, type VendorSubscription } from '@loyalty-gateway/core';
+import { GatewayError, VendorApiError, type SubscriptionReport, type VendorSubscription } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { adminApiBaseUrl } from './config.js';
 import { shopifyGraphql, type ShopifyContext } from './api.js';
 
-/** The topics the mapping acts on (map.ts): orders/paid, refunds/create, orders/cancelled. */
-export const SUBSCRIPTION_TOPICS = ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'] as const;
+/**
+ * The topics the mapping acts on (map.ts, map-unit.ts): orders/paid, refunds/create,
+ * orders/cancelled, order_transactions/create (a pending refund settling) and disputes/update (a
+ * chargeback lost: needs the read_shopify_payments_disputes scope).
+ */
+export const SUBSCRIPTION_TOPICS = [
+  'ORDERS_PAID',
+  'REFUNDS_CREATE',
+  'ORDERS_CANCELLED',
+  'ORDER_TRANSACTIONS_CREATE',
+  'DISPUTES_UPDATE',
+] as const;
+
+/** The same topics as shopify.app.toml names them (README, "Subscribing the webhooks"): ORDER_TRANSACTIONS_CREATE is order_transactions/create. */
+export const TOML_TOPICS = SUBSCRIPTION_TOPICS.map((topic) => topic.toLowerCase().replace(/_(?=[^_]*$)/, '/'));
 
 const Subscription = z.looseObject({ id: z.string(), topic: z.string(), uri: z.string().nullish() });
 const fields = 'id topic uri';
@@ -37,12 +50,23 @@ function subscriptionOf(payload: z.infer<typeof Payload> | null | undefined, wha
 }
 
 /**
+ * Only with the provider setting `managedSubscriptions: true` (else 409 subscriptions_not_available,
+ * saying how to declare the topics in shopify.app.toml or turn it on).
  * Every topic delivers to `webhookUrl`: a topic with a subscription there is unchanged; one whose
  * subscription points elsewhere (the gateway moved) is repaired in place (webhookSubscriptionUpdate);
  * a missing one is created (webhookSubscriptionCreate, JSON). Subscriptions made by the app are
  * signed with the app's secret, the one the door verifies; ones added by hand in the admin are not.
  */
 export async function ensureSubscriptions(ctx: ShopifyContext, webhookUrl: string): Promise<SubscriptionReport> {
+  if (!ctx.settings.managedSubscriptions) {
+    throw new GatewayError('subscriptions_not_available', {
+      message:
+        `Shopify subscriptions are not managed by the gateway (provider setting managedSubscriptions is false): ` +
+        `declare the topics ${TOML_TOPICS.join(', ')} with uri ${webhookUrl} in the app's shopify.app.toml and run shopify app deploy. ` +
+        `For an app without toml subscriptions only, set "managedSubscriptions": true (PUT /admin/vendors/shopify/settings) and ensure again; ` +
+        `never both: the Admin API does not list the toml ones, so every event would arrive twice.`,
+    });
+  }
   const existing = await listSubscriptions(ctx);
   const report: SubscriptionReport = { webhookUrl, created: [], repaired: [], unchanged: [], subscriptions: [] };
   for (const topic of SUBSCRIPTION_TOPICS) {

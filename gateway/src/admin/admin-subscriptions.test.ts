@@ -1,6 +1,8 @@
+import { createHmac } from 'node:crypto';
 import { startRecordedVendorServer, type RecordedReply } from '@loyalty-gateway/core/testing';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { adapterFixture } from '../testing/native-fixtures.js';
 import { openOperatorApp, operatorSeed, type OperatorApp } from './testing/open-operator-app.js';
 
 const SHOP = 'later.myshopify.com';
@@ -8,6 +10,7 @@ const PUBLIC = 'https://loyalty.example.com';
 const HOOK = `${PUBLIC}/webhooks/shopify`;
 const GRAPHQL = '/admin/api/2026-07/graphql.json';
 const sub = (n: number, topic: string, uri: string) => ({ id: `gid://shopify/WebhookSubscription/${n}`, topic, uri });
+const TOPICS = ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED', 'ORDER_TRANSACTIONS_CREATE', 'DISPUTES_UPDATE'];
 
 /**
  * A recorded shop that behaves like Shopify's app-scoped webhookSubscriptions: it keeps the
@@ -44,13 +47,21 @@ describe.each(testDialects())('admin API: Shopify webhook subscriptions managed 
     await shop?.api.close();
   });
 
-  async function open(initial: Array<ReturnType<typeof sub>> = [], publicUrl: string | null = PUBLIC) {
+  /**
+   * The operator app with Shopify's recorded shop. `managedSubscriptions` is the provider setting
+   * that lets the gateway subscribe shops through the Admin API (an app without toml subscriptions);
+   * the tests of what the gateway creates turn it on, as such an operator would.
+   */
+  async function open(
+    initial: Array<ReturnType<typeof sub>> = [],
+    publicUrl: string | null = PUBLIC,
+    options: { managedSubscriptions?: boolean; journal?: boolean } = {},
+  ) {
     shop = await recordedShop(initial);
-    t = await openOperatorApp({
-      dialect: name,
-      ...(publicUrl ? { publicUrl } : {}),
-      seedDocument: operatorSeed({ shopifyApiBaseUrl: `${shop.api.baseUrl}/admin/api/2026-07` }),
-    });
+    const seedDocument = operatorSeed({ shopifyApiBaseUrl: `${shop.api.baseUrl}/admin/api/2026-07` });
+    const shopify = seedDocument.vendors.find((v) => v.slug === 'shopify') as unknown as { settings: Record<string, unknown> };
+    shopify.settings.managedSubscriptions = options.managedSubscriptions ?? true;
+    t = await openOperatorApp({ dialect: name, ...(publicUrl ? { publicUrl } : {}), seedDocument, journal: options.journal ?? false });
   }
   const create = () =>
     t.admin('POST', '/admin/connections', {
@@ -67,30 +78,24 @@ describe.each(testDialects())('admin API: Shopify webhook subscriptions managed 
     expect(created.statusCode).toBe(201);
     expect(created.json().subscriptions).toMatchObject({
       status: 'ensured',
-      report: { webhookUrl: HOOK, created: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'], repaired: [], unchanged: [] },
+      report: { webhookUrl: HOOK, created: TOPICS, repaired: [], unchanged: [] },
     });
-    expect(shop.subscriptions.map((s) => [s.topic, s.uri])).toEqual([
-      ['ORDERS_PAID', HOOK],
-      ['REFUNDS_CREATE', HOOK],
-      ['ORDERS_CANCELLED', HOOK],
-    ]);
+    expect(shop.subscriptions.map((s) => [s.topic, s.uri])).toEqual(TOPICS.map((topic) => [topic, HOOK]));
     expect(shop.api.seen.every((r) => r.path === GRAPHQL && r.headers['x-shopify-access-token'] === 'shpat_later')).toBe(true);
 
     const id = created.json().connection.id;
     const listed = await t.admin('GET', `/admin/connections/${id}/subscriptions`);
     expect(listed.json()).toMatchObject({
       webhookUrl: HOOK,
-      subscriptions: [
-        { topic: 'ORDERS_PAID', uri: HOOK },
-        { topic: 'REFUNDS_CREATE', uri: HOOK },
-        { topic: 'ORDERS_CANCELLED', uri: HOOK },
-      ],
+      subscriptions: TOPICS.map((topic) => ({ topic, uri: HOOK })),
+      duplicates: [],
+      warnings: [],
     });
     // Ensuring again changes nothing.
     expect((await t.admin('POST', `/admin/connections/${id}/subscriptions`)).json().report).toMatchObject({
       created: [],
       repaired: [],
-      unchanged: ['ORDERS_PAID', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'],
+      unchanged: TOPICS,
     });
   });
 
@@ -99,7 +104,7 @@ describe.each(testDialects())('admin API: Shopify webhook subscriptions managed 
     const created = await create();
     expect(created.json().subscriptions.report).toMatchObject({
       repaired: ['ORDERS_PAID'],
-      created: ['REFUNDS_CREATE', 'ORDERS_CANCELLED'],
+      created: TOPICS.slice(1),
     });
     expect(shop.subscriptions[0]).toEqual(sub(1, 'ORDERS_PAID', HOOK));
   });
@@ -152,5 +157,76 @@ describe.each(testDialects())('admin API: Shopify webhook subscriptions managed 
       statusCode: 404,
       code: 'connection_not_found',
     });
+  });
+  it('by default (managedSubscriptions false: the app declares its webhooks in shopify.app.toml) creating a connection subscribes nothing, and ensure is 409 saying how to do either', async () => {
+    await open([], PUBLIC, { managedSubscriptions: false });
+    const created = await create();
+    expect(created.statusCode).toBe(201);
+    expect(created.json().subscriptions).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringContaining('not managed by the gateway (provider setting managedSubscriptions is false)'),
+    });
+    const id = created.json().connection.id;
+    const ensure = await t.admin('POST', `/admin/connections/${id}/subscriptions`);
+    expect(ensure.json()).toMatchObject({
+      statusCode: 409,
+      code: 'subscriptions_not_available',
+      message: expect.stringMatching(/shopify\.app\.toml.*"managedSubscriptions": true/),
+    });
+    expect(ensure.json().message).toContain(`order_transactions/create, disputes/update with uri ${HOOK}`);
+    expect(shop.subscriptions).toEqual([]);
+    // Listing still works: it shows what the Admin API holds (never the toml ones).
+    expect((await t.admin('GET', `/admin/connections/${id}/subscriptions`)).json()).toMatchObject({ subscriptions: [], duplicates: [] });
+  });
+
+  it('the listing reports one topic subscribed twice to the gateway: every event of it arrives twice', async () => {
+    await open(
+      [sub(1, 'ORDERS_PAID', HOOK), sub(2, 'ORDERS_PAID', HOOK), sub(3, 'REFUNDS_CREATE', 'https://old.example.com/webhooks/shopify')],
+      PUBLIC,
+      {
+        managedSubscriptions: false,
+      },
+    );
+    const id = (await create()).json().connection.id;
+    const listed = (await t.admin('GET', `/admin/connections/${id}/subscriptions`)).json();
+    expect(listed.duplicates).toEqual([
+      { topic: 'ORDERS_PAID', uri: HOOK, ids: ['gid://shopify/WebhookSubscription/1', 'gid://shopify/WebhookSubscription/2'] },
+    ]);
+    expect(listed.warnings).toEqual([
+      `ORDERS_PAID is subscribed 2 times to ${HOOK} (gid://shopify/WebhookSubscription/1, gid://shopify/WebhookSubscription/2): each of its events arrives 2 times; delete all but one.`,
+    ]);
+  });
+
+  it('with the delivery journal on, the listing reports events delivered twice though the first delivery was answered in time (toml subscriptions beside API-made ones, which the Admin API does not list)', async () => {
+    await open([], PUBLIC, { journal: true });
+    const created = await create();
+    const id = created.json().connection.id;
+    // The same orders/paid event from two subscriptions: one X-Shopify-Event-Id, two X-Shopify-Webhook-Ids.
+    const body = adapterFixture('shopify', 'orders-paid.json');
+    const deliver = (webhookId: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/webhooks/shopify',
+        payload: body,
+        headers: {
+          'content-type': 'application/json',
+          'x-shopify-topic': 'orders/paid',
+          'x-shopify-shop-domain': SHOP,
+          'x-shopify-event-id': 'evt-two-subscriptions',
+          'x-shopify-webhook-id': webhookId,
+          'x-shopify-hmac-sha256': createHmac('sha256', 'shopify-app-secret-value').update(body).digest('base64'),
+        },
+      });
+    expect((await deliver('toml-delivery')).statusCode).toBe(200);
+    expect((await t.admin('GET', `/admin/connections/${id}/subscriptions`)).json()).toMatchObject({
+      deliveredTwice: { count: 0, eventIds: [] },
+      warnings: [],
+    });
+    expect((await deliver('api-delivery')).json()).toMatchObject({ results: [{ status: 'duplicate' }] });
+    const listed = (await t.admin('GET', `/admin/connections/${id}/subscriptions`)).json();
+    expect(listed.deliveredTwice).toEqual({ examined: 2, count: 1, eventIds: ['orders/paid:evt-two-subscriptions'] });
+    expect(listed.warnings).toEqual([
+      expect.stringMatching(/^1 event\(s\) among this connection's last 2 deliveries arrived again .*shopify\.app\.toml/),
+    ]);
   });
 });

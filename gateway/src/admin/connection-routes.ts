@@ -8,6 +8,7 @@ import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
 import { storeIdProblem } from '../featured/featured-seed-checks.js';
 import { connectionIdParam, fieldsOf, readAdminBody, readOptionalBody, readQuery } from './read-admin-body.js';
 import { storeCall } from './store-error.js';
+import { deliveredTwice, type SubscriptionDuplicate } from '../subscriptions/index.js';
 
 export const SHOWN_ONCE = 'Give this secret to the merchant now: it is stored encrypted and never shown again.';
 
@@ -26,6 +27,28 @@ export const skewView = (skew: ConnectionSkew | null) =>
 
 export const activityView = (activity: ConnectionActivityView | null) =>
   activity && { lastSeenAt: activity.lastSeenAt.toISOString(), lastStatus: activity.lastStatus, lastHour: activity.lastHour };
+
+/** Deliveries of a connection the journal looks at for events delivered twice (its list's most). */
+export const DUPLICATE_DELIVERY_WINDOW = 500;
+
+/** What an operator reads first in a subscription listing: each duplicate, in words, and what to do. */
+export function subscriptionWarnings(
+  duplicates: readonly SubscriptionDuplicate[],
+  twice: { events: string[]; examined: number } | null,
+): string[] {
+  const warnings = duplicates.map(
+    (d) =>
+      `${d.topic} is subscribed ${d.ids.length} times to ${d.uri} (${d.ids.join(', ')}): each of its events arrives ${d.ids.length} times; delete all but one.`,
+  );
+  if (twice && twice.events.length > 0) {
+    warnings.push(
+      `${twice.events.length} event(s) among this connection's last ${twice.examined} deliveries arrived again after a delivery answered in time ` +
+        `(not a retry): a subscription the vendor's API does not list delivers them too (Shopify: the app's shopify.app.toml ones beside ` +
+        `API-created ones). Keep one way of subscribing (Shopify: managedSubscriptions false, or no toml subscriptions).`,
+    );
+  }
+  return warnings;
+}
 
 /** A new secret (shown once); the previous ones stay valid for `overlapSeconds`. */
 export async function rotateConnection(
@@ -131,10 +154,26 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
     return deps.subscriptions;
   };
 
-  /** The store's webhook subscriptions at the vendor (adapters that manage them): list, and ensure (create missing, repair moved). */
-  scope.get('/connections/:id/subscriptions', ADMIN_ROUTE, async (request) =>
-    subscriptionManager().list(connectionIdParam(request.params)),
-  );
+  /**
+   * The store's webhook subscriptions at the vendor (adapters that manage them): list, and ensure
+   * (create missing, repair moved). The listing reports duplicates: one topic subscribed twice to
+   * the gateway, and, from the delivery journal when it is on, events delivered twice although the
+   * first delivery was answered in time (a subscription the vendor's API does not list).
+   */
+  scope.get('/connections/:id/subscriptions', ADMIN_ROUTE, async (request) => {
+    const id = connectionIdParam(request.params);
+    const listed = await subscriptionManager().list(id);
+    let twice: { events: string[]; examined: number } | null = null;
+    if (deps.journal) {
+      const { deliveries } = await deps.journal.list({ connectionId: id, limit: DUPLICATE_DELIVERY_WINDOW });
+      twice = { events: deliveredTwice(deliveries), examined: deliveries.length };
+    }
+    return {
+      ...listed,
+      ...(twice ? { deliveredTwice: { examined: twice.examined, count: twice.events.length, eventIds: twice.events.slice(0, 10) } } : {}),
+      warnings: subscriptionWarnings(listed.duplicates, twice),
+    };
+  });
   scope.post('/connections/:id/subscriptions', ADMIN_ROUTE, async (request) => {
     const id = connectionIdParam(request.params);
     readOptionalBody(EmptyBody, request.body);

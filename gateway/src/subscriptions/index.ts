@@ -4,3 +4,10 @@ export {
   type SubscriptionManagerOptions,
   type SubscriptionOutcome,
 } from './subscription-manager.js';
+export {
+  deliveredTwice,
+  subscriptionDuplicates,
+  VENDOR_ANSWER_WAIT_MS,
+  type JournalledDelivery,
+  type SubscriptionDuplicate,
+} from './subscription-duplicates.js';

@@ -9,6 +9,7 @@ import {
 } from '@loyalty-gateway/core';
 import { PullSetupError, buildPullContext } from '../scheduler/build-pull-context.js';
 import type { ConnectionSummary, GatewayStore } from '../stores/index.js';
+import { subscriptionDuplicates, type SubscriptionDuplicate } from './subscription-duplicates.js';
 
 /** What creating a connection did about its webhook subscriptions (in the 201's `subscriptions`). */
 export type SubscriptionOutcome =
@@ -17,7 +18,13 @@ export type SubscriptionOutcome =
 export interface SubscriptionManager {
   /** `{GATEWAY_PUBLIC_URL}/webhooks/{slug}`, or null when no public URL is configured. */
   webhookUrlOf(slug: string): string | null;
-  list(connectionId: string): Promise<{ webhookUrl: string | null; subscriptions: VendorSubscription[] }>;
+  /**
+   * The store's subscriptions at the vendor, and those that duplicate each other (one topic
+   * subscribed twice to the gateway: every event of it arrives twice).
+   */
+  list(
+    connectionId: string,
+  ): Promise<{ webhookUrl: string | null; subscriptions: VendorSubscription[]; duplicates: SubscriptionDuplicate[] }>;
   /** Create what is missing, repair what points elsewhere. 409 subscriptions_not_available, 502 vendor_api_failed. */
   ensure(connectionId: string): Promise<SubscriptionReport>;
   /** Right after a connection is created: ensure when it can, else say why not; never throws. Undefined for adapters without subscriptions. */
@@ -110,8 +117,9 @@ export function createSubscriptionManager(options: SubscriptionManagerOptions): 
     webhookUrlOf,
     async list(connectionId) {
       const connection = await connectionOf(connectionId);
-      const { subscriptions, ctx, webhookUrl } = await prepare(connection, false);
-      return { webhookUrl, subscriptions: await vendorCall(() => subscriptions.list(ctx)) };
+      const { adapter, subscriptions, ctx, webhookUrl } = await prepare(connection, false);
+      const listed = await vendorCall(() => subscriptions.list(ctx));
+      return { webhookUrl, subscriptions: listed, duplicates: subscriptionDuplicates(listed, webhookUrl, adapter.slug) };
     },
     async ensure(connectionId) {
       return ensureFor(await connectionOf(connectionId));
