@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
 import { createWorkerEngine, ENGINE_NOTICE_MESSAGES, openEngine, type EngineNotice, type EngineSeedInput } from '@loyalty-gateway/engine';
@@ -7,6 +6,7 @@ import { container as rootContainer, instancePerContainerCachingFactory, type De
 import { startOperatorSide } from '../admin/index.js';
 import { buildApp, type AppOptions } from '../app.js';
 import { ensureDemo, isEmptyDataDir } from '../boot/demo.js';
+import { privateDataDir } from '../boot/private-data-dir.js';
 import { openDatabases } from '../boot/open-databases.js';
 import type { ParsedSeed } from '../boot/seed-schema.js';
 import { applySeed, loadSeedFile } from '../boot/seed.js';
@@ -106,7 +106,9 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
     TOKENS.dataDir,
     perContainer(async () => {
       const firstStart = await isEmptyDataDir(config.GATEWAY_DATA_DIR);
-      await mkdir(config.GATEWAY_DATA_DIR, { recursive: true });
+      // Without DATABASE_URL: the gateway's SQLite file, and the embedded engine's unless the engine is remote.
+      const sqliteFiles = config.DATABASE_URL ? [] : ['gateway.sqlite', ...(config.LOYALTY_ENGINE_URL ? [] : ['engine.sqlite'])];
+      await privateDataDir(config.GATEWAY_DATA_DIR, sqliteFiles);
       return { firstStart };
     }),
   );
