@@ -186,6 +186,27 @@ describe('an invoice paid by DEPOSIT then BALANCE earns once, on the balance, th
     expect(seen.map((r) => r.path)).toEqual([ORDER_PATH, `/v2/payments/${BALANCE_ID}`, ORDER_PATH]);
   });
 
+  it('an order.updated COMPLETED whose order lists no payment received (an even exchange) earns nothing', async () => {
+    // Square's documented order made COMPLETED, returning items of another order (SPEC Order.returns, OrderReturn
+    // source_order_id), with no tender: what an even exchange may look like (unverified: no document shows one).
+    const open = fixtures.json<{ order: Record<string, unknown> & { id: string } }>('retrieve-order-response-open.json');
+    const exchange = { order: { ...open.order, state: 'COMPLETED', returns: [{ uid: 'uid2', source_order_id: INVOICE.orderId }] } };
+    const { map, seen } = await kitWith({ [`/v2/orders/${open.order.id}`]: [{ body: exchange }] });
+    const completed = orderUpdatedEvent({
+      eventId: 'evt-exchange',
+      orderId: open.order.id,
+      locationId: LOCATION,
+      state: 'COMPLETED',
+      updatedAt: '2020-05-18T16:40:00.000Z',
+      version: 2,
+    });
+    expect(await map(completed)).toMatchObject({
+      envelopes: [],
+      notes: [`Square order ${open.order.id} lists no payment received: an order.updated alone earns nothing`],
+    });
+    expect(seen.map((r) => r.path)).toEqual([`/v2/orders/${open.order.id}`]);
+  });
+
   it('invoice events move no money by themselves: 200 with a note, nothing read', async () => {
     const { map, seen } = await kitWith({});
     for (const [name, type] of [

@@ -1,7 +1,7 @@
 import type { MapResult } from '@loyalty-gateway/core';
 import { classify, toDisputeEnvelopes, toRefundEnvelopes, toSaleEnvelopes } from './map.js';
 import { SquareId, type SquareEvent, type SquareOrder, type SquarePayment } from './native.js';
-import { paidState } from './paid-in-full.js';
+import { paidState, paidTenders } from './paid-in-full.js';
 import { fetchCustomer, fetchOrder, fetchPayment, fetchPaymentIfReadable, saleOfRefund, type SquareContext } from './api.js';
 import { positiveSquareMoney } from './square-money.js';
 
@@ -44,10 +44,16 @@ export async function mapSquareUnit(event: SquareEvent, ctx: SquareContext): Pro
  * An order read back on its own (order.updated COMPLETED) maps as the event of the payment that
  * completed it (its last tender) would: the same sale, the same customer (a receipt email is on
  * the payment only), so whichever of the two events comes first, the other is its duplicate.
+ * It earns only when its tenders show money received.
  */
 async function orderSale(event: SquareEvent, order: SquareOrder, ctx: SquareContext, receivedAt: string): Promise<MapResult> {
   if (!isPaid(order, null)) return sale(event, null, order, ctx, receivedAt);
-  const paymentIds = (order.tenders ?? []).map((t) => t.payment_id ?? t.id).filter((id) => SquareId.safeParse(id).success);
+  const tenders = paidTenders(order);
+  // No payment event accompanies this one: without a tender that brought money (an even exchange,
+  // an order Square completed without a payment) nothing was received, so nothing earns.
+  if (tenders.length === 0)
+    return { envelopes: [], note: `Square order ${order.id} lists no payment received: an order.updated alone earns nothing` };
+  const paymentIds = tenders.map((t) => t.payment_id ?? t.id).filter((id) => SquareId.safeParse(id).success);
   const last = paymentIds.at(-1);
   const fetched = last ? await fetchPaymentIfReadable(ctx, last) : null;
   const payment = fetched?.status === 'COMPLETED' && fetched.order_id === order.id ? fetched : null;

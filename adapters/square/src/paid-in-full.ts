@@ -12,6 +12,11 @@ function brought(tender: SquareTender): boolean {
   return !details.some((detail) => NO_MONEY.has(detail?.status ?? ''));
 }
 
+/** The order's tenders that brought money (an amount > 0, not voided or failed), in Square's order. */
+export function paidTenders(order: SquareOrder): SquareTender[] {
+  return (order.tenders ?? []).filter((tender) => brought(tender) && (tender.amount_money?.amount ?? 0) > 0);
+}
+
 /** An amount in `currency` that can be added up exactly, else null. */
 function minor(money: { amount?: number | null | undefined; currency?: string | null | undefined } | null | undefined, currency: string) {
   const amount = money?.amount;
