@@ -111,8 +111,9 @@ describe.each(testDialects())('Clover money lifecycle through /webhooks/clover (
 
     const again = await post(body);
     expect(again.statusCode).toBe(200);
+    // The same again: every event a duplicate (a list of reversals giving nothing back is not in the answer).
     expect((again.json() as { results: Result[] }).results.map((r) => [r.eventType, r.status])).toEqual(
-      answer.results.map((r) => [r.eventType, 'duplicate']),
+      answer.results.filter((r) => r.eventType !== 'refunds.listed').map((r) => [r.eventType, 'duplicate']),
     );
     expect(await gw.balance(member)).toBe(wallet);
     return answer;
@@ -124,11 +125,8 @@ describe.each(testDialects())('Clover money lifecycle through /webhooks/clover (
       orderState('LCPAIDVJT2ABC', 'PAID', { payments: { elements: [payment('LCPAIDVJT2ABC', 'PYPAIDVJT2ABC', 3834)] } }),
       EARNED,
     );
-    expect(kinds(results)).toEqual([
-      ['refunds.listed', 'duplicate'], // nothing to give back
-      ['sale.completed', 'processed'],
-    ]);
-    expect(results[1]).toMatchObject({ membershipId: member, pointsEarned: EARNED });
+    expect(kinds(results)).toEqual([['sale.completed', 'processed']]);
+    expect(results[0]).toMatchObject({ membershipId: member, pointsEarned: EARNED });
   });
 
   it('one tender of a split voided the same day (left in payments, VOIDED), notified as a payment: exactly its part reversed; paid again: given back', async () => {
@@ -142,11 +140,10 @@ describe.each(testDialects())('Clover money lifecycle through /webhooks/clover (
     const reversal = Math.floor((EARNED * 1834) / 3834); // 18.34 of 38.34: 18 points
     const { results } = await step(voidState, -reversal, `P:${second.id}`);
     expect(kinds(results)).toEqual([
-      ['refunds.listed', 'duplicate'],
       ['sale.completed', 'duplicate'],
       ['sale.refunded', 'processed'],
     ]);
-    expect(results[2]).toMatchObject({ refundId: `void:${second.id}`, pointsReversed: reversal });
+    expect(results[1]).toMatchObject({ refundId: `void:${second.id}`, pointsReversed: reversal });
 
     // The customer pays the 18.34 again with another card: paid in full, no void listed any more.
     const repaid = orderState(id, 'PAID', {
@@ -166,11 +163,8 @@ describe.each(testDialects())('Clover money lifecycle through /webhooks/clover (
     const card = payment(id, 'PYVOIDSVJT2AB', 3834);
     await step(orderState(id, 'PAID', { payments: { elements: [card] } }), EARNED);
     const { results } = await step(orderState(id, 'OPEN', { payments: { elements: [] }, voids: { elements: [voided(card)] } }), -EARNED);
-    expect(kinds(results)).toEqual([
-      ['refunds.listed', 'duplicate'],
-      ['sale.refunded', 'processed'],
-    ]);
-    expect(results[1]).toMatchObject({ refundId: `void:${card.id}`, pointsReversed: EARNED });
+    expect(kinds(results)).toEqual([['sale.refunded', 'processed']]);
+    expect(results[0]).toMatchObject({ refundId: `void:${card.id}`, pointsReversed: EARNED });
   });
 
   it('a same-day full refund Clover records as a void (REFUNDED, the payment VOIDED, refunds empty): all of it reversed', async () => {
@@ -182,7 +176,6 @@ describe.each(testDialects())('Clover money lifecycle through /webhooks/clover (
       -EARNED,
     );
     expect(kinds(results)).toEqual([
-      ['refunds.listed', 'duplicate'],
       ['sale.completed', 'duplicate'],
       ['sale.refunded', 'processed'],
     ]);
@@ -206,7 +199,7 @@ describe.each(testDialects())('Clover money lifecycle through /webhooks/clover (
       orderState(id, 'PARTIALLY_REFUNDED', { payments: { elements: [card] }, refunds: { elements: [refund] } }),
       -part,
     );
-    expect(refunded.results[2]).toMatchObject({
+    expect(refunded.results[1]).toMatchObject({
       eventType: 'sale.refunded',
       status: 'processed',
       refundId: refund.id,
@@ -231,14 +224,14 @@ describe.each(testDialects())('Clover money lifecycle through /webhooks/clover (
       orderState(id, 'PAID', { payments: { elements: [payment(id, 'PYCREDITVJT2A', 3834)] }, credits: { elements: [credit] } }),
       -part,
     );
-    expect(results[2]).toMatchObject({ eventType: 'sale.refunded', refundId: `credit:${credit.id}`, pointsReversed: part });
+    expect(results[1]).toMatchObject({ eventType: 'sale.refunded', refundId: `credit:${credit.id}`, pointsReversed: part });
   });
 
   it('partly paid (the first tender of a split): nothing until paid in full, a note saying how much is received', async () => {
     const id = 'LCPARTVJT2ABC';
     const first = payment(id, 'PYPARTAVJT2AB', 2000);
     const partly = await step(orderState(id, 'PARTIALLY_PAID', { payType: 'SPLIT_CUSTOM', payments: { elements: [first] } }), 0);
-    expect(kinds(partly.results)).toEqual([['refunds.listed', 'duplicate']]);
+    expect(kinds(partly.results)).toEqual([]);
     expect(partly.notes).toEqual([
       `order ${id} payment state is PARTIALLY_PAID (20.00 of 38.34 received): not paid in full, nothing to earn yet`,
     ]);
@@ -246,7 +239,7 @@ describe.each(testDialects())('Clover money lifecycle through /webhooks/clover (
       orderState(id, 'PAID', { payType: 'SPLIT_CUSTOM', payments: { elements: [first, payment(id, 'PYPARTBVJT2AB', 1834)] } }),
       EARNED,
     );
-    expect(full.results[1]).toMatchObject({ eventType: 'sale.completed', status: 'processed', pointsEarned: EARNED });
+    expect(full.results[0]).toMatchObject({ eventType: 'sale.completed', status: 'processed', pointsEarned: EARNED });
   });
 
   it('a pre-authorisation hold (result AUTH) earns nothing; captured, it earns', async () => {
@@ -269,7 +262,7 @@ describe.each(testDialects())('Clover money lifecycle through /webhooks/clover (
       payments: { elements: [card, payment(id, 'PYEDITBVJT2AB', 1000)] },
     });
     const { results } = await step(edited, 0);
-    expect(results[1]).toMatchObject({
+    expect(results[0]).toMatchObject({
       eventType: 'sale.completed',
       status: 'duplicate',
       warning: expect.stringContaining('with another total'),
@@ -348,10 +341,7 @@ describe.each(testDialects())('Clover money lifecycle through /webhooks/clover (
 
     it('the void notification arriving late changes nothing either', async () => {
       const response = await post(notification('O:LCMISSEDVJT2A', clock));
-      expect(kinds((response.json() as { results: Result[] }).results)).toEqual([
-        ['refunds.listed', 'duplicate'],
-        ['sale.refunded', 'duplicate'],
-      ]);
+      expect(kinds((response.json() as { results: Result[] }).results)).toEqual([['sale.refunded', 'duplicate']]);
       expect(await gw.balance(member)).toBe(wallet);
     });
   });

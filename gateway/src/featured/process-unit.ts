@@ -110,6 +110,8 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
       refused.push({ storeId: item.storeId, reason: 'refused', detail: `${error.code}: ${error.message}` });
       continue;
     }
+    // The vendor's own list of reversals, when the ledger already matched it, says nothing new: left out of the answer.
+    if (envelope.eventType === 'refunds.listed' && result.status !== 'processed') continue;
     results.push({
       storeId: item.storeId,
       eventId: envelope.eventId,

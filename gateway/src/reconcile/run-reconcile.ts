@@ -112,7 +112,8 @@ export async function runReconcile(
         try {
           const result = await deps.pipeline(canonical, parsed.data);
           if (result.status === 'processed') counts.recovered += 1;
-          else if (result.status === 'duplicate') counts.duplicates += 1;
+          // A list of reversals the ledger already matched is no event of its own: not counted.
+          else if (result.status === 'duplicate' && parsed.data.eventType !== 'refunds.listed') counts.duplicates += 1;
         } catch (error) {
           // A refusal of the ledger (refund_id_reused, currency_mismatch) is the same on every run, as on
           // the featured door, which answers it 200: counted as found, logged, and the run goes on. Only
