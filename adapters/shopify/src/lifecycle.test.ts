@@ -237,10 +237,32 @@ describe('disputes (disputes/update, Shopify Payments): reversed only when final
     expect(notes[0]).toMatch(note);
   });
 
+  it('charge_refunded (deprecated: the merchant refunded, which came as refunds/create) reverses nothing; a lost one without a usable amount is a note', async () => {
+    const refunded = await deliver('disputes/update', { ...dispute(297752803), status: 'charge_refunded' });
+    expect(refunded.envelopes).toEqual([]);
+    expect(refunded.notes[0]).toMatch(/not final/);
+    const noAmount = await deliver('disputes/update', { ...dispute(297752803), amount: null });
+    expect(noAmount.envelopes).toEqual([]);
+    expect(noAmount.notes[0]).toMatch(/states no usable amount/);
+  });
+
   it('the recorded single dispute (needs_response) and disputes/create reverse nothing', async () => {
     const { envelopes, notes } = await deliver('disputes/create', fixtures.json<any>('disputes-needs-response.response.json').dispute);
     expect(envelopes).toEqual([]);
     expect(notes[0]).toMatch(/dispute 598735659 \(chargeback, needs_response\) of order 625362839 not final/);
+  });
+});
+
+describe('orders edited after payment, exchanges', () => {
+  it('orders/edited is not a money event (more money captured is decision 5: nothing yet; money given back comes as refunds/create)', async () => {
+    const { envelopes, notes } = await deliver('orders/edited', { order_edit: { order_id: 450789469 } });
+    expect(envelopes).toEqual([]);
+    expect(notes).toEqual(['Shopify topic orders/edited is not used for loyalty: nothing to do']);
+  });
+
+  it('orders/paid again for the same order with a higher total is the same sale id: the ledger keeps the first (decision 5)', async () => {
+    const grown = await deliver('orders/paid', { ...paidOrder(), total_price: '698.94' }, 'evt-grown');
+    expect(grown.envelopes).toMatchObject([{ eventType: 'sale.completed', transaction: { id: '450789469', total: 698.94 } }]);
   });
 });
 

@@ -90,7 +90,14 @@ function adminApi(request: SeenRequest): RecordedReply | undefined {
   return { body: { data: { orders: { pageInfo: { hasNextPage: false, endCursor: null }, nodes } } } };
 }
 
-type Result = { status: string; eventType: string; refundId?: string; pointsEarned?: number; pointsReversed?: number };
+type Result = {
+  status: string;
+  eventType: string;
+  refundId?: string;
+  pointsEarned?: number;
+  pointsReversed?: number;
+  warning?: string | null;
+};
 type Answer = { status: string; results: Result[]; skipped: unknown[]; notes: string[] };
 
 describe.each(testDialects())('Shopify money lifecycle through /webhooks/shopify ($name)', ({ name: dialect }) => {
@@ -247,6 +254,15 @@ describe.each(testDialects())('Shopify money lifecycle through /webhooks/shopify
     // The settled refund's own refunds/create, late, is the same reversal.
     const late = await deliverTwice('refunds/create', bytes(withStatus('success')), 'evt-later-settled');
     expect(late.results).toMatchObject([{ refundId: '929361472', status: 'duplicate' }]);
+    expect(await wallet()).toBe(243);
+  });
+
+  it('edited after payment, 100.00 more captured (orders/paid again with the grown total): the sale keeps its first total, nothing more earned (decision 5)', async () => {
+    // The documented order as an edit that added items would leave it: total_price 698.94, paid in full.
+    const grown = await deliverTwice('orders/paid', bytes({ ...order(), total_price: '698.94' }), 'evt-edited');
+    expect(grown.results).toMatchObject([
+      { eventType: 'sale.completed', status: 'duplicate', pointsEarned: 0, warning: expect.stringContaining('with another total') },
+    ]);
     expect(await wallet()).toBe(243);
   });
 
