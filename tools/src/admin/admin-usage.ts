@@ -22,8 +22,9 @@ export const ADMIN_USAGE = `loyalty-gateway admin <group> <action> [args] [--url
   connections rotate ID [--overlap-seconds N]   new secret once; the old one stays valid N s (default 86400)
   connections deactivate ID | activate ID
   connections credentials ID --file f.json
-  connections subscriptions ID             the store's webhook subscriptions at the vendor (Shopify)
+  connections subscriptions ID             the store's webhook subscriptions at the vendor (Shopify), and duplicates (warnings)
   connections subscriptions ensure ID      subscribe the store to this gateway: create missing, repair moved ones
+                                           (Shopify: only with the provider setting managedSubscriptions: true)
 
   catalog runs [--vendor V] [--connection ID]
   catalog pull --vendor V --connection ID [--wait]   start a pull (202); --wait polls until it ends
