@@ -49,6 +49,8 @@ export const adapter = defineAdapter({
   native: SquareEvent,
   // Square signs its test notification like any event: authenticated first.
   handshake: { auth: 'signed', detect: squareHandshake },
+  // An OPEN order can be updated after a payment and paid in full again; a sale is emitted only when paid in full.
+  paidOrdersGrow: true,
   units: squareUnits,
   map: (event, ctx) => mapSquareUnit(event, ctx),
   catalog: { schedule: CATALOG_SCHEDULE, pull: pullCatalog },
