@@ -45,6 +45,8 @@ export const adapter = defineAdapter({
   native: CloverWebhookBody,
   // Clover posts the verificationCode before the auth code exists: recognised before authentication.
   handshake: { auth: 'unsigned', detect: (body) => cloverHandshake(body) },
+  // A paid order can be edited and paid in full again; a sale is emitted only while the payments cover the total.
+  paidOrdersGrow: true,
   units: (body) => cloverUnits(body),
   map: (unit, ctx) => mapCloverUnit(unit, ctx),
   catalog: { schedule: CATALOG_SCHEDULE, pull: pullCatalog },
