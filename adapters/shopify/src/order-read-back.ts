@@ -7,7 +7,7 @@ import type { ShopifyUnit } from './webhook-unit.js';
 
 /** Lines read per order (2 + pageInfo + 50 × 5 points: the line, its price set and money, variant, product). */
 export const RECONCILE_LINE_ITEMS = 50;
-/** Refunds read per order (8 × 78 points, counted below). */
+/** Refunds read per order (8 × 79 points, counted below). */
 export const RECONCILE_REFUNDS = 8;
 
 /**
@@ -26,10 +26,11 @@ const BOTH = 'shopMoney { amount currencyCode } presentmentMoney { amount curren
  * connection 2 + first × its node (scalars are free). Counted:
  * - the order 1, totalPriceSet 2, totalOutstandingSet 2, billingAddress 1, shippingAddress 1: 7
  * - lineItems: 2 + pageInfo 1 + 50 × 5 = 253
- * - refunds: 8 × 78, each: the refund 1, totalRefundedSet 2; transactions 2 + pageInfo 1 + 3 × 3 = 12;
+ * - refunds: 8 × 79, each: the refund 1, totalRefundedSet 2; transactions 2 + pageInfo 1 + 3 × 3 = 12;
  *   refundLineItems 2 + 1 + 5 × 7 (subtotalSet and totalTaxSet, both sides) = 38; refundShippingLines
- *   2 + 1 + 2 × 4 = 11; orderAdjustments 2 + 1 + 2 × 4 = 11; duties (a list, one duty) 3 = 624
- * about 884 points requested (the unused part is refunded by Shopify: an ordinary order costs a few dozen).
+ *   2 + 1 + 2 × 4 = 11; orderAdjustments 2 + 1 + 2 × 4 = 11; duties (a list, counted as one duty: the duty,
+ *   its amountSet and both sides) 4 = 632
+ * about 892 points requested (the unused part is refunded by Shopify: an ordinary order costs a few dozen).
  */
 export const RECONCILE_ORDER_QUERY = `query ReconcileOrder($id: ID!) {
   order(id: $id) {

@@ -16,7 +16,7 @@ export const RECONCILE_PAGE_SIZE = 50;
  * connection costs its `first` times its node: 50 orders each with their lines and refunds cannot
  * be one query (50 × 250 lines alone is 12,500). So a page is listed cheaply (about 53 points: the
  * ids and the test flag), and each order is read back alone with the fields the webhook's own
- * mapping reads (requested cost about 884, counted in order-read-back.ts; Shopify refunds the
+ * mapping reads (requested cost about 892, counted in order-read-back.ts; Shopify refunds the
  * unused part, so an ordinary order costs a few dozen). Needs read_orders.
  */
 export const RECONCILE_QUERY = `query ReconcileOrders($first: Int!, $after: String, $query: String!) {
