@@ -266,7 +266,7 @@ describe.each(testDialects())('Shopify money lifecycle through /webhooks/shopify
     expect(await wallet()).toBe(243);
   });
 
-  it('a chargeback: needs_response and won reverse nothing, lost reverses the disputed 100.00 once', async () => {
+  it('a chargeback: needs_response and won reverse nothing, lost in another currency is refused by the ledger, lost reverses the disputed 100.00 once', async () => {
     expect((await deliverTwice('orders/paid', disputedOrder, 'evt-disputed-paid')).results).toMatchObject([
       { status: 'processed', pointsEarned: 598 },
     ]);
@@ -275,6 +275,28 @@ describe.each(testDialects())('Shopify money lifecycle through /webhooks/shopify
     expect(waiting).toMatchObject({ results: [], notes: [expect.stringContaining('not final: reversed only if lost')] });
     const won = await deliverTwice('disputes/update', bytes(dispute(782360659)), 'evt-dispute-won');
     expect(won).toMatchObject({ results: [], notes: [expect.stringContaining('won by the merchant')] });
+    expect(await wallet()).toBe(841);
+    // A lost chargeback stated in another currency than the sale's (the recorded dispute 46484353 with
+    // currency EUR): the payload gives no rate, so it is sent as it is and the ledger refuses it
+    // (currency_mismatch), reported in the answer's skipped; nothing is reversed.
+    const body = bytes({ ...dispute(46484353), currency: 'EUR' });
+    const response = await gw.app.inject({
+      method: 'POST',
+      url: '/webhooks/shopify',
+      payload: body,
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-topic': 'disputes/update',
+        'x-shopify-shop-domain': SHOP_DOMAIN,
+        'x-shopify-event-id': 'evt-dispute-eur',
+        ...vendorSignature(shopify.defaultAuth, SHOPIFY_APP_SECRET, URL, body),
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      results: [],
+      skipped: [{ reason: 'refused', detail: expect.stringMatching(/^currency_mismatch/) }],
+    });
     expect(await wallet()).toBe(841);
     const lost = await deliverTwice('disputes/update', bytes(dispute(297752803)), 'evt-dispute-lost');
     // floor(598 × 100.00 / 598.94) = 99
