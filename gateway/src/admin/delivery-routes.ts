@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { ERRORS, GatewayError, type ErrorCode, type FieldError, type WebhookResult } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { featuredSlugOf, type Delivery } from '../journal/index.js';
 import type { RecordedRequest } from '../journal/delivery-journal.js';
 import { readEnvelope } from '../webhooks/read-envelope.js';
 import { webhookOutcome } from '../webhooks/webhook-results.js';
+import { adminActor } from './admin-actor.js';
 import { DeliveriesQuery, EmptyBody } from './admin-schemas.js';
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
 import { readOptionalBody, readQuery } from './read-admin-body.js';
@@ -209,10 +210,6 @@ export function registerDeliveryRoutes(scope: FastifyInstance, deps: AdminDeps):
 
   scope.post('/deliveries/:id/replay', ADMIN_ROUTE, async (request) => {
     readOptionalBody(EmptyBody, request.body);
-    const replayedBy = `admin:${createHash('sha256')
-      .update(request.headers.authorization ?? '')
-      .digest('hex')
-      .slice(0, 12)}`;
-    return replayDelivery(deps, idParam(request.params), replayedBy, request.log);
+    return replayDelivery(deps, idParam(request.params), adminActor(request.headers.authorization), request.log);
   });
 }
