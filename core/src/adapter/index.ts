@@ -9,6 +9,7 @@ export * from './auth/authenticate.js';
 export * from './auth/auth-refusal.js';
 export * from './http-client.js';
 export * from './outbound-url.js';
+export * from './saved-url-problems.js';
 export * from './define-adapter.js';
 export * from './vendor-answer.js';
 export * from './decode-native.js';

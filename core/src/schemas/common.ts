@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hiddenCharacterProblem } from './hidden-character.js';
 
 /** ES2024's String methods (Node 20 has them; the project's TypeScript lib is ES2023). */
 type WellFormed = string & { isWellFormed(): boolean; toWellFormed(): string };
@@ -43,10 +44,38 @@ export function vendorText(value: string, max = 255): string {
  */
 export const isKeyableId = (value: string, max = 255): boolean => value.length > 0 && value.length <= max && isStorableText(value);
 
-/** An id an operator types (admin API, console, seed file): 1–255 characters, storable as sent. */
-export const operatorId = z.string().min(1).max(255).refine(isStorableText, { message: NOT_STORABLE });
-/** A display name an operator types: trimmed, 1–255 characters, storable as sent. */
-export const operatorName = z.string().trim().min(1).max(255).refine(isStorableText, { message: NOT_STORABLE });
+/** Refuses a value holding a bidirectional control or an invisible character, naming it and where it is. */
+const noHiddenCharacters = (value: string, ctx: z.RefinementCtx) => {
+  const problem = hiddenCharacterProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+};
+
+/**
+ * An id an operator types to create something (admin API, console, seed file): 1–255 characters,
+ * storable, without a bidirectional control or an invisible character (it would show as another
+ * id), kept in NFC (a decomposed "é" and a composed one are one id, as a person reads them).
+ */
+export const operatorId = z
+  .string()
+  .superRefine(noHiddenCharacters)
+  .normalize('NFC')
+  .min(1)
+  .max(255)
+  .refine(isStorableText, { message: NOT_STORABLE });
+/** A display name an operator types: trimmed, 1–255 characters, storable, the same characters refused and NFC as operatorId. */
+export const operatorName = z
+  .string()
+  .superRefine(noHiddenCharacters)
+  .trim()
+  .normalize('NFC')
+  .min(1)
+  .max(255)
+  .refine(isStorableText, { message: NOT_STORABLE });
+/**
+ * An id an operator searches for (admin filters, path parameters): 1–255 storable characters,
+ * exactly as sent. Vendors' ids are what they are: one holding an invisible character is found too.
+ */
+export const searchId = z.string().min(1).max(255).refine(isStorableText, { message: NOT_STORABLE });
 
 /** A required string of at most `max` characters, storable as sent. */
 export const text = (max: number) =>
