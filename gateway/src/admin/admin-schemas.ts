@@ -1,16 +1,20 @@
-import { operatorId, operatorName } from '@loyalty-gateway/core';
+import { JsonObject, operatorId, operatorName, searchId } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { RUNS_LIST_MAX } from '../stores/run-history.js';
+import { StoreId } from '../stores/store-inputs.js';
 
 const slug = z
   .string()
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase letters, digits and single hyphens')
   .max(64);
+/** What an operator creates (NFC, no hidden characters) … */
 const identifier = operatorId;
 const displayName = operatorName;
+/** … and what an operator looks up: as sent, so what a vendor sent is found whatever it holds. */
+const searched = searchId;
 
 export const SlugParams = z.strictObject({ slug });
-export const IdParams = z.strictObject({ id: identifier });
+export const IdParams = z.strictObject({ id: searched });
 
 export const EmptyBody = z.strictObject({});
 
@@ -21,18 +25,18 @@ export const NewVendor = z.strictObject({
 });
 export const RenameVendor = z.strictObject({ name: displayName });
 
-/** Provider settings or connection credentials: a JSON object, checked by the adapter's own schema. */
-export const SecretObject = z.record(z.string(), z.unknown());
+/** Provider settings or connection credentials: a JSON object, checked as parsed by the adapter's own schema. */
+export const SecretObject = JsonObject;
 
 export const ConnectionsQuery = z.strictObject({
   vendor: slug.optional(),
-  merchantId: identifier.optional(),
+  merchantId: searched.optional(),
 });
 
 export const CreateConnectionBody = z.strictObject({
   vendor: slug,
-  /** The vendor-side store id, exactly as the vendor sends it (case, spaces and slashes count). */
-  storeId: identifier,
+  /** The vendor-side store id, exactly as the vendor sends it (case, spaces and slashes count; NFC; nothing hidden). */
+  storeId: StoreId,
   merchantId: identifier,
   outletId: identifier,
   credentials: SecretObject.optional(),
@@ -48,7 +52,7 @@ export const RotateBody = z.strictObject({
 
 export const RunsQuery = z.strictObject({
   vendor: slug.optional(),
-  connectionId: identifier.optional(),
+  connectionId: searched.optional(),
   limit: z
     .string()
     .regex(/^\d{1,4}$/, `a whole number from 1 to ${RUNS_LIST_MAX}`)
@@ -59,7 +63,7 @@ export const RunsQuery = z.strictObject({
 
 export const TriggerRunBody = z.strictObject({
   vendor: slug,
-  connectionId: identifier,
+  connectionId: searched,
 });
 
 const isoTime = z
@@ -70,17 +74,17 @@ const isoTime = z
 /** GET /admin/deliveries: the journal's filters (newest first, cursor-paginated). */
 export const DeliveriesQuery = z.strictObject({
   vendor: slug.optional(),
-  store: identifier.optional(),
-  connectionId: identifier.optional(),
+  store: searched.optional(),
+  connectionId: searched.optional(),
   status: z
     .string()
     .regex(/^[1-5]\d\d$/, 'an HTTP status such as 500')
     .transform(Number)
     .optional(),
-  code: identifier.optional(),
+  code: searched.optional(),
   since: isoTime.optional(),
   until: isoTime.optional(),
-  transactionId: identifier.optional(),
+  transactionId: searched.optional(),
   limit: z
     .string()
     .regex(/^\d{1,3}$/, 'a whole number from 1 to 500')

@@ -1,4 +1,4 @@
-import { GatewayError, type AnyAdapter } from '@loyalty-gateway/core';
+import { GatewayError, savedUrlProblems, type AnyAdapter, type FieldError } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { IGNORED_SETTINGS_KEYS, parseProviderSettings, type ProviderSettingsContext } from '../featured/index.js';
 import type { Vendor } from '../stores/index.js';
@@ -7,6 +7,10 @@ import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
 import { vendorView } from './admin-views.js';
 import { readAdminBody, readOptionalBody, slugParam } from './read-admin-body.js';
 import { storeCall } from './store-error.js';
+
+/** The adapter's schema and the URL check may name the same problem (VendorApiBaseUrl): once. */
+const uniqueFields = (fields: FieldError[]) =>
+  fields.filter((f, i) => fields.findIndex((g) => g.path === f.path && g.message === f.message) === i);
 
 const summaryOf = (v: Vendor) => ({ slug: v.slug, name: v.name, tier: v.tier, hasSettings: v.settings !== null });
 
@@ -122,10 +126,12 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
       });
     }
     const checked = parseProviderSettings(adapter, settings, { tlsListener: deps.tlsListener, unknownKeys: 'refuse' });
-    if (!checked.ok) {
+    // Every URL in them too, whatever the adapter names the field: a metadata or link-local address is never called.
+    const fields = uniqueFields([...(checked.ok ? [] : checked.fields), ...savedUrlProblems(settings)]);
+    if (fields.length > 0) {
       throw new GatewayError('invalid_settings', {
-        message: `The ${adapter.display.name} settings do not fit its adapter: ${checked.fields.map((f) => `${f.path} ${f.message}`).join('; ')}.`,
-        fields: checked.fields,
+        message: `The ${adapter.display.name} settings do not fit its adapter: ${fields.map((f) => `${f.path} ${f.message}`).join('; ')}.`,
+        fields,
       });
     }
     // Stored as sent (the door re-reads `auth` overrides from it), encrypted at rest. A registered

@@ -1,4 +1,4 @@
-import { formatPath, operatorId } from '@loyalty-gateway/core';
+import { formatPath, JsonObject, lookAlikeDifference, lookAlikeKey, operatorId, savedUrlProblems } from '@loyalty-gateway/core';
 import { EngineSeed } from '@loyalty-gateway/engine';
 import { z } from 'zod';
 import { adapters } from '../adapters.js';
@@ -15,8 +15,8 @@ export const VendorSeed = z.strictObject({
   slug,
   name: operatorId,
   tier: z.enum(['generic', 'featured']),
-  /** Provider settings of a vendor with a featured adapter, validated by that adapter's schema. */
-  settings: z.record(z.string(), z.unknown()).optional(),
+  /** Provider settings of a vendor with a featured adapter, validated as written by that adapter's schema. */
+  settings: JsonObject.optional(),
 });
 
 export const ConnectionSeed = z.strictObject({
@@ -28,7 +28,7 @@ export const ConnectionSeed = z.strictObject({
   secret: z.string().min(16, { message: 'must be at least 16 characters' }).max(1024).optional(),
   active: z.boolean().default(true),
   /** Featured vendors: this connection's credentials (fetch-back, catalog), validated by the adapter. */
-  credentials: z.record(z.string(), z.unknown()).optional(),
+  credentials: JsonObject.optional(),
 });
 
 /** The whole sandbox seed file. Merchants are checked in full by the engine's EngineSeed too. */
@@ -61,11 +61,15 @@ const issuesOf = (error: z.ZodError): SeedIssue[] =>
       : [{ path: formatPath(issue.path), message: issue.message }],
   );
 
-/** Connections must name a vendor of the file, an outlet of their merchant, and be unique. */
+/**
+ * Connections must name a vendor of the file, an outlet of their merchant, and be unique; a store
+ * id must not look like another of the same vendor (lookAlikeKey), as the store refuses too.
+ */
 function checkConnections(seed: GatewaySeed, engine: EngineSeed): SeedIssue[] {
   const issues: SeedIssue[] = [];
   const vendors = new Set(seed.vendors.map((v) => v.slug));
   const taken = new Set<string>();
+  const looks = new Map<string, { storeId: string; at: string }>();
   seed.merchants.forEach((merchant, m) => {
     const outlets = new Set((engine.merchants[m]?.outlets ?? []).map((o) => o.id));
     merchant.connections.forEach((connection, c) => {
@@ -75,12 +79,21 @@ function checkConnections(seed: GatewaySeed, engine: EngineSeed): SeedIssue[] {
       if (!outlets.has(connection.outletId))
         issues.push({ path: `${at}.outletId`, message: `unknown outlet "${connection.outletId}" of this merchant` });
       const key = JSON.stringify([connection.vendor, connection.storeId]);
+      const look = looks.get(JSON.stringify([connection.vendor, lookAlikeKey(connection.storeId)]));
       if (taken.has(key))
         issues.push({
           path: `${at}.storeId`,
           message: `a second connection for vendor "${connection.vendor}" and store "${connection.storeId}"`,
         });
+      else if (look)
+        issues.push({
+          path: `${at}.storeId`,
+          message:
+            `looks like the store id ${JSON.stringify(look.storeId)} of ${look.at} (vendor ${connection.vendor}), ` +
+            `differing only in characters that look alike: ${lookAlikeDifference(connection.storeId, look.storeId)}`,
+        });
       taken.add(key);
+      if (!look) looks.set(JSON.stringify([connection.vendor, lookAlikeKey(connection.storeId)]), { storeId: connection.storeId, at });
     });
   });
   return issues;
@@ -100,7 +113,10 @@ export function parseSeed(document: unknown): { seed: ParsedSeed } | { issues: S
   const listed = seed.merchants.flatMap((merchant, m) =>
     merchant.connections.map((connection, c) => ({ at: `merchants[${m}].connections[${c}]`, connection })),
   );
-  const issues = [...checkConnections(seed, engine.data), ...featuredSeedIssues(seed.vendors, listed, adapters)];
+  // Every URL in provider settings, whatever the adapter names the field (the adapter's own check may name it too: once).
+  const urls = seed.vendors.flatMap((vendor, v) => savedUrlProblems(vendor.settings, ['vendors', v, 'settings']));
+  const found = [...checkConnections(seed, engine.data), ...featuredSeedIssues(seed.vendors, listed, adapters), ...urls];
+  const issues = found.filter((issue, i) => found.findIndex((other) => other.path === issue.path && other.message === issue.message) === i);
   if (issues.length > 0) return { issues };
   return {
     seed: {

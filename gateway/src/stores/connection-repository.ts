@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { lookAlikeKey } from '@loyalty-gateway/core';
 import { isUniqueViolation } from '@loyalty-gateway/storage';
 import type { Kysely, Transaction } from 'kysely';
 import { sealContext, type GatewayTables } from './gateway-tables.js';
 import type { ConnectionInput, IssuedSecret, RotateSecretOptions, SecretJson } from './gateway-store-types.js';
-import { ConnectionExistsError, ConnectionNotFoundError, VendorNotFoundError } from './store-errors.js';
+import { ConnectionExistsError, ConnectionNotFoundError, LookAlikeStoreIdError, VendorNotFoundError } from './store-errors.js';
 import { ConnectionInputSchema, RotateSecretSchema, SecretJsonSchema, parseInput } from './store-inputs.js';
 import { createConnectionQueries } from './connection-queries.js';
 import type { RepositoryContext } from './vendor-repository.js';
@@ -39,6 +40,18 @@ export function createConnectionRepository(ctx: RepositoryContext) {
     if (locked.numUpdatedRows === 0n) throw new ConnectionNotFoundError(connectionId);
   }
 
+  /**
+   * A store id a person could not tell from another store of the same vendor is refused, naming
+   * that one (the exact same id is the unique constraint's: ConnectionExistsError). Reads the
+   * vendor's store ids: creating a connection is an operator's act, not the hot path.
+   */
+  async function refuseLookAlike(trx: Kysely<GatewayTables>, vendor: string, storeId: string) {
+    const key = lookAlikeKey(storeId);
+    const rows = await trx.selectFrom('gw_connections').select(['id', 'store_id']).where('vendor', '=', vendor).execute();
+    const twin = rows.find((row) => row.store_id !== storeId && lookAlikeKey(row.store_id) === key);
+    if (twin) throw new LookAlikeStoreIdError(vendor, storeId, { storeId: twin.store_id, connectionId: twin.id });
+  }
+
   async function create(input: ConnectionInput): Promise<IssuedSecret> {
     const c = parseInput(ConnectionInputSchema, input, 'connection');
     const secret = c.secret ?? generateConnectionSecret();
@@ -46,8 +59,15 @@ export function createConnectionRepository(ctx: RepositoryContext) {
     const at = now().getTime();
     try {
       await db.transaction().execute(async (trx) => {
-        const vendor = await trx.selectFrom('gw_vendors').select('slug').where('slug', '=', c.vendor).executeTakeFirst();
-        if (!vendor) throw new VendorNotFoundError(c.vendor);
+        // A no-op update: it finds the vendor and, on PostgreSQL, holds its row, so two look-alike
+        // store ids created at once are compared one after the other (SQLite serialises writers anyway).
+        const vendor = await trx
+          .updateTable('gw_vendors')
+          .set((eb) => ({ slug: eb.ref('slug') }))
+          .where('slug', '=', c.vendor)
+          .executeTakeFirst();
+        if (vendor.numUpdatedRows === 0n) throw new VendorNotFoundError(c.vendor);
+        await refuseLookAlike(trx, c.vendor, c.storeId);
         await trx
           .insertInto('gw_connections')
           .values({

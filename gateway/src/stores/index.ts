@@ -24,7 +24,13 @@ export type {
 } from './gateway-store-types.js';
 export { createVendorNoteStore, type OperatorStoreOptions } from './vendor-note-store.js';
 export { createCatalogRunStore, type CatalogRunStoreOptions } from './catalog-run-store.js';
-export { ConnectionExistsError, ConnectionNotFoundError, StoreInputError, VendorNotFoundError } from './store-errors.js';
+export {
+  ConnectionExistsError,
+  ConnectionNotFoundError,
+  LookAlikeStoreIdError,
+  StoreInputError,
+  VendorNotFoundError,
+} from './store-errors.js';
 export { generateConnectionSecret } from './connection-repository.js';
 export { gatewayMigrations } from './gateway-migrations.js';
 export { createSecretBox, SecretBoxError, type SecretBox } from './secret-box.js';

@@ -1,3 +1,5 @@
+import { lookAlikeDifference } from '@loyalty-gateway/core';
+
 /**
  * Typed failures of the gateway store. Each carries a stable `code` the admin API can map to a
  * response (core's ERRORS table has no admin codes yet).
@@ -13,6 +15,33 @@ export class ConnectionExistsError extends Error {
     this.name = 'ConnectionExistsError';
   }
 }
+
+/**
+ * A new store id that reads as another store of the same vendor (lookAlikeKey): a person could
+ * not tell the two connections apart. Names the existing one and where the two differ.
+ */
+export class LookAlikeStoreIdError extends Error {
+  readonly code = 'look_alike_store_id';
+  constructor(
+    readonly vendor: string,
+    readonly storeId: string,
+    readonly existing: { storeId: string; connectionId: string },
+  ) {
+    super(
+      `a connection for vendor ${JSON.stringify(vendor)} and store ${JSON.stringify(storeId)} cannot be created: its store id ${lookAlikeProblem(vendor, storeId, existing)}`,
+    );
+    this.name = 'LookAlikeStoreIdError';
+  }
+
+  /** The store id field's problem, for the Error body's `fields`. */
+  get problem(): string {
+    return lookAlikeProblem(this.vendor, this.storeId, this.existing);
+  }
+}
+
+const lookAlikeProblem = (vendor: string, storeId: string, existing: { storeId: string; connectionId: string }) =>
+  `looks like the existing store id ${JSON.stringify(existing.storeId)} of ${vendor} (connection ${existing.connectionId}), ` +
+  `differing only in characters that look alike: ${lookAlikeDifference(storeId, existing.storeId)}`;
 
 export class ConnectionNotFoundError extends Error {
   readonly code = 'connection_not_found';

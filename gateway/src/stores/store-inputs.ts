@@ -1,4 +1,4 @@
-import { operatorId, operatorName } from '@loyalty-gateway/core';
+import { hiddenCharacterProblem, JsonObject, operatorId, operatorName } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { StoreInputError } from './store-errors.js';
 
@@ -8,14 +8,22 @@ export const VendorSlug = z
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase letters, digits and single hyphens')
   .max(64);
 export const VendorTierInput = z.enum(['generic', 'featured']);
-const SecretJsonInput = z.record(z.string(), z.unknown());
+const SecretJsonInput = JsonObject;
 /**
- * A vendor-side store id, kept exactly: no trimming, no case folding (the header must match it
- * byte for byte). HTTP trims spaces and tabs around a header value and cannot carry control
- * characters, so an id with either could never authenticate: refused, saying why.
+ * A vendor-side store id as an operator creates it: no trimming, no case folding (the header
+ * must match it byte for byte), in NFC (how a person reads it: one id, however its accents were
+ * typed). HTTP trims spaces and tabs around a header value and cannot carry control characters,
+ * so an id with either could never authenticate; a bidirectional control or an invisible
+ * character would make it show as another store: all refused, saying why. A look-alike of
+ * another store of the same vendor is refused by the store itself (it needs the other ids).
  */
 export const StoreId = z
   .string()
+  .superRefine((value, ctx) => {
+    const problem = hiddenCharacterProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .normalize('NFC')
   .min(1, 'must not be empty')
   .max(255, 'must be at most 255 characters')
   .refine(
