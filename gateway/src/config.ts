@@ -137,6 +137,13 @@ export const GatewayConfig = z
     GATEWAY_JOURNAL_DAYS: optional(
       wholeNumberEnv('days').min(0, { message: 'must be 0 (off) or more days' }).max(366, { message: 'must be at most 366 days' }),
     ).default(14),
+    /**
+     * MiB the delivery journal may take in all (its rows' text and an estimate of their indexes):
+     * past it the oldest entries are pruned before their days are up (gateway_journal_pruned_early_total).
+     */
+    GATEWAY_JOURNAL_MB: optional(
+      wholeNumberEnv('MiB').min(16, { message: 'must be at least 16 MiB' }).max(1_048_576, { message: 'must be at most 1048576 MiB' }),
+    ).default(2048),
     /** Days the history of catalog pulls and order reconciliations is kept (each connection's reconciliation checkpoint stays). */
     GATEWAY_RUNS_DAYS: optional(
       wholeNumberEnv('days').min(1, { message: 'must be at least 1 day' }).max(3660, { message: 'must be at most 3660 days' }),

@@ -38,6 +38,7 @@ async function v1Auth(app: FastifyInstance, options: V1AuthOptions): Promise<voi
     // The timestamp header passed the window check in onRequest.
     const timestamp = request.headers[AUTH_HEADERS.timestamp] as string;
     assertSignature(request.connection!, request.headers, timestamp, body);
+    request.authenticated = true;
     options.onAuthenticated?.(request.connection!, Number(timestamp));
     done();
   };

@@ -306,6 +306,7 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
         database: await open(r, TOKENS.gatewayDatabase),
         masterKey: await open(r, TOKENS.masterKey),
         retentionDays: config.GATEWAY_JOURNAL_DAYS,
+        maxBytes: config.GATEWAY_JOURNAL_MB * MiB,
         // SQLite: written by its own thread (a second connection to gateway.sqlite), off the HTTP thread.
         sqliteFile: config.DATABASE_URL ? undefined : join(config.GATEWAY_DATA_DIR, 'gateway.sqlite'),
         sqliteCacheMb: config.GATEWAY_SQLITE_CACHE_MB,

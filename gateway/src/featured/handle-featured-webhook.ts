@@ -80,6 +80,8 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
       reading,
     );
     request.connection = resolved[0]?.connection ?? null;
+    // resolveUnits authenticated each resolved unit with the adapter's scheme.
+    request.authenticated = resolved.length > 0;
     await noteUnknownStores(skipped, scope.log);
     // When a unit failed, the first failure is the answer (the vendor redelivers the request).
     const { outcomes, failure } = await processByStore(deps, scope, resolved);

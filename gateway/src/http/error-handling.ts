@@ -14,6 +14,7 @@ import './fastify-types.js';
 async function errorHandling(app: FastifyInstance): Promise<void> {
   const allowed = new AllowedMethods();
   app.decorateRequest('connection', null);
+  app.decorateRequest('authenticated', false);
   app.decorateRequest('audit', null);
   app.decorateRequest('replay', null);
 

@@ -27,6 +27,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The connection the v1 auth headers resolved to; null on unauthenticated routes. */
     connection: Connection | null;
+    /**
+     * Whether the request proved its connection (the v1 signature verified, a featured door's
+     * units authenticated): `connection` is set before the signature is checked, so a refused
+     * request may name a connection it could not prove.
+     */
+    authenticated: boolean;
     audit: RequestAudit | null;
     /** Set when this request is an operator's replay of a kept delivery (an in-process ticket). */
     replay: ReplayTicket | null;

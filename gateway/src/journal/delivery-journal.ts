@@ -1,9 +1,11 @@
 import { hash, randomBytes } from 'node:crypto';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { toStorableText } from '@loyalty-gateway/core';
 import { preparedQuery, SQLITE_DEFAULT_CACHE_MB, sqliteCacheSizePragma, type SqlDatabase } from '@loyalty-gateway/storage';
 import { CompiledQuery, sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { createSecretBox } from '../stores/secret-box.js';
+import { ROW_OVERHEAD_BYTES, pruneToBudget } from './byte-budget.js';
+import { clipFields, clipText, type FieldError } from './clip-text.js';
+import { createRefusalAggregates } from './refusal-aggregates.js';
 
 interface GwDeliveriesTable {
   id: string;
@@ -33,12 +35,15 @@ interface GwDeliveriesTable {
   body_sealed: string | null;
   replay_of: string | null;
   replayed_by: string | null;
+  client_address: string | null;
+  refusals: number | null;
+  last_request_id: string | null;
+  authenticated: number | null;
+  size_bytes: number | null;
+  replay_forced: number | null;
 }
 
-export interface FieldError {
-  path: string;
-  message: string;
-}
+export type { FieldError };
 
 /** What one request was and how it ended. */
 export interface DeliveryInput {
@@ -64,6 +69,12 @@ export interface DeliveryInput {
   skewSeconds?: number | null | undefined;
   replayOf?: string | null | undefined;
   replayedBy?: string | null | undefined;
+  /** The client (`request.ip` as clientKey counts it): refusals without a connection are aggregated by it. */
+  clientAddress?: string | null | undefined;
+  /** Whether the request proved its connection (a signature, a featured door's scheme). */
+  authenticated?: boolean | null | undefined;
+  /** A replay the operator forced past a revoked secret or an inactive connection. */
+  replayForced?: boolean | undefined;
 }
 
 /** The request itself, kept (sealed) for failures on our side and replays. */
@@ -72,10 +83,18 @@ export interface RecordedRequest {
   headers: Record<string, string>;
 }
 
-export interface Delivery extends Omit<DeliveryInput, 'receivedAt' | 'fields'> {
+export interface Delivery extends Omit<DeliveryInput, 'receivedAt' | 'fields' | 'clientAddress' | 'authenticated' | 'replayForced'> {
   id: string;
   receivedAt: string;
   fields: FieldError[] | null;
+  clientAddress: string | null;
+  /** How many refusals this entry stands for (refusals without a connection: one row per client address and minute). */
+  refusals: number;
+  /** The request id of the last of those refusals (null: one request). */
+  lastRequestId: string | null;
+  /** Whether the request proved its connection; null for entries journalled before this was kept (migration 0013). */
+  authenticated: boolean | null;
+  replayForced: boolean;
   bodySha256: string | null;
   /** Whether the raw request is kept (a failure on our side, or a replay): only those can be replayed. */
   requestKept: boolean;
@@ -103,6 +122,8 @@ export interface DeliveryJournalOptions {
   retentionDays?: number;
   /** Most entries kept per connection (older ones pruned first). Default 100,000. */
   maxPerConnection?: number;
+  /** The whole journal's bytes at most (GATEWAY_JOURNAL_MB), oldest entries pruned first past them. Default 2 GiB. */
+  maxBytes?: number;
   /** Entries waiting to be written before new ones are dropped (never blocking a request). Default 10,000. */
   maxBacklog?: number;
   /** How often the backlog is written. Default 250 ms. */
@@ -276,6 +297,12 @@ const COLUMNS = [
   'body_sealed',
   'replay_of',
   'replayed_by',
+  'client_address',
+  'refusals',
+  'last_request_id',
+  'authenticated',
+  'size_bytes',
+  'replay_forced',
 ] as const satisfies ReadonlyArray<keyof GwDeliveriesTable>;
 /** PostgreSQL's type of each column that is not text. */
 const NOT_TEXT: Partial<Record<(typeof COLUMNS)[number], string>> = {
@@ -288,6 +315,10 @@ const NOT_TEXT: Partial<Record<(typeof COLUMNS)[number], string>> = {
   request_region: 'integer',
   request_key: 'integer',
   connection_region: 'integer',
+  refusals: 'integer',
+  authenticated: 'integer',
+  size_bytes: 'integer',
+  replay_forced: 'integer',
 };
 
 /**
@@ -329,6 +360,9 @@ export function chunkRows(rows: Row[], maxChars: number): Row[][] {
   return chunks;
 }
 
+/** Where a row's `size_bytes` is among its values. */
+const SIZE_COLUMN = COLUMNS.indexOf('size_bytes');
+
 /** A row's values in COLUMNS order. */
 export type Row = Array<GwDeliveriesTable[keyof GwDeliveriesTable]>;
 const parseFields = (text: string | null): FieldError[] | null => (text ? (JSON.parse(text) as FieldError[]) : null);
@@ -356,6 +390,11 @@ const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
   requestKept: row.body_sealed !== null,
   replayOf: row.replay_of,
   replayedBy: row.replayed_by,
+  clientAddress: row.client_address,
+  refusals: row.refusals === null ? 1 : Number(row.refusals),
+  lastRequestId: row.last_request_id,
+  authenticated: row.authenticated === null ? null : Number(row.authenticated) === 1,
+  replayForced: Number(row.replay_forced ?? 0) === 1,
 });
 
 /**
@@ -429,15 +468,6 @@ export const idRegion = (id: string): number => regionOf(fnv1a(id));
  * Stored keys must stay valid: never change this function without a migration.
  */
 export const requestKey = (id: string): number => keyOf(fnv1a(id));
-
-/**
- * A text value as the journal keeps it: at most `max` characters; NUL characters (valid in a JSON
- * string, refused by PostgreSQL's text type) and lone surrogates (which a request's JSON may carry
- * and a cut at `max` may leave; refused by PostgreSQL's JSON input) as U+FFFD, on both dialects
- * alike. Either would otherwise fail the whole batch it is written in.
- */
-const clip = (value: string | null | undefined, max = 255): string | null =>
-  value == null ? null : toStorableText(value.length > max ? value.slice(0, max) : value);
 
 /**
  * The inspector's list: newest first, `limit` + 1 rows (the extra one says whether a page follows).
@@ -605,44 +635,70 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       ? startWriter(options.sqliteFile, options.sqliteCacheMb ?? SQLITE_DEFAULT_CACHE_MB, options.writerResourceLimits)
       : null;
   let dropped = 0;
+  let prunedEarly = 0;
   let writing: Promise<void> = Promise.resolve();
+  const aggregates = createRefusalAggregates();
+  const maxBytes = options.maxBytes ?? 2 * 1024 * 1024 * 1024;
+  /** Bytes this process wrote since the budget was last checked (a tenth of it checks it again, between the hourly prunings). */
+  let writtenSinceBudget = 0;
+  let budgetCheck: Promise<number> | null = null;
 
-  /** One entry as its column values, in COLUMNS order (what both writers bind; no object per row). */
-  function row(input: DeliveryInput, request: RecordedRequest | undefined, body: Buffer | undefined): Row {
+  /**
+   * One entry as its column values, in COLUMNS order (what both writers bind; no object per row).
+   * Every text has a cap (clipText, clipFields); ids are cut without a mark, free text says it was
+   * clipped. `size_bytes` is what the row stores (the byte budget's measure).
+   */
+  function row(
+    input: DeliveryInput,
+    request: RecordedRequest | undefined,
+    body: Buffer | undefined,
+    id = timeOrderedId(input.receivedAt.getTime()),
+    clientAddress = input.clientAddress,
+  ): Row {
     const at = input.receivedAt.getTime();
-    const transactionId = clip(input.transactionId);
-    const requestId = clip(input.requestId, 128)!;
+    const transactionId = clipText(input.transactionId, 255, false);
+    const requestId = clipText(input.requestId, 128, false)!;
     const requestHash = fnv1a(requestId);
-    const connectionId = clip(input.connectionId);
-    return [
-      timeOrderedId(at),
+    const connectionId = clipText(input.connectionId, 255, false);
+    const values: Row = [
+      id,
       requestId,
       regionOf(requestHash),
       keyOf(requestHash),
       at,
-      input.method,
-      clip(input.route)!,
-      clip(input.vendor),
-      clip(input.storeId),
+      clipText(input.method, 16)!,
+      clipText(input.route)!,
+      clipText(input.vendor),
+      clipText(input.storeId),
       connectionId,
       connectionId === null ? null : idRegion(connectionId),
-      clip(input.eventType),
-      clip(input.eventId),
+      clipText(input.eventType),
+      clipText(input.eventId, 255, false),
       transactionId,
       transactionId === null ? null : transactionKey(transactionId),
       transactionId === null ? null : idRegion(transactionId),
-      clip(input.refundId),
+      clipText(input.refundId, 255, false),
       input.status,
-      clip(input.outcome),
-      clip(input.warning, 1000),
-      input.fields && input.fields.length > 0 ? JSON.stringify(input.fields.slice(0, 50)) : null,
+      clipText(input.outcome),
+      clipText(input.warning, 1000),
+      clipFields(input.fields),
       Math.max(0, Math.round(input.durationMs)),
       input.skewSeconds == null || !Number.isFinite(input.skewSeconds) ? null : Math.round(input.skewSeconds),
       body && body.length > 0 ? hash('sha256', body, 'hex') : null,
       request ? box.seal(JSON.stringify({ headers: request.headers, body: request.body.toString('base64') }), SEAL_CONTEXT) : null,
-      clip(input.replayOf),
-      clip(input.replayedBy),
+      clipText(input.replayOf, 255, false),
+      clipText(input.replayedBy, 255, false),
+      clipText(clientAddress, 64),
+      null,
+      null,
+      input.authenticated == null ? null : input.authenticated ? 1 : 0,
+      null,
+      input.replayForced ? 1 : null,
     ];
+    let size = ROW_OVERHEAD_BYTES;
+    for (const value of values) if (typeof value === 'string') size += value.length;
+    values[SIZE_COLUMN] = size;
+    return values;
   }
 
   // SQLite without the writer thread (an in-memory database): the batch insert as SQL text built
@@ -664,7 +720,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   const maxStatementChars = options.maxStatementChars ?? 16 * 1024 * 1024;
 
   async function flush(): Promise<void> {
-    const run = writing.then(async () => {
+    const writes = writing.then(async () => {
       while (queue.length > 0) {
         const batch = queue.splice(0, writer ? 2_000 : 200);
         try {
@@ -672,13 +728,33 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
           else if (postgres) {
             for (const rows of chunkRows(batch, maxStatementChars)) await INSERT_BATCH_POSTGRES(db, { rows: JSON.stringify(rows) });
           } else await db.executeQuery(insertOf(batch));
+          for (const values of batch) writtenSinceBudget += Number(values[SIZE_COLUMN]);
         } catch (error) {
           options.onError?.(error, batch.length);
         }
       }
+      // Aggregated refusals: their rows' counts, after the rows themselves (one statement per client address and minute).
+      for (const update of aggregates.take()) {
+        try {
+          await run(
+            db
+              .updateTable('gw_deliveries')
+              .set({ refusals: update.count, last_request_id: clipText(update.lastRequestId, 128, false) })
+              .where('id', '=', update.id)
+              .compile(),
+          );
+        } catch (error) {
+          options.onError?.(error, 0);
+        }
+      }
     });
-    writing = run;
-    return run;
+    writing = writes;
+    await writes;
+    if (writtenSinceBudget > maxBytes / 10 && !budgetCheck) {
+      writtenSinceBudget = 0;
+      budgetCheck = pruneEarly().finally(() => (budgetCheck = null));
+      budgetCheck.catch((error: unknown) => options.onError?.(error, 0));
+    }
   }
   const timer = setInterval(() => void flush(), options.flushMs ?? 250);
   timer.unref();
@@ -711,6 +787,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   }
 
   async function prune(): Promise<number> {
+    await budgetCheck?.catch(() => undefined);
     const cutoff = now().getTime() - (options.retentionDays ?? 14) * 24 * 60 * 60 * 1000;
     // By the primary key: ids begin with their time (migration 0012).
     let removed = await deleteInChunks((q) => q.where('id', '<', idFloor(cutoff)));
@@ -752,6 +829,20 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       if (!journalledBefore && earlier > 0)
         removed += await deleteInChunks((q) => ofConnection(q, connectionId, true).where('received_at', '<', cut));
     }
+    return removed + (await pruneEarly());
+  }
+
+  /** The byte budget's pass (pruneToBudget): entries deleted before their days are up, counted for the metric. */
+  async function pruneEarly(): Promise<number> {
+    const removed = await pruneToBudget({
+      db,
+      run,
+      deleteBelow: (id) => deleteInChunks((q) => q.where('id', '<', id)),
+      idFloor,
+      maxBytes,
+      nowMs: now().getTime(),
+    });
+    prunedEarly += removed;
     return removed;
   }
 
@@ -759,18 +850,31 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     /** Queue one entry (never waits, never throws). Pass `request` to keep it, sealed, for a replay. */
     record(input: DeliveryInput, body?: Buffer, request?: RecordedRequest): void {
       try {
+        let id: string | undefined;
+        let address = input.clientAddress;
+        if (!input.connectionId && input.status >= 400 && input.status < 500 && !input.replayOf && !request) {
+          // A refusal (4xx) anyone can send: one row per client address and minute (refusal-aggregates.ts).
+          const first = aggregates.count(input.clientAddress ?? '?', input.receivedAt.getTime(), input.requestId, () =>
+            timeOrderedId(input.receivedAt.getTime()),
+          );
+          if (!first) return;
+          ({ id, address } = first);
+        }
         if (queue.length >= maxBacklog) {
           dropped += 1;
           return;
         }
-        queue.push(row(input, request, body));
+        queue.push(row(input, request, body, id, address));
       } catch (error) {
         options.onError?.(error, 1);
       }
     },
     flush,
-    /** Entries waiting to be written (the gateway_journal_backlog gauge) and entries dropped since start. */
-    backlog: () => ({ waiting: queue.length, dropped }),
+    /**
+     * Entries waiting to be written (the gateway_journal_backlog gauge), entries dropped since
+     * start, and entries the byte budget pruned before their days were up (gateway_journal_pruned_early_total).
+     */
+    backlog: () => ({ waiting: queue.length, dropped, prunedEarly }),
     /** The SQLite writer thread now (null when batches are written through `database`). */
     writerThread: () => writer?.thread ?? null,
     /**

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { clientKey } from '../http/client-key.js';
 import '../http/fastify-types.js';
 import type { DeliveryJournal } from './delivery-journal.js';
 
@@ -60,6 +61,8 @@ export function registerJournalHook(app: FastifyInstance, journal: DeliveryJourn
         skewSeconds: Number.isFinite(timestamp) && timestamp > 0 ? timestamp - now / 1000 : null,
         replayOf: request.replay?.replayOf,
         replayedBy: request.replay?.replayedBy,
+        clientAddress: clientKey(request.ip),
+        authenticated: request.authenticated,
       },
       body,
       (reply.statusCode >= 500 || request.replay) && body ? { body, headers: keptHeaders(request) } : undefined,

@@ -136,9 +136,14 @@ export class GatewayMetrics {
     });
   }
 
-  /** gateway_journal_backlog: journal entries waiting to be written; gateway_journal_dropped_total: dropped when the backlog was full. */
-  watchJournal(journal: { backlog(): { waiting: number; dropped: number } }): void {
-    for (const name of ['gateway_journal_backlog', 'gateway_journal_dropped_total']) this.registry.removeSingleMetric(name);
+  /**
+   * gateway_journal_backlog: journal entries waiting to be written; gateway_journal_dropped_total:
+   * dropped when the backlog was full; gateway_journal_pruned_early_total: pruned by the journal's
+   * byte budget (GATEWAY_JOURNAL_MB) before GATEWAY_JOURNAL_DAYS were up.
+   */
+  watchJournal(journal: { backlog(): { waiting: number; dropped: number; prunedEarly?: number } }): void {
+    for (const name of ['gateway_journal_backlog', 'gateway_journal_dropped_total', 'gateway_journal_pruned_early_total'])
+      this.registry.removeSingleMetric(name);
     new Gauge({
       name: 'gateway_journal_backlog',
       help: 'Delivery journal entries waiting to be written (never blocking a request).',
@@ -153,6 +158,14 @@ export class GatewayMetrics {
       registers: [this.registry],
       collect() {
         this.set(journal.backlog().dropped);
+      },
+    });
+    new Gauge({
+      name: 'gateway_journal_pruned_early_total',
+      help: 'Delivery journal entries this process pruned before GATEWAY_JOURNAL_DAYS were up, to keep the journal within GATEWAY_JOURNAL_MB, since start.',
+      registers: [this.registry],
+      collect() {
+        this.set(journal.backlog().prunedEarly ?? 0);
       },
     });
   }

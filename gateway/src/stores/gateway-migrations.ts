@@ -11,6 +11,7 @@ import { deliveriesConnectionRegionMigration } from './gateway-migration-0009.js
 import { deliveriesReplayIndexMigration } from './gateway-migration-0010.js';
 import { reconcileRunsIndexesMigration } from './gateway-migration-0011.js';
 import { deliveriesIdOrderMigration } from './gateway-migration-0012.js';
+import { deliveriesBoundsMigration } from './gateway-migration-0013.js';
 
 const init: Migration = {
   async up(db: Kysely<any>) {
@@ -83,5 +84,6 @@ export const gatewayMigrations: MigrationSet = {
     '0010_deliveries_replay_index': deliveriesReplayIndexMigration,
     '0011_reconcile_runs_indexes': reconcileRunsIndexesMigration,
     '0012_deliveries_id_order': deliveriesIdOrderMigration,
+    '0013_deliveries_bounds': deliveriesBoundsMigration,
   },
 };

@@ -83,6 +83,8 @@ export async function openOperatorApp(
     engineFault?: { down: boolean };
     /** GATEWAY_TRUSTED_PROXIES (none when absent). */
     trustedProxies?: string[];
+    /** GATEWAY_REFUSED_LIMIT (none when absent). */
+    refusalLimit?: { max: number };
   } = {},
 ): Promise<OperatorApp> {
   const logs: string[] = [];
@@ -115,7 +117,7 @@ export async function openOperatorApp(
                 : engine.reverse(command, callOptions),
           }
         : engine,
-    app: { trustedProxies: options.trustedProxies },
+    app: { trustedProxies: options.trustedProxies, refusalLimit: options.refusalLimit },
   });
   const adapters = options.adapters ?? registeredAdapters;
   provide(

@@ -1,0 +1,64 @@
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+
+/** What one journal row stores besides its text: numbers, the row's header and its index entries. */
+export const ROW_OVERHEAD_BYTES = 160;
+/** Rows journalled before `size_bytes` existed (migration 0013) count as this many bytes. */
+export const UNSIZED_ROW_BYTES = 600;
+
+const HOUR = 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
+
+export interface ByteBudgetPass {
+  db: Kysely<any>;
+  /** One statement on the journal's connection (its writer thread on SQLite). */
+  run: (query: CompiledQuery) => Promise<{ rows: unknown[] }>;
+  /** Deletes every entry whose id is below `id` (in chunks); how many. */
+  deleteBelow: (id: string) => Promise<number>;
+  /** The lowest id of an entry received at this time or later (the journal's idFloor). */
+  idFloor: (ms: number) => string;
+  maxBytes: number;
+  nowMs: number;
+}
+
+/**
+ * Keeps the whole journal within `maxBytes` (GATEWAY_JOURNAL_MB): its entries' bytes are summed
+ * newest first, an hour of ids a statement (a range of the primary key: ids begin with their
+ * time), and where the sum passes the budget the hour is summed again a minute a statement; every
+ * entry before the minute that passes it is deleted, oldest first, whatever its age. Short
+ * statements with the writer free between them, not one sum over millions of rows. How many
+ * entries went.
+ */
+export async function pruneToBudget(pass: ByteBudgetPass): Promise<number> {
+  const { db, run } = pass;
+  const oldest = (await run(db.selectFrom('gw_deliveries').select('id').orderBy('id', 'asc').limit(1).compile())).rows[0] as
+    { id: string } | undefined;
+  if (!oldest) return 0;
+  const oldestMs = Number.parseInt(oldest.id.slice(0, 9), 36);
+  const bytesBetween = async (fromMs: number, toMs: number | null): Promise<number> => {
+    let query = db
+      .selectFrom('gw_deliveries')
+      .select(sql<number | string | null>`sum(coalesce(size_bytes, ${sql.lit(UNSIZED_ROW_BYTES)}))`.as('bytes'))
+      .where('id', '>=', pass.idFloor(fromMs));
+    if (toMs !== null) query = query.where('id', '<', pass.idFloor(toMs));
+    const row = (await run(query.compile())).rows[0] as { bytes: number | string | null } | undefined;
+    return Number(row?.bytes ?? 0);
+  };
+  let total = 0;
+  // The first window has no upper bound: entries stamped a moment ahead of this clock count too.
+  let upper: number | null = null;
+  for (let lower = Math.floor(pass.nowMs / HOUR) * HOUR; upper === null || upper > oldestMs; lower -= HOUR) {
+    const bytes = await bytesBetween(lower, upper);
+    if (total + bytes > pass.maxBytes) {
+      let minuteUpper: number | null = upper;
+      for (let minute = (upper ?? Math.max(pass.nowMs, lower + HOUR)) - MINUTE; ; minute -= MINUTE) {
+        const inMinute = await bytesBetween(minute, minuteUpper);
+        if (total + inMinute > pass.maxBytes || minute <= lower) return pass.deleteBelow(pass.idFloor(minuteUpper ?? minute + MINUTE));
+        total += inMinute;
+        minuteUpper = minute;
+      }
+    }
+    total += bytes;
+    upper = lower;
+  }
+  return 0;
+}
