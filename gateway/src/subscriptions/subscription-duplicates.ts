@@ -18,8 +18,14 @@ export function subscriptionDuplicates(
   webhookUrl: string | null,
   slug: string,
 ): SubscriptionDuplicate[] {
-  const toGateway = (uri: string | null): uri is string =>
-    uri !== null && (webhookUrl ? uri === webhookUrl : uri.replace(/\/+$/, '').endsWith(`/webhooks/${slug}`));
+  const door = `/webhooks/${slug}`;
+  const toGateway = (uri: string | null): uri is string => {
+    if (uri === null) return false;
+    if (webhookUrl) return uri === webhookUrl;
+    let end = uri.length; // trailing slashes left out without a regular expression (no backtracking on a long address)
+    while (end > 0 && uri[end - 1] === '/') end -= 1;
+    return uri.slice(0, end).endsWith(door);
+  };
   const byTopic = new Map<string, SubscriptionDuplicate>();
   for (const subscription of subscriptions) {
     if (!toGateway(subscription.uri)) continue;
