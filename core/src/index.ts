@@ -1,5 +1,6 @@
 export * from './money.js';
 export * from './number-text.js';
+export * from './trim-trailing-slashes.js';
 export * from './errors.js';
 export * from './validation.js';
 export * from './signing.js';

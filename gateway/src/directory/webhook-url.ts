@@ -1,4 +1,4 @@
-import type { AnyAdapter } from '@loyalty-gateway/core';
+import { trimTrailingSlashes, type AnyAdapter } from '@loyalty-gateway/core';
 import type { FastifyRequest } from 'fastify';
 import { parseProviderSettings } from '../featured/index.js';
 
@@ -27,7 +27,7 @@ export function webhookUrlFor(
   const notificationUrl = parsed?.ok ? parsed.config.notificationUrl : undefined;
   if (notificationUrl) return { url: notificationUrl, source: 'notificationUrl' };
   const path = `/webhooks/${adapter.slug}`;
-  if (options.publicUrl) return { url: options.publicUrl.replace(/\/+$/, '') + path, source: 'publicUrl' };
+  if (options.publicUrl) return { url: trimTrailingSlashes(options.publicUrl) + path, source: 'publicUrl' };
   const development = (options.environment ?? 'development') === 'development';
   if (development && HOST.test(request.host)) return { url: `${request.protocol}://${request.host}${path}`, source: 'request' };
   return { url: null, source: 'unconfigured' };

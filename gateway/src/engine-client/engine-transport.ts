@@ -1,3 +1,4 @@
+import { trimTrailingSlashes } from '@loyalty-gateway/core';
 import { ENGINE_BUDGET_HEADER } from '@loyalty-gateway/engine';
 import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
@@ -63,7 +64,7 @@ function parseAnswer<T>(label: string, status: number, text: string): T {
 export function createEngineTransport(options: EngineTransportOptions): EngineTransport {
   // Loaded here, on first use: a gateway with the embedded engine never loads undici (see pg in storage's database.ts).
   const { Pool } = createRequire(import.meta.url)('undici') as typeof Undici;
-  const base = options.url.pathname.replace(/\/+$/, '');
+  const base = trimTrailingSlashes(options.url.pathname);
   const pool = new Pool(options.url.origin, {
     connections: options.connections,
     connectTimeout: options.timeoutMs,

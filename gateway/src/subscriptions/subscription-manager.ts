@@ -1,5 +1,6 @@
 import {
   GatewayError,
+  trimTrailingSlashes,
   VendorApiError,
   type AdapterLogger,
   type AnyAdapter,
@@ -50,7 +51,7 @@ const command = (id: string) => `npm run cli -- admin connections subscriptions 
  */
 export function createSubscriptionManager(options: SubscriptionManagerOptions): SubscriptionManager {
   const now = options.now ?? (() => new Date());
-  const base = options.publicUrl?.replace(/\/+$/, '');
+  const base = options.publicUrl === undefined ? undefined : trimTrailingSlashes(options.publicUrl);
   const webhookUrlOf = (slug: string) => (base ? `${base}/webhooks/${slug}` : null);
   const unavailable = (message: string) => new GatewayError('subscriptions_not_available', { message });
 

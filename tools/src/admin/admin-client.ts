@@ -1,4 +1,4 @@
-import { fetchFailureReason } from '@loyalty-gateway/core';
+import { fetchFailureReason, trimTrailingSlashes } from '@loyalty-gateway/core';
 
 /** A failed admin call: the gateway's Error body when it sent one. */
 export class AdminCallError extends Error {
@@ -21,7 +21,7 @@ export interface AdminClient {
  * throws AdminCallError carrying the Error body's message and code.
  */
 export function createAdminClient(options: { url: string; token: string; timeoutMs?: number }): AdminClient {
-  const base = options.url.replace(/\/+$/, '');
+  const base = trimTrailingSlashes(options.url);
   return {
     async call(method, path, body) {
       let response: Response;
