@@ -3,6 +3,7 @@ import { characterName } from './character-names.js';
 /** Dashes and hyphens that read as "-" (NFKC leaves them distinct). */
 const DASHES = /[\u02d7\u058a\u05be\u1806\u2010-\u2015\u2043\u2212\u2e3a\u2e3b\ufe58\ufe63\uff0d]/gu;
 const SPACES = /\p{Zs}/gu;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** What hiddenCharacterProblem refuses: an id stored before it was refused still compares without it. */
 const HIDDEN = /[\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}\u2028\u2029]/gu;
 
@@ -14,6 +15,8 @@ const HIDDEN = /[\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\ufe00-\ufe0f\u
  * ("а" and "a") stay distinct.
  */
 export function lookAlikeKey(value: string): string {
+  // Printable ASCII is its own key (NFKC and the foldings change none of it): most ids, compared as they are.
+  if (PRINTABLE_ASCII.test(value)) return value;
   return value.replace(HIDDEN, '').normalize('NFKC').replace(DASHES, '-').replace(SPACES, ' ');
 }
 
