@@ -85,6 +85,7 @@ export const DeliveriesQuery = z.strictObject({
   since: isoTime.optional(),
   until: isoTime.optional(),
   transactionId: searched.optional(),
+  requestId: searched.optional(),
   limit: z
     .string()
     .regex(/^\d{1,3}$/, 'a whole number from 1 to 500')

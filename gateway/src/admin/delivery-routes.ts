@@ -58,14 +58,18 @@ const journalOf = (deps: Pick<AdminDeps, 'journal'>) => {
   return deps.journal;
 };
 
-/** One delivery (by journal id or request id) with its story and replays; 404 delivery_not_found. */
+/**
+ * One delivery (by journal id, or by request id: the newest that proved its connection) with its
+ * story and replays, and `matches`: every delivery carrying that request id with its connection
+ * (empty when asked by journal id); 404 delivery_not_found.
+ */
 export async function showDelivery(deps: Pick<AdminDeps, 'journal'>, id: string) {
   const journal = journalOf(deps);
   await journal.flush();
   const found = await journal.get(id);
   if (!found) throw new GatewayError('delivery_not_found');
-  const { request: kept, ...delivery } = found;
-  return { delivery, story: storyOf(delivery), replays: await journal.replaysOf(delivery.id), requestKept: kept !== null };
+  const { request: kept, matches, ambiguous: _ambiguous, ...delivery } = found;
+  return { delivery, story: storyOf(delivery), replays: await journal.replaysOf(delivery.id), requestKept: kept !== null, matches };
 }
 
 /** Hop-by-hop and framing headers of the original request: the injected replay frames its own body. */
@@ -86,6 +90,12 @@ export async function replayDelivery(deps: ReplayDeps, id: string, replayedBy: s
   await journal().flush();
   const original = await journal().get(id);
   if (!original) throw new GatewayError('delivery_not_found');
+  if (original.ambiguous) {
+    const named = original.matches.map((m) => `${m.id} (${m.vendor ?? '?'}/${m.storeId ?? '?'}, HTTP ${m.status})`).join(', ');
+    throw new GatewayError('replay_not_available', {
+      message: `Deliveries of ${original.matches.length > 1 ? 'several connections' : 'another connection'} carry this request id: replay one by its journal id (${named}).`,
+    });
+  }
   if (original.status < 500 || !original.request) {
     throw new GatewayError('replay_not_available', {
       message: `Only deliveries that failed on the gateway's side (5xx) are replayed; this one answered HTTP ${original.status}${original.outcome ? ` ${original.outcome}` : ''}.`,

@@ -1,4 +1,4 @@
-import type { Delivery } from '../journal/index.js';
+import type { Delivery, RequestIdMatch } from '../journal/index.js';
 import type { ReconcileRun } from '../reconcile/index.js';
 import type { CatalogRun, ConnectionSummary } from '../stores/index.js';
 import type { ConnectionSkew } from '../http/clock-skew.js';
@@ -96,9 +96,20 @@ function deliveryFacts(d: Delivery): SafeHtml {
 
 /** GET /console/deliveries/:id: one delivery, its story and replays; Replay when the gateway failed it and kept it. */
 export function renderDelivery(
-  options: Common & { delivery: Delivery; story: Array<{ step: string; outcome: string }>; replays: Delivery[]; requestKept: boolean },
+  options: Common & {
+    delivery: Delivery;
+    story: Array<{ step: string; outcome: string }>;
+    replays: Delivery[];
+    requestKept: boolean;
+    /** Every delivery carrying the request id the page was opened by (empty when opened by journal id). */
+    matches?: RequestIdMatch[];
+  },
 ): string {
   const d = options.delivery;
+  const matches = (options.matches ?? []).map(
+    (m) =>
+      html`<tr><td><a href="/console/deliveries/${encodeURIComponent(m.id)}">${m.id}</a></td><td>${time(m.receivedAt)}</td><td>${m.vendor ?? ''}</td><td>${m.storeId ?? ''}</td><td>${m.connectionId ?? ''}</td><td>${m.status}</td><td>${m.outcome ?? ''}</td><td>${m.authenticated ? 'yes' : 'no'}</td></tr>`,
+  );
   const replayable = options.requestKept && d.status >= 500;
   const replays = options.replays.map(
     (r) =>
@@ -115,6 +126,13 @@ ${
     ? html`<section aria-labelledby="replay-heading"><h2 id="replay-heading">Replay</h2>
 <p>The gateway failed this delivery and kept the request. Once the cause is fixed, replay it through the same exactly-once pipeline (what landed meanwhile is answered as a duplicate).</p>
 <form method="post" action="/console/deliveries/${encodeURIComponent(d.id)}/replay">${csrfField(options.session)}<button type="submit">Replay</button></form></section>`
+    : html``
+}
+${
+  matches.length > 1
+    ? html`<section aria-labelledby="matches-heading"><h2 id="matches-heading">Deliveries with this request id</h2>
+<p>A caller chooses its X-Request-ID, and anyone may send it again: this page shows the newest that proved its connection. Open another by its journal id.</p>
+<table><thead><tr><th scope="col">Journal id</th><th scope="col">Received</th><th scope="col">Vendor</th><th scope="col">Store</th><th scope="col">Connection</th><th scope="col">Status</th><th scope="col">Outcome</th><th scope="col">Authenticated</th></tr></thead><tbody>${matches}</tbody></table></section>`
     : html``
 }
 <section aria-labelledby="replays-heading"><h2 id="replays-heading">Replays</h2>

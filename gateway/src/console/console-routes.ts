@@ -230,9 +230,15 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         try {
           if (filters.requestId) {
             await deps.journal.flush();
-            // The journal id or the request id (X-Request-ID) support was given; the kept request is never shown.
+            // The journal id, or the request id (X-Request-ID) support was given: every delivery carrying
+            // it, each with its vendor and store (anyone may send a vendor's request id again). The
+            // kept request is never shown.
             const found = await deps.journal.get(filters.requestId);
-            return render(200, { deliveries: found ? [withoutRequest(found)] : [] });
+            const deliveries =
+              found && found.id === filters.requestId
+                ? [withoutRequest(found)]
+                : (await deps.journal.list({ requestId: filters.requestId, limit: PAGE_SIZE })).deliveries;
+            return render(200, { deliveries });
           }
           const { requestId: _unused, ...listed } = filters;
           const filter = readQuery(DeliveriesQuery, { ...listed, ...(cursor ? { cursor } : {}), limit: String(PAGE_SIZE) });
@@ -380,8 +386,10 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
   );
 }
 
-function withoutRequest<T extends { request: unknown }>(found: T): Omit<T, 'request'> {
-  const { request: _kept, ...delivery } = found;
+function withoutRequest<T extends { request: unknown; matches: unknown; ambiguous: unknown }>(
+  found: T,
+): Omit<T, 'request' | 'matches' | 'ambiguous'> {
+  const { request: _kept, matches: _matches, ambiguous: _ambiguous, ...delivery } = found;
   return delivery;
 }
 

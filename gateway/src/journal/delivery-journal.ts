@@ -1,9 +1,10 @@
 import { hash, randomBytes } from 'node:crypto';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { preparedQuery, SQLITE_DEFAULT_CACHE_MB, sqliteCacheSizePragma, type SqlDatabase } from '@loyalty-gateway/storage';
-import { CompiledQuery, sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { createSecretBox } from '../stores/secret-box.js';
 import { ROW_OVERHEAD_BYTES, pruneToBudget } from './byte-budget.js';
+import { chooseByRequestId, matchOf, type RequestIdMatch } from './choose-by-request-id.js';
 import { clipFields, clipText, type FieldError } from './clip-text.js';
 import { createRefusalAggregates } from './refusal-aggregates.js';
 
@@ -109,6 +110,8 @@ export interface DeliveryFilter {
   since?: Date | undefined;
   until?: Date | undefined;
   transactionId?: string | undefined;
+  /** Entries with this request id (the caller's X-Request-ID, or the gateway's own when the caller sent none): all of them. */
+  requestId?: string | undefined;
   limit?: number | undefined;
   /** From a previous page's `nextCursor`. */
   cursor?: string | undefined;
@@ -482,7 +485,7 @@ export function deliveriesQuery(
 ) {
   // A transaction's or a connection's entries are read from their region's run, in time order;
   // any other list from the primary key, whose ids begin with their time (migration 0012).
-  const byRegion = Boolean(filter.transactionId || filter.connectionId);
+  const byRegion = Boolean(filter.transactionId || filter.connectionId || filter.requestId);
   let query = db
     .selectFrom('gw_deliveries')
     .selectAll()
@@ -506,6 +509,7 @@ export function deliveriesQuery(
       ]),
     );
   }
+  if (filter.requestId) query = query.where((eb) => withRequestId(eb, filter.requestId!));
   if (filter.since)
     query = byRegion ? query.where('received_at', '>=', filter.since.getTime()) : query.where('id', '>=', idFloor(filter.since.getTime()));
   if (filter.until)
@@ -566,6 +570,7 @@ function belowCursor<Q extends DeliveriesQuery>(query: Q, cursor: string, byRegi
  */
 const scansJournal = (filter: DeliveryFilter): boolean =>
   !filter.transactionId &&
+  !filter.requestId &&
   !filter.connectionId &&
   (filter.vendor !== undefined || filter.store !== undefined || filter.status !== undefined || filter.code !== undefined);
 
@@ -593,23 +598,25 @@ export function windowEndQuery(
  * The newest entry with this request id, by its region and key (migration 0008); entries
  * journalled before it have no region: their own partial index.
  */
-export function newestByRequestIdQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>, requestId: string) {
+export function newestByRequestIdQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>, requestId: string, limit = 1) {
   return db
     .selectFrom('gw_deliveries')
     .selectAll()
-    .where((eb) =>
-      eb.or([
-        eb.and([
-          eb('request_region', '=', idRegion(requestId)),
-          eb('request_key', '=', requestKey(requestId)),
-          eb('request_id', '=', requestId),
-        ]),
-        eb.and([eb('request_region', 'is', null), eb('request_id', '=', requestId)]),
-      ]),
-    )
+    .where((eb) => withRequestId(eb, requestId))
     .orderBy('received_at', 'desc')
-    .limit(1);
+    .limit(limit);
 }
+
+/** Entries with this request id: by its region and key (migration 0008), older ones by their partial index. */
+const withRequestId = (eb: ExpressionBuilder<{ gw_deliveries: GwDeliveriesTable }, 'gw_deliveries'>, requestId: string) =>
+  eb.or([
+    eb.and([
+      eb('request_region', '=', idRegion(requestId)),
+      eb('request_key', '=', requestKey(requestId)),
+      eb('request_id', '=', requestId),
+    ]),
+    eb.and([eb('request_region', 'is', null), eb('request_id', '=', requestId)]),
+  ]);
 
 /** The entries replaying entry `id`, oldest first, through their partial index (migration 0010). */
 export function replaysQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>, id: string) {
@@ -617,6 +624,15 @@ export function replaysQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>, i
 }
 
 export type DeliveryJournal = Awaited<ReturnType<typeof createDeliveryJournal>>;
+
+/** Entries carrying one request id that a lookup reads and lists at most. */
+const MATCHES_SHOWN = 50;
+
+/** chooseByRequestId over rows read with their deliveries. */
+function chooseByRequestIdRows<T extends { delivery: Delivery }>(matches: T[]): { chosen: T | null; ambiguous: boolean } {
+  const { chosen, ambiguous } = chooseByRequestId(matches.map((m) => m.delivery));
+  return { chosen: matches.find((m) => m.delivery === chosen) ?? null, ambiguous };
+}
 
 /**
  * The delivery journal, on either dialect. `record` only queues (a request never waits for it nor
@@ -921,17 +937,33 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
           return { deliveries: found.map(toDelivery), nextCursor: cursor, searchedBackTo: new Date(end.received_at).toISOString() };
       }
     },
-    /** An entry by its journal id, or the newest one with this request id (vendors may reuse X-Request-ID). */
-    async get(idOrRequestId: string): Promise<(Delivery & { request: RecordedRequest | null }) | null> {
+    /**
+     * An entry by its journal id, or by a request id (the X-Request-ID a vendor quotes, which any
+     * caller may reuse): then the one chooseByRequestId picks (the newest that proved its
+     * connection), with every entry carrying that id in `matches` (newest first, at most 50) and
+     * `ambiguous` when they belong to several connections. By journal id: `matches` empty.
+     */
+    async get(
+      idOrRequestId: string,
+    ): Promise<(Delivery & { request: RecordedRequest | null; matches: RequestIdMatch[]; ambiguous: boolean }) | null> {
       await flush();
-      const found =
-        (await db.selectFrom('gw_deliveries').selectAll().where('id', '=', idOrRequestId).executeTakeFirst()) ??
-        (await newestByRequestIdQuery(db, idOrRequestId).executeTakeFirst());
-      if (!found) return null;
+      const byId = await db.selectFrom('gw_deliveries').selectAll().where('id', '=', idOrRequestId).executeTakeFirst();
+      const rows = byId ? [] : await newestByRequestIdQuery(db, idOrRequestId, MATCHES_SHOWN).execute();
+      const matches = rows.map((row) => ({ row, delivery: toDelivery(row) }));
+      const { chosen, ambiguous } = byId
+        ? { chosen: { row: byId, delivery: toDelivery(byId) }, ambiguous: false }
+        : chooseByRequestIdRows(matches);
+      if (!chosen) return null;
+      const found = chosen.row;
       const kept = found.body_sealed
         ? (JSON.parse(box.open(found.body_sealed, SEAL_CONTEXT)) as { headers: Record<string, string>; body: string })
         : null;
-      return { ...toDelivery(found), request: kept ? { headers: kept.headers, body: Buffer.from(kept.body, 'base64') } : null };
+      return {
+        ...chosen.delivery,
+        request: kept ? { headers: kept.headers, body: Buffer.from(kept.body, 'base64') } : null,
+        matches: matches.map((m) => matchOf(m.delivery)),
+        ambiguous,
+      };
     },
     /** Entries replaying this one. */
     async replaysOf(id: string): Promise<Delivery[]> {

@@ -6,5 +6,6 @@ export {
   type DeliveryJournal,
   type DeliveryJournalOptions,
 } from './delivery-journal.js';
+export { chooseByRequestId, provedConnection, type RequestIdMatch } from './choose-by-request-id.js';
 export { featuredSlugOf, registerJournalHook } from './journal-hook.js';
 export { createReplayTickets, REPLAY_HEADER, type ReplayTicket, type ReplayTickets } from './replay-tickets.js';
