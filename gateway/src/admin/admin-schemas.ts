@@ -17,6 +17,8 @@ export const SlugParams = z.strictObject({ slug });
 export const IdParams = z.strictObject({ id: searched });
 
 export const EmptyBody = z.strictObject({});
+/** POST /admin/deliveries/{id}/replay: `force` replays past a revoked secret or a deactivated connection (journalled). */
+export const ReplayBody = z.strictObject({ force: z.boolean().optional() });
 
 /** POST /admin/vendors: a generic vendor; the slug is permanent (the X-Service-Vendor value), the name display only. */
 export const NewVendor = z.strictObject({

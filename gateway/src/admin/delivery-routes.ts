@@ -1,12 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { ERRORS, GatewayError, type ErrorCode, type FieldError, type WebhookResult } from '@loyalty-gateway/core';
+import {
+  AUTH_HEADERS,
+  ERRORS,
+  GatewayError,
+  verifyV1,
+  type Connection,
+  type ErrorCode,
+  type FieldError,
+  type WebhookResult,
+} from '@loyalty-gateway/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { featuredSlugOf, type Delivery } from '../journal/index.js';
 import type { RecordedRequest } from '../journal/delivery-journal.js';
 import { readEnvelope } from '../webhooks/read-envelope.js';
 import { webhookOutcome } from '../webhooks/webhook-results.js';
 import { adminActor } from './admin-actor.js';
-import { DeliveriesQuery, EmptyBody } from './admin-schemas.js';
+import { DeliveriesQuery, ReplayBody } from './admin-schemas.js';
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
 import { readOptionalBody, readQuery } from './read-admin-body.js';
 
@@ -85,7 +94,13 @@ type ReplayDeps = Pick<AdminDeps, 'journal' | 'replayPipeline' | 'replayThroughD
  * the original's receipt, then mapping and the same pipeline). A failed replay is journalled, then
  * thrown (answered like the original endpoint would have).
  */
-export async function replayDelivery(deps: ReplayDeps, id: string, replayedBy: string, log: Pick<FastifyBaseLogger, 'info'>) {
+export async function replayDelivery(
+  deps: ReplayDeps,
+  id: string,
+  replayedBy: string,
+  log: Pick<FastifyBaseLogger, 'info'>,
+  options: { force?: boolean | undefined } = {},
+) {
   const journal = () => journalOf(deps);
   await journal().flush();
   const original = await journal().get(id);
@@ -110,10 +125,16 @@ export async function replayDelivery(deps: ReplayDeps, id: string, replayedBy: s
   }
   const headers = original.request.headers;
   const connection = await deps.store.find(headers['x-service-vendor'] ?? '', headers['x-service-store'] ?? '');
-  if (!connection || !connection.active)
+  if (!connection)
+    throw new GatewayError('replay_not_available', { message: "The delivery's connection is gone: there is nothing to replay it for." });
+  // The present, not the past: the connection must accept this request now. Forced, it is replayed
+  // anyway, and its journal entry and the log say so.
+  const stale = staleReasons(connection, original.request);
+  if (stale.length > 0 && !options.force)
     throw new GatewayError('replay_not_available', {
-      message: "The delivery's connection is gone or deactivated: activate it first (loyalty-gateway admin connections activate ID).",
+      message: `The delivery is not replayed: ${stale.join('; ')}. Replay it anyway with {"force": true} (loyalty-gateway admin deliveries replay ID --force); the replay is journalled as forced.`,
     });
+  const forced = stale.length > 0;
   const started = Date.now();
   const requestId = `replay-${randomUUID()}`;
   let result: WebhookResult | undefined;
@@ -147,14 +168,33 @@ export async function replayDelivery(deps: ReplayDeps, id: string, replayedBy: s
       durationMs: Date.now() - started,
       replayOf: original.id,
       replayedBy,
+      replayForced: forced,
     },
     original.request.body,
     original.request,
   );
   await journal().flush();
-  log.info({ delivery: original.id, replay: requestId, replayedBy, outcome }, 'delivery replayed');
+  log.info(
+    { delivery: original.id, replay: requestId, replayedBy, outcome, ...(forced ? { forced, stale } : {}) },
+    forced ? 'delivery replayed, forced past a revoked secret or a deactivated connection' : 'delivery replayed',
+  );
   if (failure) throw failure;
-  return { replay: { requestId, replayOf: original.id, replayedBy }, outcome, result };
+  return { replay: { requestId, replayOf: original.id, replayedBy, forced }, outcome, result };
+}
+
+/**
+ * Why the connection would not accept this kept request today: deactivated, or its signature no
+ * longer verifies with any secret the connection holds (rotated with no overlap, or the overlap
+ * has ended). The timestamp is not judged: a replay is late by nature.
+ */
+function staleReasons(connection: Connection, request: RecordedRequest): string[] {
+  const reasons: string[] = [];
+  if (!connection.active) reasons.push('its connection has been deactivated since (loyalty-gateway admin connections activate ID)');
+  const timestamp = request.headers[AUTH_HEADERS.timestamp] ?? '';
+  const signature = request.headers[AUTH_HEADERS.signature] ?? '';
+  if (!verifyV1(connection.secrets, timestamp, request.body, signature))
+    reasons.push('the signing secret it was signed with has been revoked since (rotated with no overlap, or the overlap has ended)');
+  return reasons;
 }
 
 /** A featured delivery's kept request, injected into its door again with a replay ticket. */
@@ -219,7 +259,7 @@ export function registerDeliveryRoutes(scope: FastifyInstance, deps: AdminDeps):
   scope.get('/deliveries/:id', ADMIN_ROUTE, async (request) => showDelivery(deps, idParam(request.params)));
 
   scope.post('/deliveries/:id/replay', ADMIN_ROUTE, async (request) => {
-    readOptionalBody(EmptyBody, request.body);
-    return replayDelivery(deps, idParam(request.params), adminActor(request.headers.authorization), request.log);
+    const { force } = readOptionalBody(ReplayBody, request.body);
+    return replayDelivery(deps, idParam(request.params), adminActor(request.headers.authorization), request.log, { force });
   });
 }

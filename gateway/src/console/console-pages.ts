@@ -89,6 +89,7 @@ function deliveryFacts(d: Delivery): SafeHtml {
     ['Duration', `${d.durationMs} ms`],
     ['Replay of', d.replayOf],
     ['Replayed by', d.replayedBy],
+    ['Forced', d.replayForced ? 'yes: past a revoked secret or a deactivated connection' : null],
     ['Body SHA-256', d.bodySha256],
   ];
   return html`<dl class="facts">${facts.filter(([, v]) => v !== null && v !== undefined && v !== '').map(([k, v]) => html`<dt>${k}</dt><dd>${String(v)}</dd>`)}</dl>`;
@@ -125,7 +126,9 @@ ${
   replayable
     ? html`<section aria-labelledby="replay-heading"><h2 id="replay-heading">Replay</h2>
 <p>The gateway failed this delivery and kept the request. Once the cause is fixed, replay it through the same exactly-once pipeline (what landed meanwhile is answered as a duplicate).</p>
-<form method="post" action="/console/deliveries/${encodeURIComponent(d.id)}/replay">${csrfField(options.session)}<button type="submit">Replay</button></form></section>`
+<form method="post" action="/console/deliveries/${encodeURIComponent(d.id)}/replay">${csrfField(options.session)}<button type="submit">Replay</button></form>
+<p>A replay is refused when the connection has been deactivated or the secret the delivery was signed with has been revoked since. To replay it all the same, say so; the replay is journalled as forced.</p>
+<form method="post" action="/console/deliveries/${encodeURIComponent(d.id)}/replay">${csrfField(options.session)}<input type="hidden" name="force" value="1"><button type="submit">Replay anyway (forced)</button></form></section>`
     : html``
 }
 ${

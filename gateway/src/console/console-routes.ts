@@ -268,7 +268,9 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         const session = current(request);
         const id = deliveryId(request.params);
         try {
-          const { replay, outcome } = await replayDelivery(deps, id, `console:${sessionTag(session)}`, request.log);
+          // "Replay anyway": past a revoked secret or a deactivated connection, journalled as forced.
+          const force = fieldOf(request.body, 'force') === '1';
+          const { replay, outcome } = await replayDelivery(deps, id, `console:${sessionTag(session)}`, request.log, { force });
           return redirectWith(
             reply,
             session,

@@ -102,7 +102,7 @@ describe.skipIf(!available)('the console in headless Chromium', () => {
     await page.waitForURL(/\/console\/deliveries\//);
     expect(await page.getByRole('heading', { level: 1, name: `Delivery ${refusedRequestId}` }).isVisible()).toBe(true);
     expect(await page.getByText(/signature: refused/).isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Replay' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Replay', exact: true }).count()).toBe(0);
   });
 
   it('opens the failed (500) delivery and replays it: processed', async () => {
@@ -114,7 +114,7 @@ describe.skipIf(!available)('the console in headless Chromium', () => {
     await page.waitForURL(/\/console\/deliveries\//);
     expect(await page.getByText('HTTP 500 engine_unavailable_retry', { exact: true }).isVisible()).toBe(true);
     await shoot('3-failed-delivery');
-    await page.getByRole('button', { name: 'Replay' }).click();
+    await page.getByRole('button', { name: 'Replay', exact: true }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^Replayed as replay-[\w-]+: processed\.$/);
     const replays = page.getByRole('region', { name: 'Replays' });
     expect(await replays.getByRole('cell', { name: 'processed' }).isVisible()).toBe(true);

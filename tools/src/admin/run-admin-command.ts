@@ -42,6 +42,8 @@ const OPTIONS = {
   since: { type: 'string' },
   until: { type: 'string' },
   transaction: { type: 'string' },
+  'request-id': { type: 'string' },
+  force: { type: 'boolean' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
 } as const;
@@ -153,6 +155,7 @@ async function dispatch(
           since: flags.since,
           until: flags.until,
           transactionId: flags.transaction,
+          requestId: flags['request-id'],
           limit: flags.limit,
           cursor: flags.cursor,
           connectionId: flags.connection,
@@ -161,7 +164,8 @@ async function dispatch(
     case 'deliveries show':
       return client.call('GET', `/admin/deliveries/${seg(arg(positionals, 'ID'))}`);
     case 'deliveries replay':
-      return client.call('POST', `/admin/deliveries/${seg(arg(positionals, 'ID'))}/replay`);
+      // --force: past a revoked secret or a deactivated connection (the gateway journals it as forced).
+      return client.call('POST', `/admin/deliveries/${seg(arg(positionals, 'ID'))}/replay`, flags.force ? { force: true } : undefined);
     case 'catalog runs':
       return client.call('GET', `/admin/catalog-runs${query({ vendor: flags.vendor, connectionId: flags.connection })}`);
     case 'catalog pull': {
