@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { needsContactLookup, toCustomer } from './map-customer.js';
 import { toDiscountCode, toDiscountCodes } from './map-discounts.js';
-import type { CloverOrder } from './native.js';
+import { CloverCustomer, type CloverOrder } from './native.js';
 
 describe('customer: email first, else phone, else walk-in', () => {
   it('prefers the primary email', () => {
@@ -41,6 +41,19 @@ describe('customer: email first, else phone, else walk-in', () => {
     expect(phone('1 (555) 010-0199')).toEqual({ type: 'phone', value: '15550100199' });
     expect(phone('555.010.0199 ext. 12')).toEqual({ type: 'phone', value: '5550100199' });
     expect(phone('call me')).toBeUndefined();
+  });
+
+  it('contacts of another type cost the customer, never the sale: the customer still parses, its usable contact is read', () => {
+    // A customer answer with a string primaryEmail or a phone list that is no list was unreadable before: 503 on every redelivery.
+    const answer = CloverCustomer.parse({
+      id: 'CUSTVJT2ABCRS',
+      emailAddresses: { elements: [{ emailAddress: 42, primaryEmail: 'yes' }, { emailAddress: 'jane.doe@example.com' }] },
+      phoneNumbers: 'none',
+    });
+    expect(toCustomer(answer)).toEqual({ type: 'email', value: 'jane.doe@example.com' });
+    expect(
+      toCustomer(CloverCustomer.parse({ id: 'C1', emailAddresses: [1, 2], phoneNumbers: { elements: [{ phoneNumber: {} }] } })),
+    ).toBeUndefined();
   });
 
   it('asks for a contact lookup only when a customer id comes without contacts', () => {

@@ -47,15 +47,20 @@ export const CloverWebhookBody = z
   .loose();
 export type CloverWebhookBody = z.infer<typeof CloverWebhookBody>;
 
-export const CloverEmailAddress = z.object({ emailAddress: z.string().nullish(), primaryEmail: z.boolean().nullish() }).loose();
+/**
+ * Contact fields are read as whatever they hold: core's vendorCustomer decides what is usable, so a
+ * contact of another type (or a list that is not one) costs the customer (a walk-in), never the
+ * sale (the customer answer would otherwise be unreadable: a 503 on every redelivery).
+ */
+export const CloverEmailAddress = z.object({ emailAddress: z.unknown().optional(), primaryEmail: z.unknown().optional() }).loose();
 
-export const CloverPhoneNumber = z.object({ phoneNumber: z.string().nullish() }).loose();
+export const CloverPhoneNumber = z.object({ phoneNumber: z.unknown().optional() }).loose();
 
 export const CloverCustomer = z
   .object({
     id: z.string().nullish(),
-    emailAddresses: cloverList(CloverEmailAddress),
-    phoneNumbers: cloverList(CloverPhoneNumber),
+    emailAddresses: cloverList(CloverEmailAddress).catch(null),
+    phoneNumbers: cloverList(CloverPhoneNumber).catch(null),
   })
   .loose();
 export type CloverCustomer = z.infer<typeof CloverCustomer>;

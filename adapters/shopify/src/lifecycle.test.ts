@@ -282,4 +282,13 @@ describe('the customer (vendorCustomer: email, then phone read in the order addr
       transaction: { customer: { type: 'phone', value: '+18885551234' } },
     });
   });
+
+  it('a contact field of another type (an object email, a numeric phone, a customer or address that is no object) costs the customer, never the sale', async () => {
+    // The whole order was unreadable before ("unreadable orders/paid payload (email)"): the sale earned nothing.
+    const odd = { ...paidOrder(), email: {}, contact_email: 7, phone: 5551234, customer: 'Bob', billing_address: [] };
+    const { envelopes } = await deliver('orders/paid', odd);
+    expect(envelopes).toHaveLength(1);
+    expect(envelopes[0]).toMatchObject({ eventType: 'sale.completed', transaction: { total: 598.94 } });
+    expect(envelopes[0]!.eventType === 'sale.completed' && envelopes[0]!.transaction.customer).toBe(undefined);
+  });
 });

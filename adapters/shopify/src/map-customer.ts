@@ -12,6 +12,8 @@ export function customerOf(order: ShopifyOrder): CustomerIdentifier | undefined 
   return vendorCustomer({
     emails: [order.email, order.contact_email, order.customer?.email],
     phones: [order.phone, order.customer?.phone],
-    country: order.billing_address?.country_code?.trim() || order.shipping_address?.country_code?.trim() || null,
+    country: countryOf(order.billing_address?.country_code) ?? countryOf(order.shipping_address?.country_code),
   });
 }
+
+const countryOf = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);

@@ -31,21 +31,29 @@ export const ShopifyDiscountCode = z.looseObject({
 });
 export type ShopifyDiscountCode = z.infer<typeof ShopifyDiscountCode>;
 
-export const ShopifyCustomer = z.looseObject({ email: text, phone: text });
+/**
+ * Contact fields are read as whatever they hold: core's vendorCustomer decides what is usable, so
+ * an email, phone or country of another type costs the customer (a walk-in), never the sale (the
+ * order would otherwise be unreadable and earn nothing). A customer or address that is not an
+ * object is read as absent, for the same reason.
+ */
+const contact = z.unknown().optional();
+
+export const ShopifyCustomer = z.looseObject({ email: contact, phone: contact });
 
 /** An order's billing or shipping address: only its ISO 3166-1 alpha-2 country is read (to read a phone number in). */
-export const ShopifyAddress = z.looseObject({ country_code: text });
+export const ShopifyAddress = z.looseObject({ country_code: contact });
 
 /** The Order resource: the body of `orders/paid` and `orders/cancelled`. */
 export const ShopifyOrder = z.looseObject({
   id: ShopifyId,
   test: z.boolean().nullish(),
-  email: text,
-  contact_email: text,
-  phone: text,
-  customer: ShopifyCustomer.nullish(),
-  billing_address: ShopifyAddress.nullish(),
-  shipping_address: ShopifyAddress.nullish(),
+  email: contact,
+  contact_email: contact,
+  phone: contact,
+  customer: ShopifyCustomer.nullish().catch(null),
+  billing_address: ShopifyAddress.nullish().catch(null),
+  shipping_address: ShopifyAddress.nullish().catch(null),
   currency: text,
   total_price: ShopifyMoney.nullish(),
   /** pending, authorized, partially_paid, paid, partially_refunded, refunded, voided (REST Order reference). */

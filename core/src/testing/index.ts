@@ -12,9 +12,11 @@ export {
 export {
   ODD_JSON_VALUES,
   catalogItemProblems,
+  contactValue,
   envelopeProblems,
   jsonPaths,
   mutateJson,
+  mutatedAt,
   mutatedJson,
   type JsonPath,
 } from './json-mutations.js';

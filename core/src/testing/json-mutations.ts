@@ -117,3 +117,43 @@ export function catalogItemProblems(item: unknown): string[] {
   if (!parsed.success) return parsed.error.issues.map((issue) => `${issue.path.join('.') || '(item)'}: ${issue.message}`);
   return parsed.data.price !== undefined && toMinorUnits(parsed.data.price) === null ? ['price: not a whole number of cents'] : [];
 }
+
+/**
+ * What vendors put in a customer's contact fields: odd JSON, arbitrary and lone-surrogate text,
+ * phone-like and email-like text (national, international, with letters or an extension), country
+ * codes right and wrong.
+ */
+export const contactValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(...ODD_JSON_VALUES),
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.stringMatching(/^\+?[\d\s().-]{0,24}(?: ?(?:x|ext\.?) ?\d{1,5})?$/),
+  fc.emailAddress(),
+  fc.emailAddress().map((email) => `${email}\u0000`),
+  fc.constantFrom('555-555-SHIP', '(212) 555-4240', '07700 900123', '+44 7700 900123', '1-212-555-4240', 'a@b', 'jane@@example.com'),
+  fc.constantFrom('US', 'GB', 'DE', 'us', 'XX', 'USA', ''),
+);
+
+/** Whether `path` can be set in `value`: its parent exists and is an object or array. */
+function settable(value: unknown, path: JsonPath): boolean {
+  let parent = value;
+  for (const step of path.slice(0, -1)) {
+    if (parent === null || typeof parent !== 'object') return false;
+    parent = (parent as Record<string | number, unknown>)[step];
+  }
+  return parent !== null && typeof parent === 'object';
+}
+
+/**
+ * `base` with one or more of `paths` (those whose parent it has) set to generated values: a
+ * vendor's documented payload whose contact fields (email, phone, country…) hold anything.
+ */
+export function mutatedAt(base: unknown, paths: readonly JsonPath[], value: fc.Arbitrary<unknown> = contactValue): fc.Arbitrary<unknown> {
+  const present = paths.filter((path) => settable(base, path));
+  if (present.length === 0) throw new Error('mutatedAt: none of the paths can be set in the base document');
+  return fc
+    .uniqueArray(fc.constantFrom(...present), { minLength: 1, maxLength: present.length, selector: (path) => path.join('.') })
+    .chain((chosen) =>
+      fc.tuple(...chosen.map(() => value)).map((values) => chosen.reduce((doc, path, i) => mutateJson(doc, path, 'set', values[i]), base)),
+    );
+}
