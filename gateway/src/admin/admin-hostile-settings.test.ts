@@ -56,6 +56,15 @@ describe.each(testDialects())('admin API: hostile settings ($name)', ({ name }) 
     expect((response.json() as ErrorBody).fields).toEqual([{ path: 'apiBaseUrl', message: 'must be at most 2048 characters' }]);
   });
 
+  it('any URL in provider settings is bounded too (Shopify trims its template per call), so no setting can hold the event loop', async () => {
+    const response = await t.admin('PUT', '/admin/vendors/shopify/settings', {
+      appSecret: 'shopify-app-secret-value',
+      apiBaseUrl: `https://{shop}${'/'.repeat(40_000)}admin/api`,
+    });
+    expect(response.statusCode).toBe(422);
+    expect((response.json() as ErrorBody).fields).toEqual([{ path: 'apiBaseUrl', message: 'must be at most 2048 characters' }]);
+  });
+
   it('a "__proto__" key is an unknown field like any other, in settings and in credentials', async () => {
     const settings = await t.admin(
       'PUT',
