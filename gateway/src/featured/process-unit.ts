@@ -97,7 +97,7 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
   for (const envelope of envelopes) {
     let result;
     try {
-      result = await deps.pipeline(item.connection, envelope, { raise: adapter.paidOrdersGrow === true });
+      result = await deps.pipeline(item.connection, envelope, { raise: adapter.paidOrdersGrow === true, featured: true });
     } catch (error) {
       // A refusal of the ledger (refund_id_reused, currency_mismatch) is the same on every
       // redelivery: a 4xx would have the vendor retry it, then disable the webhook, holding back the

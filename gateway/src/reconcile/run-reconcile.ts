@@ -110,7 +110,7 @@ export async function runReconcile(
           continue;
         }
         try {
-          const result = await deps.pipeline(canonical, parsed.data, { raise: adapter.paidOrdersGrow === true });
+          const result = await deps.pipeline(canonical, parsed.data, { raise: adapter.paidOrdersGrow === true, featured: true });
           if (result.status === 'processed') counts.recovered += 1;
           // A list of reversals the ledger already matched is no event of its own: not counted.
           else if (result.status === 'duplicate' && parsed.data.eventType !== 'refunds.listed') counts.duplicates += 1;

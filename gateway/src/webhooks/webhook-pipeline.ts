@@ -65,6 +65,8 @@ export interface PipelineOptions {
    * money (LoyaltyEngine.raiseSale) instead of being answered as an idempotency conflict.
    */
   raise?: boolean;
+  /** A featured door (or its reconciliation): a conflict's warning speaks of the vendor's order, not of ids to change. */
+  featured?: boolean;
 }
 
 export type WebhookPipeline = (connection: Connection, envelope: FeaturedEnvelope, options?: PipelineOptions) => Promise<PipelineResult>;
@@ -118,9 +120,9 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
     conflict: SaleConflict,
     command: EarnCommand,
     fingerprint: string,
-    raise: boolean,
+    options: PipelineOptions,
   ): Promise<WebhookResult> {
-    if (raise) {
+    if (options.raise === true) {
       const raised = await call(() => engine.raiseSale(command));
       if (raised.status === 'RAISED') {
         remember(saleKey(conflict.connection, conflict.transactionId), saleMark(fingerprint, new Date().toISOString()));
@@ -128,11 +130,10 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
       }
     }
     onConflict?.(conflict);
-    return conflictResult(conflict.transactionId, conflict.firstReceivedAt);
+    return conflictResult(conflict.transactionId, conflict.firstReceivedAt, options.featured === true);
   }
 
   return async function handle(connection, envelope, options = {}) {
-    const raise = options.raise === true;
     if (envelope.store.id !== connection.storeId) throw new GatewayError('store_mismatch');
     const byEvent = eventKey(connection, envelope.eventType, envelope.eventId);
     switch (envelope.eventType) {
@@ -151,21 +152,21 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
             { connection, transactionId, firstReceivedAt: mark.receivedAt, source: 'cache' },
             command,
             fingerprint,
-            raise,
+            options,
           );
         }
         if (evented !== null) return DUPLICATE_SALE;
         const outcome = await call(() => engine.earn(command));
         if (outcome.conflict) {
           const conflict: SaleConflict = { connection, transactionId, firstReceivedAt: outcome.conflict.firstReceivedAt, source: 'ledger' };
-          if (raise) return conflictOrRaise(conflict, command, fingerprint, raise);
+          if (options.raise === true) return conflictOrRaise(conflict, command, fingerprint, options);
           onConflict?.(conflict);
         } else {
           // The first sale under this key (or its identical repeat): its fingerprint answers later repeats.
           remember(bySale, saleMark(fingerprint, new Date().toISOString()));
           remember(byEvent, SEEN);
         }
-        return earnResult(outcome, transactionId);
+        return earnResult(outcome, transactionId, options.featured === true);
       }
       case 'sale.refunded': {
         const command = toReverseCommand(connection, envelope);

@@ -41,13 +41,18 @@ const CONFLICTS = new WeakSet<WebhookResult>();
 /**
  * A transaction id already recorded for another sale (other total, currency, customer or items):
  * `duplicate` like any repeat (nothing was applied: the ledger's key decides), with a warning so
- * the vendor's support sees that two different sales share one id.
+ * the vendor's support sees that two different sales share one id. From a featured door the id is
+ * the vendor's own order id, never reused: the vendor describes the order differently now (an edit
+ * after payment), and the advice says so instead of asking for new ids.
  */
-export function conflictResult(transactionId: string, firstReceivedAt: string): WebhookResult {
+export function conflictResult(transactionId: string, firstReceivedAt: string, featured = false): WebhookResult {
+  const advice = featured
+    ? 'The vendor now describes this order differently (edited after payment?); the first description stands.'
+    : 'Give every sale its own transaction id.';
   const result: WebhookResult = {
     ...DUPLICATE_SALE,
     stampsUpdated: [],
-    warning: `Transaction ${transactionId} was already received at ${firstReceivedAt} with another total, currency, customer or items; this sale was not applied. Give every sale its own transaction id.`,
+    warning: `Transaction ${transactionId} was already received at ${firstReceivedAt} with another total, currency, customer or items; this sale was not applied. ${advice}`,
   };
   CONFLICTS.add(result);
   return result;
@@ -56,9 +61,9 @@ export function conflictResult(transactionId: string, firstReceivedAt: string): 
 /** The outcome a request log line and the metrics record: the status, or `conflict`. */
 export const webhookOutcome = (result: WebhookResult): string => (CONFLICTS.has(result) ? 'conflict' : result.status);
 
-export function earnResult(outcome: EarnOutcome, transactionId: string): WebhookResult {
+export function earnResult(outcome: EarnOutcome, transactionId: string, featured = false): WebhookResult {
   if (outcome.status !== 'duplicate') return outcome;
-  return outcome.conflict ? conflictResult(transactionId, outcome.conflict.firstReceivedAt) : DUPLICATE_SALE;
+  return outcome.conflict ? conflictResult(transactionId, outcome.conflict.firstReceivedAt, featured) : DUPLICATE_SALE;
 }
 
 /** A reversal as the webhook answers it: processed (or duplicate) with what moved in the wallet. */
