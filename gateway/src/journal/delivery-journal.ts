@@ -977,6 +977,8 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       // closing it must, or a process with nothing else left would exit before the last batch.
       writer?.hold();
       await flush();
+      // A byte budget check under way finishes on the writer before it closes.
+      await budgetCheck?.catch(() => undefined);
       await writer?.close();
     },
   };
