@@ -23,10 +23,26 @@ describe('featuredAudit (the request line and the journal entry of a featured de
       refundId: undefined,
       outcome: 'processed',
     });
-    expect(featuredAudit([result('processed', 1), result('duplicate', 2)], 1)).toEqual({ outcome: 'processed×1 duplicate×1 skipped×1' });
+    expect(featuredAudit([result('processed', 1), result('duplicate', 2)], 1)).toMatchObject({
+      outcome: 'processed×1 duplicate×1 skipped×1',
+    });
     // An event the ledger refused is counted as such, never hidden behind its delivery's one processed event.
-    expect(featuredAudit([result('processed', 1)], 0, 1)).toEqual({ outcome: 'processed×1 refused×1' });
-    expect(featuredAudit([], 0, 2)).toEqual({ outcome: 'refused×2' });
-    expect(featuredAudit([], 0)).toEqual({ outcome: 'accepted' });
+    expect(featuredAudit([result('processed', 1)], 0, 1)).toMatchObject({ outcome: 'processed×1 refused×1' });
+    expect(featuredAudit([], 0, 2)).toMatchObject({ outcome: 'refused×2' });
+    expect(featuredAudit([], 0)).toMatchObject({ outcome: 'accepted' });
+    // Events of several orders name none.
+    expect(featuredAudit([result('processed', 1), result('duplicate', 2)], 1).transactionId).toBeUndefined();
+  });
+
+  it("names the order when every event is of one order (a WooCommerce order's sale and refunds): the journal finds it by its id", () => {
+    const order = (status: FeaturedResult['status'], eventType: string): FeaturedResult => ({
+      ...result(status, 7),
+      eventType,
+      transactionId: '727',
+    });
+    expect(featuredAudit([order('duplicate', 'sale.completed'), order('processed', 'sale.refunded')], 0)).toMatchObject({
+      outcome: 'duplicate×1 processed×1',
+      transactionId: '727',
+    });
   });
 });

@@ -6,7 +6,8 @@ const clip = (value: string) => (value.length > 255 ? value.slice(0, 255) : valu
 /**
  * The request log's business fields for a featured call: the event itself when there is one,
  * otherwise a count per status (`processed×2 duplicate×1 refused×1`) so a batch is still one
- * readable line. `refused`: events the ledger refused (in the answer's skipped).
+ * readable line, naming the order when every event is of one order. `refused`: events the ledger
+ * refused (in the answer's skipped).
  */
 export function featuredAudit(results: FeaturedResult[], skipped: number, refused = 0): RequestAudit {
   const [only] = results;
@@ -24,5 +25,12 @@ export function featuredAudit(results: FeaturedResult[], skipped: number, refuse
   if (skipped > 0) counts.set('skipped', skipped);
   if (refused > 0) counts.set('refused', refused);
   const outcome = [...counts].map(([status, n]) => `${status}×${n}`).join(' ');
-  return { outcome: outcome === '' ? 'accepted' : outcome, outcomes: [...counts] };
+  // One order's sale and its refunds (a WooCommerce order, a fetched Clover order): still that order's line, findable by its id.
+  const orders = new Set(results.map((r) => r.transactionId));
+  const [order] = orders;
+  return {
+    outcome: outcome === '' ? 'accepted' : outcome,
+    outcomes: [...counts],
+    ...(orders.size === 1 && order !== undefined ? { transactionId: clip(order) } : {}),
+  };
 }
