@@ -1,4 +1,4 @@
-import { Secret, VendorApiBaseUrl, type AdapterContext } from '@loyalty-gateway/core';
+import { Secret, VendorApiBaseUrl, trimTrailingSlashes, type AdapterContext } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 export const CLOVER_API_BASE_URL = 'https://api.clover.com';
@@ -15,7 +15,7 @@ export const CloverSettings = z.strictObject({
     secret: true,
   }),
   apiBaseUrl: VendorApiBaseUrl.default(CLOVER_API_BASE_URL)
-    .transform((url) => url.replace(/\/+$/, ''))
+    .transform(trimTrailingSlashes)
     .meta({ title: 'API base URL', description: 'https://api.clover.com (default), https://api.eu.clover.com, or the sandbox.' }),
 });
 export type CloverSettings = z.infer<typeof CloverSettings>;

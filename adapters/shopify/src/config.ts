@@ -1,4 +1,4 @@
-import { Secret, VendorApiError } from '@loyalty-gateway/core';
+import { Secret, VendorApiError, trimTrailingSlashes } from '@loyalty-gateway/core';
 import { z } from 'zod';
 
 /**
@@ -80,5 +80,5 @@ export function adminApiBaseUrl(settings: ShopifySettings, shopDomain: string): 
       `the connection's store id is not a myshopify.com domain: its access token is sent to Shopify only`,
     );
   }
-  return base.replaceAll('{shop}', encodeURIComponent(shopDomain)).replace(/\/+$/, '');
+  return trimTrailingSlashes(base.replaceAll('{shop}', encodeURIComponent(shopDomain)));
 }

@@ -1,4 +1,4 @@
-import { VendorApiError, type AdapterContext } from '@loyalty-gateway/core';
+import { VendorApiError, trimTrailingSlashes, type AdapterContext } from '@loyalty-gateway/core';
 import {
   SquareCatalogListResponse,
   SquareGetPaymentResponse,
@@ -15,7 +15,7 @@ export type SquareContext = AdapterContext<SquareSettings, SquareCredentials>;
 
 /** `{apiBaseUrl}{path}` with the base's trailing slashes dropped. */
 export function squareUrl(settings: Pick<SquareSettings, 'apiBaseUrl'>, path: string): string {
-  return settings.apiBaseUrl.replace(/\/+$/, '') + path;
+  return trimTrailingSlashes(settings.apiBaseUrl) + path;
 }
 
 export function squareHeaders(ctx: SquareContext): Record<string, string> {

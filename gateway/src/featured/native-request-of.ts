@@ -1,4 +1,4 @@
-import type { NativeRequest } from '@loyalty-gateway/core';
+import { trimTrailingSlashes, type NativeRequest } from '@loyalty-gateway/core';
 import type { FastifyRequest } from 'fastify';
 import { peerCertificateOf } from '../tls/peer-certificate.js';
 
@@ -19,7 +19,7 @@ function flatHeaders(request: FastifyRequest): Record<string, string | undefined
  */
 export function signedUrlOf(request: FastifyRequest, notificationUrl: string | undefined, publicUrl: string | undefined): string {
   if (notificationUrl) return notificationUrl;
-  if (publicUrl) return publicUrl.replace(/\/+$/, '') + request.url;
+  if (publicUrl) return trimTrailingSlashes(publicUrl) + request.url;
   return `${request.protocol}://${request.host}${request.url}`;
 }
 
