@@ -24,7 +24,7 @@ export type CloverSettings = z.infer<typeof CloverSettings>;
 export const CloverCredentials = z.strictObject({
   accessToken: z.string().min(1).meta({
     title: 'OAuth access token',
-    description: 'Token of our Clover app for this merchant (orders read, inventory read, customers read).',
+    description: 'Token of our Clover app for this merchant (orders read, payments read, inventory read, customers read).',
     secret: true,
   }),
 });
