@@ -59,14 +59,9 @@ async function restoreStampCard(trx: Tx, memberId: string, rewardId: string): Pr
   return Number(result.numUpdatedRows);
 }
 
-/**
- * Undo every committed redemption made against the sale: points go back to the wallet (a
- * `recredit` ledger entry each), consumed stamp cards or issued rewards become available again.
- * Rewards whose codes the sale itself reported as used are restored too. Returns the points
- * re-credited and how many rewards were restored.
- */
-export async function recreditRedemptions(trx: Tx, sale: SaleRef, now: string): Promise<{ points: number; restored: number }> {
-  const redemptions = await trx
+/** The redemptions made against the sale's order that are in `status` (committed, or reversed by a re-credit), with their reward's type. */
+function redemptionsOf(trx: Tx, sale: SaleRef, status: 'committed' | 'reversed') {
+  return trx
     .selectFrom('redemptions')
     .leftJoin('rewards', 'rewards.id', 'redemptions.reward_id')
     .select([
@@ -80,8 +75,18 @@ export async function recreditRedemptions(trx: Tx, sale: SaleRef, now: string): 
     .where('redemptions.source_vendor', '=', sale.source.vendor)
     .where('redemptions.source_store_id', '=', sale.source.storeId)
     .where('redemptions.external_transaction_id', '=', sale.transactionId)
-    .where('redemptions.status', '=', 'committed')
+    .where('redemptions.status', '=', status)
     .execute();
+}
+
+/**
+ * Undo every committed redemption made against the sale: points go back to the wallet (a
+ * `recredit` ledger entry each), consumed stamp cards or issued rewards become available again.
+ * Rewards whose codes the sale itself reported as used are restored too. Returns the points
+ * re-credited and how many rewards were restored.
+ */
+export async function recreditRedemptions(trx: Tx, sale: SaleRef, now: string): Promise<{ points: number; restored: number }> {
+  const redemptions = await redemptionsOf(trx, sale, 'committed');
   let points = 0;
   let restored = 0;
   for (const r of redemptions) {
@@ -143,22 +148,7 @@ async function redebitRounds(trx: Tx, memberId: string, redemptionId: string): P
  * the order was not kept. Returns the points taken back.
  */
 export async function undoRecredits(trx: Tx, sale: SaleRef, now: string): Promise<number> {
-  const redemptions = await trx
-    .selectFrom('redemptions')
-    .leftJoin('rewards', 'rewards.id', 'redemptions.reward_id')
-    .select([
-      'redemptions.id',
-      'redemptions.member_id',
-      'redemptions.points_deducted',
-      'redemptions.instance_id',
-      'redemptions.reward_id',
-      'rewards.type as reward_type',
-    ])
-    .where('redemptions.source_vendor', '=', sale.source.vendor)
-    .where('redemptions.source_store_id', '=', sale.source.storeId)
-    .where('redemptions.external_transaction_id', '=', sale.transactionId)
-    .where('redemptions.status', '=', 'reversed')
-    .execute();
+  const redemptions = await redemptionsOf(trx, sale, 'reversed');
   let points = 0;
   for (const r of redemptions) {
     const claimed = await trx
