@@ -1,4 +1,10 @@
-import { EngineUnavailableError, type EngineCallOptions, type LoyaltyEngine, type OutletQuery, type ReversedOrdersQuery } from '@loyalty-gateway/core';
+import {
+  EngineUnavailableError,
+  type EngineCallOptions,
+  type LoyaltyEngine,
+  type OutletQuery,
+  type ReversedOrdersQuery,
+} from '@loyalty-gateway/core';
 import { sql, type Kysely } from 'kysely';
 import { isConnectionLoss, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';

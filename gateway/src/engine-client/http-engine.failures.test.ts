@@ -126,7 +126,13 @@ describe('HTTP engine failures (real sockets)', () => {
       (e) => e.catalogSync({ ...SCOPE, items: [] }),
     ];
     for (const call of calls) expect((await failure(call(engine))).error).toBeInstanceOf(EngineUnavailableError);
-    expect(server.hits).toEqual(['POST /v1/earn', 'POST /v1/reverse', 'POST /v1/withdraw-refunds', 'POST /v1/redeem', 'POST /v1/catalog-sync']);
+    expect(server.hits).toEqual([
+      'POST /v1/earn',
+      'POST /v1/reverse',
+      'POST /v1/withdraw-refunds',
+      'POST /v1/redeem',
+      'POST /v1/catalog-sync',
+    ]);
   });
 
   it('a connection reset mid-earn is unavailable and not retried', async () => {
