@@ -1,11 +1,12 @@
 import type { ConnectionSkew } from '../http/clock-skew.js';
 import type { ConnectionActivityView } from '../http/connection-activity.js';
-import { GatewayError } from '@loyalty-gateway/core';
+import { GatewayError, parseOrThrow } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { SecretJson } from '../stores/index.js';
 import { ConnectionsQuery, CreateConnectionBody, EmptyBody, RotateBody, SecretObject } from './admin-schemas.js';
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
 import { storeIdProblem } from '../featured/featured-seed-checks.js';
+import { parseJsonObject } from '../webhooks/read-envelope.js';
 import { connectionIdParam, fieldsOf, readAdminBody, readOptionalBody, readQuery } from './read-admin-body.js';
 import { storeCall } from './store-error.js';
 import { deliveredTwice, type SubscriptionDuplicate } from '../subscriptions/index.js';
@@ -74,44 +75,69 @@ export async function setConnectionActive(
   return connection;
 }
 
+/** Credentials of a vendor with an adapter must fit its schema, whatever its tier (422 naming `credentials.*`). */
+function checkCredentials(deps: Pick<AdminDeps, 'adapterOf'>, vendor: string, credentials: SecretJson, prefix: string): void {
+  const adapter = deps.adapterOf(vendor);
+  if (!adapter) return;
+  const parsed = adapter.credentials.safeParse(credentials);
+  if (parsed.success) return;
+  const fields = fieldsOf(parsed.error, credentials, prefix);
+  throw new GatewayError('validation_failed', {
+    message: `The credentials do not fit the ${adapter.display.name} adapter: ${fields.map((f) => `${f.path} ${f.message}`).join('; ')}.`,
+    fields,
+  });
+}
+
+/** A store id the vendor's adapter declares a shape for must fit it (Shopify: the myshopify.com domain). */
+function checkStoreId(deps: Pick<AdminDeps, 'adapterOf'>, vendor: string, storeId: string): void {
+  const adapter = deps.adapterOf(vendor);
+  const problem = adapter ? storeIdProblem(adapter, storeId) : null;
+  if (!problem || !adapter) return;
+  throw new GatewayError('validation_failed', {
+    message: `The store id does not fit the ${adapter.display.name} adapter: storeId ${problem}.`,
+    fields: [{ path: 'storeId', message: problem }],
+  });
+}
+
+/** The engine must have the merchant and its outlet: every event of a connection to nowhere would be a 500. */
+async function checkOutlet(deps: Pick<AdminDeps, 'engine'>, merchantId: string, outletId: string): Promise<void> {
+  const found = await deps.engine.findOutlet({ merchantId, outletId });
+  if (found.outlet) return;
+  const field = found.merchant
+    ? { path: 'outletId', message: `merchant "${merchantId}" has no outlet "${outletId}" in the loyalty engine` }
+    : { path: 'merchantId', message: `the loyalty engine has no merchant "${merchantId}"` };
+  throw new GatewayError('validation_failed', {
+    message: `The connection names what the loyalty engine does not have: ${field.path} ${field.message}.`,
+    fields: [field],
+  });
+}
+
+/**
+ * A connection (the secret in the answer only): its vendor must exist, its credentials and store id
+ * fit the vendor's adapter, and the engine have its merchant and outlet. The admin API and the
+ * console both create through it.
+ */
+export async function createConnection(
+  deps: Pick<AdminDeps, 'store' | 'adapterOf' | 'engine' | 'subscriptions'>,
+  raw: unknown,
+  log: Pick<FastifyBaseLogger, 'info'>,
+) {
+  const body = parseOrThrow(CreateConnectionBody, raw);
+  if (!(await deps.store.getVendor(body.vendor)))
+    throw new GatewayError('vendor_not_found', { message: `No vendor with slug "${body.vendor}".` });
+  // Absent credentials are checked as {}: a connection the adapter cannot fetch back with would
+  // answer every event 500 (and the vendor retries forever).
+  checkCredentials(deps, body.vendor, body.credentials ?? {}, 'credentials');
+  checkStoreId(deps, body.vendor, body.storeId);
+  await checkOutlet(deps, body.merchantId, body.outletId);
+  const issued = await storeCall(() => deps.store.createConnection(body));
+  log.info({ connectionId: issued.connection.id, vendor: body.vendor }, 'connection created');
+  // Adapters that manage the vendor's webhook subscriptions (Shopify) subscribe the store now: one step for the merchant.
+  const subscriptions = await deps.subscriptions?.afterCreate(issued.connection);
+  return { connection: issued.connection, secret: issued.secret, notice: SHOWN_ONCE, ...(subscriptions ? { subscriptions } : {}) };
+}
+
 export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps): void {
-  /** Credentials of a vendor with an adapter must fit its schema, whatever its tier (422 naming `credentials.*`). */
-  function checkCredentials(vendor: string, credentials: SecretJson, prefix: string): void {
-    const adapter = deps.adapterOf(vendor);
-    if (!adapter) return;
-    const parsed = adapter.credentials.safeParse(credentials);
-    if (parsed.success) return;
-    const fields = fieldsOf(parsed.error, credentials, prefix);
-    throw new GatewayError('validation_failed', {
-      message: `The credentials do not fit the ${adapter.display.name} adapter: ${fields.map((f) => `${f.path} ${f.message}`).join('; ')}.`,
-      fields,
-    });
-  }
-
-  /** A store id the vendor's adapter declares a shape for must fit it (Shopify: the myshopify.com domain). */
-  function checkStoreId(vendor: string, storeId: string): void {
-    const adapter = deps.adapterOf(vendor);
-    const problem = adapter ? storeIdProblem(adapter, storeId) : null;
-    if (!problem || !adapter) return;
-    throw new GatewayError('validation_failed', {
-      message: `The store id does not fit the ${adapter.display.name} adapter: storeId ${problem}.`,
-      fields: [{ path: 'storeId', message: problem }],
-    });
-  }
-
-  /** The engine must have the merchant and its outlet: every event of a connection to nowhere would be a 500. */
-  async function checkOutlet(merchantId: string, outletId: string): Promise<void> {
-    const found = await deps.engine.findOutlet({ merchantId, outletId });
-    if (found.outlet) return;
-    const field = found.merchant
-      ? { path: 'outletId', message: `merchant "${merchantId}" has no outlet "${outletId}" in the loyalty engine` }
-      : { path: 'merchantId', message: `the loyalty engine has no merchant "${merchantId}"` };
-    throw new GatewayError('validation_failed', {
-      message: `The connection names what the loyalty engine does not have: ${field.path} ${field.message}.`,
-      fields: [field],
-    });
-  }
-
   async function requireConnection(id: string) {
     const connection = await deps.store.getConnection(id);
     if (!connection) throw new GatewayError('connection_not_found');
@@ -131,23 +157,9 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
     };
   });
 
-  scope.post('/connections', ADMIN_ROUTE, async (request, reply) => {
-    const body = readAdminBody(CreateConnectionBody, request.body);
-    if (!(await deps.store.getVendor(body.vendor)))
-      throw new GatewayError('vendor_not_found', { message: `No vendor with slug "${body.vendor}".` });
-    // Absent credentials are checked as {}: a connection the adapter cannot fetch back with would
-    // answer every event 500 (and the vendor retries forever).
-    checkCredentials(body.vendor, body.credentials ?? {}, 'credentials');
-    checkStoreId(body.vendor, body.storeId);
-    await checkOutlet(body.merchantId, body.outletId);
-    const issued = await storeCall(() => deps.store.createConnection(body));
-    request.log.info({ connectionId: issued.connection.id, vendor: body.vendor }, 'connection created');
-    // Adapters that manage the vendor's webhook subscriptions (Shopify) subscribe the store now: one step for the merchant.
-    const subscriptions = await deps.subscriptions?.afterCreate(issued.connection);
-    return reply
-      .code(201)
-      .send({ connection: issued.connection, secret: issued.secret, notice: SHOWN_ONCE, ...(subscriptions ? { subscriptions } : {}) });
-  });
+  scope.post('/connections', ADMIN_ROUTE, async (request, reply) =>
+    reply.code(201).send(await createConnection(deps, parseJsonObject(request.body), request.log)),
+  );
 
   const subscriptionManager = () => {
     if (!deps.subscriptions) throw new GatewayError('not_found');
@@ -201,7 +213,7 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
     const id = connectionIdParam(request.params);
     const credentials = readAdminBody(SecretObject, request.body);
     const connection = await requireConnection(id);
-    checkCredentials(connection.vendor, credentials, '');
+    checkCredentials(deps, connection.vendor, credentials, '');
     const updated = await storeCall(() => deps.store.setCredentials(id, credentials));
     request.log.info({ connectionId: id, keys: Object.keys(credentials) }, 'connection credentials replaced');
     return { connection: updated };

@@ -1,10 +1,11 @@
-import { GatewayError, savedUrlProblems, type AnyAdapter, type FieldError } from '@loyalty-gateway/core';
+import { GatewayError, parseOrThrow, savedUrlProblems, type AnyAdapter, type FieldError } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { IGNORED_SETTINGS_KEYS, parseProviderSettings, type ProviderSettingsContext } from '../featured/index.js';
 import type { Vendor } from '../stores/index.js';
 import { EmptyBody, NewVendor, RenameVendor, SecretObject } from './admin-schemas.js';
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
 import { vendorView } from './admin-views.js';
+import { parseJsonObject } from '../webhooks/read-envelope.js';
 import { readAdminBody, readOptionalBody, slugParam } from './read-admin-body.js';
 import { storeCall } from './store-error.js';
 
@@ -75,6 +76,51 @@ export async function demoteVendor(deps: VendorDeps, slug: string, log: Pick<Fas
   return vendorView(summaryOf(vendor), deps.adapterOf(slug), vendor.settings);
 }
 
+/** A generic vendor, onboarded without a seed file; 409 vendor_exists when the slug is taken. The admin API and the console both create through it. */
+export async function createVendor(deps: VendorDeps, body: unknown, log: Pick<FastifyBaseLogger, 'info'>) {
+  const { slug, name } = parseOrThrow(NewVendor, body);
+  const { vendor, created } = await storeCall(() => deps.store.ensureVendor({ slug, name, tier: 'generic' }));
+  if (!created)
+    throw new GatewayError('vendor_exists', {
+      message: `A vendor with the slug "${slug}" already exists (${vendor.name}, ${vendor.tier}): rename it with PATCH /admin/vendors/${slug}.`,
+    });
+  log.info({ vendor: slug }, 'vendor created');
+  return { ...vendorView(summaryOf(vendor), deps.adapterOf(slug), vendor.settings), exists: true };
+}
+
+/**
+ * Replaces a vendor's provider settings, validated by its adapter (unknown keys refused by name)
+ * and every URL in them checked; never echoed back. The admin API's PUT and the console's
+ * settings form both write through it.
+ */
+export async function replaceProviderSettings(deps: VendorDeps, slug: string, body: unknown, log: Pick<FastifyBaseLogger, 'info'>) {
+  const settings = parseOrThrow(SecretObject, body);
+  const adapter = deps.adapterOf(slug);
+  if (!adapter) {
+    if (!(await deps.store.getVendor(slug))) throw new GatewayError('vendor_not_found');
+    throw new GatewayError('adapter_not_registered', {
+      message: `"${slug}" has no featured adapter: provider settings have nothing to configure.`,
+    });
+  }
+  const checked = parseProviderSettings(adapter, settings, { tlsListener: deps.tlsListener, unknownKeys: 'refuse' });
+  // Every URL in them too, whatever the adapter names the field: a metadata or link-local address is never called.
+  const fields = uniqueFields([...(checked.ok ? [] : checked.fields), ...savedUrlProblems(settings)]);
+  if (fields.length > 0) {
+    throw new GatewayError('invalid_settings', {
+      message: `The ${adapter.display.name} settings do not fit its adapter: ${fields.map((f) => `${f.path} ${f.message}`).join('; ')}.`,
+      fields,
+    });
+  }
+  // Stored as sent (the door re-reads `auth` overrides from it), encrypted at rest. A registered
+  // adapter's vendor row is created (generic) if it was never seeded: settings come before promotion.
+  await deps.store.ensureVendor({ slug, name: adapter.display.name, tier: 'generic' });
+  const vendor = await storeCall(() => deps.store.setVendorSettings(slug, settings));
+  // This process's schedules and HTTPS client CAs follow before the answer; other processes within ~10 s.
+  await deps.vendorChanged();
+  log.info({ vendor: slug, keys: Object.keys(settings) }, 'provider settings replaced');
+  return vendorView(summaryOf(vendor), adapter, vendor.settings);
+}
+
 /**
  * Vendors: list, promote (generic → featured; needs a registered adapter and usable settings), demote, provider
  * settings (validated by the adapter, never echoed back) and the notes the featured door kept.
@@ -84,16 +130,9 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
   scope.get('/vendors', ADMIN_ROUTE, async () => ({ vendors: await listVendorViews(deps) }));
 
   // A generic vendor, onboarded without a seed file: 201; 409 vendor_exists when the slug is taken.
-  scope.post('/vendors', ADMIN_ROUTE, async (request, reply) => {
-    const { slug, name } = readAdminBody(NewVendor, request.body);
-    const { vendor, created } = await storeCall(() => deps.store.ensureVendor({ slug, name, tier: 'generic' }));
-    if (!created)
-      throw new GatewayError('vendor_exists', {
-        message: `A vendor with the slug "${slug}" already exists (${vendor.name}, ${vendor.tier}): rename it with PATCH /admin/vendors/${slug}.`,
-      });
-    request.log.info({ vendor: slug }, 'vendor created');
-    return reply.code(201).send({ vendor: { ...vendorView(summaryOf(vendor), deps.adapterOf(slug), vendor.settings), exists: true } });
-  });
+  scope.post('/vendors', ADMIN_ROUTE, async (request, reply) =>
+    reply.code(201).send({ vendor: await createVendor(deps, parseJsonObject(request.body), request.log) }),
+  );
 
   scope.patch('/vendors/:slug', ADMIN_ROUTE, async (request) => {
     const slug = slugParam(request.params);
@@ -117,31 +156,7 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
 
   scope.put('/vendors/:slug/settings', ADMIN_ROUTE, async (request) => {
     const slug = slugParam(request.params);
-    const settings = readAdminBody(SecretObject, request.body);
-    const adapter = deps.adapterOf(slug);
-    if (!adapter) {
-      if (!(await deps.store.getVendor(slug))) throw new GatewayError('vendor_not_found');
-      throw new GatewayError('adapter_not_registered', {
-        message: `"${slug}" has no featured adapter: provider settings have nothing to configure.`,
-      });
-    }
-    const checked = parseProviderSettings(adapter, settings, { tlsListener: deps.tlsListener, unknownKeys: 'refuse' });
-    // Every URL in them too, whatever the adapter names the field: a metadata or link-local address is never called.
-    const fields = uniqueFields([...(checked.ok ? [] : checked.fields), ...savedUrlProblems(settings)]);
-    if (fields.length > 0) {
-      throw new GatewayError('invalid_settings', {
-        message: `The ${adapter.display.name} settings do not fit its adapter: ${fields.map((f) => `${f.path} ${f.message}`).join('; ')}.`,
-        fields,
-      });
-    }
-    // Stored as sent (the door re-reads `auth` overrides from it), encrypted at rest. A registered
-    // adapter's vendor row is created (generic) if it was never seeded: settings come before promotion.
-    await deps.store.ensureVendor({ slug, name: adapter.display.name, tier: 'generic' });
-    const vendor = await storeCall(() => deps.store.setVendorSettings(slug, settings));
-    // This process's schedules and HTTPS client CAs follow before the answer; other processes within ~10 s.
-    await deps.vendorChanged();
-    request.log.info({ vendor: slug, keys: Object.keys(settings) }, 'provider settings replaced');
-    return { vendor: vendorView(summaryOf(vendor), adapter, vendor.settings) };
+    return { vendor: await replaceProviderSettings(deps, slug, parseJsonObject(request.body), request.log) };
   });
 
   scope.get('/vendors/:slug/notes', ADMIN_ROUTE, async (request) => {
