@@ -17,6 +17,7 @@ export * from './read-native-request.js';
 export * from './resolve-units.js';
 export * from './settings-secret-key.js';
 export * from './setup-fields.js';
+export * from './setup-form-fields.js';
 export * from './secret.js';
 export * from './paginate.js';
 export { vendorCustomer, vendorEmail, vendorPhone } from './customer-contact.js';
