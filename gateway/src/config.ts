@@ -62,7 +62,7 @@ export const GatewayConfig = z
           }),
         ),
       ),
-    /** Bearer token of the /admin API. Required in production; without it elsewhere /admin is off. */
+    /** Bearer token of the /admin API. Required in production; unset in development a generated one is used (boot/development-admin-token.ts); unset in uat and beta /admin is off. */
     GATEWAY_ADMIN_TOKEN: optional(z.string().min(24, { message: 'must be at least 24 characters' })),
     /** The public base URL vendors reach (webhook URLs on the directory's setup pages). */
     GATEWAY_PUBLIC_URL: optional(url(['http:', 'https:'])),

@@ -1,6 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import { demoBanner } from './boot/demo.js';
+import { adminBanner } from './boot/development-admin-token.js';
 import { loadConfig, type GatewayConfig } from './config.js';
 import { TOKENS, closeContainer, createGatewayContainer, get, open } from './composition/index.js';
 import { assertHeapHoldsCache, releaseHeapFlagsForWorkers } from './memory/memory-bounds.js';
@@ -82,6 +83,8 @@ export async function startGateway(env: Record<string, string | undefined> = pro
       `gateway ready on ${address}`,
     );
     const demo = await open(container, TOKENS.demoStep);
+    if (config.GATEWAY_ENV === 'development')
+      for (const line of adminBanner(await open(container, TOKENS.adminToken), address)) log.info(line);
     if (demo) for (const line of demoBanner(demo, address)) log.info(line);
     return { app, config, address, tlsPort, close };
   } catch (error) {

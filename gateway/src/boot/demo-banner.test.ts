@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exited, gatewayCommand } from '../testing/spawn-gateway.js';
 import { DEMO_CREDENTIALS_FILE, type DemoCredentials } from './demo.js';
+import { ADMIN_TOKEN_FILE } from './development-admin-token.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-banner-'));
@@ -49,7 +50,7 @@ function startDevGateway(dataDir: string) {
 }
 
 describe('development start-up log', () => {
-  it('prints the demo vendor, store and secret, and a send command that works as printed', async () => {
+  it('prints the demo vendor, store and secret, and a send command that works as printed; the admin token with the console URL, and an admin command that works as printed', async () => {
     const dataDir = path.join(dir, 'data');
     const { child, lines } = await startDevGateway(dataDir);
     try {
@@ -72,6 +73,15 @@ describe('development start-up log', () => {
       const answer = result.stdout.slice(result.stdout.indexOf('HTTP '));
       expect(answer).toMatch(/^HTTP 200 /);
       expect(JSON.parse(answer.slice(answer.indexOf('{')))).toMatchObject({ status: 'processed', membershipId: 'MBR-DEMO-0001' });
+      // The admin side is on, its token printed with where the console is, and the printed CLI command works as printed.
+      const token = readFileSync(path.join(dataDir, ADMIN_TOKEN_FILE), 'utf8').trim();
+      expect(lines.find((l) => l.msg.startsWith('Admin: '))?.msg).toBe(
+        `Admin: console ${url}/console, admin API ${url}/admin, metrics ${url}/metrics; admin token ${token} (also in ${ADMIN_TOKEN_FILE} in the data dir)`,
+      );
+      const cli = lines.find((l) => l.msg.startsWith('Use the admin CLI: '))!.msg.slice('Use the admin CLI: '.length);
+      expect(cli).toBe(`GATEWAY_ADMIN_TOKEN=${token} npm run cli -- admin vendors list --url ${url}`);
+      const vendors = await promisify(execFile)('sh', ['-c', cli], { cwd: root, env: process.env });
+      expect(vendors.stdout).toMatch(/demo-pos +Demo POS +generic/);
     } finally {
       child.kill('SIGTERM');
       await exited(child);

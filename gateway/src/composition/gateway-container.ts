@@ -6,6 +6,7 @@ import { container as rootContainer, instancePerContainerCachingFactory, type De
 import { startOperatorSide } from '../admin/index.js';
 import { buildApp, type AppOptions } from '../app.js';
 import { ensureDemo, isEmptyDataDir } from '../boot/demo.js';
+import { ensureDevelopmentAdminToken } from '../boot/development-admin-token.js';
 import { privateDataDir } from '../boot/private-data-dir.js';
 import { openDatabases } from '../boot/open-databases.js';
 import type { ParsedSeed } from '../boot/seed-schema.js';
@@ -110,6 +111,19 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
       const sqliteFiles = config.DATABASE_URL ? [] : ['gateway.sqlite', ...(config.LOYALTY_ENGINE_URL ? [] : ['engine.sqlite'])];
       await privateDataDir(config.GATEWAY_DATA_DIR, sqliteFiles);
       return { firstStart };
+    }),
+  );
+  // Development turns /admin, /console and /metrics on from the first start with a generated token;
+  // elsewhere only GATEWAY_ADMIN_TOKEN does (production requires it, config.ts).
+  provide(
+    c,
+    TOKENS.adminToken,
+    perContainer(async (r) => {
+      if (config.GATEWAY_ADMIN_TOKEN) return { token: config.GATEWAY_ADMIN_TOKEN, file: null };
+      if (config.GATEWAY_ENV !== 'development') return { token: undefined, file: null };
+      // After the data dir step: the token file must not make a first start look like a later one (the demo sandbox).
+      await open(r, TOKENS.dataDir);
+      return ensureDevelopmentAdminToken(config.GATEWAY_DATA_DIR);
     }),
   );
   provide(
@@ -360,7 +374,7 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
         const log = get(r, TOKENS.logger);
         if (!log) throw new Error('the operator side logs: register a logger');
         return startOperatorSide({
-          config,
+          config: { ...config, GATEWAY_ADMIN_TOKEN: (await open(r, TOKENS.adminToken)).token },
           store: await open(r, TOKENS.store),
           engine: await open(r, TOKENS.engine),
           database: await open(r, TOKENS.gatewayDatabase),

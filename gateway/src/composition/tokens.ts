@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { OperatorSide } from '../admin/index.js';
 import type { AppOptions } from '../app.js';
 import type { DemoCredentials } from '../boot/demo.js';
+import type { AdminTokenSource } from '../boot/development-admin-token.js';
 import type { GatewayDatabases } from '../boot/open-databases.js';
 import type { ParsedSeed } from '../boot/seed-schema.js';
 import type { GatewayConfig } from '../config.js';
@@ -38,6 +39,8 @@ export const TOKENS = {
   clock: token<() => number>('Clock'),
   /** Whether the data dir was empty before this boot (the demo sandbox is created on a first start only). */
   dataDir: token<Promise<{ firstStart: boolean }>>('DataDir'),
+  /** The admin token in force: GATEWAY_ADMIN_TOKEN, in development the data dir's generated one, else none (admin off). */
+  adminToken: token<Promise<AdminTokenSource>>('AdminToken'),
   databases: token<Promise<GatewayDatabases>>('GatewayDatabases'),
   /** The gateway's database, migrated (the embedded engine shares it on PostgreSQL and in tests). */
   gatewayDatabase: token<Promise<SqlDatabase<any>>>('GatewayDatabase'),
