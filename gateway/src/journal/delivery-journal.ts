@@ -5,7 +5,10 @@ import { CompiledQuery, sql, type ExpressionBuilder, type Kysely, type Selectabl
 import { createSecretBox } from '../stores/secret-box.js';
 import { ROW_OVERHEAD_BYTES, pruneToBudget } from './byte-budget.js';
 import { chooseByRequestId, matchOf, type RequestIdMatch } from './choose-by-request-id.js';
+import type { NothingEarnedReason } from '../webhooks/nothing-earned.js';
 import { clipFields, clipText, type FieldError } from './clip-text.js';
+import type { FailureCause } from './failure-cause.js';
+import { clipFailure, parseFailure } from './failure-text.js';
 import { createRefusalAggregates } from './refusal-aggregates.js';
 
 interface GwDeliveriesTable {
@@ -42,9 +45,14 @@ interface GwDeliveriesTable {
   authenticated: number | null;
   size_bytes: number | null;
   replay_forced: number | null;
+  points_earned: number | null;
+  points_reversed: number | null;
+  stamps: string | null;
+  nothing_earned: string | null;
+  failure: string | null;
 }
 
-export type { FieldError };
+export type { FailureCause, FieldError };
 
 /** What one request was and how it ended. */
 export interface DeliveryInput {
@@ -76,6 +84,16 @@ export interface DeliveryInput {
   authenticated?: boolean | null | undefined;
   /** A replay the operator forced past a revoked secret or an inactive connection. */
   replayForced?: boolean | undefined;
+  /** Points the request earned (a featured batch: its events together); null when it earned none of any kind. */
+  pointsEarned?: number | null | undefined;
+  /** Points its refunds reversed. */
+  pointsReversed?: number | null | undefined;
+  /** The stamp cards it advanced (`Coffee card 4/10`). */
+  stamps?: string | null | undefined;
+  /** Why a processed sale earned nothing (a fixed set); null when it earned, or was no such sale. */
+  nothingEarned?: NothingEarnedReason | null | undefined;
+  /** The cause of a failure on our side (5xx): which call, what happened, how long it took. */
+  failure?: FailureCause | null | undefined;
 }
 
 /** The request itself, kept (sealed) for failures on our side and replays. */
@@ -84,7 +102,19 @@ export interface RecordedRequest {
   headers: Record<string, string>;
 }
 
-export interface Delivery extends Omit<DeliveryInput, 'receivedAt' | 'fields' | 'clientAddress' | 'authenticated' | 'replayForced'> {
+export interface Delivery extends Omit<
+  DeliveryInput,
+  | 'receivedAt'
+  | 'fields'
+  | 'clientAddress'
+  | 'authenticated'
+  | 'replayForced'
+  | 'pointsEarned'
+  | 'pointsReversed'
+  | 'stamps'
+  | 'nothingEarned'
+  | 'failure'
+> {
   id: string;
   receivedAt: string;
   fields: FieldError[] | null;
@@ -99,6 +129,14 @@ export interface Delivery extends Omit<DeliveryInput, 'receivedAt' | 'fields' | 
   bodySha256: string | null;
   /** Whether the raw request is kept (a failure on our side, or a replay): only those can be replayed. */
   requestKept: boolean;
+  /** Null on entries journalled before these were kept (migration 0014), as when nothing of the kind moved. */
+  pointsEarned: number | null;
+  pointsReversed: number | null;
+  stamps: string | null;
+  nothingEarned: NothingEarnedReason | null;
+  failure: FailureCause | null;
+  /** The journal id of the replay that answered this failed delivery (2xx): it was recovered, nothing is left to replay. */
+  recoveredBy: string | null;
 }
 
 export interface DeliveryFilter {
@@ -112,6 +150,8 @@ export interface DeliveryFilter {
   transactionId?: string | undefined;
   /** Entries with this request id (the caller's X-Request-ID, or the gateway's own when the caller sent none): all of them. */
   requestId?: string | undefined;
+  /** Processed sales that earned nothing: for any reason (`any`) or for this one. */
+  nothingEarned?: NothingEarnedReason | 'any' | undefined;
   limit?: number | undefined;
   /** From a previous page's `nextCursor`. */
   cursor?: string | undefined;
@@ -306,6 +346,11 @@ const COLUMNS = [
   'authenticated',
   'size_bytes',
   'replay_forced',
+  'points_earned',
+  'points_reversed',
+  'stamps',
+  'nothing_earned',
+  'failure',
 ] as const satisfies ReadonlyArray<keyof GwDeliveriesTable>;
 /** PostgreSQL's type of each column that is not text. */
 const NOT_TEXT: Partial<Record<(typeof COLUMNS)[number], string>> = {
@@ -322,6 +367,8 @@ const NOT_TEXT: Partial<Record<(typeof COLUMNS)[number], string>> = {
   authenticated: 'integer',
   size_bytes: 'integer',
   replay_forced: 'integer',
+  points_earned: 'integer',
+  points_reversed: 'integer',
 };
 
 /**
@@ -369,6 +416,9 @@ const SIZE_COLUMN = COLUMNS.indexOf('size_bytes');
 /** A row's values in COLUMNS order. */
 export type Row = Array<GwDeliveriesTable[keyof GwDeliveriesTable]>;
 const parseFields = (text: string | null): FieldError[] | null => (text ? (JSON.parse(text) as FieldError[]) : null);
+/** A count as stored: a whole number, or null when absent (or not a number). */
+const wholeOrNull = (value: number | null | undefined): number | null =>
+  value === null || value === undefined || !Number.isFinite(value) ? null : Math.round(value);
 
 const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
   id: row.id,
@@ -398,6 +448,12 @@ const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
   lastRequestId: row.last_request_id,
   authenticated: row.authenticated === null ? null : Number(row.authenticated) === 1,
   replayForced: Number(row.replay_forced ?? 0) === 1,
+  pointsEarned: row.points_earned === null ? null : Number(row.points_earned),
+  pointsReversed: row.points_reversed === null ? null : Number(row.points_reversed),
+  stamps: row.stamps,
+  nothingEarned: row.nothing_earned as NothingEarnedReason | null,
+  failure: parseFailure(row.failure),
+  recoveredBy: null,
 });
 
 /**
@@ -496,6 +552,11 @@ export function deliveriesQuery(
   if (filter.connectionId) query = ofConnection(query, filter.connectionId, journalledBefore);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.code) query = query.where('outcome', '=', filter.code);
+  if (filter.nothingEarned)
+    query =
+      filter.nothingEarned === 'any'
+        ? query.where('nothing_earned', 'is not', null)
+        : query.where('nothing_earned', '=', filter.nothingEarned);
   if (filter.transactionId) {
     // By its region and key (migration 0008); entries journalled before it have no region, those
     // before migration 0007 no key either: each kind has its own partial index.
@@ -563,7 +624,7 @@ function belowCursor<Q extends DeliveriesQuery>(query: Q, cursor: string, byRegi
 }
 
 /**
- * Filters no index serves (vendor, store, status, outcome) without one that an index does
+ * Filters no index serves (vendor, store, status, outcome, nothing earned) without one that an index does
  * (transaction id, connection): the list then reads the journal newest first and tests each
  * entry, and a filter that matches nothing reads all of it (1,000,000 entries: ~270 ms of SQLite
  * on the event loop, which better-sqlite3 holds for the statement's length).
@@ -572,7 +633,11 @@ const scansJournal = (filter: DeliveryFilter): boolean =>
   !filter.transactionId &&
   !filter.requestId &&
   !filter.connectionId &&
-  (filter.vendor !== undefined || filter.store !== undefined || filter.status !== undefined || filter.code !== undefined);
+  (filter.vendor !== undefined ||
+    filter.store !== undefined ||
+    filter.status !== undefined ||
+    filter.code !== undefined ||
+    filter.nothingEarned !== undefined);
 
 /**
  * The entry `window` places below `cursor` (and before `until`) in the list's order: the oldest
@@ -623,6 +688,20 @@ export function replaysQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>, i
   return db.selectFrom('gw_deliveries').selectAll().where('replay_of', '=', id).orderBy('received_at', 'asc');
 }
 
+/**
+ * The replays that answered (2xx) any of these entries, oldest first: the first one of each
+ * recovered it. Through the replays' partial index (migration 0010), one statement a page.
+ */
+export function recoveriesQuery(db: Kysely<{ gw_deliveries: GwDeliveriesTable }>, ids: readonly string[]) {
+  return db
+    .selectFrom('gw_deliveries')
+    .select(['id', 'replay_of'])
+    .where('replay_of', 'in', ids)
+    .where('status', '>=', 200)
+    .where('status', '<', 300)
+    .orderBy('received_at', 'asc');
+}
+
 export type DeliveryJournal = Awaited<ReturnType<typeof createDeliveryJournal>>;
 
 /** Entries carrying one request id that a lookup reads and lists at most. */
@@ -658,6 +737,19 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   /** Bytes this process wrote since the budget was last checked (a tenth of it checks it again, between the hourly prunings). */
   let writtenSinceBudget = 0;
   let budgetCheck: Promise<number> | null = null;
+
+  /**
+   * Sets `recoveredBy` on the failed entries (5xx, request kept) that a replay answered: one
+   * statement for all of them, none when there are none.
+   */
+  async function withRecoveries(deliveries: Delivery[]): Promise<Delivery[]> {
+    const failed = deliveries.filter((d) => d.status >= 500 && d.requestKept).map((d) => d.id);
+    if (failed.length === 0) return deliveries;
+    const recovered = new Map<string, string>();
+    for (const row of await recoveriesQuery(db, failed).execute())
+      if (row.replay_of && !recovered.has(row.replay_of)) recovered.set(row.replay_of, row.id);
+    return deliveries.map((d) => (recovered.has(d.id) ? { ...d, recoveredBy: recovered.get(d.id)! } : d));
+  }
 
   /**
    * One entry as its column values, in COLUMNS order (what both writers bind; no object per row).
@@ -710,6 +802,11 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       input.authenticated == null ? null : input.authenticated ? 1 : 0,
       null,
       input.replayForced ? 1 : null,
+      wholeOrNull(input.pointsEarned),
+      wholeOrNull(input.pointsReversed),
+      clipText(input.stamps),
+      clipText(input.nothingEarned, 32, false),
+      clipFailure(input.failure),
     ];
     let size = ROW_OVERHEAD_BYTES;
     for (const value of values) if (typeof value === 'string') size += value.length;
@@ -909,10 +1006,14 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
     async list(filter: DeliveryFilter = {}): Promise<DeliveryPage> {
       await flush(); // the inspector sees every entry recorded before it asked
       const limit = Math.min(Math.max(1, filter.limit ?? 50), 500);
-      const pageOf = (rows: Array<Selectable<GwDeliveriesTable>>): DeliveryPage => {
+      const pageOf = async (rows: Array<Selectable<GwDeliveriesTable>>): Promise<DeliveryPage> => {
         const page = rows.slice(0, limit);
         const last = page.at(-1);
-        return { deliveries: page.map(toDelivery), nextCursor: rows.length > limit && last ? cursorOf(last) : null, searchedBackTo: null };
+        return {
+          deliveries: await withRecoveries(page.map(toDelivery)),
+          nextCursor: rows.length > limit && last ? cursorOf(last) : null,
+          searchedBackTo: null,
+        };
       };
       if (filter.connectionId) {
         // Since migration 0009 and before it: two index-ordered reads, merged.
@@ -934,7 +1035,11 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
         if (found.length > limit || !end || (filter.since && end.received_at < filter.since.getTime())) return pageOf(found);
         cursor = cursorOf(end);
         if (window === searchWindows)
-          return { deliveries: found.map(toDelivery), nextCursor: cursor, searchedBackTo: new Date(end.received_at).toISOString() };
+          return {
+            deliveries: await withRecoveries(found.map(toDelivery)),
+            nextCursor: cursor,
+            searchedBackTo: new Date(end.received_at).toISOString(),
+          };
       }
     },
     /**
@@ -958,8 +1063,9 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       const kept = found.body_sealed
         ? (JSON.parse(box.open(found.body_sealed, SEAL_CONTEXT)) as { headers: Record<string, string>; body: string })
         : null;
+      const [delivery] = await withRecoveries([chosen.delivery]);
       return {
-        ...chosen.delivery,
+        ...delivery!,
         request: kept ? { headers: kept.headers, body: Buffer.from(kept.body, 'base64') } : null,
         matches: matches.map((m) => matchOf(m.delivery)),
         ambiguous,

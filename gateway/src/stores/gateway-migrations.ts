@@ -12,6 +12,7 @@ import { deliveriesReplayIndexMigration } from './gateway-migration-0010.js';
 import { reconcileRunsIndexesMigration } from './gateway-migration-0011.js';
 import { deliveriesIdOrderMigration } from './gateway-migration-0012.js';
 import { deliveriesBoundsMigration } from './gateway-migration-0013.js';
+import { deliveriesOutcomesMigration } from './gateway-migration-0014.js';
 
 const init: Migration = {
   async up(db: Kysely<any>) {
@@ -85,5 +86,6 @@ export const gatewayMigrations: MigrationSet = {
     '0011_reconcile_runs_indexes': reconcileRunsIndexesMigration,
     '0012_deliveries_id_order': deliveriesIdOrderMigration,
     '0013_deliveries_bounds': deliveriesBoundsMigration,
+    '0014_deliveries_outcomes': deliveriesOutcomesMigration,
   },
 };
