@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { signedHeaders } from '@loyalty-gateway/core';
 import { ADMIN_USAGE } from './admin/admin-usage.js';
 import { formatCertification, runCertification } from './certify/run-certification.js';
+import { outputWidth } from './admin/render-table.js';
 import { runAdminCommand } from './admin/run-admin-command.js';
 import { sampleSale } from './sample-sale.js';
 import { sendSigned } from './send-signed.js';
@@ -68,7 +69,12 @@ loyalty-gateway send --url URL --path /webhooks/<adapter> --secret S --file nati
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'admin') {
-    return runAdminCommand(rest, { env: process.env, out: (text) => console.log(text), err: (text) => console.error(text) });
+    return runAdminCommand(rest, {
+      env: process.env,
+      out: (text) => console.log(text),
+      err: (text) => console.error(text),
+      width: outputWidth(process.stdout),
+    });
   }
   if (command && COMMAND_HELP[command] && (rest.includes('--help') || rest.includes('-h'))) {
     console.log(COMMAND_HELP[command]);

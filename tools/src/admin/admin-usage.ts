@@ -1,6 +1,7 @@
 export const ADMIN_USAGE = `loyalty-gateway admin <group> <action> [args] [--url URL] [--token T]
   --url defaults to $GATEWAY_URL, else http://127.0.0.1:3000; the token comes from GATEWAY_ADMIN_TOKEN unless --token is given.
-  Answers print as tables and lines; --json prints the gateway's JSON instead (for scripts).
+  Answers print as tables and lines that fit the terminal (120 columns when the output is not one; long values wrap);
+  --wide prints every field of a list, one line per row; --json prints the gateway's JSON instead (for scripts).
   A refusal exits 1 with the gateway's message and the command to run next; a usage error exits 2.
 
   vendors list                             every vendor, and every registered adapter without one ("exists": false)

@@ -25,9 +25,27 @@ describe('formatAnswer: what a person reads by default', () => {
     ).toEqual(['connection:', '  id: c1', '  storeId: s-1', '  active: true', '  lastUsedAt: -', 'secret: whsec_x', 'notes: (none)']);
   });
 
-  it('nothing is dropped: nested values in a table cell are compact JSON, long cells are cut with an ellipsis', () => {
-    const text = formatAnswer({ runs: [{ id: 'r1', counts: { found: 2 }, error: 'x'.repeat(80) }] });
-    expect(text).toContain('{"found":2}');
-    expect(text).toContain(`${'x'.repeat(59)}…`);
+  it('nothing is dropped and nothing is JSON: nested values in a cell are words, a long cell wraps in its column', () => {
+    const lines = formatAnswer({ runs: [{ id: 'r1', counts: { found: 2 }, error: 'x'.repeat(150) }] }).split('\n');
+    expect(lines.join('\n')).toContain('found 2');
+    expect(lines.join('\n')).not.toMatch(/[{}"]|…/);
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(120);
+    expect(lines.join('').replace(/[^x]/g, '')).toHaveLength(150);
+  });
+
+  it('a show answer: a long value wraps under its own start within the width, never cut; one line with --wide', () => {
+    const error = `page 3 failed after 3 attempts: ${'the vendor answered 503 Service Unavailable, '.repeat(4)}then gave up`;
+    const lines = formatAnswer({ run: { id: 'r1', status: 'failed', error } }, { width: 80 }).split('\n');
+    expect(lines.slice(0, 3)).toEqual(['run:', '  id: r1', '  status: failed']);
+    expect(lines[3]!.startsWith('  error: page 3 failed')).toBe(true);
+    for (const line of lines.slice(4)) expect(line).toMatch(/^ {9}\S/);
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(80);
+    expect(
+      lines
+        .slice(3)
+        .map((line) => line.trim())
+        .join(' '),
+    ).toBe(`error: ${error}`);
+    expect(formatAnswer({ run: { error } }, { width: 80, wide: true }).split('\n')).toEqual(['run:', `  error: ${error}`]);
   });
 });

@@ -1,46 +1,45 @@
+import { DEFAULT_LAYOUT, isRecord, readable, renderTable, wrapText, type Row, type TableColumn, type TableLayout } from './render-table.js';
+
+export interface AnswerLayout extends TableLayout {
+  /** A command's default columns for a list in its answer, by the list's key (`connections`, `runs`). */
+  views?: Readonly<Record<string, readonly TableColumn[]>>;
+}
+
 /**
  * The gateway's JSON answer as text a person reads (the CLI's default; `--json` prints the JSON):
- * lists as aligned tables, objects as `key: value` lines, nested objects indented. Nothing is
- * dropped: a value that is neither text nor a list of records is shown as compact JSON.
+ * lists as aligned tables that fit `layout.width` (render-table.ts), objects as `key: value` lines
+ * whose long values wrap under themselves, nested objects indented. Nothing is dropped, nothing is
+ * cut, and no JSON is shown: a nested value is written out in words.
  */
-export function formatAnswer(answer: unknown): string {
-  return lines(answer, '').join('\n');
+export function formatAnswer(answer: unknown, layout: Partial<AnswerLayout> = {}): string {
+  return lines(answer, '', { ...DEFAULT_LAYOUT, ...layout }).join('\n');
 }
 
-type Row = Record<string, unknown>;
-const isRecord = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isScalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
-const scalarText = (value: unknown): string =>
-  value === null || value === undefined ? '-' : typeof value === 'string' ? value : JSON.stringify(value);
-const MAX_CELL = 60;
+const isScalar = (value: unknown) => value === null || value === undefined || ['string', 'number', 'boolean'].includes(typeof value);
+const isTable = (value: unknown): value is Row[] => Array.isArray(value) && value.length > 0 && value.every(isRecord);
 
-/** Aligned columns of every key whose values are scalars; the rest as JSON under the row. */
-export function table(rows: Row[], indent = ''): string[] {
-  if (rows.length === 0) return [`${indent}(none)`];
-  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  const cell = (value: unknown) => {
-    const text = isScalar(value) || value === undefined ? scalarText(value) : JSON.stringify(value);
-    return text.length > MAX_CELL ? `${text.slice(0, MAX_CELL - 1)}…` : text;
-  };
-  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column]).length)));
-  const render = (cells: string[]) => `${indent}${cells.map((text, i) => text.padEnd(widths[i]!)).join('  ')}`.trimEnd();
-  return [
-    render(columns),
-    render(widths.map((w) => '-'.repeat(w))),
-    ...rows.map((row) => render(columns.map((column) => cell(row[column])))),
-  ];
+/** `key: value`, the value wrapped within the width under its own first character (one line with --wide). */
+function keyValue(indent: string, key: string, value: string, layout: TableLayout): string[] {
+  const head = `${indent}${key}: `;
+  if (layout.wide) return [`${head}${value}`];
+  // A key too long to leave 20 columns for its value: the value goes under it, indented.
+  const [lead, room] =
+    head.length <= layout.width - 20 ? [head, layout.width - head.length] : [`${indent}  `, layout.width - indent.length - 2];
+  const wrapped = wrapText(value, room);
+  return lead === head
+    ? wrapped.map((line, i) => `${i === 0 ? head : ' '.repeat(head.length)}${line}`)
+    : [`${indent}${key}:`, ...wrapped.map((line) => `${lead}${line}`)];
 }
 
-function lines(value: unknown, indent: string): string[] {
-  if (Array.isArray(value)) return value.every(isRecord) ? table(value, indent) : [`${indent}${JSON.stringify(value)}`];
-  if (!isRecord(value)) return [`${indent}${scalarText(value)}`];
+function lines(value: unknown, indent: string, layout: AnswerLayout, key?: string): string[] {
+  if (isTable(value)) return renderTable(value, layout, key ? layout.views?.[key] : undefined, indent);
+  if (!isRecord(value))
+    return wrapText(readable(value), layout.wide ? Infinity : layout.width - indent.length).map((line) => `${indent}${line}`);
   const out: string[] = [];
-  for (const [key, item] of Object.entries(value)) {
-    if (isScalar(item) || item === undefined) out.push(`${indent}${key}: ${scalarText(item)}`);
-    else if (Array.isArray(item) && item.length > 0 && item.every(isRecord))
-      out.push(`${indent}${key} (${item.length}):`, ...table(item, `${indent}  `));
-    else if (Array.isArray(item)) out.push(`${indent}${key}: ${item.length === 0 ? '(none)' : item.map(scalarText).join(', ')}`);
-    else out.push(`${indent}${key}:`, ...lines(item, `${indent}  `));
+  for (const [name, item] of Object.entries(value)) {
+    if (isTable(item)) out.push(`${indent}${name} (${item.length}):`, ...lines(item, `${indent}  `, layout, name));
+    else if (isRecord(item)) out.push(`${indent}${name}:`, ...lines(item, `${indent}  `, layout, name));
+    else if (isScalar(item) || Array.isArray(item)) out.push(...keyValue(indent, name, readable(item), layout));
   }
   return out;
 }

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { AdminCallError, createAdminClient, type AdminClient } from './admin-client.js';
 import { ADMIN_USAGE } from './admin-usage.js';
 import { formatAnswer } from './format-answer.js';
+import { LIST_VIEWS } from './list-views.js';
+import { DEFAULT_WIDTH } from './render-table.js';
 import { nextStep } from './next-step.js';
 
 export interface AdminIo {
@@ -11,6 +13,8 @@ export interface AdminIo {
   err(text: string): void;
   /** Poll interval of `catalog pull --wait`. */
   pollMs?: number;
+  /** Columns the output may take: the terminal's (render-table.ts's outputWidth), else 120. */
+  width?: number;
 }
 
 export class AdminUsageError extends Error {}
@@ -37,6 +41,7 @@ const OPTIONS = {
   wait: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   json: { type: 'boolean' },
+  wide: { type: 'boolean' },
   status: { type: 'string' },
   code: { type: 'string' },
   since: { type: 'string' },
@@ -225,7 +230,8 @@ export async function runAdminCommand(argv: string[], io: AdminIo): Promise<numb
       token,
     });
     const answer = await dispatch(client, group, action, rest, flags, io);
-    io.out(flags.json === true ? JSON.stringify(answer, null, 2) : formatAnswer(answer));
+    const layout = { width: io.width ?? DEFAULT_WIDTH, wide: flags.wide === true, views: LIST_VIEWS[`${group} ${action}`] };
+    io.out(flags.json === true ? JSON.stringify(answer, null, 2) : formatAnswer(answer, layout));
     return 0;
   } catch (error) {
     if (error instanceof AdminCallError) {
