@@ -161,7 +161,10 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     expect(invalid).toMatchObject({ code: 1, stderr: expect.stringContaining('(invalid_settings, HTTP 422)') });
     const refused = await cli('vendors', 'promote', 'acme-pos');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^error: This gateway has no featured adapter for "acme-pos".*\(adapter_not_registered, HTTP 409\)$/);
+    // Like every refusal, it says what to run next.
+    expect(refused.stderr).toMatch(
+      /^error: This gateway has no featured adapter for "acme-pos".*\(adapter_not_registered, HTTP 409\)\nOnly a vendor this build has an adapter for can be featured \(adapter: yes\): loyalty-gateway admin vendors list\./,
+    );
   });
 
   it('connections: create (secret once), rotate with overlap, list without secrets, deactivate / activate', async () => {
@@ -362,6 +365,44 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
       ),
     ).toBe(1);
     expect(err.at(-1)).toContain('currency must be a 3-letter ISO 4217 code'); // the field, named once
+  });
+
+  it('tables fit 120 columns by default and the width given (a terminal), ids whole, no JSON; --wide prints every field on one line', async () => {
+    const run = async (argv: string[], width?: number) => {
+      const out: string[] = [];
+      const io = {
+        env: { GATEWAY_ADMIN_TOKEN: TOKEN, GATEWAY_URL: gateway.address },
+        out: (t: string) => out.push(t),
+        err: () => {},
+        width,
+      };
+      expect(await runAdminCommand(argv, io)).toBe(0);
+      return out.join('\n').split('\n');
+    };
+    const { json } = await cli('connections', 'list');
+    const ids: string[] = json?.connections.map((c: { id: string }) => c.id);
+    expect(ids.length).toBeGreaterThan(0);
+    for (const [argv, width] of [
+      [['connections', 'list'], 120],
+      [['connections', 'list'], 80],
+      [['vendors', 'list'], 120],
+      [['merchants', 'list'], 120],
+      [['catalog', 'runs'], 120],
+      [['reconcile', 'runs'], 120],
+      [['vendors', 'notes', 'clover'], 120],
+    ] as const) {
+      const lines = await run([...argv], width === 120 ? undefined : width);
+      const text = lines.join('\n');
+      expect(Math.max(...lines.map((line) => line.length)), `${argv.join(' ')}:\n${text}`).toBeLessThanOrEqual(width);
+      expect(text, argv.join(' ')).not.toMatch(/[{}"]|…/);
+      if (argv[0] === 'connections') for (const id of ids) expect(text).toMatch(new RegExp(`^  ${id}  `, 'm'));
+    }
+    const wide = await run(['connections', 'list', '--wide']);
+    expect(wide[1]).toMatch(
+      /^ {2}id +vendor +storeId +merchantId +outletId +active +secretCount +hasCredentials +createdAt +clockSkew +activity$/,
+    );
+    expect(wide).toHaveLength(3 + ids.length); // the list's name, header, rule, one line per connection
+    expect(wide.join('\n')).not.toMatch(/[{}"]|…/);
   });
 
   it('usage errors exit 2; a wrong token exits 1 with the Error body message', async () => {

@@ -9,6 +9,18 @@ export function nextStep(code: string | undefined, context: { group: string; act
       return "Set GATEWAY_ADMIN_TOKEN to the gateway's admin token (or pass --token).";
     case 'vendor_not_found':
       return 'See the vendors: loyalty-gateway admin vendors list; add one: loyalty-gateway admin vendors create SLUG --name NAME';
+    case 'adapter_not_registered':
+      return 'Only a vendor this build has an adapter for can be featured (adapter: yes): loyalty-gateway admin vendors list. A generic vendor keeps sending to /webhooks/generic.';
+    case 'merchant_exists':
+      return 'It is there already: loyalty-gateway admin merchants list';
+    case 'outlet_exists':
+      return 'It is there already: loyalty-gateway admin merchants list';
+    case 'subscriptions_not_available':
+      return `What it needs is named above; check the connection: loyalty-gateway admin connections list --vendor shopify, and the vendor: loyalty-gateway admin vendors list`;
+    case 'replay_not_available':
+      return `See why in its story: loyalty-gateway admin deliveries show ${id}. Refused for a revoked secret or a deactivated connection, it replays anyway (journalled as forced) with: loyalty-gateway admin deliveries replay ${id} --force`;
+    case 'not_found':
+      return "This gateway's admin API is off: start it with GATEWAY_ADMIN_TOKEN set (in development it is on from the first start; the token is printed and kept in admin-token in the data dir).";
     case 'vendor_exists':
       return 'It is there already: loyalty-gateway admin vendors list';
     case 'merchant_not_found':
