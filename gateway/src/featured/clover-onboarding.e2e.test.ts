@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type RunningGateway } from '../start-gateway.js';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
 import { CLOVER_MERCHANT, MEMBERS, featuredSeedDocument } from '../testing/featured-seed.js';
 import { adapterFixture, adapterFixtureJson } from '../testing/native-fixtures.js';
@@ -71,5 +75,53 @@ describe("the whole onboarding order works: Clover's verification call is answer
       status: 'processed',
       membershipId: MEMBERS.clover.membershipId,
     });
+  });
+});
+
+describe("the runbook's Clover step 2 on a fresh gateway (no clover vendor row, no seed): the recorded code is read through the admin API", () => {
+  const TOKEN = 'adm_clover_onboarding_0123456789abcdef';
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-clover-notes-'));
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    gw = await startGateway({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      GATEWAY_ENV: 'uat',
+      GATEWAY_DATA_DIR: dir,
+      GATEWAY_ADMIN_TOKEN: TOKEN,
+      GATEWAY_SCHEDULER: 'off',
+      GATEWAY_SEED_FILE: '',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOYALTY_ENGINE_URL: '',
+      LOG_LEVEL: 'silent',
+    });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const admin = (url: string) => fetch(`${gw.address}${url}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+
+  it('1. the verification call is answered 200; 2. admin vendors notes clover lists its code, though no clover vendor row exists yet', async () => {
+    const vendors = (await (await admin('/admin/vendors')).json()) as { vendors: Array<{ slug: string; exists?: boolean }> };
+    expect(vendors.vendors.find((v) => v.slug === 'clover')).toMatchObject({ exists: false });
+    const verification = await fetch(`${gw.address}/webhooks/clover`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: adapterFixture('clover', 'webhook-verification.json'),
+    });
+    expect(verification.status).toBe(200);
+    const notes = await admin('/admin/vendors/clover/notes');
+    expect(notes.status).toBe(200);
+    expect(((await notes.json()) as { notes: unknown[] }).notes).toEqual([
+      expect.objectContaining({ kind: 'clover.handshake', value: '5220ecf5-7dea-4396-b0ba-a1659c182887' }),
+    ]);
+  });
+
+  it('a slug with neither an adapter nor a vendor row is still 404 vendor_not_found', async () => {
+    const response = await admin('/admin/vendors/no-such-vendor/notes');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ code: 'vendor_not_found' });
   });
 });
