@@ -1,10 +1,8 @@
 import type { Delivery, RequestIdMatch } from '../journal/index.js';
 import type { ReconcileRun } from '../reconcile/index.js';
-import type { CatalogRun, ConnectionSummary } from '../stores/index.js';
-import type { ConnectionSkew } from '../http/clock-skew.js';
-import type { ConnectionActivityView } from '../http/connection-activity.js';
+import type { CatalogRun } from '../stores/index.js';
 import { html, type SafeHtml } from '../directory/html.js';
-import { activityText, consolePage, csrfField, skewText, time, type ConsoleMessage } from './console-html.js';
+import { consolePage, csrfField, time, type ConsoleMessage } from './console-html.js';
 import type { ConsoleSession } from './console-session.js';
 
 interface Common {
@@ -140,65 +138,6 @@ ${
 }
 <section aria-labelledby="replays-heading"><h2 id="replays-heading">Replays</h2>
 ${replays.length === 0 ? html`<p>None.</p>` : html`<table><thead><tr><th scope="col">Request id</th><th scope="col">When</th><th scope="col">Status</th><th scope="col">Outcome</th><th scope="col">By</th></tr></thead><tbody>${replays}</tbody></table>`}</section>`,
-  );
-}
-
-/** GET /console/connections. */
-export function renderConnections(
-  options: Common & { connections: Array<ConnectionSummary & { skew: ConnectionSkew | null; activity: ConnectionActivityView | null }> },
-): string {
-  const action = (c: ConnectionSummary, path: string, label: string) =>
-    html`<form class="inline" method="post" action="/console/connections/${encodeURIComponent(c.id)}/${path}">${csrfField(options.session)}<button type="submit" aria-label="${label} ${c.vendor}/${c.storeId}">${label}</button></form>`;
-  const rows = options.connections.map(
-    (c) => html`<tr><td>${c.vendor}</td><td>${c.storeId}</td><td>${c.merchantId} / ${c.outletId}</td><td>${c.active ? 'yes' : 'no'}</td>
-<td>${c.activity ? html`${time(c.activity.lastSeenAt)} (${String(c.activity.lastStatus)})` : 'not since this process started'}</td><td>${activityText(c.activity)}</td>
-<td>${skewText(c.skew)}</td><td><div class="actions">${action(c, 'rotate', 'Rotate')}${c.active ? action(c, 'deactivate', 'Deactivate') : action(c, 'activate', 'Activate')}</div></td></tr>`,
-  );
-  return consolePage(
-    { title: 'Connections', section: 'connections', session: options.session, message: options.message },
-    rows.length === 0
-      ? html`<p>No connections yet.</p>`
-      : html`<p class="muted">Rotate issues a new secret, shown once; the previous secrets stay valid for 24 hours. Last seen, the last hour and clock skew are as this gateway process answered the connection's requests.</p>
-<table><thead><tr><th scope="col">Vendor</th><th scope="col">Store</th><th scope="col">Merchant / outlet</th><th scope="col">Active</th><th scope="col">Last seen</th><th scope="col">Last hour</th><th scope="col">Last clock skew</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`,
-  );
-}
-
-/** POST /console/connections/:id/rotate: the new secret, once. */
-export function renderRotated(
-  options: Common & { connection: ConnectionSummary; secret: string; previousSecretsValidUntil: Date; notice: string },
-): string {
-  const c = options.connection;
-  return consolePage(
-    { title: 'New secret', section: 'connections', session: options.session, message: { kind: 'notice', text: options.notice } },
-    html`<dl class="facts"><dt>Connection</dt><dd>${c.vendor}/${c.storeId} (${c.id})</dd>
-<dt>New secret</dt><dd><code id="secret">${options.secret}</code></dd>
-<dt>Previous secrets valid until</dt><dd>${time(options.previousSecretsValidUntil)}</dd></dl>
-<p><a href="/console/connections">&larr; Connections</a></p>`,
-  );
-}
-
-export interface ConsoleVendor {
-  slug: string;
-  name: string;
-  tier: string;
-  featuredAdapter: boolean;
-  hasSettings: boolean;
-  exists: boolean;
-}
-
-/** GET /console/vendors. */
-export function renderVendors(options: Common & { vendors: ConsoleVendor[] }): string {
-  const button = (v: ConsoleVendor, path: 'promote' | 'demote', label: string) =>
-    html`<form class="inline" method="post" action="/console/vendors/${encodeURIComponent(v.slug)}/${path}">${csrfField(options.session)}<button type="submit" aria-label="${label} ${v.name}">${label}</button></form>`;
-  const rows = options.vendors.map(
-    (v) => html`<tr><th scope="row">${v.name}</th><td><code>${v.slug}</code></td><td>${v.tier}</td>
-<td>${v.featuredAdapter ? 'registered' : 'none (generic webhook)'}</td><td>${v.hasSettings ? 'set' : 'none'}</td>
-<td>${v.tier === 'featured' ? button(v, 'demote', 'Demote') : v.featuredAdapter ? button(v, 'promote', 'Promote') : html``}</td></tr>`,
-  );
-  return consolePage(
-    { title: 'Vendors', section: 'vendors', session: options.session, message: options.message },
-    html`<p class="muted">Promotion lists a vendor in the public directory and opens its featured webhook; it needs a registered adapter and provider settings that fit it.</p>
-<table><thead><tr><th scope="col">Vendor</th><th scope="col">Slug</th><th scope="col">Tier</th><th scope="col">Adapter</th><th scope="col">Settings</th><th scope="col">Action</th></tr></thead><tbody>${rows}</tbody></table>`,
   );
 }
 

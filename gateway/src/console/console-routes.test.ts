@@ -216,7 +216,9 @@ describe.each(testDialects())('the operator console (/console) ($name)', ({ name
 
   it('connections: vendor, store, merchant/outlet, last seen, the last hour, skew; rotate shows the new secret once; deactivate and activate', async () => {
     const { cookie, csrf } = await signIn();
-    expect((await get('/console/connections', cookie)).body).toContain('<td>not since this process started</td><td>no requests</td>');
+    expect((await get('/console/connections', cookie)).body).toContain(
+      '<td data-label="Last seen">not since this process started</td><td data-label="Last hour">no requests</td>',
+    );
     expect((await webhook(sale({ id: 'S-1' }))).statusCode).toBe(200); // a request, so the clock skew is known
     expect((await webhook(sale({ id: 'S-2' }), { secret: 'whsec_wrong_secret_0123456789abcdef' })).statusCode).toBe(401);
     expect((await webhook(sale({ id: 'S-3' }), { timestamp: Math.floor(Date.now() / 1000) - 900 })).statusCode).toBe(401);
@@ -225,11 +227,11 @@ describe.each(testDialects())('the operator console (/console) ($name)', ({ name
     fault.down = false;
     const page = await get('/console/connections', cookie);
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('<td>acme-pos</td><td>store-001</td>');
+    expect(page.body).toContain('<td data-label="Vendor">acme-pos</td><td data-label="Store">store-001</td>');
     expect(page.body).toMatch(
-      /<td>\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ \(500\)<\/td><td>4 requests: 2 \(50 %\) refused, 1 \(25 %\) failed<\/td>/,
+      /<td data-label="Last seen">\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ \(500\)<\/td><td data-label="Last hour">4 requests: 2 \(50 %\) refused, 1 \(25 %\) failed<\/td>/,
     );
-    expect(page.body).toMatch(/<td>-?[\d.]+ s \(smoothed -?[\d.]+ s, \d{4}-/);
+    expect(page.body).toMatch(/<td data-label="Clock skew">-?[\d.]+ s \(smoothed -?[\d.]+ s, \d{4}-/);
     const [connection] = await t.store.listConnections({ vendor: 'acme-pos' });
     const rotated = await post(`/console/connections/${connection!.id}/rotate`, cookie, { _csrf: csrf });
     expect(rotated.statusCode).toBe(200);

@@ -3,24 +3,15 @@ import { constantTimeEqual, GatewayError } from '@loyalty-gateway/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import '../http/fastify-types.js';
 import { renderError } from '../http/error-body.js';
-import { DEFAULT_OVERLAP_SECONDS, DeliveriesQuery, IdParams, SlugParams } from '../admin/admin-schemas.js';
+import { DeliveriesQuery, IdParams } from '../admin/admin-schemas.js';
 import type { AdminDeps } from '../admin/admin-types.js';
-import { rotateConnection, setConnectionActive } from '../admin/connection-routes.js';
 import { replayDelivery, showDelivery } from '../admin/delivery-routes.js';
 import { readQuery } from '../admin/read-admin-body.js';
-import { demoteVendor, listVendorViews, promoteVendor } from '../admin/vendor-routes.js';
 import { html } from '../directory/html.js';
+import { CONSOLE_COPY_SCRIPT, CONSOLE_COPY_SCRIPT_PATH } from './console-copy-script.js';
 import { consolePage, renderSignIn, type ConsoleMessage } from './console-html.js';
-import {
-  DELIVERY_FILTERS,
-  renderConnections,
-  renderDeliveries,
-  renderDelivery,
-  renderRotated,
-  renderRuns,
-  renderVendors,
-  type DeliveryFilterValues,
-} from './console-pages.js';
+import { DELIVERY_FILTERS, renderDeliveries, renderDelivery, renderRuns, type DeliveryFilterValues } from './console-pages.js';
+import { registerOnboardingRoutes } from './onboarding-routes.js';
 import {
   ConsoleSessions,
   csrfMatches,
@@ -111,7 +102,8 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
       scope.addHook('onRequest', async (request, reply) => {
         reply.headers(SECURITY_HEADERS);
         const path = request.url.split('?', 1)[0];
-        if (path === SIGN_IN) return;
+        // The Copy buttons' script is the same for everyone and says nothing about the gateway.
+        if (path === SIGN_IN || path === CONSOLE_COPY_SCRIPT_PATH) return;
         const session = await sessions.get(readCookie(request.headers.cookie, SESSION_COOKIE));
         if (!session) return reply.redirect(SIGN_IN, 303);
         sessionOf.set(request, session);
@@ -171,6 +163,10 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
           ),
         );
       });
+
+      scope.get('/assets/copy.js', ROUTE, async (_request, reply) =>
+        reply.headers({ 'cache-control': 'public, max-age=86400' }).type('text/javascript; charset=utf-8').send(CONSOLE_COPY_SCRIPT),
+      );
 
       // ---- sign-in / sign-out
       scope.get('/sign-in', ROUTE, async (request, reply) => {
@@ -284,95 +280,8 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         }
       });
 
-      // ---- connections
-      const connectionsPage = async (reply: FastifyReply, session: ConsoleSession, status: number, message: ConsoleMessage | null) => {
-        const connections = await deps.store.listConnections();
-        return send(
-          reply,
-          status,
-          renderConnections({
-            session,
-            message,
-            connections: connections.map((c) => ({
-              ...c,
-              skew: deps.clockSkew?.of(c.id) ?? null,
-              activity: deps.activity?.of(c.id) ?? null,
-            })),
-          }),
-        );
-      };
-      const connectionId = (params: unknown): string => {
-        const parsed = IdParams.safeParse(params);
-        if (!parsed.success) throw new GatewayError('connection_not_found');
-        return parsed.data.id;
-      };
-
-      scope.get('/connections', ROUTE, async (request, reply) => {
-        const session = current(request);
-        return connectionsPage(reply, session, 200, takeFlash(session));
-      });
-
-      scope.post('/connections/:id/rotate', ROUTE, async (request, reply) => {
-        const session = current(request);
-        try {
-          const rotated = await rotateConnection(deps, connectionId(request.params), DEFAULT_OVERLAP_SECONDS, request.log);
-          return send(reply, 200, renderRotated({ session, ...rotated }));
-        } catch (error) {
-          const { status, text } = failureOf(error, request);
-          return connectionsPage(reply, session, status, { kind: 'error', text });
-        }
-      });
-
-      for (const [action, active] of [
-        ['activate', true],
-        ['deactivate', false],
-      ] as const) {
-        scope.post(`/connections/:id/${action}`, ROUTE, async (request, reply) => {
-          const session = current(request);
-          try {
-            const connection = await setConnectionActive(deps, connectionId(request.params), active, request.log);
-            return redirectWith(
-              reply,
-              session,
-              '/console/connections',
-              `Connection ${connection.vendor}/${connection.storeId} ${action}d.`,
-            );
-          } catch (error) {
-            const { status, text } = failureOf(error, request);
-            return connectionsPage(reply, session, status, { kind: 'error', text });
-          }
-        });
-      }
-
-      // ---- vendors
-      const vendorsPage = async (reply: FastifyReply, session: ConsoleSession, status: number, message: ConsoleMessage | null) =>
-        send(reply, status, renderVendors({ session, message, vendors: await listVendorViews(deps) }));
-      const vendorSlug = (params: unknown): string => {
-        const parsed = SlugParams.safeParse(params);
-        if (!parsed.success) throw new GatewayError('vendor_not_found');
-        return parsed.data.slug;
-      };
-
-      scope.get('/vendors', ROUTE, async (request, reply) => {
-        const session = current(request);
-        return vendorsPage(reply, session, 200, takeFlash(session));
-      });
-
-      for (const [action, change] of [
-        ['promote', promoteVendor],
-        ['demote', demoteVendor],
-      ] as const) {
-        scope.post(`/vendors/:slug/${action}`, ROUTE, async (request, reply) => {
-          const session = current(request);
-          try {
-            const vendor = await change(deps, vendorSlug(request.params), request.log);
-            return redirectWith(reply, session, '/console/vendors', `${vendor.name} is now ${vendor.tier}.`);
-          } catch (error) {
-            const { status, text } = failureOf(error, request);
-            return vendorsPage(reply, session, status, { kind: 'error', text });
-          }
-        });
-      }
+      // ---- vendors, merchants, connections: onboarding through the admin API's own functions
+      registerOnboardingRoutes(scope, deps, { current, takeFlash, redirectWith, send, failureOf });
 
       // ---- runs
       scope.get('/runs', ROUTE, async (request, reply) => {
