@@ -22,7 +22,7 @@ export const adapter = defineAdapter({
     steps: [
       {
         title: 'Install the app and connect the merchant',
-        body: 'Install our Clover app on the merchant, then enter the Clover merchant id ({{storeIdLabel}}) and the OAuth access token here.',
+        body: 'Install our Clover app on the merchant, then enter the {{storeIdLabel}} and the OAuth access token here.',
       },
       {
         title: 'Webhook URL (operator, once per Clover app)',

@@ -19,7 +19,7 @@ export const adapter = defineAdapter({
     logoSvg,
   },
   setup: {
-    storeIdLabel: 'Site address, exactly as WooCommerce sends it (e.g. https://shop.example.com/)',
+    storeIdLabel: 'Site address with its final slash, as WooCommerce sends it (e.g. https://shop.example.com/)',
     steps: [
       {
         title: 'Create REST API keys',

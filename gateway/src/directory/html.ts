@@ -49,6 +49,8 @@ ul.cards { list-style: none; padding: 0; display: grid; gap: 1rem; grid-template
 ol.steps > li { margin-bottom: 1rem; }
 code, .url { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; background: var(--card); padding: .1rem .3rem; border-radius: .25rem; overflow-wrap: anywhere; }
 .url { word-break: break-all; }
+/* A key is one word to type or paste: never broken across lines inside a table cell. */
+td code { overflow-wrap: normal; white-space: nowrap; }
 table { border-collapse: collapse; width: 100%; } th, td { text-align: left; border-bottom: 1px solid var(--border); padding: .4rem; vertical-align: top; }
 button { font: inherit; padding: .3rem .7rem; border-radius: .3rem; border: 1px solid var(--border); background: var(--card); color: var(--fg); cursor: pointer; }
 `;

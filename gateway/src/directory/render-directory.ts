@@ -1,4 +1,5 @@
 import { COPY_SCRIPT_PATH } from './copy-script.js';
+import { OPENAPI_PATH } from '../openapi/openapi-route.js';
 import type { AnyAdapter } from '@loyalty-gateway/core';
 import { html, page, trustedSvg, type SafeHtml } from './html.js';
 import type { ShownWebhookUrl } from './webhook-url.js';
@@ -14,7 +15,7 @@ function chrome(title: string, content: SafeHtml): string {
     title,
     html`<header><p><a href="/directory">Loyalty gateway &middot; Integrations</a></p></header>
 <main id="main">${content}</main>
-<footer class="muted"><p>Not listed? Any product can integrate through the generic webhook: see the partner API documentation.</p></footer>`,
+<footer class="muted"><p>Not listed? Any product can integrate through the generic webhook: see the <a href="${OPENAPI_PATH}">partner API documentation</a> (OpenAPI).</p></footer>`,
   );
 }
 
@@ -74,7 +75,7 @@ export function renderSetupPage(adapter: AnyAdapter, shown: ShownWebhookUrl): st
 </section>
 <section aria-labelledby="store-heading">
   <h2 id="store-heading">Your store identifier</h2>
-  <p>When you create the connection, enter your <strong>${adapter.setup.storeIdLabel}</strong> exactly as ${adapter.display.name} shows it.</p>
+  <p>When you create the connection, enter your <strong>${adapter.setup.storeIdLabel}</strong> character for character: case, spaces and slashes count.</p>
 </section>
 <section aria-labelledby="creds-heading">
   <h2 id="creds-heading">What you need to supply</h2>
