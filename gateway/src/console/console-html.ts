@@ -119,7 +119,7 @@ export function renderSignIn(error: string | null): string {
   <input id="token" name="token" type="password" autocomplete="current-password" required spellcheck="false"></p>
   <p><button type="submit">Sign in</button></p>
 </form>
-<p class="muted">A session lasts 8 hours in this gateway process; signing out or restarting the gateway ends it.</p></main>`,
+<p class="muted">A session lasts 8 hours on every process of this gateway, and a restart keeps it; signing out ends it, and so does a new admin token. In development the token is the one the gateway printed at start, also in admin-token in its data directory.</p></main>`,
     CONSOLE_STYLE,
   );
 }
