@@ -69,7 +69,7 @@ code.id { overflow-wrap: normal; }
   header, main, footer { padding-left: .75rem; padding-right: .75rem; }
   h1 { font-size: 1.4rem; }
   table:not(.stack) { display: block; overflow-x: auto; }
-  table:not(.stack) td { overflow-wrap: normal; min-width: 6rem; }
+  table:not(.stack) td { overflow-wrap: normal; min-width: 8rem; }
   table.stack td:empty { display: none; }
   table.stack, table.stack tbody, table.stack tr, table.stack td, table.stack tbody th { display: block; width: auto; }
   table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
