@@ -163,7 +163,7 @@ describe('loyalty-gateway admin (against a real gateway on 127.0.0.1:0)', () => 
     expect(refused.code).toBe(1);
     // Like every refusal, it says what to run next.
     expect(refused.stderr).toMatch(
-      /^error: This gateway has no featured adapter for "acme-pos".*\(adapter_not_registered, HTTP 409\)\nOnly a vendor this build has an adapter for can be featured \(adapter: yes\): loyalty-gateway admin vendors list\./,
+      /^error: This gateway has no featured adapter for "acme-pos".*\(adapter_not_registered, HTTP 409\)\nSee which vendors this build has an adapter for \(adapter: yes\): loyalty-gateway admin vendors list$/,
     );
   });
 

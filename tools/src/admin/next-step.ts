@@ -10,7 +10,7 @@ export function nextStep(code: string | undefined, context: { group: string; act
     case 'vendor_not_found':
       return 'See the vendors: loyalty-gateway admin vendors list; add one: loyalty-gateway admin vendors create SLUG --name NAME';
     case 'adapter_not_registered':
-      return 'Only a vendor this build has an adapter for can be featured (adapter: yes): loyalty-gateway admin vendors list. A generic vendor keeps sending to /webhooks/generic.';
+      return 'See which vendors this build has an adapter for (adapter: yes): loyalty-gateway admin vendors list';
     case 'merchant_exists':
       return 'It is there already: loyalty-gateway admin merchants list';
     case 'outlet_exists':
