@@ -1,5 +1,17 @@
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { SourceMap, builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -210,4 +222,104 @@ describe('the production build', () => {
       await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
     }
   }, 90_000);
+});
+
+const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+/** The shell lines of README's "Run it" section, comments dropped. */
+const runItLines = (): string[] =>
+  [...readme.slice(readme.indexOf('## Run it'), readme.indexOf('\n## ', readme.indexOf('## Run it') + 1)).matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap((block) => block[1]!.split('\n'))
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line !== '');
+
+/**
+ * A fresh clone: the repository's files (tracked, and new ones not ignored) in a directory of their
+ * own, without a dist/ or a .data/. `npm ci` is not run again (it would take minutes and the
+ * network): its node_modules are linked in, each package to the one installed, and our workspace
+ * packages to the clone's own, as npm links them.
+ */
+async function freshClone(into: string): Promise<void> {
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  for (const file of stdout.split('\0').filter((f) => f !== '' && existsSync(path.join(root, f)))) {
+    mkdirSync(path.dirname(path.join(into, file)), { recursive: true });
+    copyFileSync(path.join(root, file), path.join(into, file));
+  }
+  chmodSync(path.join(into, 'gateway/bin/start'), 0o755);
+  mkdirSync(path.join(into, 'node_modules/@loyalty-gateway'), { recursive: true });
+  for (const entry of readdirSync(path.join(root, 'node_modules'))) {
+    if (entry !== '@loyalty-gateway') symlinkSync(path.join(root, 'node_modules', entry), path.join(into, 'node_modules', entry));
+  }
+  for (const entry of readdirSync(path.join(root, 'node_modules/@loyalty-gateway'))) {
+    symlinkSync(
+      readlinkSync(path.join(root, 'node_modules/@loyalty-gateway', entry)),
+      path.join(into, 'node_modules/@loyalty-gateway', entry),
+    );
+  }
+}
+
+describe("README's commands, as written, on a fresh clone", () => {
+  const clone = path.join(dir, 'clone');
+
+  it('every npm script the README runs exists', () => {
+    const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts as Record<string, string>;
+    const lines = runItLines();
+    expect(lines).toContain('npm ci && npm start');
+    for (const line of lines)
+      for (const [, script] of line.matchAll(/npm (?:run )?([\w:-]+)/g))
+        if (!['ci', 'run', 'pack'].includes(script!)) expect(Object.keys(scripts), `${line}: npm ${script}`).toContain(script);
+  });
+
+  it("the CLI's own package: the README's pack line builds it and packs it (npm pack ./tools/dist alone failed: no dist on a fresh clone)", async () => {
+    const pack = /`(npm run build -w tools && npm pack \.\/tools\/dist)`/.exec(readme)?.[1];
+    expect(pack, 'README names the pack line').toBeDefined();
+    await freshClone(clone);
+    expect(existsSync(path.join(clone, 'tools/dist'))).toBe(false);
+    await run('sh', ['-c', pack!], { cwd: clone, env: { ...process.env, npm_config_loglevel: 'warn' } });
+    const tarball = readdirSync(clone).find((file) => /^loyalty-gateway-cli-.*\.tgz$/.test(file));
+    expect(tarball).toBeDefined();
+    const { stdout } = await run('tar', ['-tzf', path.join(clone, tarball!)]);
+    expect(stdout.split('\n')).toEqual(expect.arrayContaining(['package/cli.js', 'package/package.json', 'package/loyalty-signing.mjs']));
+    // The packed CLI runs with plain node.
+    await run('tar', ['-xzf', path.join(clone, tarball!), '-C', dir]);
+    expect((await run(process.execPath, [path.join(dir, 'package/cli.js'), '--help'])).stdout).toContain(
+      'loyalty-gateway <command> [flags]',
+    );
+  }, 120_000);
+
+  it("npm start as written: the gateway starts, prints its admin token, and the README's admin command works with it", async () => {
+    if (!existsSync(clone)) await freshClone(clone);
+    // PORT=0: any free port (the README's 3000 may be taken where tests run); the CLI is pointed at it with GATEWAY_URL.
+    const env: Record<string, string> = { PATH: process.env.PATH!, HOME: process.env.HOME ?? dir, PORT: '0', LOG_LEVEL: 'info' };
+    // Its own process group: npm start runs the gateway as its child, and the group is stopped together.
+    const child = spawn('npm', ['start'], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    try {
+      const out = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        const timer = setTimeout(() => reject(new Error(`no banner:\n${text}`)), 60_000);
+        const onData = (chunk: Buffer) => {
+          text += chunk.toString();
+          if (/Send a signed sample sale: .*\n/.test(text)) {
+            clearTimeout(timer);
+            resolve(text);
+          }
+        };
+        child.stdout.on('data', onData);
+        child.stderr.on('data', onData);
+        child.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${text}`)));
+      });
+      const url = /gateway ready on (http:\/\/\S+?)"/.exec(out)![1]!;
+      const token = readFileSync(path.join(clone, '.data/admin-token'), 'utf8').trim();
+      expect(out).toContain(`Admin: console ${url}/console, admin API ${url}/admin, metrics ${url}/metrics; admin token ${token}`);
+      const admin = runItLines().find((line) => line.startsWith('GATEWAY_ADMIN_TOKEN=$(cat .data/admin-token) npm run cli -- admin '));
+      expect(admin, "README's admin command").toBeDefined();
+      const answer = await run('sh', ['-c', admin!], { cwd: clone, env: { ...env, GATEWAY_URL: url } });
+      expect(answer.stderr).not.toContain('error:');
+    } finally {
+      if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+    }
+  }, 120_000);
 });
