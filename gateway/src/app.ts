@@ -22,7 +22,7 @@ import { registerOpenApi } from './openapi/openapi-route.js';
 import { registerReadiness, type ReadinessCheck } from './readiness-route.js';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.js';
 import { RequestLogController } from './http/request-log.js';
-import { createReplayTickets, registerJournalHook, type DeliveryJournal } from './journal/index.js';
+import { createReplayTickets, registerJournalHook, traceEngineFailures, type DeliveryJournal } from './journal/index.js';
 import { requestId } from './http/request-id.js';
 import { sendError } from './http/send-error.js';
 import { registerGenericWebhook } from './webhooks/generic-webhook-route.js';
@@ -185,7 +185,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const replayTickets = createReplayTickets();
   if (options.featured) registerFeaturedDoors(app, { ...options.featured, pipeline, clock: options.clock ?? Date.now, replayTickets });
   registerCheckoutRoutes(app, {
-    engine: options.engine,
+    // Through a port that notes why a call failed (the journal's story), as the pipeline's own.
+    engine: traceEngineFailures(options.engine),
     cache: options.idempotency,
     onCacheError: (error, operation) => app.log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
     environment: options.environment ?? 'development',

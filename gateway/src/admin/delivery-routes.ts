@@ -10,8 +10,9 @@ import {
   type WebhookResult,
 } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { featuredSlugOf, type Delivery } from '../journal/index.js';
+import { featuredSlugOf, type Delivery, type FailureCause } from '../journal/index.js';
 import type { RecordedRequest } from '../journal/delivery-journal.js';
+import { failureCauseOf } from '../journal/failure-cause-of.js';
 import { readEnvelope } from '../webhooks/read-envelope.js';
 import { webhookOutcome } from '../webhooks/webhook-results.js';
 import { adminActor } from './admin-actor.js';
@@ -26,8 +27,14 @@ const idParam = (params: unknown): string => {
   return id;
 };
 
-/** The story of one delivery, step by step, as far as the journal saw it. */
-export function storyOf(entry: Delivery): Array<{ step: string; outcome: string }> {
+/** A failure's cause as one line: the call, what happened, how long it took. */
+export const causeText = (cause: FailureCause): string => `${cause.call}: ${cause.what}${cause.ms === null ? '' : `; took ${cause.ms} ms`}`;
+
+/**
+ * The story of one delivery, step by step, as far as the journal saw it: a failure's cause (which
+ * call, what happened, how long) and, when a replay answered it, that it was recovered and by which.
+ */
+export function storyOf(entry: Delivery, replays: readonly Delivery[] = []): Array<{ step: string; outcome: string }> {
   const refusedAt = (codes: string[]) => entry.outcome !== null && entry.outcome !== undefined && codes.includes(entry.outcome);
   const steps: Array<{ step: string; outcome: string }> = [];
   steps.push({
@@ -58,7 +65,15 @@ export function storyOf(entry: Delivery): Array<{ step: string; outcome: string 
       step: 'ledger',
       outcome: `${entry.eventType ?? 'event'} of transaction ${entry.transactionId}${entry.refundId ? `, refund ${entry.refundId}` : ''}: ${entry.outcome ?? '?'}${entry.warning ? ` (${entry.warning})` : ''}`,
     });
+  if (entry.failure) steps.push({ step: 'cause', outcome: causeText(entry.failure) });
   steps.push({ step: 'answer', outcome: `HTTP ${entry.status}${entry.outcome ? ` ${entry.outcome}` : ''} in ${entry.durationMs} ms` });
+  if (entry.recoveredBy) {
+    const replay = replays.find((r) => r.id === entry.recoveredBy);
+    steps.push({
+      step: 'recovered',
+      outcome: `by replay ${entry.recoveredBy}${replay ? ` (HTTP ${replay.status}${replay.outcome ? ` ${replay.outcome}` : ''}, ${replay.receivedAt})` : ''}: nothing left to replay`,
+    });
+  }
   return steps;
 }
 
@@ -77,8 +92,20 @@ export async function showDelivery(deps: Pick<AdminDeps, 'journal'>, id: string)
   await journal.flush();
   const found = await journal.get(id);
   if (!found) throw new GatewayError('delivery_not_found');
-  const { request: kept, matches, ambiguous: _ambiguous, ...delivery } = found;
-  return { delivery, story: storyOf(delivery), replays: await journal.replaysOf(delivery.id), requestKept: kept !== null, matches };
+  const { request: kept, matches, ambiguous: _ambiguous, ...entry } = found;
+  const replays = await journal.replaysOf(entry.id);
+  // A replay that failed too is recovered with the delivery it replays, by the replay that answered it.
+  const original = entry.recoveredBy === null && entry.replayOf && entry.status >= 500 ? await journal.get(entry.replayOf) : null;
+  const delivery = original?.recoveredBy ? { ...entry, recoveredBy: original.recoveredBy } : entry;
+  return {
+    delivery,
+    story: storyOf(delivery, replays),
+    replays,
+    requestKept: kept !== null,
+    // Replay is offered for a failure on our side whose request is kept, until a replay answered it.
+    replayable: kept !== null && delivery.status >= 500 && delivery.recoveredBy === null,
+    matches,
+  };
 }
 
 /** Hop-by-hop and framing headers of the original request: the injected replay frames its own body. */
@@ -169,6 +196,7 @@ export async function replayDelivery(
       replayOf: original.id,
       replayedBy,
       replayForced: forced,
+      failure: failure && (failure instanceof GatewayError ? failure.statusCode : 500) >= 500 ? failureCauseOf(failure, outcome) : null,
     },
     original.request.body,
     original.request,

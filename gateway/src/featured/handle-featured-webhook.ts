@@ -10,6 +10,7 @@ import {
   type NativeRequest,
 } from '@loyalty-gateway/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { noteFailure } from '../journal/failure-cause.js';
 import type { Vendor } from '../stores/index.js';
 import { featuredAudit } from './featured-audit.js';
 import type { DoorDeps, RequestLogger, RequestScope } from './featured-types.js';
@@ -47,7 +48,10 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
     }
     if (result.ok) return result.config;
     log.error({ vendor: adapter.slug, fields: result.fields }, 'provider settings invalid');
-    throw new GatewayError('internal_error', { message: 'The gateway is misconfigured for this vendor. Retry with backoff.' });
+    const error = new GatewayError('internal_error', { message: 'The gateway is misconfigured for this vendor. Retry with backoff.' });
+    // The journal's story names what to fix: the settings' field paths and messages, never their values.
+    const fields = result.fields.slice(0, 5).map((f) => `${f.path}: ${f.message}`);
+    throw noteFailure(error, { call: `${adapter.slug} provider settings`, what: `invalid: ${fields.join('; ')}`, ms: null });
   }
 
   function read(provider: ProviderConfig, native: NativeRequest, now: Date, log: RequestLogger): NativeReading {

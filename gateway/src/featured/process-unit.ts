@@ -1,4 +1,6 @@
 import { FeaturedEnvelope, GatewayError, VendorApiError, formatPath, type AdapterContext } from '@loyalty-gateway/core';
+import { noteFailure } from '../journal/failure-cause.js';
+import { vendorCallFailure } from '../journal/vendor-call-failure.js';
 import type { DoorDeps, FeaturedResult, RequestLogger, RequestScope, ResolvedUnit, SkippedUnit } from './featured-types.js';
 
 export interface UnitOutcome {
@@ -8,10 +10,24 @@ export interface UnitOutcome {
   note?: string | undefined;
 }
 
-/** An operator-side fault: logged with the adapter's name, answered 500 so the vendor retries later. */
-function operatorFault(log: RequestLogger, context: Record<string, unknown>, message: string, cause?: unknown): GatewayError {
+/**
+ * An operator-side fault: logged with the adapter's name, answered 500 so the vendor retries later;
+ * the journal's story names the step and says what the log says (field paths, never values).
+ */
+function operatorFault(
+  log: RequestLogger,
+  context: Record<string, unknown> & { fields?: string[] },
+  message: string,
+  cause?: unknown,
+): GatewayError {
   log.error({ ...context, ...(cause === undefined ? {} : { err: cause }) }, message);
-  return new GatewayError('internal_error', { cause });
+  const fields = context.fields?.length ? `: ${context.fields.slice(0, 5).join('; ')}` : '';
+  const failed = cause instanceof Error ? ` (${cause.name})` : '';
+  return noteFailure(new GatewayError('internal_error', { cause }), {
+    call: `${String(context.adapter)} adapter`,
+    what: `${message}${failed}${fields}`,
+    ms: null,
+  });
 }
 
 async function contextFor(deps: DoorDeps, scope: RequestScope, item: ResolvedUnit) {
@@ -50,10 +66,13 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
   if (scope.vendorFailure) throw scope.vendorFailure;
   const ctx = await contextFor(deps, scope, item);
   let mapped;
+  const started = performance.now();
   try {
     mapped = await adapter.map(item.unit, ctx, scope.native);
   } catch (error) {
     if (error instanceof VendorApiError) {
+      // The journal's story: which call, what it answered, how long the fetch-back took (noted on the vendor's error, which every unit after this one throws too).
+      noteFailure(error, vendorCallFailure(error, performance.now() - started));
       // Retryable (429, 5xx, network) is the vendor's weather; anything else (401/403: this
       // connection's credentials) needs the operator, but is still 503 so no event is lost meanwhile.
       const line = {

@@ -1,4 +1,5 @@
 import type { Connection } from '@loyalty-gateway/core';
+import type { FailureCause } from '../journal/failure-cause.js';
 import type { ReplayTicket } from '../journal/replay-tickets.js';
 
 /** Authentication policy of a route, read by the auth plugin in onRoute. Default: 'v1'. */
@@ -21,6 +22,8 @@ export interface RequestAudit {
   warning?: string | null | undefined;
   /** A validation error's fields, for the journal. */
   fields?: Array<{ path: string; message: string }> | undefined;
+  /** Why the request answered 5xx (the call, what happened, how long), for the journal. */
+  failure?: FailureCause | undefined;
 }
 
 declare module 'fastify' {

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { failureCauseOf } from '../journal/failure-cause-of.js';
 import { renderError } from './error-body.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import './fastify-types.js';
@@ -13,6 +14,8 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     // A featured batch that failed is counted by its error (gateway_earn_outcomes_total), not its events.
     outcomes: undefined,
     ...('fields' in body && Array.isArray(body.fields) ? { fields: body.fields } : {}),
+    // A failure on our side says why in the journal: the cause noted where it was raised, or what the error tells.
+    ...(body.statusCode >= 500 ? { failure: failureCauseOf(error, body.code) } : {}),
   };
   reply.header(REQUEST_ID_HEADER, request.id);
   if (headers) reply.headers(headers);

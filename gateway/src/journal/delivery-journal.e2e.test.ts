@@ -74,8 +74,10 @@ describe.each(testDialects())('the delivery journal: inspector and audited repla
     const requestId = failed.headers['x-request-id'] as string;
     const shown = (await t.admin('GET', `/admin/deliveries/${requestId}`)).json();
     expect(shown.delivery.id).toBe(entry!.id);
-    expect(shown.story.map((s: { step: string }) => s.step)).toEqual(['connection', 'timestamp', 'signature', 'ledger', 'answer']);
-    expect(shown.story.at(-2).outcome).toContain('engine_unavailable_retry');
+    expect(shown.story.map((s: { step: string }) => s.step)).toEqual(['connection', 'timestamp', 'signature', 'ledger', 'cause', 'answer']);
+    expect(shown.story.at(-3).outcome).toContain('engine_unavailable_retry');
+    expect(shown.story.at(-2).outcome).toMatch(/^engine earn: unavailable: /);
+    expect(shown).toMatchObject({ replayable: true, delivery: { recoveredBy: null } });
 
     // Still down: the replay fails too, and is journalled as such.
     expect((await t.admin('POST', `/admin/deliveries/${entry!.id}/replay`)).statusCode).toBe(500);
@@ -105,6 +107,20 @@ describe.each(testDialects())('the delivery journal: inspector and audited repla
       pointsEarned: 0,
     });
     const story = (await t.admin('GET', `/admin/deliveries/${entry!.id}`)).json();
+    // Recovered by the replay that answered: it says so, links it, and offers no Replay.
+    const answered = story.replays.find((r: { status: number }) => r.status === 200);
+    expect(story).toMatchObject({ replayable: false, delivery: { recoveredBy: answered.id } });
+    expect(story.story.at(-1)).toEqual({
+      step: 'recovered',
+      outcome: expect.stringContaining(`by replay ${answered.id as string} (HTTP 200 processed`),
+    });
+    expect((await deliveries('?status=500')).deliveries.map((d) => d.recoveredBy)).toEqual([null, answered.id]); // the failed replay, the original
+    // The replay that failed while the engine was still down is recovered with it.
+    const failedReplay = story.replays.find((r: { status: number }) => r.status === 500);
+    expect((await t.admin('GET', `/admin/deliveries/${failedReplay.id as string}`)).json()).toMatchObject({
+      replayable: false,
+      delivery: { recoveredBy: answered.id },
+    });
     expect(story.replays.map((r: { status: number; outcome: string; replayOf: string }) => [r.status, r.outcome, r.replayOf])).toEqual([
       [500, 'engine_unavailable_retry', entry!.id],
       [200, 'processed', entry!.id],

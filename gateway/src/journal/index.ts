@@ -9,3 +9,5 @@ export {
 export { chooseByRequestId, provedConnection, type RequestIdMatch } from './choose-by-request-id.js';
 export { featuredSlugOf, registerJournalHook } from './journal-hook.js';
 export { createReplayTickets, REPLAY_HEADER, type ReplayTicket, type ReplayTickets } from './replay-tickets.js';
+export { noteFailure, type FailureCause } from './failure-cause.js';
+export { traceEngineFailures } from './trace-engine-failures.js';

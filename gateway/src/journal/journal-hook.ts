@@ -57,6 +57,7 @@ export function registerJournalHook(app: FastifyInstance, journal: DeliveryJourn
         outcome: audit?.outcome,
         warning: audit?.warning,
         fields: audit?.fields,
+        failure: audit?.failure,
         durationMs: reply.elapsedTime,
         skewSeconds: Number.isFinite(timestamp) && timestamp > 0 ? timestamp - now / 1000 : null,
         replayOf: request.replay?.replayOf,

@@ -9,6 +9,7 @@ import {
   type LoyaltyEngine,
   type WebhookResult,
 } from '@loyalty-gateway/core';
+import { traceEngineFailures } from '../journal/trace-engine-failures.js';
 import { eventKey, refundKey, saleKey } from './idempotency-keys.js';
 import { refundFingerprint } from './refund-fingerprint.js';
 import { toEarnCommand, toReverseCommand, toWithdrawCommand } from './to-engine-command.js';
@@ -79,7 +80,9 @@ export type WebhookPipeline = (connection: Connection, envelope: FeaturedEnvelop
  * so a reused id gets the ledger's answer whether or not the cache still holds it.
  */
 export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookPipeline {
-  const { engine, cache, onCacheError, onConflict } = options;
+  const { cache, onCacheError, onConflict } = options;
+  // Every engine call notes why it failed (which operation, what happened, how long): the journal's story of a 5xx.
+  const engine = traceEngineFailures(options.engine);
 
   /** Both keys of an event in one cache call (one Redis round trip and command, not two). */
   const readBoth = (first: string, second: string): Promise<Array<string | null>> =>

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { EngineUnavailableError, type AnyAdapter } from '@loyalty-gateway/core';
+import { EngineUnavailableError, type AnyAdapter, type LoyaltyEngine } from '@loyalty-gateway/core';
 import { createConsoleSessions } from '../../console/index.js';
 import { createDeliveryJournal, type DeliveryJournal } from '../../journal/index.js';
 import type { EmbeddedEngine } from '@loyalty-gateway/engine';
@@ -81,6 +81,8 @@ export async function openOperatorApp(
     journalSearch?: { window: number; windows: number };
     /** While `down` is true the engine's earn and reverse fail as unreachable (the doors answer 500). */
     engineFault?: { down: boolean };
+    /** The engine the doors and checkout call instead of the embedded one (a remote engine client); the admin API keeps the embedded one. */
+    engine?: ((embedded: EmbeddedEngine) => LoyaltyEngine) | undefined;
     /** GATEWAY_TRUSTED_PROXIES (none when absent). */
     trustedProxies?: string[];
     /** GATEWAY_REFUSED_LIMIT (none when absent). */
@@ -104,19 +106,21 @@ export async function openOperatorApp(
     logger,
     // While `fault.down`, the doors' earn and reverse fail as unreachable; admin calls the engine itself.
     engine: (engine) =>
-      fault
-        ? {
-            ...engine,
-            earn: (command, callOptions) =>
-              fault.down
-                ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)'))
-                : engine.earn(command, callOptions),
-            reverse: (command, callOptions) =>
-              fault.down
-                ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)'))
-                : engine.reverse(command, callOptions),
-          }
-        : engine,
+      options.engine
+        ? options.engine(engine)
+        : fault
+          ? {
+              ...engine,
+              earn: (command, callOptions) =>
+                fault.down
+                  ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)'))
+                  : engine.earn(command, callOptions),
+              reverse: (command, callOptions) =>
+                fault.down
+                  ? Promise.reject(new EngineUnavailableError('engine unreachable (test fault)'))
+                  : engine.reverse(command, callOptions),
+            }
+          : engine,
     app: { trustedProxies: options.trustedProxies, refusalLimit: options.refusalLimit },
   });
   const adapters = options.adapters ?? registeredAdapters;
