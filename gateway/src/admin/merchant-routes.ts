@@ -22,10 +22,11 @@ const NewMerchant = z.strictObject({
 const NewOutlet = z.strictObject({ id: Name, name: Name });
 export const MerchantParams = z.strictObject({ id: Name });
 
-const remoteEngine = () =>
-  new GatewayError('engine_managed', {
-    message: "Merchants and outlets live in the remote loyalty engine: add them to the engine service's ENGINE_SEED_FILE and restart it.",
-  });
+/** Why merchants cannot be created through the gateway with a remote engine (the console says it too). */
+export const REMOTE_ENGINE_MERCHANTS =
+  "Merchants and outlets live in the remote loyalty engine: add them to the engine service's ENGINE_SEED_FILE and restart it.";
+
+const remoteEngine = () => new GatewayError('engine_managed', { message: REMOTE_ENGINE_MERCHANTS });
 
 type MerchantDeps = Pick<AdminDeps, 'engine' | 'engineSeed'>;
 

@@ -3,7 +3,7 @@ import type { ConnectionSkew } from '../http/clock-skew.js';
 import type { ConnectionActivityView } from '../http/connection-activity.js';
 import type { ConnectionSummary } from '../stores/index.js';
 import { html, type SafeHtml } from '../directory/html.js';
-import { copyButton, copyFromButton } from './console-copy-script.js';
+import { copyableId, copyFromButton } from './console-copy-script.js';
 import { activityText, consolePage, csrfField, skewText, time, type ConsoleMessage } from './console-html.js';
 import type { ConsoleSession } from './console-session.js';
 import { setupInputs, type ConsoleForm } from './setup-form.js';
@@ -12,9 +12,6 @@ interface Common {
   session: ConsoleSession;
   message?: ConsoleMessage | null | undefined;
 }
-
-/** An id as the CLI asks for it: never wrapped, with a Copy button. */
-const idCell = (value: string, label: string): SafeHtml => html`<code class="id">${value}</code>${copyButton(value, label)}`;
 
 /** A vendor's own id (a slug, a merchant or outlet id, a store id): kept on one line unless it is too long for a column. */
 const idText = (value: string): SafeHtml => (value.length <= 40 ? html`<span class="id">${value}</span>` : html`${value}`);
@@ -46,7 +43,7 @@ export function renderConnections(
   const rows = options.connections.map(
     (
       c,
-    ) => html`<tr><td data-label="Vendor / store">${idText(c.vendor)} / ${idText(c.storeId)}<br><span class="muted">id</span> ${idCell(c.id, `the connection id of ${c.vendor}/${c.storeId}`)}</td>
+    ) => html`<tr><td data-label="Vendor / store">${idText(c.vendor)} / ${idText(c.storeId)}<br><span class="muted">id</span> ${copyableId(c.id, `the connection id of ${c.vendor}/${c.storeId}`)}</td>
 <td data-label="Merchant / outlet">${idText(c.merchantId)} / ${idText(c.outletId)}</td><td data-label="Active">${c.active ? 'yes' : 'no'}</td>
 <td data-label="Last seen">${c.activity ? html`${time(c.activity.lastSeenAt)} (${String(c.activity.lastStatus)})` : 'not since this process started'}</td><td data-label="Last hour">${activityText(c.activity)}</td>
 <td data-label="Clock skew">${skewText(c.skew)}</td><td data-label="Actions"><div class="actions"><a href="/console/connections/${encodeURIComponent(c.id)}/rotate" aria-label="Rotate the secret of ${c.vendor}/${c.storeId}">Rotate…</a>${c.active ? action(c, 'deactivate', 'Deactivate') : action(c, 'activate', 'Activate')}</div></td></tr>`,
@@ -127,9 +124,9 @@ export function renderSecret(
   return consolePage(
     { title: options.title, section: 'connections', session: options.session, message: { kind: 'notice', text: options.notice } },
     html`<dl class="facts"><dt>Vendor</dt><dd><code class="id">${c.vendor}</code></dd>
-<dt>Store</dt><dd>${idCell(c.storeId, 'the store id')}</dd>
+<dt>Store</dt><dd>${copyableId(c.storeId, 'the store id')}</dd>
 <dt>Merchant / outlet</dt><dd>${c.merchantId} / ${c.outletId}</dd>
-<dt>Connection id</dt><dd>${idCell(c.id, 'the connection id')}</dd>
+<dt>Connection id</dt><dd>${copyableId(c.id, 'the connection id')}</dd>
 <dt>Secret</dt><dd class="secret"><code id="secret">${options.secret}</code>${copyFromButton('secret', 'the secret')}</dd>
 ${options.previousSecretsValidUntil ? html`<dt>Previous secrets valid until</dt><dd>${time(options.previousSecretsValidUntil)}</dd>` : html``}</dl>
 <p>Give the secret to the merchant with the store id. To check the connection end to end:</p>

@@ -49,6 +49,9 @@ export const CONSOLE_COPY_SCRIPT = `(function () {
 export const copyButton = (value: string, label: string): SafeHtml =>
   html`<button type="button" class="copy" data-copy="${value}" aria-label="Copy ${label}">Copy</button>`;
 
+/** An id as the CLI asks for it: in code, never wrapped, with a Copy button. */
+export const copyableId = (value: string, label: string): SafeHtml => html`<code class="id">${value}</code>${copyButton(value, label)}`;
+
 /** A Copy button for the text of the element with this id (a secret: in the page once). */
 export const copyFromButton = (elementId: string, label: string): SafeHtml =>
   html`<button type="button" class="copy" data-copy-from="${elementId}" aria-label="Copy ${label}">Copy</button>`;

@@ -2,6 +2,7 @@ import type { Delivery, RequestIdMatch } from '../journal/index.js';
 import type { ReconcileRun } from '../reconcile/index.js';
 import type { CatalogRun } from '../stores/index.js';
 import { html, type SafeHtml } from '../directory/html.js';
+import { copyableId } from './console-copy-script.js';
 import { consolePage, csrfField, time, type ConsoleMessage } from './console-html.js';
 import type { ConsoleSession } from './console-session.js';
 
@@ -145,11 +146,11 @@ ${replays.length === 0 ? html`<p>None.</p>` : html`<table><thead><tr><th scope="
 export function renderRuns(options: Common & { catalogRuns: CatalogRun[]; reconcileRuns: ReconcileRun[] | null }): string {
   const catalog = options.catalogRuns.map(
     (r) =>
-      html`<tr><td>${time(r.startedAt)}</td><td>${r.vendor}</td><td>${r.connectionId}</td><td>${r.trigger}</td><td>${r.status}</td><td>${time(r.finishedAt)}</td><td>${r.error ?? ''}</td></tr>`,
+      html`<tr><td>${time(r.startedAt)}</td><td>${r.vendor}</td><td>${copyableId(r.connectionId, `the connection id ${r.connectionId}`)}</td><td>${r.trigger}</td><td>${r.status}</td><td>${time(r.finishedAt)}</td><td>${r.error ?? ''}</td></tr>`,
   );
   const reconcile = (options.reconcileRuns ?? []).map(
     (r) =>
-      html`<tr><td>${time(r.startedAt)}</td><td>${r.vendor}</td><td>${r.connectionId}</td><td>${r.trigger}</td><td>${r.status}</td><td>${time(r.since)} &ndash; ${time(r.until)}</td><td>${r.found}</td><td>${r.recovered}</td><td>${r.failed}</td><td>${r.error ?? ''}</td></tr>`,
+      html`<tr><td>${time(r.startedAt)}</td><td>${r.vendor}</td><td>${copyableId(r.connectionId, `the connection id ${r.connectionId}`)}</td><td>${r.trigger}</td><td>${r.status}</td><td>${time(r.since)} &ndash; ${time(r.until)}</td><td>${r.found}</td><td>${r.recovered}</td><td>${r.failed}</td><td>${r.error ?? ''}</td></tr>`,
   );
   return consolePage(
     { title: 'Runs', section: 'runs', session: options.session, message: options.message },

@@ -227,7 +227,7 @@ describe.each(testDialects())('the operator console (/console) ($name)', ({ name
     fault.down = false;
     const page = await get('/console/connections', cookie);
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('<td data-label="Vendor">acme-pos</td><td data-label="Store">store-001</td>');
+    expect(page.body).toContain('<td data-label="Vendor / store"><span class="id">acme-pos</span> / <span class="id">store-001</span>');
     expect(page.body).toMatch(
       /<td data-label="Last seen">\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ \(500\)<\/td><td data-label="Last hour">4 requests: 2 \(50 %\) refused, 1 \(25 %\) failed<\/td>/,
     );

@@ -1,4 +1,5 @@
 import type { MerchantSummary } from '@loyalty-gateway/core';
+import { REMOTE_ENGINE_MERCHANTS } from '../admin/merchant-routes.js';
 import { html } from '../directory/html.js';
 import { copyButton } from './console-copy-script.js';
 import { consolePage, csrfField, type ConsoleMessage } from './console-html.js';
@@ -65,7 +66,7 @@ ${
   options.canCreate
     ? html`<form method="post" action="/console/merchants">${csrfField(options.session)}<div class="fields">${inputs}
 </div><p><button type="submit" class="primary">Add merchant</button></p></form>`
-    : html`<p>Merchants and outlets live in the remote loyalty engine: add them to the engine service's ENGINE_SEED_FILE and restart it.</p>`
+    : html`<p>${REMOTE_ENGINE_MERCHANTS}</p>`
 }</section>`,
   );
 }
