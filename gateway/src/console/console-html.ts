@@ -43,6 +43,7 @@ form.inline { display: inline; margin: 0; }
 .field.check { display: grid; grid-template-columns: auto 1fr; gap: 0 .5rem; align-items: baseline; }
 .field.check .help { grid-column: 2; }
 .help { font-size: .85rem; color: var(--muted); margin: .15rem 0 0; }
+fieldset { max-width: 42rem; border: 1px solid var(--border); border-radius: .4rem; margin: 0 0 1rem; padding: .5rem .9rem; } legend { padding: 0 .3rem; }
 input, select { font: inherit; padding: .3rem .4rem; border: 1px solid var(--border); border-radius: .3rem; background: var(--bg); color: var(--fg); width: 100%; }
 input[type="checkbox"] { width: auto; }
 input:focus-visible, select:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
@@ -76,6 +77,7 @@ code.id { overflow-wrap: normal; }
   table.stack tr { border-bottom: 1px solid var(--border); padding: .5rem 0; }
   table.stack td, table.stack tbody th { border: 0; padding: .1rem 0; }
   table.stack td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
+  table.stack td .actions { display: inline-flex; vertical-align: middle; }
   dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: .4rem; }
 }
 `;
