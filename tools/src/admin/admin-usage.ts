@@ -4,7 +4,7 @@ export const ADMIN_USAGE = `loyalty-gateway admin <group> <action> [args] [--url
   --wide prints every field of a list, one line per row; --json prints the gateway's JSON instead (for scripts).
   A refusal exits 1 with the gateway's message and the command to run next; a usage error exits 2.
 
-  vendors list                             every vendor, and every registered adapter without one ("exists": false)
+  vendors list                             every vendor, and every registered adapter without one (exists: no)
   vendors create SLUG --name NAME          a generic vendor (the slug is permanent: the X-Service-Vendor value)
   vendors rename SLUG --name NAME
   vendors promote SLUG                     generic → featured (needs a registered adapter)
