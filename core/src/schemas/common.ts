@@ -51,6 +51,13 @@ const noHiddenCharacters = (value: string, ctx: z.RefinementCtx) => {
 };
 
 /**
+ * `value` in NFC. ASCII text is already NFC and is returned as it is, without String#normalize:
+ * normalising loads ICU's data, 8–9 MiB of resident memory the production start never otherwise
+ * pays (docs/benchmarks.md), for ids that are almost all ASCII.
+ */
+export const toNfc = (value: string): string => (/^[\x00-\x7f]*$/.test(value) ? value : value.normalize('NFC'));
+
+/**
  * An id an operator types to create something (admin API, console, seed file): 1–255 characters,
  * storable, without a bidirectional control or an invisible character (it would show as another
  * id), kept in NFC (a decomposed "é" and a composed one are one id, as a person reads them).
@@ -58,7 +65,7 @@ const noHiddenCharacters = (value: string, ctx: z.RefinementCtx) => {
 export const operatorId = z
   .string()
   .superRefine(noHiddenCharacters)
-  .normalize('NFC')
+  .overwrite(toNfc)
   .min(1)
   .max(255)
   .refine(isStorableText, { message: NOT_STORABLE });
@@ -67,7 +74,7 @@ export const operatorName = z
   .string()
   .superRefine(noHiddenCharacters)
   .trim()
-  .normalize('NFC')
+  .overwrite(toNfc)
   .min(1)
   .max(255)
   .refine(isStorableText, { message: NOT_STORABLE });

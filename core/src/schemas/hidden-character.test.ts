@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { operatorId, operatorName, searchId } from './common.js';
+import { operatorId, operatorName, searchId, toNfc } from './common.js';
 import { hiddenCharacterProblem } from './hidden-character.js';
 
 describe('hiddenCharacterProblem', () => {
@@ -31,5 +31,11 @@ describe('operatorId, operatorName and searchId', () => {
     expect(operatorName.safeParse('\ufeffAcme').success).toBe(false); // refused before trimming would hide it
     expect(searchId.parse('m\u200d1')).toBe('m\u200d1');
     expect(searchId.parse('Cafe\u0301')).toBe('Cafe\u0301');
+  });
+
+  it('toNfc leaves ASCII as it is (no String#normalize: the production start never loads ICU for it) and composes the rest', () => {
+    expect(toNfc('store-001/Main St')).toBe('store-001/Main St');
+    expect(toNfc('Cafe\u0301')).toBe('Caf\u00e9');
+    expect(toNfc('\u212b')).toBe('\u00c5'); // ANGSTROM SIGN → its canonical equivalent
   });
 });

@@ -1,4 +1,4 @@
-import { hiddenCharacterProblem, JsonObject, operatorId, operatorName } from '@loyalty-gateway/core';
+import { hiddenCharacterProblem, JsonObject, operatorId, operatorName, toNfc } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { StoreInputError } from './store-errors.js';
 
@@ -23,7 +23,7 @@ export const StoreId = z
     const problem = hiddenCharacterProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
-  .normalize('NFC')
+  .overwrite(toNfc)
   .min(1, 'must not be empty')
   .max(255, 'must be at most 255 characters')
   .refine(
