@@ -46,7 +46,7 @@ export function renderConnections(
     ) => html`<tr><td data-label="Vendor / store">${idText(c.vendor)} / ${idText(c.storeId)}<br><span class="muted">id</span> ${copyableId(c.id, `the connection id of ${c.vendor}/${c.storeId}`)}</td>
 <td data-label="Merchant / outlet">${idText(c.merchantId)} / ${idText(c.outletId)}</td><td data-label="Active">${c.active ? 'yes' : 'no'}</td>
 <td data-label="Last seen">${c.activity ? html`${time(c.activity.lastSeenAt)} (${String(c.activity.lastStatus)})` : 'not since this process started'}</td><td data-label="Last hour">${activityText(c.activity)}</td>
-<td data-label="Clock skew">${skewText(c.skew)}</td><td data-label="Actions"><div class="actions"><a href="/console/connections/${encodeURIComponent(c.id)}/rotate" aria-label="Rotate the secret of ${c.vendor}/${c.storeId}">Rotate…</a>${c.active ? action(c, 'deactivate', 'Deactivate') : action(c, 'activate', 'Activate')}</div></td></tr>`,
+<td data-label="Clock skew">${skewText(c.skew)}</td><td data-label="Actions"><div class="actions"><a href="/console/connections/${encodeURIComponent(c.id)}/rotate" aria-label="Rotate the secret of ${c.vendor}/${c.storeId}">Rotate&hellip;</a>${c.active ? action(c, 'deactivate', 'Deactivate') : action(c, 'activate', 'Activate')}</div></td></tr>`,
   );
   const vendorOptions = options.vendors.map((v) => html`<option value="${v.slug}">${v.name} (${v.slug})</option>`);
   return consolePage(

@@ -37,7 +37,7 @@ export function renderMerchants(options: {
         html`<tr><th scope="row">${o.name}</th><td data-label="Outlet id"><code class="id">${o.id}</code>${copyButton(o.id, `the outlet id ${o.id}`)}</td></tr>`,
     );
     return html`<section class="card" aria-label="${m.name}"><h2>${m.name}</h2>
-<p>Merchant id <code class="id">${m.id}</code>${copyButton(m.id, `the merchant id ${m.id}`)} · ${m.currency}</p>
+<p>Merchant id <code class="id">${m.id}</code>${copyButton(m.id, `the merchant id ${m.id}`)} &middot; ${m.currency}</p>
 ${
   outlets.length === 0
     ? html`<p>No outlets yet: a connection needs one.</p>`

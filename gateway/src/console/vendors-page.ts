@@ -37,9 +37,9 @@ export function renderVendors(
     const actions = [
       v.featuredAdapter ? html`<a href="${slugPath(v)}/settings" aria-label="Provider settings of ${v.name}">Settings</a>` : null,
       v.tier === 'featured'
-        ? html`<a href="${slugPath(v)}/demote" aria-label="Demote ${v.name}">Demote…</a>`
+        ? html`<a href="${slugPath(v)}/demote" aria-label="Demote ${v.name}">Demote&hellip;</a>`
         : v.featuredAdapter
-          ? html`<a href="${slugPath(v)}/promote" aria-label="Promote ${v.name}">Promote…</a>`
+          ? html`<a href="${slugPath(v)}/promote" aria-label="Promote ${v.name}">Promote&hellip;</a>`
           : null,
     ].filter((a) => a !== null);
     return html`<tr><th scope="row">${v.name}</th><td data-label="Slug"><code class="id">${v.slug}</code>${copyButton(v.slug, `the slug ${v.slug}`)}</td>
