@@ -2,6 +2,7 @@ import { JsonObject, operatorId, operatorName, searchId } from '@loyalty-gateway
 import { z } from 'zod';
 import { RUNS_LIST_MAX } from '../stores/run-history.js';
 import { StoreId } from '../stores/store-inputs.js';
+import { NOTHING_EARNED_REASONS } from '../webhooks/nothing-earned.js';
 
 const slug = z
   .string()
@@ -88,6 +89,8 @@ export const DeliveriesQuery = z.strictObject({
   until: isoTime.optional(),
   transactionId: searched.optional(),
   requestId: searched.optional(),
+  /** Processed sales that earned nothing: `any`, or one reason. */
+  nothingEarned: z.enum(['any', ...NOTHING_EARNED_REASONS], { message: `any, or one of ${NOTHING_EARNED_REASONS.join(', ')}` }).optional(),
   limit: z
     .string()
     .regex(/^\d{1,3}$/, 'a whole number from 1 to 500')

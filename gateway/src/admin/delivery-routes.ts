@@ -14,6 +14,7 @@ import { featuredSlugOf, type Delivery, type FailureCause } from '../journal/ind
 import type { RecordedRequest } from '../journal/delivery-journal.js';
 import { failureCauseOf } from '../journal/failure-cause-of.js';
 import { readEnvelope } from '../webhooks/read-envelope.js';
+import { earnedOf, tallyEarned } from '../webhooks/earned-tally.js';
 import { webhookOutcome } from '../webhooks/webhook-results.js';
 import { adminActor } from './admin-actor.js';
 import { DeliveriesQuery, ReplayBody } from './admin-schemas.js';
@@ -26,6 +27,17 @@ const idParam = (params: unknown): string => {
     throw new GatewayError('validation_failed', { fields: [{ path: 'id', message: 'a journal id or request id' }] });
   return id;
 };
+
+/** What a delivery moved in the wallet, after its outcome: `, 12 points earned, stamps Coffee card 4/10` or `, earned nothing (walk_in)`. */
+function movedText(entry: Delivery): string {
+  if (entry.nothingEarned) return `, earned nothing (${entry.nothingEarned})`;
+  const moved = [
+    entry.pointsEarned ? `${entry.pointsEarned} points earned` : null,
+    entry.pointsReversed ? `${entry.pointsReversed} points reversed` : null,
+    entry.stamps ? `stamps ${entry.stamps}` : null,
+  ].filter((part) => part !== null);
+  return moved.length > 0 ? `, ${moved.join(', ')}` : '';
+}
 
 /** A failure's cause as one line: the call, what happened, how long it took. */
 export const causeText = (cause: FailureCause): string => `${cause.call}: ${cause.what}${cause.ms === null ? '' : `; took ${cause.ms} ms`}`;
@@ -63,7 +75,7 @@ export function storyOf(entry: Delivery, replays: readonly Delivery[] = []): Arr
   if (entry.transactionId)
     steps.push({
       step: 'ledger',
-      outcome: `${entry.eventType ?? 'event'} of transaction ${entry.transactionId}${entry.refundId ? `, refund ${entry.refundId}` : ''}: ${entry.outcome ?? '?'}${entry.warning ? ` (${entry.warning})` : ''}`,
+      outcome: `${entry.eventType ?? 'event'} of transaction ${entry.transactionId}${entry.refundId ? `, refund ${entry.refundId}` : ''}: ${entry.outcome ?? '?'}${movedText(entry)}${entry.warning ? ` (${entry.warning})` : ''}`,
     });
   if (entry.failure) steps.push({ step: 'cause', outcome: causeText(entry.failure) });
   steps.push({ step: 'answer', outcome: `HTTP ${entry.status}${entry.outcome ? ` ${entry.outcome}` : ''} in ${entry.durationMs} ms` });
@@ -176,6 +188,7 @@ export async function replayDelivery(
   }
   const envelope = read.kind === 'envelope' ? read.envelope : null;
   const outcome = result ? webhookOutcome(result) : failure instanceof GatewayError ? failure.code : 'internal_error';
+  const earned = result && envelope ? tallyEarned([earnedOf(envelope, result)]) : undefined;
   journal().record(
     {
       requestId,
@@ -197,6 +210,10 @@ export async function replayDelivery(
       replayedBy,
       replayForced: forced,
       failure: failure && (failure instanceof GatewayError ? failure.statusCode : 500) >= 500 ? failureCauseOf(failure, outcome) : null,
+      pointsEarned: earned?.pointsEarned,
+      pointsReversed: earned?.pointsReversed,
+      stamps: earned?.stamps,
+      nothingEarned: earned?.nothingEarned,
     },
     original.request.body,
     original.request,

@@ -22,6 +22,7 @@ describe('featuredAudit (the request line and the journal entry of a featured de
       transactionId: 'tx-1',
       refundId: undefined,
       outcome: 'processed',
+      warning: null,
     });
     expect(featuredAudit([result('processed', 1), result('duplicate', 2)], 1)).toMatchObject({
       outcome: 'processed×1 duplicate×1 skipped×1',
@@ -32,6 +33,15 @@ describe('featuredAudit (the request line and the journal entry of a featured de
     expect(featuredAudit([], 0)).toMatchObject({ outcome: 'accepted' });
     // Events of several orders name none.
     expect(featuredAudit([result('processed', 1), result('duplicate', 2)], 1).transactionId).toBeUndefined();
+  });
+
+  it("carries the events' warnings to the journal: the one event's, or a batch's first and how many more", () => {
+    const warned = (n: number, warning: string | null): FeaturedResult => ({ ...result('processed', n), warning });
+    expect(featuredAudit([warned(1, 'Walk-in sale: no customer on the sale.')], 0).warning).toBe('Walk-in sale: no customer on the sale.');
+    expect(featuredAudit([warned(1, null), warned(2, 'first'), warned(3, 'second'), warned(4, 'third')], 0).warning).toBe(
+      'first (and 2 more warnings in this delivery)',
+    );
+    expect(featuredAudit([warned(1, null), warned(2, null)], 0).warning).toBeUndefined();
   });
 
   it("names the order when every event is of one order (a WooCommerce order's sale and refunds): the journal finds it by its id", () => {

@@ -11,6 +11,7 @@ import {
 } from '@loyalty-gateway/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { noteFailure } from '../journal/failure-cause.js';
+import { tallyEarned } from '../webhooks/earned-tally.js';
 import type { Vendor } from '../stores/index.js';
 import { featuredAudit } from './featured-audit.js';
 import type { DoorDeps, RequestLogger, RequestScope } from './featured-types.js';
@@ -91,7 +92,7 @@ export function featuredHandler(deps: DoorDeps): FeaturedHandler {
     const { outcomes, failure } = await processByStore(deps, scope, resolved);
     const results = outcomes.flatMap((o) => o.results);
     const refused = outcomes.flatMap((o) => o.refused);
-    request.audit = featuredAudit(results, skipped.length, refused.length);
+    request.audit = { ...featuredAudit(results, skipped.length, refused.length), earned: tallyEarned(outcomes.flatMap((o) => o.earned)) };
     if (failure) throw failure.error;
     return { status: 'accepted', results, skipped: [...skipped, ...refused], notes: outcomes.flatMap((o) => (o.note ? [o.note] : [])) };
   }

@@ -1,10 +1,13 @@
 import { FeaturedEnvelope, GatewayError, VendorApiError, formatPath, type AdapterContext } from '@loyalty-gateway/core';
 import { noteFailure } from '../journal/failure-cause.js';
 import { vendorCallFailure } from '../journal/vendor-call-failure.js';
+import { earnedOf, type EarnedEvent } from '../webhooks/earned-tally.js';
 import type { DoorDeps, FeaturedResult, RequestLogger, RequestScope, ResolvedUnit, SkippedUnit } from './featured-types.js';
 
 export interface UnitOutcome {
   results: FeaturedResult[];
+  /** What each result's event moved and why a sale earned nothing (the journal, the metric); never in the vendor's answer. */
+  earned: EarnedEvent[];
   /** Events the ledger refused (a 4xx of the pipeline): reported in the answer's `skipped`, the rest of the unit still counts. */
   refused: SkippedUnit[];
   note?: string | undefined;
@@ -112,6 +115,7 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
     envelopes.push(parsed.data);
   }
   const results: FeaturedResult[] = [];
+  const earned: EarnedEvent[] = [];
   const refused: SkippedUnit[] = [];
   for (const envelope of envelopes) {
     let result;
@@ -139,6 +143,7 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
       ...(envelope.eventType === 'sale.refunded' ? { refundId: envelope.refund.id } : {}),
       ...result,
     });
+    if (envelope.eventType === 'sale.completed' || envelope.eventType === 'sale.refunded') earned.push(earnedOf(envelope, result));
   }
-  return { results, refused, note: mapped.note };
+  return { results, earned, refused, note: mapped.note };
 }

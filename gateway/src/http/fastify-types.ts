@@ -1,6 +1,7 @@
 import type { Connection } from '@loyalty-gateway/core';
 import type { FailureCause } from '../journal/failure-cause.js';
 import type { ReplayTicket } from '../journal/replay-tickets.js';
+import type { EarnedTally } from '../webhooks/earned-tally.js';
 
 /** Authentication policy of a route, read by the auth plugin in onRoute. Default: 'v1'. */
 export type AuthPolicy = 'v1' | 'none';
@@ -24,6 +25,8 @@ export interface RequestAudit {
   fields?: Array<{ path: string; message: string }> | undefined;
   /** Why the request answered 5xx (the call, what happened, how long), for the journal. */
   failure?: FailureCause | undefined;
+  /** What its events moved (points, stamps) and why a processed sale earned nothing: the journal and gateway_earn_outcomes_total. */
+  earned?: EarnedTally | undefined;
 }
 
 declare module 'fastify' {

@@ -42,8 +42,8 @@ export class GatewayMetrics {
 
   readonly earnOutcomes = new Counter({
     name: 'gateway_earn_outcomes_total',
-    help: 'Outcomes of sale and refund events on the webhook doors: processed, duplicate, ignored, or the error code.',
-    labelNames: ['outcome'] as const,
+    help: 'Outcomes of sale and refund events on the webhook doors: processed, duplicate, ignored, or the error code; a processed sale that earned nothing also has reason (walk_in, unknown_customer, below_threshold, other_currency, refunded_first).',
+    labelNames: ['outcome', 'reason'] as const,
     registers: [this.registry],
   });
 

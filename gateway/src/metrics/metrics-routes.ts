@@ -7,7 +7,8 @@ import type { GatewayMetrics } from './gateway-metrics.js';
 /**
  * Outcomes of the webhook doors (the request audit's `outcome`, or a featured batch's `outcomes`)
  * are counted in gateway_earn_outcomes_total: the generic door and every featured door, each of
- * which is a route of its own (`/webhooks/shopify`).
+ * which is a route of its own (`/webhooks/shopify`); a processed sale that earned nothing with
+ * `reason` (the audit's earned reasons, NOTHING_EARNED_REASONS).
  */
 const isWebhookRoute = (route: string): boolean => route.startsWith('/webhooks/');
 
@@ -33,8 +34,19 @@ export function registerMetrics(app: FastifyInstance, options: MetricsRouteOptio
     if (status === 429) metrics.rateLimited.inc({ vendor });
     const audit = request.audit;
     if (audit && isWebhookRoute(route)) {
-      if (audit.outcomes) for (const [outcome, n] of audit.outcomes) metrics.earnOutcomes.inc({ outcome }, n);
-      else if (audit.outcome) metrics.earnOutcomes.inc({ outcome: audit.outcome });
+      const counts: ReadonlyArray<readonly [string, number]> = audit.outcomes ?? (audit.outcome ? [[audit.outcome, 1]] : []);
+      // Processed sales that earned nothing are counted under their reason (a fixed set), the others as before:
+      // summed over `reason`, `processed` is every processed event. A batch that failed is counted by its error only.
+      const reasons = counts.some(([outcome]) => outcome === 'processed') ? (audit.earned?.reasons ?? []) : [];
+      let earnedNothing = 0;
+      for (const [reason, n] of reasons) {
+        metrics.earnOutcomes.inc({ outcome: 'processed', reason }, n);
+        earnedNothing += n;
+      }
+      for (const [outcome, n] of counts) {
+        const left = outcome === 'processed' ? n - earnedNothing : n;
+        if (left > 0) metrics.earnOutcomes.inc({ outcome }, left);
+      }
     }
     done();
   });

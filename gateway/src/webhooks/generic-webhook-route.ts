@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import '../http/fastify-types.js';
+import { earnedOf, tallyEarned } from './earned-tally.js';
 import { readEnvelope } from './read-envelope.js';
 import { webhookResultJsonSchema } from './webhook-result-schema.js';
 import { ignoredUnknownType, webhookOutcome } from './webhook-results.js';
@@ -26,6 +27,7 @@ export function registerGenericWebhook(app: FastifyInstance, pipeline: WebhookPi
     const result = await pipeline(request.connection!, envelope);
     request.audit.outcome = webhookOutcome(result);
     request.audit.warning = result.warning;
+    request.audit.earned = tallyEarned([earnedOf(envelope, result)]);
     return result;
   });
 }
