@@ -30,14 +30,23 @@ export const ADMIN_USAGE = `loyalty-gateway admin <group> <action> [args] [--url
   catalog runs [--vendor V] [--connection ID]
   catalog pull --vendor V --connection ID [--wait]   start a pull (202); --wait polls until it ends
 
-  deliveries list [--vendor V] [--store S] [--status 500] [--code C] [--transaction T] [--request-id R] [--since ISO] [--until ISO] [--limit N] [--cursor C]
-                                           the delivery journal, newest first (every /webhooks and /v1 request);
-                                           --vendor/--store/--status/--code alone search 200,000 entries a page:
-                                           a short page says how far back (searchedBackTo); --cursor nextCursor goes on
-  deliveries show ID                       one delivery's story (ID: the journal id or the X-Request-ID: the newest
-                                           that proved its connection, with every delivery carrying it in matches)
+  deliveries list [--vendor V] [--store S] [--status 500] [--code C] [--transaction T] [--request-id R]
+                  [--nothing-earned [--reason R]] [--since ISO] [--until ISO] [--limit N] [--cursor C] [--wide]
+                                           the delivery journal, newest first (every /webhooks and /v1 request): when,
+                                           journal id, what it earned (0 and why when a sale earned nothing), the
+                                           answer and why (a failure's cause, the warning), transaction; --wide: all.
+                                           --nothing-earned: processed sales that earned nothing; --reason one of
+                                           walk_in, unknown_customer, below_threshold, other_currency, refunded_first.
+                                           --vendor/--store/--status/--code/--nothing-earned alone search 200,000
+                                           entries a page: a short page says how far back (searchedBackTo);
+                                           --cursor nextCursor goes on
+  deliveries show ID                       one delivery's story: what it earned or why not, a failure's cause (which
+                                           call, what happened, how long), whether a replay recovered it (ID: the
+                                           journal id or the X-Request-ID: the newest that proved its connection,
+                                           with every delivery carrying it in matches)
   deliveries replay ID [--force]           re-run a delivery that failed on our side (5xx); the ledger still decides;
-                                           --force: even though its secret was revoked or its connection deactivated since
+                                           --force: even though its secret was revoked or its connection was deactivated
+                                           since; a delivery a replay recovered needs none (it would answer duplicate)
 
   reconcile runs [--vendor V] [--connection ID]   order reconciliation runs (recovered = missed by the webhook)
   reconcile run ID                         reconcile one connection now; prints the run when it ends

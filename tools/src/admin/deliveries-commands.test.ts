@@ -33,6 +33,13 @@ describe('deliveries commands', () => {
     expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/admin/deliveries?requestId=VENDOR-REQ-1' });
   });
 
+  it('list --nothing-earned lists the processed sales that earned nothing; --reason narrows them to one reason', async () => {
+    expect(await run('deliveries', 'list', '--nothing-earned')).toBe(0);
+    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/admin/deliveries?nothingEarned=any' });
+    expect(await run('deliveries', 'list', '--nothing-earned', '--reason', 'walk_in', '--store', 'store-001')).toBe(0);
+    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/admin/deliveries?store=store-001&nothingEarned=walk_in' });
+  });
+
   it('replay --force asks for a forced replay; without it the body says nothing', async () => {
     expect(await run('deliveries', 'replay', 'J-1', '--force')).toBe(0);
     expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/admin/deliveries/J-1/replay' });

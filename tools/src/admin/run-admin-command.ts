@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { AdminCallError, createAdminClient, type AdminClient } from './admin-client.js';
 import { ADMIN_USAGE } from './admin-usage.js';
 import { formatAnswer } from './format-answer.js';
+import { DELIVERIES_VIEWS } from './deliveries-views.js';
 import { LIST_VIEWS } from './list-views.js';
 import { DEFAULT_WIDTH } from './render-table.js';
 import { nextStep } from './next-step.js';
@@ -49,6 +50,8 @@ const OPTIONS = {
   transaction: { type: 'string' },
   'request-id': { type: 'string' },
   force: { type: 'boolean' },
+  'nothing-earned': { type: 'boolean' },
+  reason: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
 } as const;
@@ -161,6 +164,8 @@ async function dispatch(
           until: flags.until,
           transactionId: flags.transaction,
           requestId: flags['request-id'],
+          // Processed sales that earned nothing: any, or the one --reason names (the gateway checks it).
+          nothingEarned: typeof flags.reason === 'string' ? flags.reason : flags['nothing-earned'] ? 'any' : undefined,
           limit: flags.limit,
           cursor: flags.cursor,
           connectionId: flags.connection,
@@ -230,7 +235,11 @@ export async function runAdminCommand(argv: string[], io: AdminIo): Promise<numb
       token,
     });
     const answer = await dispatch(client, group, action, rest, flags, io);
-    const layout = { width: io.width ?? DEFAULT_WIDTH, wide: flags.wide === true, views: LIST_VIEWS[`${group} ${action}`] };
+    const layout = {
+      width: io.width ?? DEFAULT_WIDTH,
+      wide: flags.wide === true,
+      views: LIST_VIEWS[`${group} ${action}`] ?? DELIVERIES_VIEWS[`${group} ${action}`],
+    };
     io.out(flags.json === true ? JSON.stringify(answer, null, 2) : formatAnswer(answer, layout));
     return 0;
   } catch (error) {
