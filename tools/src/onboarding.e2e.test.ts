@@ -120,6 +120,6 @@ describe("onboarding from nothing with the packaged CLI, exactly as docs/operato
     expect(delivered.code, delivered.out).toBe(0);
     expect(delivered.out).toMatch(/"transactionId": "727",\s+"status": "processed"/);
     const listed = await step('npx loyalty-gateway admin connections list --vendor woocommerce');
-    expect(listed.out).toMatch(/https:\/\/shop\.example\.com\/ +m-bean/);
+    expect(listed.out).toMatch(/https:\/\/shop\.example\.com\/ +yes +m-bean \/ o-downtown/);
   });
 });

@@ -11,21 +11,22 @@ const time = (value: unknown): unknown => (typeof value === 'string' ? value.rep
 const record = (value: unknown): Row => (isRecord(value) ? value : {});
 const yesNo = (value: unknown) => (value === true ? 'yes' : value === false ? 'no' : value);
 
+// What the next command needs (the id, the store) and whether it works (active) are never left out.
 const connectionColumns: TableColumn[] = [
-  field('id'),
+  field('id', 'id', { keep: true }),
   field('vendor'),
-  field('storeId', 'store'),
+  field('storeId', 'store', { keep: true }),
+  { header: 'active', value: (row) => yesNo(row.active), fields: ['active'], keep: true },
   {
     header: 'merchant / outlet',
     value: (row) => `${String(row.merchantId)} / ${String(row.outletId)}`,
     fields: ['merchantId', 'outletId'],
   },
-  { header: 'active', value: (row) => yesNo(row.active), fields: ['active'] },
   {
     header: 'last answer',
     value: (row) => {
       const activity = record(row.activity);
-      return activity.lastSeenAt ? `${String(activity.lastStatus)} ${String(time(activity.lastSeenAt)).slice(0, 16)}Z` : 'none lately';
+      return activity.lastSeenAt ? `${String(activity.lastStatus)} ${String(time(activity.lastSeenAt)).slice(0, 16)}Z` : 'not since start';
     },
     fields: ['activity'],
   },
@@ -49,22 +50,20 @@ const connectionColumns: TableColumn[] = [
   },
 ];
 
-const runWhen = (row: Row) => time(row.startedAt);
+// A run is found by its connection (the commands take that id), and why it failed is never left out.
 const runColumns = (counts: readonly string[]): TableColumn[] => [
-  field('id'),
-  field('vendor'),
-  field('connectionId', 'connection'),
-  field('status'),
-  { header: 'started', value: runWhen, fields: ['startedAt'] },
+  field('connectionId', 'connection', { keep: true }),
+  field('status', 'status', { keep: true }),
+  { header: 'started', value: (row) => time(row.startedAt), fields: ['startedAt'] },
   ...counts.map((count) => field(count)),
-  field('error'),
+  field('error', 'error', { keep: true }),
 ];
 
 /** The default columns of a command's lists, by the list's key in its answer. */
 export const LIST_VIEWS: Readonly<Record<string, Readonly<Record<string, readonly TableColumn[]>>>> = {
   'vendors list': {
     vendors: [
-      field('slug'),
+      field('slug', 'slug', { keep: true }),
       field('name'),
       field('tier'),
       { header: 'adapter', value: (row) => yesNo(row.featuredAdapter), fields: ['featuredAdapter'] },
@@ -79,7 +78,7 @@ export const LIST_VIEWS: Readonly<Record<string, Readonly<Record<string, readonl
   },
   'merchants list': {
     merchants: [
-      field('id'),
+      field('id', 'id', { keep: true }),
       field('name'),
       field('currency'),
       {
@@ -89,17 +88,18 @@ export const LIST_VIEWS: Readonly<Record<string, Readonly<Record<string, readonl
             ? row.outlets.map((outlet) => `${String(record(outlet).id)} (${String(record(outlet).name)})`).join(', ')
             : '(none)',
         fields: ['outlets'],
+        keep: true,
       },
     ],
   },
   'connections list': { connections: connectionColumns },
   'vendors notes': {
     notes: [
-      field('kind'),
-      field('value'),
+      field('kind', 'kind', { keep: true }),
+      field('value', 'value', { keep: true }),
       field('count'),
       { header: 'last', value: (row) => time(row.createdAt), fields: ['createdAt'] },
-      field('note'),
+      field('note', 'note', { keep: true }),
     ],
   },
   'catalog runs': { runs: runColumns(['pages', 'items', 'created', 'updated', 'deactivated']) },

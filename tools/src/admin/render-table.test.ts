@@ -49,6 +49,22 @@ describe('renderTable: tables that fit', () => {
     expect(lines.at(-1)).toBe('  (note: no room in 90 columns; --wide shows every field)');
   });
 
+  it('columns marked keep stay, words whole, while the others give way (a long store URL is never broken while a column can go)', () => {
+    const columns: TableColumn[] = [
+      field('id', 'id', { keep: true }),
+      field('vendor'),
+      field('storeId', 'store', { keep: true }),
+      field('tags'),
+      field('note', 'note', { keep: true }),
+    ];
+    const long = rows.map((row) => ({ ...row, storeId: `${row.storeId}with/a/long/path/` }));
+    const lines = renderTable(long, { width: 130, wide: false }, columns, '  ');
+    expect(widest(lines)).toBeLessThanOrEqual(130);
+    expect(lines[0]).toMatch(/^ {2}id +store +note$/);
+    for (const row of long) expect(lines.join('\n')).toContain(`${row.id}  ${row.storeId}`);
+    expect(lines.at(-1)).toBe('  (vendor, tags: no room in 130 columns; --wide shows every field)');
+  });
+
   it("a view's fields not shown are named under it", () => {
     const lines = renderTable(rows, { width: 120, wide: false }, [field('id'), field('vendor')]);
     expect(lines.at(-1)).toBe('(--wide adds storeId, note, activity, tags)');

@@ -20,10 +20,17 @@ export interface TableColumn {
   value: (row: Row) => unknown;
   /** The row's fields this column shows (its header when omitted): what is not shown is named under the table. */
   fields?: readonly string[];
+  /** Kept when the columns do not fit (wrapped, or its words broken, instead): what the next command needs, or why. */
+  keep?: boolean;
 }
 
 /** A column showing one field as it is. */
-export const field = (key: string, header = key): TableColumn => ({ header, value: (row) => row[key], fields: [key] });
+export const field = (key: string, header = key, options: { keep?: boolean } = {}): TableColumn => ({
+  header,
+  value: (row) => row[key],
+  fields: [key],
+  ...options,
+});
 
 /** What a table fits in when the output is not a terminal (a pipe, a file, CI's log). */
 export const DEFAULT_WIDTH = 120;
@@ -97,9 +104,10 @@ function fitWidths(natural: number[], minimum: number[], budget: number): number
 
 /**
  * `rows` as an aligned table within `layout.width` less `indent`. By default the `columns` given
- * (every field when none), a cell too long for its column wrapped onto more lines of its row, and
- * the last columns left out, named under the table, when even wrapped they do not fit. `wide`:
- * every field of every row as a column, one line per row, whatever the width.
+ * (every field when none): a cell too long for its column wraps onto more lines of its row, and
+ * when the columns do not fit even so, the last ones not marked `keep` are left out and named
+ * under the table; only then is a word (a long store URL) broken. `wide`: every field of every
+ * row as a column, one line per row, whatever the width.
  */
 export function renderTable(rows: Row[], layout: TableLayout, columns?: readonly TableColumn[], indent = ''): string[] {
   if (rows.length === 0) return [`${indent}(none)`];
@@ -110,26 +118,44 @@ export function renderTable(rows: Row[], layout: TableLayout, columns?: readonly
   const chosen = layout.wide || !columns ? all : [...columns];
   const cells = rows.map((row) => chosen.map((column) => readable(column.value(row))));
   const natural = chosen.map((column, i) => Math.max(column.header.length, ...cells.map((row) => row[i]!.length)));
-  let shown = chosen.length;
+  let shown = chosen.map((_, i) => i);
   let widths = natural;
   if (!layout.wide) {
-    const longestWord = (text: string) => Math.max(...text.split(' ').map((word) => Math.min(WHOLE_WORD, word.length)));
-    // Short columns never wrap; long text wraps no narrower than NARROWEST. Past that the last columns give way.
-    const minimum = chosen.map((column, i) =>
-      Math.max(column.header.length, Math.min(natural[i]!, NARROWEST), ...cells.map((row) => longestWord(row[i]!))),
-    );
-    for (;;) {
-      const budget = layout.width - indent.length - GAP.length * (shown - 1);
-      const fitted = fitWidths(natural.slice(0, shown), minimum.slice(0, shown), budget);
-      if (fitted || shown === 1) {
-        widths = fitted ?? [Math.max(1, Math.min(natural[0]!, budget))];
-        break;
-      }
-      shown -= 1;
+    // Short columns never wrap; long text wraps no narrower than NARROWEST; words stay whole (or, last, up to WHOLE_WORD).
+    const minimumWith = (cap: number) =>
+      chosen.map((column, i) =>
+        Math.max(
+          column.header.length,
+          Math.min(natural[i]!, NARROWEST),
+          ...cells.map((row) => Math.max(...row[i]!.split(' ').map((word) => Math.min(cap, word.length)))),
+        ),
+      );
+    const fit = (set: number[], minimum: number[]) =>
+      fitWidths(
+        set.map((i) => natural[i]!),
+        set.map((i) => minimum[i]!),
+        layout.width - indent.length - GAP.length * (set.length - 1),
+      );
+    const whole = minimumWith(Infinity);
+    let fitted = fit(shown, whole);
+    for (
+      let drop = shown.findLast((i) => !chosen[i]!.keep);
+      !fitted && drop !== undefined;
+      drop = shown.findLast((i) => !chosen[i]!.keep)
+    ) {
+      shown = shown.filter((i) => i !== drop);
+      fitted = fit(shown, whole);
     }
+    const broken = minimumWith(WHOLE_WORD);
+    if (!fitted) fitted = fit(shown, broken);
+    while (!fitted && shown.length > 1) {
+      shown = shown.slice(0, -1);
+      fitted = fit(shown, broken);
+    }
+    widths = fitted ?? [Math.max(1, Math.min(natural[shown[0]!]!, layout.width - indent.length))];
   }
   const renderRow = (texts: string[]): string[] => {
-    const wrapped = texts.slice(0, shown).map((text, i) => (layout.wide ? [text] : wrapText(text, widths[i]!)));
+    const wrapped = shown.map((column, i) => (layout.wide ? [texts[column]!] : wrapText(texts[column]!, widths[i]!)));
     const height = Math.max(...wrapped.map((lines) => lines.length));
     return Array.from({ length: height }, (_, line) =>
       `${indent}${wrapped.map((lines, i) => (lines[line] ?? '').padEnd(widths[i]!)).join(GAP)}`.trimEnd(),
@@ -137,14 +163,11 @@ export function renderTable(rows: Row[], layout: TableLayout, columns?: readonly
   };
   const out = [
     ...renderRow(chosen.map((column) => column.header)),
-    `${indent}${widths
-      .slice(0, shown)
-      .map((w) => '-'.repeat(w))
-      .join(GAP)}`,
+    `${indent}${widths.map((w) => '-'.repeat(w)).join(GAP)}`,
     ...cells.flatMap(renderRow),
   ];
-  const left = chosen.slice(shown).map((column) => column.header);
-  const covered = new Set(chosen.slice(0, shown).flatMap((column) => column.fields ?? [column.header]));
+  const left = chosen.filter((_, i) => !shown.includes(i)).map((column) => column.header);
+  const covered = new Set(shown.flatMap((i) => chosen[i]!.fields ?? [chosen[i]!.header]));
   const hidden = layout.wide ? [] : all.map((column) => column.header).filter((key) => !covered.has(key));
   const note =
     left.length > 0
