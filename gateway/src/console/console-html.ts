@@ -63,6 +63,8 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1r
 table { font-size: .9rem; } th, td { padding: .35rem .5rem; }
 td { overflow-wrap: anywhere; }
 .id, .nowrap, time, td > a:only-child, td > code:only-child { white-space: nowrap; }
+a.clip { display: inline-block; max-width: 24rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
+.recovered { font-weight: 600; }
 code.id { overflow-wrap: normal; }
 .secret code { display: block; font-size: 1.05rem; padding: .5rem; margin-bottom: .3rem; word-break: break-all; } .secret button.copy { margin-left: 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
@@ -77,6 +79,8 @@ code.id { overflow-wrap: normal; }
   table.stack tr { border-bottom: 1px solid var(--border); padding: .5rem 0; }
   table.stack td, table.stack tbody th { border: 0; padding: .1rem 0; }
   table.stack td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
+  table.stack caption { display: block; text-align: left; }
+  a.clip { max-width: 100%; }
   table.stack td .actions { display: inline-flex; vertical-align: middle; }
   dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: .4rem; }
 }

@@ -10,7 +10,9 @@ import { readQuery } from '../admin/read-admin-body.js';
 import { html } from '../directory/html.js';
 import { CONSOLE_COPY_SCRIPT, CONSOLE_COPY_SCRIPT_PATH } from './console-copy-script.js';
 import { consolePage, renderSignIn, type ConsoleMessage } from './console-html.js';
-import { DELIVERY_FILTERS, renderDeliveries, renderDelivery, renderRuns, type DeliveryFilterValues } from './console-pages.js';
+import { renderRuns } from './console-pages.js';
+import { DELIVERY_FILTERS, renderDeliveries, type DeliveryFilterValues } from './deliveries-page.js';
+import { renderDelivery } from './delivery-page.js';
 import { registerOnboardingRoutes } from './onboarding-routes.js';
 import {
   ConsoleSessions,
@@ -203,7 +205,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
         const session = current(request);
         const query = (request.query ?? {}) as Record<string, unknown>;
         const filters: DeliveryFilterValues = {};
-        for (const [key] of DELIVERY_FILTERS) {
+        for (const key of [...DELIVERY_FILTERS.map(([name]) => name), 'nothingEarned' as const]) {
           const value = query[key];
           if (typeof value === 'string' && value.trim() !== '') filters[key] = value.trim();
         }

@@ -142,6 +142,56 @@ describe.skipIf(!available)('the console in headless Chromium', () => {
     expect(pages).toBeGreaterThanOrEqual(4);
   });
 
+  it('the deliveries fit 1280 px, each request id on one line, and read at 390 px; the replayed delivery says it was recovered and offers no Replay', async () => {
+    // A vendor's own long X-Request-ID, and a sale that earned nothing.
+    const longId = `VENDOR-${'0123456789'.repeat(12)}`;
+    const raw = bodyOf(sale({ id: 'E-WALKIN', customer: null }));
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/webhooks/generic',
+          headers: { ...headersFor(raw), 'x-request-id': longId },
+          payload: raw,
+        })
+      ).statusCode,
+    ).toBe(200);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${origin}/console`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    const ids = page.locator('td[data-label="Request id"] a');
+    const lineHeight = await page
+      .locator('td[data-label="Status"]')
+      .first()
+      .evaluate((cell) => parseFloat(getComputedStyle(cell).lineHeight));
+    for (const height of await ids.evaluateAll((links) => links.map((link) => link.getBoundingClientRect().height)))
+      expect(height).toBeLessThan(lineHeight * 1.5);
+    expect(await page.getByRole('link', { name: longId }).getAttribute('title')).toBe(longId);
+    expect(await page.getByRole('row').filter({ hasText: 'E-WALKIN' }).getByRole('cell', { name: 'nothing: a walk-in' }).isVisible()).toBe(
+      true,
+    );
+    await shoot('6-deliveries-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shoot('6-deliveries-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByLabel('Earned').selectOption('walk_in');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/nothingEarned=walk_in/);
+    expect(await page.getByRole('table').getByRole('row').count()).toBe(2);
+    // The unfiltered list (a filtered one here searches one entry a page).
+    await page.goto(`${origin}/console`);
+    await page.getByRole('row').filter({ hasText: 'Recovered by a replay.' }).getByRole('link').click();
+    await page.waitForURL(/\/console\/deliveries\//);
+    expect(
+      await page.getByText(/^Recovered: replay \S+ answered HTTP 200 processed \(this delivery had failed: engine earn: /).isVisible(),
+    ).toBe(true);
+    expect(await page.getByRole('button', { name: 'Replay', exact: true }).count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    await shoot('6-recovered');
+  });
+
   it('promotes a vendor from the vendors page', async () => {
     await page.getByRole('link', { name: 'Vendors' }).click();
     await page.waitForURL(`${origin}/console/vendors`);

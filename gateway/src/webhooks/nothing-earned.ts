@@ -14,8 +14,14 @@ import { webhookOutcome } from './webhook-results.js';
 export const NOTHING_EARNED_REASONS = ['walk_in', 'unknown_customer', 'below_threshold', 'other_currency', 'refunded_first'] as const;
 export type NothingEarnedReason = (typeof NOTHING_EARNED_REASONS)[number];
 
-export const isNothingEarnedReason = (value: unknown): value is NothingEarnedReason =>
-  typeof value === 'string' && (NOTHING_EARNED_REASONS as readonly string[]).includes(value);
+/** Each reason in words, for the console. */
+export const NOTHING_EARNED_TEXT: Readonly<Record<NothingEarnedReason, string>> = {
+  walk_in: 'a walk-in: no customer on the sale',
+  unknown_customer: 'no member matches the customer',
+  below_threshold: 'below one point, and no stamp card matched',
+  other_currency: 'in another currency than the merchant earns on',
+  refunded_first: 'refunds that arrived first took back what it earned',
+};
 
 /**
  * Why this sale earned nothing, or null: it earned points or stamps, it is not a processed sale

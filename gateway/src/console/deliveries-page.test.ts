@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderDeliveries } from './console-pages.js';
+import { renderDeliveries } from './deliveries-page.js';
 
 const session = { id: 'session-id', csrf: 'csrf-token', expiresAt: Date.now() + 60_000 };
 
