@@ -153,8 +153,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   options.metrics?.watchClockSkew(clockSkew);
   // Each connection's last answer and last hour of requests (admin, console), as this process answered them.
   const activity = new ConnectionActivity(options.clock ?? Date.now);
+  options.metrics?.watchConnectionActivity(activity);
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.connection) activity.record(request.connection.id, reply.statusCode);
+    if (request.connection) activity.record(request.connection.id, reply.statusCode, request.connection);
     done();
   });
   await app.register(v1AuthPlugin, {

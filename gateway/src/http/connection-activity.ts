@@ -14,6 +14,9 @@ export interface ConnectionActivityView {
 }
 
 interface Activity {
+  /** The connection's vendor and store, for the gauge's labels (from its first request here). */
+  vendor: string | undefined;
+  store: string | undefined;
   lastSeenAt: number;
   lastStatus: number;
   slots: Float64Array;
@@ -31,11 +34,12 @@ export class ConnectionActivity {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  record(connectionId: string, status: number): void {
+  record(connectionId: string, status: number, connection?: { vendor: string; storeId: string }): void {
     const at = this.now();
     let entry = this.entries.get(connectionId);
     if (!entry) {
-      entry = { lastSeenAt: at, lastStatus: status, slots: new Float64Array(SLOTS * WIDTH) };
+      const slots = new Float64Array(SLOTS * WIDTH);
+      entry = { vendor: connection?.vendor, store: connection?.storeId, lastSeenAt: at, lastStatus: status, slots };
       for (let i = 0; i < SLOTS; i += 1) entry.slots[i * WIDTH] = -1;
       this.entries.set(connectionId, entry);
     }
@@ -69,5 +73,20 @@ export class ConnectionActivity {
       lastHour.failed += entry.slots[base + 3]!;
     }
     return { lastSeenAt: new Date(entry.lastSeenAt), lastStatus: entry.lastStatus, lastHour };
+  }
+
+  /**
+   * The connections that sent within the last hour, with their vendor, store and last hour's
+   * counts (gateway_connection_requests_last_hour); older ones are forgotten here.
+   */
+  recent(): Array<{ vendor: string; store: string; lastHour: ConnectionActivityView['lastHour'] }> {
+    const cutoff = this.now() - SLOTS * SLOT_MS;
+    const out: Array<{ vendor: string; store: string; lastHour: ConnectionActivityView['lastHour'] }> = [];
+    for (const [id, entry] of this.entries) {
+      if (entry.lastSeenAt < cutoff) this.entries.delete(id);
+      else if (entry.vendor !== undefined && entry.store !== undefined)
+        out.push({ vendor: entry.vendor, store: entry.store, lastHour: this.of(id)!.lastHour });
+    }
+    return out;
   }
 }

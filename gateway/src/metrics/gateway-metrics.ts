@@ -137,6 +137,32 @@ export class GatewayMetrics {
   }
 
   /**
+   * gateway_connection_requests_last_hour{vendor,store,result}: each connection's requests in the
+   * last hour as this process answered them — `all`, `refused` (4xx) and `failed` (5xx) — for the
+   * connections that sent within the hour (bounded like the clock skew: by the connections sending).
+   * A connection's error rate is (refused + failed) / all.
+   */
+  watchConnectionActivity(activity: {
+    recent(): Array<{ vendor: string; store: string; lastHour: { requests: number; refused: number; failed: number } }>;
+  }): void {
+    this.registry.removeSingleMetric('gateway_connection_requests_last_hour');
+    new Gauge({
+      name: 'gateway_connection_requests_last_hour',
+      help: "Each connection's requests in the last hour (result: all, refused = 4xx, failed = 5xx), for connections seen within the hour.",
+      labelNames: ['vendor', 'store', 'result'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { vendor, store, lastHour } of activity.recent()) {
+          this.set({ vendor, store, result: 'all' }, lastHour.requests);
+          this.set({ vendor, store, result: 'refused' }, lastHour.refused);
+          this.set({ vendor, store, result: 'failed' }, lastHour.failed);
+        }
+      },
+    });
+  }
+
+  /**
    * gateway_journal_backlog: journal entries waiting to be written; gateway_journal_dropped_total:
    * dropped when the backlog was full; gateway_journal_pruned_early_total: pruned by the journal's
    * byte budget (GATEWAY_JOURNAL_MB) before GATEWAY_JOURNAL_DAYS were up.

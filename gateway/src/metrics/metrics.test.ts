@@ -94,8 +94,15 @@ describe('Prometheus metrics (a real gateway: GET /metrics behind the admin toke
     expect(sample(text, 'gateway_engine_breaker_open')).toBe(0);
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
     expect(text).toMatch(/^nodejs_heap_size_used_bytes /m);
-    // Bounded labels: never a raw URL; a store id only on the clock-skew gauge.
-    expect(text.split('\n').filter((l) => l.includes('store-001') && !l.startsWith('gateway_clock_skew_seconds'))).toEqual([]);
+    // Bounded labels: never a raw URL; a store id only on the two gauges of the connections seen in the last hour.
+    const storeLabelled = text.split('\n').filter((l) => l.includes('store-001') && !l.startsWith('#'));
+    expect(storeLabelled.filter((l) => !/^gateway_(clock_skew_seconds|connection_requests_last_hour)\{/.test(l))).toEqual([]);
+    // Each connection's last hour: all, refused (4xx), failed (5xx): its error rate.
+    expect(storeLabelled.filter((l) => l.startsWith('gateway_connection_requests_last_hour'))).toEqual([
+      'gateway_connection_requests_last_hour{vendor="acme-pos",store="store-001",result="all"} 7',
+      'gateway_connection_requests_last_hour{vendor="acme-pos",store="store-001",result="refused"} 2',
+      'gateway_connection_requests_last_hour{vendor="acme-pos",store="store-001",result="failed"} 0',
+    ]);
   });
 
   it('GATEWAY_METRICS_PORT serves the same exposition without authentication on loopback', async () => {
