@@ -20,3 +20,4 @@ export * from './adapter/index.js';
 export * from './resilience/index.js';
 export * from './service/env-schema.js';
 export * from './service/run-service.js';
+export * from './tracing/index.js';

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import { GatewayError, type ConnectionStore, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
+import { GatewayError, tracingOn, type ConnectionStore, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { LoggerOptions } from 'pino';
@@ -25,6 +25,7 @@ import { RequestLogController } from './http/request-log.js';
 import { createReplayTickets, registerJournalHook, traceEngineFailures, type DeliveryJournal } from './journal/index.js';
 import { requestId } from './http/request-id.js';
 import { sendError } from './http/send-error.js';
+import { registerTraceOutcome } from './tracing/trace-request-outcome.js';
 import { registerGenericWebhook } from './webhooks/generic-webhook-route.js';
 import { createWebhookPipeline } from './webhooks/webhook-pipeline.js';
 
@@ -165,6 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   if (options.metrics) registerMetrics(app, { metrics: options.metrics, adminToken: options.admin?.token });
   if (options.journal) registerJournalHook(app, options.journal, options.clock ?? Date.now);
+  if (tracingOn()) registerTraceOutcome(app);
   await app.register(rateLimit, rateLimitOptions({ ...options.rateLimit, redis: options.redis }));
 
   registerHealth(app);

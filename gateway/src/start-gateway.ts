@@ -1,4 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
+import { startTracing } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
 import { demoBanner } from './boot/demo.js';
 import { adminBanner } from './boot/development-admin-token.js';
@@ -21,6 +22,9 @@ export interface RunningGateway {
 
 const MiB = 1024 * 1024;
 
+/** Probes and scrapes, every few seconds: never traced. */
+const UNTRACED_PATHS = ['/health', '/ready', '/metrics'];
+
 /** Loopback URL for a listen address (0.0.0.0 / :: are not where a local client connects). */
 const localUrl = (host: string, port: number) =>
   `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -42,7 +46,17 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   const scope = get(container, TOKENS.scope);
   const close = () => closeContainer(container);
   try {
+    // Before anything creates a Fastify instance or loads pg, ioredis or undici (they are
+    // instrumented as they load), and before the loggers (which then add trace ids to each line).
+    const tracing = await startTracing(env, {
+      serviceName: 'loyalty-gateway',
+      untracedPaths: UNTRACED_PATHS,
+      requestAttributes: (request) => ({ 'loyalty.request_id': request.id }),
+    });
+    // Added first, so closed last: the spans of the requests answered before the stop are exported.
+    if (tracing) scope.add('tracing', () => tracing.shutdown());
     const log = get(container, TOKENS.logger)!;
+    tracing?.useLogger(log);
     log.info({ heapLimitMb: Math.round(heapLimit / MiB) }, 'main thread heap limit');
     const app = await open(container, TOKENS.app);
     await app.listen({ port: config.PORT, host: config.HOST });

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GatewayError } from '@loyalty-gateway/core';
+import { GatewayError, startTracing, traceLogFields } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
 import { createDatabase, migrate } from '@loyalty-gateway/storage';
 import { engineMigrations } from '../db/migrations/index.js';
@@ -28,6 +28,9 @@ const REDACT = ['req.headers.authorization', 'headers.authorization'];
 export async function startEngineService(env: Record<string, string | undefined> = process.env): Promise<RunningEngineService> {
   const config = loadEngineServiceConfig(env);
   const seed = config.ENGINE_SEED_FILE ? await loadEngineSeedFile(config.ENGINE_SEED_FILE) : null;
+  // OpenTelemetry when OTEL_* ask for it (nothing of it loaded otherwise): before pg is loaded and
+  // the server created, so both are instrumented; a gateway's traceparent continues its trace here.
+  const tracing = await startTracing(env, { serviceName: 'loyalty-engine', untracedPaths: ['/health'] });
   if (!config.DATABASE_URL) await mkdir(config.ENGINE_DATA_DIR, { recursive: true });
   const database = createDatabase({
     postgresUrl: config.DATABASE_URL,
@@ -51,11 +54,13 @@ export async function startEngineService(env: Record<string, string | undefined>
     app = createEngineServer({
       engine,
       token: config.ENGINE_TOKEN,
-      logger: { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+      logger: { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' }, ...(tracing ? { mixin: traceLogFields } : {}) },
     });
+    tracing?.useLogger(app.log);
     app.addHook('onClose', async () => {
       await engine.close();
       await database.close();
+      await tracing?.shutdown();
     });
     const address = await app.listen({ port: config.ENGINE_PORT, host: config.ENGINE_HOST });
     if (!config.ENGINE_TOKEN) app.log.warn('ENGINE_TOKEN is not set: the engine service accepts unauthenticated requests');
@@ -64,6 +69,7 @@ export async function startEngineService(env: Record<string, string | undefined>
   } catch (error) {
     if (app) await app.close().catch(() => undefined);
     else await database.close().catch(() => undefined);
+    await tracing?.shutdown();
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { AUTH_HEADERS, type Connection, type ConnectionStore } from '@loyalty-gateway/core';
 import type { FastifyInstance, onRequestAsyncHookHandler, preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { inRequestSpan } from '../tracing/request-span.js';
 import { assertFreshTimestamp, assertSignature, resolveConnection } from './authenticate-v1.js';
 import '../http/fastify-types.js';
 
@@ -25,11 +26,13 @@ const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [
 async function v1Auth(app: FastifyInstance, options: V1AuthOptions): Promise<void> {
   const { connections, clock } = options;
 
-  const resolve: onRequestAsyncHookHandler = async (request) => {
-    // Set before the timestamp's check: a stale request is still the connection's (journal, activity).
-    request.connection = await resolveConnection(request.headers, connections);
-    assertFreshTimestamp(request.headers, Math.floor(clock() / 1000));
-  };
+  const resolve: onRequestAsyncHookHandler = (request) =>
+    inRequestSpan(request, 'auth connection', {}, async (span) => {
+      // Set before the timestamp's check: a stale request is still the connection's (journal, activity).
+      request.connection = await resolveConnection(request.headers, connections);
+      span.set({ 'loyalty.vendor': request.connection.vendor, 'loyalty.connection_id': request.connection.id });
+      assertFreshTimestamp(request.headers, Math.floor(clock() / 1000));
+    });
 
   // Synchronous, so a callback hook: no promise per request (a refusal thrown here reaches
   // Fastify's error handler as a rejected async hook's would).
@@ -37,7 +40,7 @@ async function v1Auth(app: FastifyInstance, options: V1AuthOptions): Promise<voi
     const body = Buffer.isBuffer(request.body) ? request.body : EMPTY;
     // The timestamp header passed the window check in onRequest.
     const timestamp = request.headers[AUTH_HEADERS.timestamp] as string;
-    assertSignature(request.connection!, request.headers, timestamp, body);
+    inRequestSpan(request, 'auth signature', {}, () => assertSignature(request.connection!, request.headers, timestamp, body));
     request.authenticated = true;
     options.onAuthenticated?.(request.connection!, Number(timestamp));
     done();

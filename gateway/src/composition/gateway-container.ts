@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
-import type { LoyaltyEngine } from '@loyalty-gateway/core';
+import { tracingOn, type LoyaltyEngine } from '@loyalty-gateway/core';
 import { createWorkerEngine, ENGINE_NOTICE_MESSAGES, openEngine, type EngineNotice, type EngineSeedInput } from '@loyalty-gateway/engine';
 import { container as rootContainer, instancePerContainerCachingFactory, type DependencyContainer, type FactoryProvider } from 'tsyringe';
 import { startOperatorSide } from '../admin/index.js';
@@ -18,6 +18,8 @@ import { createDeliveryJournal } from '../journal/index.js';
 import { ENGINE_WORKER_LIMITS, engineOnEventLoop, JOURNAL_WORKER_LIMITS } from '../memory/memory-bounds.js';
 import { GatewayMetrics } from '../metrics/index.js';
 import { outboundPolicyOf } from '../outbound-policy.js';
+import { traceEngine } from '../tracing/trace-engine.js';
+import { traceIdempotencyCache } from '../tracing/trace-idempotency-cache.js';
 import {
   createGatewayStore,
   createIdempotencyCache,
@@ -244,7 +246,8 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
     perContainer(async (r) => {
       const engine: LoyaltyEngine = (await open(r, TOKENS.embeddedEngine)) ?? (await open(r, TOKENS.remoteEngine))!;
       const metrics = await open(r, TOKENS.metrics);
-      return metrics ? metrics.timeEngine<LoyaltyEngine>(engine) : engine;
+      const timed = metrics ? metrics.timeEngine<LoyaltyEngine>(engine) : engine;
+      return tracingOn() ? traceEngine(timed) : timed;
     }),
   );
   provide(
@@ -252,13 +255,15 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
     TOKENS.idempotency,
     resource(
       'idempotency cache',
-      async (r) =>
-        createIdempotencyCache({
+      async (r) => {
+        const cache = createIdempotencyCache({
           redisUrl: config.REDIS_URL,
           maxBytes: config.GATEWAY_IDEMPOTENCY_CACHE_MB * 1024 * 1024,
           onError: (error, operation) =>
             get(r, TOKENS.logger)?.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
-        }),
+        });
+        return tracingOn() ? traceIdempotencyCache(cache) : cache;
+      },
       (cache) => cache.close(),
     ),
   );

@@ -1,3 +1,4 @@
+import { traceLogFields, tracingOn } from '@loyalty-gateway/core';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 /** Never logged: signatures, credentials, secrets wherever they appear in a logged object. */
@@ -21,7 +22,10 @@ export const REDACTED_PATHS = [
 
 /** pino options for Fastify's logger (one JSON line per event on stdout). */
 export function loggerOptions(level: string): LoggerOptions {
-  return { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  const options: LoggerOptions = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  // With tracing on (OTEL_*), each line written while a span is active names it: trace_id, span_id.
+  if (tracingOn()) options.mixin = traceLogFields;
+  return options;
 }
 
 /**

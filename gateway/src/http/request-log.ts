@@ -1,5 +1,13 @@
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import { traceIdsOf } from '../tracing/request-span.js';
 import './fastify-types.js';
+
+const NO_TRACE = {};
+/** The request's trace_id and span_id (its root span: the request line is written after the answer, outside it). */
+const traceFields = (request: FastifyRequest): { trace_id?: string; span_id?: string } => {
+  const ids = traceIdsOf(request);
+  return ids ? { trace_id: ids.traceId, span_id: ids.spanId } : NO_TRACE;
+};
 
 const header = (request: FastifyRequest, name: string): string | undefined => {
   const value = request.headers[name];
@@ -46,6 +54,8 @@ export class RequestLogController extends LogController {
       transactionId: audit?.transactionId,
       refundId: audit?.refundId,
       outcome: audit?.outcome,
+      // With tracing on and the request sampled: its trace and root span (absent otherwise).
+      ...traceFields(request),
     };
     if (error) return reply.log.error({ ...line, reqId: undefined, err: error }, 'request errored');
     const target = log ?? reply.log;

@@ -50,6 +50,7 @@ interface GwDeliveriesTable {
   stamps: string | null;
   nothing_earned: string | null;
   failure: string | null;
+  trace_id: string | null;
 }
 
 export type { FailureCause, FieldError };
@@ -94,6 +95,8 @@ export interface DeliveryInput {
   nothingEarned?: NothingEarnedReason | null | undefined;
   /** The cause of a failure on our side (5xx): which call, what happened, how long it took. */
   failure?: FailureCause | null | undefined;
+  /** The request's OpenTelemetry trace id, when tracing is on and the request was sampled. */
+  traceId?: string | null | undefined;
 }
 
 /** The request itself, kept (sealed) for failures on our side and replays. */
@@ -114,6 +117,7 @@ export interface Delivery extends Omit<
   | 'stamps'
   | 'nothingEarned'
   | 'failure'
+  | 'traceId'
 > {
   id: string;
   receivedAt: string;
@@ -137,6 +141,8 @@ export interface Delivery extends Omit<
   failure: FailureCause | null;
   /** The journal id of the replay that answered this failed delivery (2xx): it was recovered, nothing is left to replay. */
   recoveredBy: string | null;
+  /** The request's trace (OpenTelemetry), when it was traced; null otherwise and before migration 0015. */
+  traceId: string | null;
 }
 
 export interface DeliveryFilter {
@@ -351,6 +357,7 @@ const COLUMNS = [
   'stamps',
   'nothing_earned',
   'failure',
+  'trace_id',
 ] as const satisfies ReadonlyArray<keyof GwDeliveriesTable>;
 /** PostgreSQL's type of each column that is not text. */
 const NOT_TEXT: Partial<Record<(typeof COLUMNS)[number], string>> = {
@@ -454,6 +461,7 @@ const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
   nothingEarned: row.nothing_earned as NothingEarnedReason | null,
   failure: parseFailure(row.failure),
   recoveredBy: null,
+  traceId: row.trace_id ?? null,
 });
 
 /**
@@ -807,6 +815,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
       clipText(input.stamps),
       clipText(input.nothingEarned, 32, false),
       clipFailure(input.failure),
+      clipText(input.traceId, 32, false),
     ];
     let size = ROW_OVERHEAD_BYTES;
     for (const value of values) if (typeof value === 'string') size += value.length;

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { clientKey } from '../http/client-key.js';
+import { journalHandOff } from '../tracing/journal-hand-off.js';
+import { traceIdsOf } from '../tracing/request-span.js';
 import '../http/fastify-types.js';
 import type { DeliveryJournal } from './delivery-journal.js';
 
@@ -30,6 +32,7 @@ function keptHeaders(request: FastifyRequest): Record<string, string> {
  * a replay itself (which names the delivery it replays and who asked).
  */
 export function registerJournalHook(app: FastifyInstance, journal: DeliveryJournal, clock: () => number = Date.now): void {
+  const handOff = journalHandOff(journal);
   // A callback hook, not an async one: no promise per request on the earn path.
   app.addHook('onResponse', (request, reply, done) => {
     done();
@@ -40,7 +43,8 @@ export function registerJournalHook(app: FastifyInstance, journal: DeliveryJourn
     const audit = request.audit;
     const body = Buffer.isBuffer(request.body) ? request.body : undefined;
     const timestamp = Number(header(request, 'x-service-timestamp'));
-    journal.record(
+    handOff(
+      request,
       {
         requestId: request.id,
         receivedAt: new Date(now - reply.elapsedTime),
@@ -68,6 +72,7 @@ export function registerJournalHook(app: FastifyInstance, journal: DeliveryJourn
         replayedBy: request.replay?.replayedBy,
         clientAddress: clientKey(request.ip),
         authenticated: request.authenticated,
+        traceId: traceIdsOf(request)?.traceId,
       },
       body,
       (reply.statusCode >= 500 || request.replay) && body ? { body, headers: keptHeaders(request) } : undefined,

@@ -1,6 +1,7 @@
 import {
   FeaturedEnvelope,
   GatewayError,
+  inSpan,
   formatPath,
   PULL,
   type AnyAdapter,
@@ -63,7 +64,22 @@ export async function reconcileWindow(
  * the run succeeded with nothing failed, so a failed order is looked at again next time.
  * Returns null when another process claimed this slot. Never throws after claiming.
  */
-export async function runReconcile(
+export function runReconcile(
+  adapter: AnyAdapter,
+  connection: ConnectionSummary,
+  deps: ReconcileDeps,
+  trigger: { kind: 'schedule'; slot: string } | { kind: 'manual' },
+): Promise<ReconcileRun | null> {
+  // A trace of its own when scheduled (a span of the admin request's when asked for): its vendor calls and what it hands to the pipeline.
+  const attributes = { 'loyalty.vendor': connection.vendor, 'loyalty.connection_id': connection.id, 'loyalty.trigger': trigger.kind };
+  return inSpan('reconcile run', attributes, async (span) => {
+    const run = await reconcileOnce(adapter, connection, deps, trigger);
+    span.set({ 'loyalty.outcome': run?.status ?? 'claimed elsewhere' });
+    return run;
+  });
+}
+
+async function reconcileOnce(
   adapter: AnyAdapter,
   connection: ConnectionSummary,
   deps: ReconcileDeps,

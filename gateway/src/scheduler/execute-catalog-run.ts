@@ -1,4 +1,4 @@
-import type { AnyAdapter, HttpClient, LoyaltyEngine } from '@loyalty-gateway/core';
+import { inSpan, type AnyAdapter, type HttpClient, type LoyaltyEngine } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CatalogRun, CatalogRunStore, ConnectionSummary, GatewayStore } from '../stores/index.js';
 import { buildPullContext } from './build-pull-context.js';
@@ -24,12 +24,22 @@ const MAX_ERROR_LENGTH = 1_000;
  * the outcome on the run row. A pull that breaks anywhere syncs nothing (a partial snapshot would
  * deactivate every item it missed). Never throws: the outcome is the returned row.
  */
-export async function executeCatalogRun(
+export function executeCatalogRun(
   run: CatalogRun,
   adapter: AnyAdapter,
   connection: ConnectionSummary,
   deps: ExecuteDeps,
 ): Promise<CatalogRun> {
+  // A trace of its own when scheduled: its vendor calls and the engine's catalogSync.
+  const attributes = { 'loyalty.vendor': run.vendor, 'loyalty.connection_id': run.connectionId, 'loyalty.trigger': run.trigger };
+  return inSpan('catalog pull', attributes, async (span) => {
+    const done = await executeOnce(run, adapter, connection, deps);
+    span.set({ 'loyalty.outcome': done.status });
+    return done;
+  });
+}
+
+async function executeOnce(run: CatalogRun, adapter: AnyAdapter, connection: ConnectionSummary, deps: ExecuteDeps): Promise<CatalogRun> {
   const log = deps.logger.child({ catalogRun: run.id, vendor: run.vendor, connectionId: run.connectionId, trigger: run.trigger });
   let progress: PullProgress = { pages: 0, items: 0, attempts: 0 };
   try {

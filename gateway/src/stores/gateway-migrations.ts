@@ -13,6 +13,7 @@ import { reconcileRunsIndexesMigration } from './gateway-migration-0011.js';
 import { deliveriesIdOrderMigration } from './gateway-migration-0012.js';
 import { deliveriesBoundsMigration } from './gateway-migration-0013.js';
 import { deliveriesOutcomesMigration } from './gateway-migration-0014.js';
+import { deliveriesTraceIdMigration } from './gateway-migration-0015.js';
 
 const init: Migration = {
   async up(db: Kysely<any>) {
@@ -87,5 +88,6 @@ export const gatewayMigrations: MigrationSet = {
     '0012_deliveries_id_order': deliveriesIdOrderMigration,
     '0013_deliveries_bounds': deliveriesBoundsMigration,
     '0014_deliveries_outcomes': deliveriesOutcomesMigration,
+    '0015_deliveries_trace_id': deliveriesTraceIdMigration,
   },
 };

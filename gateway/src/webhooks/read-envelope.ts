@@ -1,4 +1,4 @@
-import { GatewayError, isKnownEventType, parseEnvelope, type Envelope } from '@loyalty-gateway/core';
+import { GatewayError, inSpan, isKnownEventType, parseEnvelope, type Envelope } from '@loyalty-gateway/core';
 
 /** Strict UTF-8: bytes that are not UTF-8 are not JSON (RFC 8259 §8.1). */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -28,8 +28,13 @@ export type ReadEnvelope = { kind: 'envelope'; envelope: Envelope } | { kind: 'u
  * shared fields are still checked, so `fields` lists every problem.
  */
 export function readEnvelope(raw: unknown): ReadEnvelope {
-  const body = parseJsonObject(raw);
-  const eventType = body.eventType;
-  if (typeof eventType === 'string' && !isKnownEventType(eventType)) return { kind: 'unknown-event-type', eventType };
-  return { kind: 'envelope', envelope: parseEnvelope(body) };
+  // A span of its own when tracing (the handler's context is active): JSON parsing and the schema.
+  return inSpan('validate envelope', {}, (span) => {
+    const body = parseJsonObject(raw);
+    const eventType = body.eventType;
+    if (typeof eventType === 'string' && !isKnownEventType(eventType)) return { kind: 'unknown-event-type', eventType };
+    const envelope = parseEnvelope(body);
+    span.set({ 'loyalty.event_type': envelope.eventType });
+    return { kind: 'envelope', envelope };
+  });
 }

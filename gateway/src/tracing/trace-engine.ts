@@ -1,0 +1,36 @@
+import { inSpan, type LoyaltyEngine } from '@loyalty-gateway/core';
+
+/** The engine port's operations a request or a run calls (ping, close and the read-only lookups included). */
+const OPERATIONS = [
+  'earn',
+  'raiseSale',
+  'reverse',
+  'withdrawRefunds',
+  'eligibility',
+  'redeem',
+  'catalogSync',
+  'findOutlet',
+  'reversedOrders',
+  'listMerchants',
+] as const;
+
+/**
+ * The engine port with a span per call (`engine earn`, …): the gateway's side of the call, whose
+ * children are the HTTP call to a remote engine (which continues the trace from its traceparent)
+ * or, with the embedded engine on PostgreSQL, its statements. The outcome is the answer's status
+ * (EARNED, DUPLICATE, …) or the error's code. Only wrapped when tracing is on.
+ */
+export function traceEngine<E extends LoyaltyEngine>(engine: E): E {
+  const traced: E = { ...engine };
+  for (const operation of OPERATIONS) {
+    const call = (engine[operation] as (...args: unknown[]) => Promise<unknown>).bind(engine);
+    (traced as unknown as Record<string, unknown>)[operation] = (...args: unknown[]) =>
+      inSpan(`engine ${operation}`, { 'loyalty.engine.operation': operation }, async (span) => {
+        const result = await call(...args);
+        const status = (result as { status?: unknown } | null)?.status;
+        if (typeof status === 'string') span.set({ 'loyalty.outcome': status });
+        return result;
+      });
+  }
+  return traced;
+}
