@@ -158,12 +158,11 @@ describe.skipIf(!available)('the console in headless Chromium', () => {
     ).toBe(200);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${origin}/console`);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
     const ids = page.locator('td[data-label="Request id"] a');
-    const lineHeight = await page
-      .locator('td[data-label="Status"]')
-      .first()
-      .evaluate((cell) => parseFloat(getComputedStyle(cell).lineHeight));
+    const lineHeight = await page.evaluate<number>(
+      `parseFloat(getComputedStyle(document.querySelector('td[data-label="Status"]')).lineHeight)`,
+    );
     for (const height of await ids.evaluateAll((links) => links.map((link) => link.getBoundingClientRect().height)))
       expect(height).toBeLessThan(lineHeight * 1.5);
     expect(await page.getByRole('link', { name: longId }).getAttribute('title')).toBe(longId);
@@ -173,7 +172,7 @@ describe.skipIf(!available)('the console in headless Chromium', () => {
     await shoot('6-deliveries-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await shoot('6-deliveries-390');
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByLabel('Earned').selectOption('walk_in');
@@ -188,7 +187,7 @@ describe.skipIf(!available)('the console in headless Chromium', () => {
       await page.getByText(/^Recovered: replay \S+ answered HTTP 200 processed \(this delivery had failed: engine earn: /).isVisible(),
     ).toBe(true);
     expect(await page.getByRole('button', { name: 'Replay', exact: true }).count()).toBe(0);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
     await shoot('6-recovered');
   });
 
