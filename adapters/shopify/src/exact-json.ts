@@ -8,8 +8,11 @@
  */
 const BIG_ID = /(?<!\\)("[A-Za-z0-9_]*id"\s*:\s*)(\d{16,})(?=\s*[,}\]])/g;
 
+/** A UTF-8 byte-order mark, as the body's text starts with it: core's decoding reads the JSON after it, and so must this. */
+const BOM = /^\uFEFF/;
+
 export function parseExactJson(raw: Buffer | string): unknown {
-  const text = typeof raw === 'string' ? raw : raw.toString('utf8');
+  const text = (typeof raw === 'string' ? raw : raw.toString('utf8')).replace(BOM, '');
   try {
     return JSON.parse(text.replace(BIG_ID, '$1"$2"'));
   } catch {

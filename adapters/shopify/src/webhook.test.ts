@@ -79,6 +79,18 @@ describe('shopify webhook: signed fixture in, canonical envelopes out', () => {
     ]);
   });
 
+  // Found by the HTTP fuzz of the doors (gateway/src/featured/featured-http-fuzz.test.ts): core reads
+  // a body that starts with a UTF-8 byte-order mark as the JSON after it, but the exact re-parse of
+  // the units kept the mark, and every signed delivery so sent was a 500 (retried by Shopify for 4 h).
+  it('a body that starts with a UTF-8 byte-order mark maps as the same body without it', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(fixtures.text('orders-paid.json'))]);
+    const result = await kit.envelopes(kit.signed(body, headers('orders/paid')));
+    expect(result.envelopes).toEqual(
+      (await kit.envelopes(kit.signed(fixtures.text('orders-paid.json'), headers('orders/paid')))).envelopes,
+    );
+    expect(result.envelopes).toHaveLength(1);
+  });
+
   it('orders/cancelled → sale.voided carrying the full transaction', async () => {
     const result = await kit.envelopes(kit.signed(fixtures.text('orders-paid.json'), headers('orders/cancelled')));
     expect(result.envelopes).toEqual([
