@@ -124,6 +124,17 @@ describe('the production build', () => {
     }
     const main = readFileSync(path.join(root, 'gateway/dist/main.js'), 'utf8');
     expect(main).toMatch(/createRequire\d*\(import\.meta\.url\)\("ioredis"\)/);
+    // OpenTelemetry's SDK, exporter and instrumentations: required from node_modules only when OTEL_* turn
+    // tracing on, never compiled in (the API alone is, as prom-client's dependency: a no-op until an SDK registers).
+    for (const file of ['gateway/dist/main.js', 'engine/dist/main.js']) {
+      const code = readFileSync(path.join(root, file), 'utf8');
+      expect(code, file).toContain('("@opentelemetry/sdk-trace-node")');
+      expect(code, file).toContain('("@fastify/otel")');
+      expect(
+        [...new Set(code.match(/node_modules\/(@opentelemetry\/[\w-]+|@fastify\/otel)/g))].filter((m) => !m.endsWith('/api')),
+        file,
+      ).toEqual([]);
+    }
     expect(main).toMatch(/createRequire\d*\(import\.meta\.url\)\("undici"\)/);
   });
 
