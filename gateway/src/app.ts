@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import { GatewayError, tracingOn, type ConnectionStore, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { LoggerOptions } from 'pino';
 import { registerAdminRoutes, type AdminOptions } from './admin/index.js';
@@ -11,7 +11,7 @@ import { catalogPullerOf, registerCheckoutRoutes, type CheckoutFeature, type Gat
 import { registerHealth } from './health-route.js';
 import { registerMetrics, type GatewayMetrics } from './metrics/index.js';
 import { BODY_LIMIT } from './http/body-limit.js';
-import { clientErrorHandler } from './http/client-errors.js';
+import { clientErrorHandler, refuseConnect } from './http/client-errors.js';
 import { drainUnreadBody } from './http/drain-unread-body.js';
 import { ClockSkewTracker } from './http/clock-skew.js';
 import { ConnectionActivity } from './http/connection-activity.js';
@@ -73,6 +73,10 @@ export interface AppOptions {
   serverFactory?: FastifyServerFactory | undefined;
 }
 
+/** RFC 9112 §3.2: an HTTP/1.1 request without Host is refused 400 (Node's requireHostHeader, here with the Error body). */
+const lacksHost = (request: FastifyRequest) => request.raw.httpVersion === '1.1' && request.headers.host === undefined;
+const NO_HOST = 'An HTTP/1.1 request needs a Host header.';
+
 /** Defaults of the listener's limits (docs/operators.md, "HTTP limits"). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 4_096;
@@ -88,6 +92,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     http: {
       headersTimeout: Math.min(10_000, requestTimeout),
       connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestTimeout / 4))),
+      // Node's own 400 for an HTTP/1.1 request without Host is a bare status: refused below instead, in the Error shape.
+      requireHostHeader: false,
     },
     clientErrorHandler: clientErrorHandler(() => app.log),
     // Requests arriving while closing get our 503 (onRequest below), not Fastify's bare one.
@@ -113,6 +119,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.server.maxConnections = options.http?.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  // What Node would answer by itself, answered by the gateway: CONNECT (Node closed the connection
+  // without a word) in the Error shape; an Expect other than 100-continue (Node wrote a bare 417)
+  // is ignored and the request answered as any other, as RFC 9110 allows.
+  app.server.on(
+    'connect',
+    refuseConnect(() => app.log),
+  );
+  app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
@@ -120,17 +134,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Callback hooks, not async ones: every request passes them, and an async hook costs a promise
   // and a turn of the microtask queue each (bench/instructions.ts).
-  app.addHook('onRequest', (_request, _reply, done) => {
-    done(closing ? new GatewayError('shutting_down') : undefined);
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(
+      closing
+        ? new GatewayError('shutting_down')
+        : lacksHost(request)
+          ? new GatewayError('malformed_request', { message: NO_HOST })
+          : undefined,
+    );
   });
   // While closing, every answer (those in flight too) ends its connection, so no kept-alive
   // socket keeps the server open until the process manager's kill.
   // An answer given before the request was read whole (413 from Content-Length, a refusal from
   // the headers) ends its connection, and the rest of the body is read and discarded first: a
   // client that writes its whole body before reading would otherwise get a reset, not the answer.
+  // A request that asked to upgrade (Connection: Upgrade) is answered as plain HTTP and ends its
+  // connection too: after one, Node's parser no longer refuses the next request's oversized or
+  // malformed head on that connection, which then waits for the request timeout (Node 20).
   app.addHook('onSend', (request, reply, payload, done) => {
     const unread = request.raw.complete === false;
-    if (closing || unread) reply.header('connection', 'close');
+    if (closing || unread || request.headers.upgrade !== undefined) reply.header('connection', 'close');
     if (unread) drainUnreadBody(request.raw.socket, request.raw);
     done(null, payload);
   });

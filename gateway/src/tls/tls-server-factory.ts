@@ -20,7 +20,11 @@ export interface TlsListenerMaterial {
  */
 export function tlsServerFactory(material: TlsListenerMaterial): FastifyServerFactory {
   return (handler) =>
-    createServer({ ...secureContextOptions(material), requestCert: true, rejectUnauthorized: false }, handler) as unknown as Server;
+    createServer(
+      // Host is required by the app itself (an Error body, not Node's bare 400), as on the plain listener.
+      { ...secureContextOptions(material), requestCert: true, rejectUnauthorized: false, requireHostHeader: false },
+      handler,
+    ) as unknown as Server;
 }
 
 /**

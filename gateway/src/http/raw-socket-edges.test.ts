@@ -1,0 +1,106 @@
+import { ErrorBody } from '@loyalty-gateway/core';
+import { createTestPki } from '@loyalty-gateway/core/testing';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tlsServerFactory } from '../tls/tls-server-factory.js';
+import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
+import { featuredSeedDocument } from '../testing/featured-seed.js';
+import { headersFor, openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
+import { sale as saleOf } from '../testing/test-seed.js';
+import { RawHttpConnection, type RawExchange } from '../testing/raw-http-connection.js';
+
+/**
+ * Requests Node's HTTP server used to answer on its own, before the app saw them — a bare status
+ * with no body and no request id, or no answer at all — each found by the HTTP fuzz of the doors
+ * and the admin API on real sockets (featured/featured-http-fuzz.test.ts), written here byte for
+ * byte as that test sent them.
+ */
+const serverPki = createTestPki('Gateway Server CA');
+const serverCert = serverPki.issue('localhost');
+let gw: GatewayFixture;
+let tls: FeaturedGateway;
+let port: number;
+let tlsPort: number;
+const portOf = (app: FastifyInstance) => (app.server.address() as { port: number }).port;
+
+beforeAll(async () => {
+  gw = await openGateway();
+  await gw.app.listen({ port: 0, host: '127.0.0.1' });
+  port = portOf(gw.app);
+  tls = await openFeaturedGateway({
+    seedDocument: featuredSeedDocument(),
+    serverFactory: tlsServerFactory({ cert: serverCert.certPem, key: serverCert.keyPem, ca: [] }),
+  });
+  await tls.app.listen({ port: 0, host: '127.0.0.1' });
+  tlsPort = portOf(tls.app);
+});
+afterAll(async () => {
+  await gw?.close();
+  await tls?.close();
+  serverPki.dispose();
+});
+
+async function send(head: string, over: 'http' | 'https' = 'http'): Promise<RawExchange> {
+  const connection = over === 'http' ? await RawHttpConnection.open(port) : await RawHttpConnection.openTls(tlsPort, serverPki.caPem);
+  try {
+    return await connection.exchange(Buffer.from(head, 'latin1'), { timeoutMs: 5_000 });
+  } finally {
+    connection.close();
+  }
+}
+
+function errorOf(exchange: RawExchange, status: number, code: string): ErrorBody {
+  expect(exchange.answer?.status, exchange.answer?.body.toString()).toBe(status);
+  const body = ErrorBody.parse(JSON.parse(exchange.answer!.body.toString('utf8')));
+  expect(body).toMatchObject({ statusCode: status, code });
+  expect(exchange.answer!.headers['x-request-id']).toEqual([body.requestId]);
+  return body;
+}
+
+describe('requests Node answered by itself are answered by the gateway, in the Error shape', () => {
+  it.each(['http', 'https'] as const)(
+    'an HTTP/1.1 request without Host (%s): 400 malformed_request echoing X-Request-ID, then the connection closed (Node wrote a bare 400)',
+    async (over) => {
+      const exchange = await send('GET /health HTTP/1.1\r\nX-Request-ID: no-host-1\r\n\r\n', over);
+      const body = errorOf(exchange, 400, 'malformed_request');
+      expect(body.requestId).toBe('no-host-1');
+      expect(body.message).toMatch(/Host/);
+      expect(exchange.connection).toBe('clean');
+      // HTTP/1.0 has no Host requirement.
+      expect((await send('GET /health HTTP/1.0\r\n\r\n', over)).answer?.status).toBe(200);
+    },
+  );
+
+  it('a request with an Expect other than 100-continue is answered as without it (Node wrote a bare 417)', async () => {
+    const exchange = await send('GET /nowhere HTTP/1.1\r\nHost: gw\r\nExpect: foo\r\nX-Request-ID: expect-1\r\n\r\n');
+    expect(errorOf(exchange, 404, 'not_found').requestId).toBe('expect-1');
+    expect((await send('GET /health HTTP/1.1\r\nHost: gw\r\nExpect: \r\n\r\n')).answer?.status).toBe(200);
+  });
+
+  it('CONNECT: 405 method_not_allowed echoing X-Request-ID, then the connection closed (Node closed it without a word)', async () => {
+    for (const target of ['127.0.0.1:443', '/webhooks/generic']) {
+      const exchange = await send(`CONNECT ${target} HTTP/1.1\r\nHost: gw\r\nX-Request-ID: connect-1\r\n\r\n`);
+      expect(errorOf(exchange, 405, 'method_not_allowed').requestId).toBe('connect-1');
+      expect(exchange.connection).toBe('clean');
+    }
+  });
+
+  it("a request that asks to upgrade is answered as plain HTTP and its connection closed: on it Node no longer refused a next request's oversized head (431) and waited for the timeout (408 after 10 s)", async () => {
+    const connection = await RawHttpConnection.open(port);
+    const sale = JSON.stringify(saleOf({ id: 'T-UPGRADE-1' }));
+    const signed = Object.entries(headersFor(sale)).map(([name, value]) => `${name}: ${value}\r\n`);
+    const upgrade = await connection.exchange(
+      Buffer.from(
+        `POST /webhooks/generic HTTP/1.1\r\nHost: gw\r\n${signed.join('')}Connection: Upgrade\r\nUpgrade: websocket\r\nContent-Length: ${sale.length}\r\n\r\n${sale}`,
+      ),
+    );
+    expect(upgrade.answer?.status, upgrade.answer?.body.toString()).toBe(200);
+    expect(upgrade.answer?.headers.connection).toEqual(['close']);
+    expect(upgrade.connection).toBe('clean');
+    connection.close();
+    // The next request comes on a new connection, where an oversized head is refused at once.
+    const started = Date.now();
+    errorOf(await send(`GET /health HTTP/1.1\r\nHost: gw\r\nX-Pad: ${'p'.repeat(17_000)}\r\n\r\n`), 431, 'headers_too_large');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
