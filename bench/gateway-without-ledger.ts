@@ -23,6 +23,7 @@ const outcome: EarnOutcome = { status: 'processed', membershipId: 'MBR-BENCH', p
 const nullEngine: LoyaltyEngine = {
   earn: async () => outcome,
   raiseSale: unused,
+  previewEarn: unused,
   reverse: unused,
   withdrawRefunds: unused,
   eligibility: unused,

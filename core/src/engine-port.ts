@@ -22,6 +22,13 @@ export interface LoyaltyEngine {
    * Featured adapters whose vendor lets a paid order grow only; the generic door never calls it.
    */
   raiseSale(command: EarnCommand, options?: EngineCallOptions): Promise<RaiseSaleResult>;
+  /**
+   * Read-only: what `earn` would answer for this sale now (processed with its points and each
+   * card's progress, or duplicate, with the same warnings and refusals), with nothing committed:
+   * no sale row, no wallet or card moved, no code used. A preview, not a promise: an earn that
+   * follows answers from the ledger as it is then.
+   */
+  previewEarn(command: EarnCommand, options?: EngineCallOptions): Promise<EarnOutcome>;
   /** Reverse a sale's earn (and re-credit redemptions against it); exactly once per (source, refundId). */
   reverse(command: ReverseCommand, options?: EngineCallOptions): Promise<RefundResult & { membershipId: string }>;
   /**

@@ -6,6 +6,7 @@ import { deadlineContract } from './deadline-contract.js';
 import { earnContract } from './earn-contract.js';
 import { eligibilityContract } from './eligibility-contract.js';
 import { outletContract } from './outlet-contract.js';
+import { previewContract } from './preview-contract.js';
 import { raiseContract } from './raise-contract.js';
 import { redeemContract } from './redeem-contract.js';
 import { refundBeforeSaleContract } from './refund-before-sale-contract.js';
@@ -29,6 +30,7 @@ export function describeEngineContract(label: string, open: OpenContractEngine):
     refundCurrencyContract(context);
     withdrawContract(context);
     raiseContract(context);
+    previewContract(context);
     eligibilityContract(context);
     redeemContract(context);
     catalogContract(context);

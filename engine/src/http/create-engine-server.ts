@@ -36,6 +36,10 @@ const COMMANDS = {
     schema: EarnCommandSchema,
     run: (e: LoyaltyEngine, c: z.infer<typeof EarnCommandSchema>, o: Options) => e.raiseSale(c, o),
   },
+  '/v1/preview-earn': {
+    schema: EarnCommandSchema,
+    run: (e: LoyaltyEngine, c: z.infer<typeof EarnCommandSchema>, o: Options) => e.previewEarn(c, o),
+  },
   '/v1/reverse': {
     schema: ReverseCommandSchema,
     run: (e: LoyaltyEngine, c: z.infer<typeof ReverseCommandSchema>, o: Options) => e.reverse(c, o),

@@ -17,12 +17,14 @@ import { eligibility } from './eligibility.js';
 import { findOutlet } from './find-outlet.js';
 import { reversedOrders } from './reversed-orders.js';
 import { listMerchants } from './list-merchants.js';
+import { previewEarn } from './preview-earn.js';
 import { raiseSale } from './raise-sale.js';
 import { redeem } from './redeem.js';
 import { reverse } from './reverse.js';
 import { SettingsCache } from './settings-cache.js';
 import { withdrawRefunds } from './withdraw-refunds.js';
 import { lockSales, recordSales, type SaleLock, type SaleRecord } from './earn-postgres.js';
+import { createRehearsal } from './rehearsal.js';
 import { GroupCommit, type BatchNotice } from './transaction-batcher.js';
 
 export interface EmbeddedEngine extends LoyaltyEngine {
@@ -90,6 +92,8 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
     codePrefix: () => prefix,
     atomically: (work, deadline, key, opening) => groupCommit.run(work, deadline, key, opening),
   };
+  // Previews: the earn's own work in a transaction always rolled back, beside the group commit.
+  const rehearse = createRehearsal(db);
   let closed = false;
   // A database that is down or restarting is the engine being unavailable (retryable), not a fault.
   const open =
@@ -105,6 +109,7 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
   return {
     earn: open((command, options?: EngineCallOptions) => earn(ctx, command, options)),
     raiseSale: open((command, options?: EngineCallOptions) => raiseSale(ctx, command, options)),
+    previewEarn: open((command, options?: EngineCallOptions) => previewEarn(ctx, rehearse, command, options)),
     reverse: open((command, options?: EngineCallOptions) => reverse(ctx, command, options)),
     withdrawRefunds: open((command, options?: EngineCallOptions) => withdrawRefunds(ctx, command, options)),
     eligibility: open((command, options?: EngineCallOptions) => eligibility(ctx, command, options)),

@@ -220,6 +220,7 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
   return {
     earn: call('earn'),
     raiseSale: call('raiseSale'),
+    previewEarn: call('previewEarn'),
     reverse: call('reverse'),
     withdrawRefunds: call('withdrawRefunds'),
     eligibility: call('eligibility'),

@@ -13,6 +13,7 @@ import type { EngineNotice } from '../ledger/create-embedded-engine.js';
 export type WorkerMethod =
   | 'earn'
   | 'raiseSale'
+  | 'previewEarn'
   | 'reverse'
   | 'withdrawRefunds'
   | 'eligibility'

@@ -93,6 +93,8 @@ export function createHttpEngine(input: HttpEngineOptions): HttpEngine {
     redeem: (command, call) => write('/v1/redeem', command, call),
     catalogSync: (command, call) => write('/v1/catalog-sync', command, call),
     eligibility: (command, call) => read('POST', '/v1/eligibility', command, call),
+    // Commits nothing: retried like the other reads.
+    previewEarn: (command, call) => read('POST', '/v1/preview-earn', command, call),
     findOutlet: (query) => read('POST', '/v1/find-outlet', query),
     reversedOrders: (query) => read('POST', '/v1/reversed-orders', query),
     listMerchants: async () => (await read<{ merchants: MerchantSummary[] }>('GET', '/v1/merchants')).merchants,

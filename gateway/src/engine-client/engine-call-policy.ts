@@ -29,7 +29,7 @@ export const ENGINE_CALL = Object.freeze({
     coolDownMs: 10_000,
   }),
   /**
-   * Pauses before the 1st and 2nd extra attempt of a read-only call (ping, eligibility,
+   * Pauses before the 1st and 2nd extra attempt of a read-only call (ping, eligibility, previewEarn,
    * findOutlet, reversedOrders, listMerchants) while the engine is unreachable (refused, reset, 502/503/504); never
    * after a timeout (the deadline is spent). Earn, raiseSale, reverse, withdrawRefunds, redeem and catalogSync are never
    * retried: a lost answer would turn a first success into `duplicate`; the vendor retries those.

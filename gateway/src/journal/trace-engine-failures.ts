@@ -3,7 +3,7 @@ import { engineCallFailure } from './engine-call-cause.js';
 import { noteFailure } from './failure-cause.js';
 
 /** The port's calls a request makes (webhook doors, checkout, a replay): each one's failure is noted with its name. */
-const TRACED = ['earn', 'raiseSale', 'reverse', 'withdrawRefunds', 'eligibility', 'redeem', 'catalogSync'] as const;
+const TRACED = ['earn', 'raiseSale', 'previewEarn', 'reverse', 'withdrawRefunds', 'eligibility', 'redeem', 'catalogSync'] as const;
 
 /**
  * The engine port, noting on every failed call which operation failed, what happened and how long

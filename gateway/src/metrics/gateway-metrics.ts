@@ -5,6 +5,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 const ENGINE_OPERATIONS = [
   'earn',
   'raiseSale',
+  'previewEarn',
   'reverse',
   'withdrawRefunds',
   'eligibility',

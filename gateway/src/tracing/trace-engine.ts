@@ -4,6 +4,7 @@ import { inSpan, type LoyaltyEngine } from '@loyalty-gateway/core';
 const OPERATIONS = [
   'earn',
   'raiseSale',
+  'previewEarn',
   'reverse',
   'withdrawRefunds',
   'eligibility',
