@@ -119,6 +119,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.server.maxConnections = options.http?.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  // Every header reaches the app: Node's default count limit (2,000 raw entries) dropped the ones
+  // past about the thousandth without a word, an Upgrade among them (onSend below must see it).
+  // The size limit (16 KiB) bounds them all the same.
+  app.server.maxHeadersCount = 0;
   // What Node would answer by itself, answered by the gateway: CONNECT (Node closed the connection
   // without a word) in the Error shape; an Expect other than 100-continue (Node wrote a bare 417)
   // is ignored and the request answered as any other, as RFC 9110 allows.
