@@ -88,7 +88,10 @@ export function registerMerchantRoutes(scope: FastifyInstance, deps: AdminDeps):
   );
 
   scope.post('/merchants/:id/outlets', ADMIN_ROUTE, async (request, reply) => {
-    const { id } = MerchantParams.parse(request.params);
+    // An id no merchant can have (blank, NUL, a bidi control, too long) is simply not found, as a slug or connection id is.
+    const params = MerchantParams.safeParse(request.params);
+    if (!params.success) throw new GatewayError('merchant_not_found');
+    const { id } = params.data;
     return reply.code(201).send({ merchant: await addOutlet(deps, id, parseJsonObject(request.body), request.log) });
   });
 }

@@ -18,6 +18,8 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_json',
   FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_json',
   FST_ERR_BAD_URL: 'not_found',
+  // A path parameter longer than any id (app.ts, maxParamLength).
+  FST_ERR_MAX_PARAM_LENGTH: 'not_found',
   FST_ERR_NOT_FOUND: 'not_found',
   FST_ERR_ASYNC_CONSTRAINT: 'not_found',
 };
