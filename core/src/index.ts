@@ -12,6 +12,8 @@ export * from './schemas/hidden-character.js';
 export * from './schemas/look-alike-key.js';
 export * from './schemas/envelope.js';
 export * from './schemas/featured-envelope.js';
+export * from './schemas/earn-preview.js';
+export * from './schemas/delivery-log.js';
 export * from './schemas/checkout.js';
 export * from './schemas/catalog.js';
 export * from './schemas/error.js';

@@ -23,10 +23,12 @@ import { registerReadiness, type ReadinessCheck } from './readiness-route.js';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.js';
 import { RequestLogController } from './http/request-log.js';
 import { createReplayTickets, registerJournalHook, traceEngineFailures, type DeliveryJournal } from './journal/index.js';
+import { registerDeliveryLog } from './journal/delivery-log-route.js';
 import { requestId } from './http/request-id.js';
 import { sendError } from './http/send-error.js';
 import { registerTraceOutcome } from './tracing/trace-request-outcome.js';
 import { registerGenericWebhook } from './webhooks/generic-webhook-route.js';
+import { registerEarnPreview } from './webhooks/earn-preview-route.js';
 import { createWebhookPipeline } from './webhooks/webhook-pipeline.js';
 
 export { BODY_LIMIT };
@@ -39,8 +41,11 @@ export interface AppOptions {
   redis?: Redis | null | undefined;
   /** Milliseconds since the epoch (timestamp window); Date.now by default. */
   clock?: (() => number) | undefined;
-  /** GATEWAY_RATE_LIMIT requests per window (one minute unless a test shortens it) per connection. */
-  rateLimit: { max: number; windowMs?: number | undefined };
+  /**
+   * GATEWAY_RATE_LIMIT requests per window (one minute unless a test shortens it) per connection;
+   * the earn preview's and the delivery log's own budgets (GATEWAY_PREVIEW_RATE_LIMIT, GATEWAY_DELIVERY_LOG_RATE_LIMIT).
+   */
+  rateLimit: { max: number; windowMs?: number | undefined; preview?: number | undefined; deliveryLog?: number | undefined };
   /** pino options, or false for no logging (tests)... */
   logger?: LoggerOptions | false | undefined;
   /** ...or a pino logger already made (the composition root logs start-up with it too). */
@@ -214,6 +219,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   registerGenericWebhook(app, pipeline);
+  // The vendor's windows (extensions of the partner API): a sale's preview through the same pipeline, and its own delivery log.
+  registerEarnPreview(app, pipeline, { max: options.rateLimit.preview });
+  registerDeliveryLog(app, options.journal, { max: options.rateLimit.deliveryLog });
   // An operator's replay of a kept featured delivery goes through its own door again (app.inject), with a ticket.
   const replayTickets = createReplayTickets();
   if (options.featured) registerFeaturedDoors(app, { ...options.featured, pipeline, clock: options.clock ?? Date.now, replayTickets });

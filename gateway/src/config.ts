@@ -73,6 +73,14 @@ export const GatewayConfig = z
     GATEWAY_TLS_CERT_FILE: optional(z.string()),
     GATEWAY_TLS_KEY_FILE: optional(z.string()),
     GATEWAY_RATE_LIMIT: optional(wholeNumberEnv().positive({ message: 'must be a positive number of requests per minute' })).default(600),
+    /** POST /v1/earn/preview per minute per connection: a budget of its own, beside GATEWAY_RATE_LIMIT's. */
+    GATEWAY_PREVIEW_RATE_LIMIT: optional(
+      wholeNumberEnv().positive({ message: 'must be a positive number of requests per minute' }),
+    ).default(600),
+    /** GET /v1/deliveries per minute per connection: a budget of its own (each read may examine thousands of journal entries). */
+    GATEWAY_DELIVERY_LOG_RATE_LIMIT: optional(
+      wholeNumberEnv().positive({ message: 'must be a positive number of requests per minute' }),
+    ).default(60),
     /** Refused requests (401/403) one client address may cause per minute before it is answered 429. */
     GATEWAY_REFUSED_LIMIT: optional(
       wholeNumberEnv().positive({ message: 'must be a positive number of refused requests per minute' }),

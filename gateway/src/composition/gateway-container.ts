@@ -409,7 +409,11 @@ export function registerGateway(c: DependencyContainer, config: GatewayConfig): 
         idempotency: await open(r, TOKENS.idempotency),
         redis: await open(r, TOKENS.redis),
         clock: get(r, TOKENS.clock),
-        rateLimit: { max: config.GATEWAY_RATE_LIMIT },
+        rateLimit: {
+          max: config.GATEWAY_RATE_LIMIT,
+          preview: config.GATEWAY_PREVIEW_RATE_LIMIT,
+          deliveryLog: config.GATEWAY_DELIVERY_LOG_RATE_LIMIT,
+        },
         ...(logger ? { loggerInstance: logger } : { logger: false }),
         requestLineLogger: get(r, TOKENS.requestLineLogger),
         environment: config.GATEWAY_ENV,

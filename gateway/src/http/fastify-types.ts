@@ -47,5 +47,7 @@ declare module 'fastify' {
     auth?: AuthPolicy;
     /** A load-balancer probe (/health, /ready): its request line is logged at debug only. */
     probe?: boolean;
+    /** false: a /v1 route the delivery journal does not record (the vendor's own delivery log, read). */
+    journal?: boolean;
   }
 }

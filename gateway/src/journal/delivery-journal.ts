@@ -605,6 +605,10 @@ const newestFirst = (a: { received_at: number | string; id: string }, b: { recei
 const cursorOf = (row: { received_at: number | string; id: string }): string =>
   Buffer.from(`${row.received_at}|${row.id}`).toString('base64url');
 
+/** The cursor that continues a list after this delivery (a caller filtering a page further, as the vendor's log by status). */
+export const cursorAfter = (delivery: Pick<Delivery, 'id' | 'receivedAt'>): string =>
+  cursorOf({ received_at: Date.parse(delivery.receivedAt), id: delivery.id });
+
 /**
  * The entries after a position in the list's order (`below`: older, or as old with a smaller id),
  * or at it and before it (`atOrAbove`). The range on received_at alone is said as well: the OR is

@@ -38,6 +38,7 @@ export function registerJournalHook(app: FastifyInstance, journal: DeliveryJourn
     done();
     const path = request.url.split('?', 1)[0]!;
     if (!path.startsWith('/webhooks/') && !path.startsWith('/v1/')) return;
+    if (request.routeOptions.config?.journal === false) return;
     const now = clock();
     const connection = request.connection;
     const audit = request.audit;

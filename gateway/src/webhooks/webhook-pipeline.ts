@@ -17,6 +17,7 @@ import {
   DUPLICATE_REFUND,
   DUPLICATE_SALE,
   IGNORED_VOID,
+  NOT_PREVIEWED,
   conflictResult,
   earnResult,
   raisedResult,
@@ -68,6 +69,13 @@ export interface PipelineOptions {
   raise?: boolean;
   /** A featured door (or its reconciliation): a conflict's warning speaks of the vendor's order, not of ids to change. */
   featured?: boolean;
+  /**
+   * A preview (POST /v1/earn/preview, the adapter preview): the same steps, nothing kept — the
+   * cache is read but never written, a sale goes to LoyaltyEngine.previewEarn (nothing committed),
+   * a conflict is answered but neither raised nor reported, and a refund or a vendor's list of
+   * reversals is answered NOT_PREVIEWED without reaching the engine.
+   */
+  preview?: boolean;
 }
 
 export type WebhookPipeline = (connection: Connection, envelope: FeaturedEnvelope, options?: PipelineOptions) => Promise<PipelineResult>;
@@ -139,6 +147,7 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
   return async function handle(connection, envelope, options = {}) {
     if (envelope.store.id !== connection.storeId) throw new GatewayError('store_mismatch');
     const byEvent = eventKey(connection, envelope.eventType, envelope.eventId);
+    const preview = options.preview === true;
     switch (envelope.eventType) {
       case 'sale.voided':
         return IGNORED_VOID;
@@ -151,6 +160,7 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
         if (sold !== null) {
           const mark = readSaleMark(sold);
           if (mark === null || mark.fingerprint === fingerprint) return DUPLICATE_SALE;
+          if (preview) return conflictResult(transactionId, mark.receivedAt, options.featured === true);
           return conflictOrRaise(
             { connection, transactionId, firstReceivedAt: mark.receivedAt, source: 'cache' },
             command,
@@ -159,6 +169,7 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
           );
         }
         if (evented !== null) return DUPLICATE_SALE;
+        if (preview) return earnResult(await call(() => engine.previewEarn(command)), transactionId, options.featured === true);
         const outcome = await call(() => engine.earn(command));
         if (outcome.conflict) {
           const conflict: SaleConflict = { connection, transactionId, firstReceivedAt: outcome.conflict.firstReceivedAt, source: 'ledger' };
@@ -172,6 +183,7 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
         return earnResult(outcome, transactionId, options.featured === true);
       }
       case 'sale.refunded': {
+        if (preview) return NOT_PREVIEWED;
         const command = toReverseCommand(connection, envelope);
         const byRefund = refundKey(connection, command.refundId);
         const fingerprint = refundFingerprint(command);
@@ -183,6 +195,7 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
         return reverseResult(result);
       }
       case 'refunds.listed':
+        if (preview) return NOT_PREVIEWED;
         // No cache: only the ledger knows which reversals of the order it holds; a repeat withdraws nothing.
         return withdrawResult(await call(() => engine.withdrawRefunds(toWithdrawCommand(connection, envelope))));
     }

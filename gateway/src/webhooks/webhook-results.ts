@@ -16,6 +16,15 @@ export const IGNORED_VOID: WebhookResult = Object.freeze({
   warning: 'sale.voided is accepted and ignored: it has no loyalty effect.',
 }) as WebhookResult;
 
+/** A preview's answer to an event it does not preview (a refund, a vendor's list of reversals): nothing reached the engine. */
+export const NOT_PREVIEWED: WebhookResult = Object.freeze({
+  status: 'ignored',
+  membershipId: '',
+  pointsEarned: 0,
+  stampsUpdated: [],
+  warning: 'Only sales are previewed: nothing was done with this refund. Sent to the webhook, it answers what it reversed.',
+}) as WebhookResult;
+
 /** A repeat of a sale already processed (spec rule 3). */
 export const DUPLICATE_SALE: WebhookResult = Object.freeze({
   status: 'duplicate',
