@@ -22,7 +22,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 }
 
 describe("the CLI's usage", () => {
-  it.each(['certify', 'sign', 'send', 'send-sample'])(
+  it.each(['certify', 'deliveries', 'sign', 'send', 'send-sample'])(
     "`%s --help` prints that command's usage and exits 0, no stack trace",
     async (command) => {
       const result = await cli([command, '--help']);

@@ -9,6 +9,7 @@ import { runAdminCommand } from './admin/run-admin-command.js';
 import { sampleSale } from './sample-sale.js';
 import { sendSigned } from './send-signed.js';
 import { sendNative } from './send-native.js';
+import { fetchDeliveryLog, formatDeliveryLog } from './vendor-deliveries.js';
 import { adapters } from '@loyalty-gateway/gateway/adapters';
 
 const USAGE = `loyalty-gateway <command> [flags]      (npx loyalty-gateway <command> …; in the repository also npm run cli -- <command> …)
@@ -23,7 +24,11 @@ Commands
                print the four X-Service-* headers for the file's bytes (as curl -H flags)
   certify      --url URL --vendor SLUG --store ID --secret S [--customer type:value]
                run the generic tier's certification checks against a gateway (UAT): signing,
-               clock, idempotency, refunds, validation; exit 0 when every check passes
+               clock, the earn preview, idempotency, refunds, validation; exit 0 when every check passes
+  deliveries   --url URL --vendor SLUG --store ID --secret S [--status 422] [--transaction T]
+               [--since ISO] [--until ISO] [--limit N] [--cursor C] [--wide] [--json]
+               the store's own delivery log (GET /v1/deliveries, signed): what the gateway received
+               from it and how it answered, newest first
   admin        operator commands against the gateway's /admin API (see below)
 
 ${ADMIN_USAGE}`;
@@ -61,9 +66,18 @@ loyalty-gateway send --url URL --path /webhooks/<adapter> --secret S --file nati
   sign: `loyalty-gateway sign --vendor SLUG --store ID --secret S --file body.json
   Print the four X-Service-* headers for the file's bytes, as curl -H flags.`,
   certify: `loyalty-gateway certify --url URL --vendor SLUG --store ID --secret S [--customer type:value]
-  Run the generic tier's certification checks against a gateway (UAT): signing, clock, idempotency,
-  refunds, validation. One PASS/FAIL line each; exit 0 only when every check passes. A refused
-  secret stops the run after the connection test. --url defaults to $GATEWAY_URL.`,
+  Run the generic tier's certification checks against a gateway (UAT): signing, clock, the earn
+  preview (it commits nothing, and the sale then earns what it said), idempotency, refunds,
+  validation. One PASS/FAIL line each; exit 0 only when every check passes. A refused secret stops
+  the run after the connection test. --url defaults to $GATEWAY_URL.`,
+  deliveries: `loyalty-gateway deliveries --url URL --vendor SLUG --store ID --secret S [--status 422] [--transaction T]
+                           [--since ISO] [--until ISO] [--limit N] [--cursor C] [--wide] [--json]
+  The store's own delivery log: every request the gateway received from this connection (sales,
+  refunds, previews, checkout calls, refusals), newest first, with the request id, the event and
+  transaction, the points, and the answer with its reason (a warning, each field a 422 named).
+  GET /v1/deliveries, signed with the store's secret over the timestamp and the empty body; it
+  never shows another store's. --limit up to 100 (default 20); --cursor goes on to older ones.
+  --url defaults to $GATEWAY_URL.`,
 };
 
 async function run(argv: string[]): Promise<number> {
@@ -94,6 +108,14 @@ async function run(argv: string[]): Promise<number> {
         customer: { type: 'string' },
         total: { type: 'string' },
         header: { type: 'string', multiple: true },
+        status: { type: 'string' },
+        transaction: { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        limit: { type: 'string' },
+        cursor: { type: 'string' },
+        wide: { type: 'boolean' },
+        json: { type: 'boolean' },
       },
       strict: true,
     }));
@@ -103,7 +125,13 @@ async function run(argv: string[]): Promise<number> {
     throw new UsageError(what ? `${command}: ${what} is not an option of this command` : `${command}: ${(error as Error).message}`);
   }
   const headerFlags = (values.header as string[] | undefined) ?? [];
-  const flags = { ...values, header: undefined, url: (values.url as string | undefined) ?? process.env.GATEWAY_URL } as Flags;
+  const flags = {
+    ...values,
+    header: undefined,
+    wide: undefined,
+    json: undefined,
+    url: (values.url as string | undefined) ?? process.env.GATEWAY_URL,
+  } as Flags;
   switch (command) {
     case 'send-sample': {
       const [url, vendor, store, secret] = required(flags, 'url', 'vendor', 'store', 'secret');
@@ -168,6 +196,35 @@ async function run(argv: string[]): Promise<number> {
       });
       console.log(formatCertification(results));
       return results.every((r) => r.ok) ? 0 : 1;
+    }
+    case 'deliveries': {
+      const [url, vendor, store, secret] = required(flags, 'url', 'vendor', 'store', 'secret');
+      const result = await fetchDeliveryLog({
+        url: url!,
+        vendor: vendor!,
+        store: store!,
+        secret: secret!,
+        query: {
+          status: flags.status,
+          transactionId: flags.transaction,
+          since: flags.since,
+          until: flags.until,
+          limit: flags.limit,
+          cursor: flags.cursor,
+        },
+      });
+      if (result.status !== 200) {
+        console.error(`HTTP ${result.status} (request ${result.requestId ?? '-'})`);
+        console.error(JSON.stringify(result.body, null, 2));
+        return 1;
+      }
+      const page = result.body as Parameters<typeof formatDeliveryLog>[0];
+      console.log(
+        values.json === true
+          ? JSON.stringify(page, null, 2)
+          : formatDeliveryLog(page, { width: outputWidth(process.stdout), wide: values.wide === true }),
+      );
+      return 0;
     }
     case 'sign': {
       const [vendor, store, secret, file] = required(flags, 'vendor', 'store', 'secret', 'file');

@@ -1,5 +1,5 @@
-// Signing for the gateway's generic endpoint (POST /webhooks/generic), with no dependency but
-// Node's own crypto: copy this file into your integration, or import it. Python: see
+// Signing for the gateway's generic endpoint (POST /webhooks/generic, and every /v1 call: the earn
+// preview, the checkout calls, GET /v1/deliveries), with no dependency but Node's own crypto: copy this file into your integration, or import it. Python: see
 // docs/generic-integration.md ("Sign the exact bytes"); both are tested against the gateway's
 // verifier (tools/src/vendor-signing.test.ts).
 import { createHmac } from 'node:crypto';
@@ -31,4 +31,15 @@ export function signedRequestHeaders(input) {
     'X-Service-Signature': signV1(input.secret, timestamp, input.body),
     ...(input.requestId ? { 'X-Request-ID': input.requestId } : {}),
   };
+}
+
+/**
+ * The headers of one signed GET (your delivery log, `GET /v1/deliveries?…`): a GET has no body, so
+ * the signature is over the timestamp, a dot and nothing else. The query string is not signed.
+ * @param {{ secret: string, vendor: string, storeId: string, nowSeconds?: number, requestId?: string }} input
+ * @returns {Record<string, string>}
+ */
+export function signedGetHeaders(input) {
+  const { 'Content-Type': _json, ...headers } = signedRequestHeaders({ ...input, body: '' });
+  return headers;
 }

@@ -4,7 +4,8 @@ import type { SendSignedResult } from '../send-signed.js';
 
 /** What a check may do: send a body signed as the vendor would (or deliberately not), or GET a path. */
 export interface CertificationClient {
-  send(body: unknown, options?: { secret?: string; nowSeconds?: number; raw?: string }): Promise<SendSignedResult>;
+  /** Signed to /webhooks/generic, or to `path` (the earn preview). */
+  send(body: unknown, options?: { secret?: string; nowSeconds?: number; raw?: string; path?: string }): Promise<SendSignedResult>;
   get(path: string): Promise<{ status: number; body: string }>;
   storeId: string;
   customer: SampleSaleOptions['customer'];
@@ -58,6 +59,9 @@ const refundOf = (client: CertificationClient, transactionId: string, refundId: 
 
 const newId = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
+/** The earn preview: what a sale would do, nothing committed (an extension of the partner API). */
+const PREVIEW = '/v1/earn/preview';
+
 /**
  * The generic tier's behaviour a vendor integration must handle, in the order a vendor meets it.
  * Every sale uses a fresh transaction id, so a run can be repeated; without a customer they are
@@ -94,16 +98,27 @@ export const CERTIFICATION_CHECKS: readonly CertificationCheck[] = [
       )(await client.send(saleOf(client, newId('CERT-OLD')), { nowSeconds: Math.floor(Date.now() / 1000) - 600 })),
   },
   {
-    name: 'a finalised sale is processed',
-    expect: '200 processed',
+    name: 'a sale previewed first is answered and not recorded',
+    expect: '200 would_process from POST /v1/earn/preview (nothing committed)',
     run: async (client, state) => {
       const sale = saleOf(client, newId('CERT-SALE'));
       state.set('sale', sale);
-      const answer = await client.send(sale);
+      const answer = await client.send(sale, { path: PREVIEW });
+      state.set('previewedPoints', field(answer, 'pointsEarned'));
+      const outcome = expectAnswer(200, 'would_process')(answer);
+      return { ...outcome, detail: `${outcome.detail}, would earn ${String(field(answer, 'pointsEarned'))} points` };
+    },
+  },
+  {
+    name: 'a finalised sale is processed, earning what its preview said',
+    expect: "200 processed (not duplicate: the preview recorded nothing), with the preview's points",
+    run: async (client, state) => {
+      const answer = await client.send(state.get('sale'));
       const outcome = expectAnswer(200, 'processed')(answer);
+      const previewed = state.get('previewedPoints');
       return {
-        ...outcome,
-        detail: `${outcome.detail}, ${String(field(answer, 'pointsEarned'))} points${field(answer, 'warning') ? `, warning: ${String(field(answer, 'warning'))}` : ''}`,
+        ok: outcome.ok && field(answer, 'pointsEarned') === previewed,
+        detail: `${outcome.detail}, ${String(field(answer, 'pointsEarned'))} points (previewed ${String(previewed)})${field(answer, 'warning') ? `, warning: ${String(field(answer, 'warning'))}` : ''}`,
       };
     },
   },
@@ -111,6 +126,11 @@ export const CERTIFICATION_CHECKS: readonly CertificationCheck[] = [
     name: 'the same sale sent again earns nothing',
     expect: '200 duplicate (idempotent on transaction.id)',
     run: async (client, state) => expectAnswer(200, 'duplicate')(await client.send(state.get('sale'))),
+  },
+  {
+    name: 'a preview of the recorded sale says it would be a duplicate',
+    expect: '200 would_be_duplicate',
+    run: async (client, state) => expectAnswer(200, 'would_be_duplicate')(await client.send(state.get('sale'), { path: PREVIEW })),
   },
   {
     name: 'the same transaction under a new eventId earns nothing',

@@ -60,7 +60,8 @@ describe('certify (against a real gateway on 127.0.0.1:0)', () => {
     const results = await runCertification({ ...options(), customer: { type: 'membershipId', value: 'MBR-CERT' } });
     expect(results.filter((r) => !r.ok)).toEqual([]);
     expect(results.length).toBeGreaterThanOrEqual(13);
-    expect(results.find((r) => r.name.includes('finalised sale'))?.detail).toMatch(/HTTP 200 processed .*, 12 points$/);
+    expect(results.find((r) => r.name.includes('previewed first'))?.detail).toMatch(/HTTP 200 would_process .*, would earn 12 points$/);
+    expect(results.find((r) => r.name.includes('finalised sale'))?.detail).toMatch(/HTTP 200 processed .*, 12 points \(previewed 12\)$/);
     expect(results.find((r) => r.name.includes('partial refund'))?.detail).toMatch(/, 4 points reversed$/); // floor(12 × 5 / 12.50);
     expect(formatCertification(results)).toContain(`All ${results.length} checks passed.`);
   });
@@ -113,6 +114,7 @@ describe('certify against an endpoint that is not idempotent', () => {
     expect(failed).toEqual(
       expect.arrayContaining([
         'the same sale sent again earns nothing',
+        'a preview of the recorded sale says it would be a duplicate',
         'a wrong signature is refused',
         'a timestamp ten minutes old is refused',
         'store.id must equal the X-Service-Store header',

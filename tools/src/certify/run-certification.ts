@@ -31,7 +31,7 @@ export async function runCertification(options: CertificationOptions): Promise<C
     customer: options.customer,
     send: (body, extra = {}) =>
       sendSigned({
-        url: `${base}/webhooks/generic`,
+        url: `${base}${extra.path ?? '/webhooks/generic'}`,
         vendor: options.vendor,
         store: options.store,
         secret: extra.secret ?? options.secret,
