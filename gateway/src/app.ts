@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import rateLimit from '@fastify/rate-limit';
 import { GatewayError, tracingOn, type ConnectionStore, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type FastifyServerFactory } from 'fastify';
@@ -139,6 +140,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     refuseConnect(() => app.log),
   );
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
+  // A request that asked to upgrade (Connection: Upgrade) is answered as plain HTTP and ends its
+  // connection, whatever answers it (a route, or Fastify before routing): after one, Node's parser
+  // no longer refuses the next request's oversized or malformed head on that connection, which then
+  // waits for the request timeout (Node 20). Decided before the app's own listener answers.
+  app.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (request.headers.upgrade !== undefined) response.shouldKeepAlive = false;
+  });
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
@@ -160,12 +168,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // An answer given before the request was read whole (413 from Content-Length, a refusal from
   // the headers) ends its connection, and the rest of the body is read and discarded first: a
   // client that writes its whole body before reading would otherwise get a reset, not the answer.
-  // A request that asked to upgrade (Connection: Upgrade) is answered as plain HTTP and ends its
-  // connection too: after one, Node's parser no longer refuses the next request's oversized or
-  // malformed head on that connection, which then waits for the request timeout (Node 20).
   app.addHook('onSend', (request, reply, payload, done) => {
     const unread = request.raw.complete === false;
-    if (closing || unread || request.headers.upgrade !== undefined) reply.header('connection', 'close');
+    if (closing || unread) reply.header('connection', 'close');
     if (unread) drainUnreadBody(request.raw.socket, request.raw);
     done(null, payload);
   });

@@ -14,17 +14,24 @@ function codeOf(error: NodeJS.ErrnoException): ErrorCode {
 }
 
 /**
- * The spec's Error body for `code`, written raw on a socket Node's HTTP parser no longer reads,
- * then the connection closed (after a bounded drain of what the client still sends, so a client
- * still writing its body reads this answer instead of a reset).
+ * Whether the request Node refused is a HEAD (the bytes it was parsing start with one): its answer
+ * is the head only, as for any HEAD, or the client would read the body as the answer to its next request.
  */
-function writeRawError(socket: Socket, code: ErrorCode, requestId: string, headers = ''): void {
+const isHead = (error: NodeJS.ErrnoException & { rawPacket?: unknown }): boolean =>
+  Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
+
+/**
+ * The spec's Error body for `code` (the head only for a HEAD), written raw on a socket Node's HTTP
+ * parser no longer reads, then the connection closed (after a bounded drain of what the client
+ * still sends, so a client still writing its body reads this answer instead of a reset).
+ */
+function writeRawError(socket: Socket, code: ErrorCode, requestId: string, headers = '', head = false): void {
   const entry = ERRORS[code];
   const body = JSON.stringify({ statusCode: entry.status, message: entry.message, code, requestId });
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${entry.status} ${statusText(entry.status)}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `${REQUEST_ID_HEADER}: ${requestId}\r\n${headers}Connection: close\r\n\r\n${body}`,
+        `${REQUEST_ID_HEADER}: ${requestId}\r\n${headers}Connection: close\r\n\r\n${head ? '' : body}`,
     );
   }
   drainUnreadBody(socket);
@@ -43,7 +50,7 @@ export function clientErrorHandler(log: () => FastifyBaseLogger) {
     const code = codeOf(error);
     const requestId = randomUUID();
     log().info({ reqId: requestId, code, err: { code: error.code, message: error.message } }, 'request refused before routing');
-    writeRawError(socket, code, requestId);
+    writeRawError(socket, code, requestId, '', isHead(error));
   };
 }
 

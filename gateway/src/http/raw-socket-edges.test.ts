@@ -80,6 +80,16 @@ describe('requests Node answered by itself are answered by the gateway, in the E
     },
   );
 
+  it('a HEAD request Node cannot parse gets the head of its 400 only: a body would be read as the answer to a next request', async () => {
+    const connection = await RawHttpConnection.open(port);
+    const exchange = await connection.exchange(Buffer.from('HEAD /health HTTP/1.1\r\nHost: gw\r\nBad Name: x\r\n\r\n'), { head: true });
+    connection.close();
+    expect(exchange.answer?.status).toBe(400);
+    expect(exchange.answer?.headers['x-request-id']).toHaveLength(1);
+    expect(exchange.extra.toString()).toBe('');
+    expect(exchange.connection).toBe('clean');
+  });
+
   it('a request with an Expect other than 100-continue is answered as without it (Node wrote a bare 417)', async () => {
     const exchange = await send('GET /nowhere HTTP/1.1\r\nHost: gw\r\nExpect: foo\r\nX-Request-ID: expect-1\r\n\r\n');
     expect(errorOf(exchange, 404, 'not_found').requestId).toBe('expect-1');
@@ -105,6 +115,17 @@ describe('requests Node answered by itself are answered by the gateway, in the E
     const started = Date.now();
     errorOf(await send(`GET /health HTTP/1.1\r\nHost: gw\r\nX-Pad: ${'p'.repeat(17_000)}\r\n\r\n`), 431, 'headers_too_large');
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('a request that asks to upgrade and is answered before routing (a path that cannot be decoded) has its connection closed too', async () => {
+    const connection = await RawHttpConnection.open(port);
+    const upgrade = await connection.exchange(
+      Buffer.from('GET /webhooks/%zz HTTP/1.1\r\nHost: gw\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n'),
+    );
+    connection.close();
+    errorOf(upgrade, 404, 'not_found');
+    expect(upgrade.answer?.headers.connection).toEqual(['close']);
+    expect(upgrade.connection).toBe('clean');
   });
 
   it('a request that asks to upgrade after a thousand other headers (12 KB in all, under the size limit) is seen to, and its connection closed too', async () => {
