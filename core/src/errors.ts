@@ -58,6 +58,7 @@ export const ERRORS = {
   endpoint_not_enabled: { status: 404, message: 'This endpoint is not enabled in this environment.' },
   vendor_not_featured: { status: 404, message: 'This vendor has no featured endpoint; use /webhooks/generic.' },
   vendor_not_found: { status: 404, message: 'No vendor with this slug.' },
+  adapter_not_found: { status: 404, message: 'This gateway has no featured adapter with this slug.' },
   connection_not_found: { status: 404, message: 'No connection with this id.' },
   delivery_not_found: { status: 404, message: 'No journal entry with this id or request id (entries are kept GATEWAY_JOURNAL_DAYS days).' },
   merchant_not_found: { status: 404, message: 'No merchant with this id.' },

@@ -14,6 +14,7 @@ export * from './schemas/envelope.js';
 export * from './schemas/featured-envelope.js';
 export * from './schemas/earn-preview.js';
 export * from './schemas/delivery-log.js';
+export * from './schemas/adapter-preview.js';
 export * from './schemas/checkout.js';
 export * from './schemas/catalog.js';
 export * from './schemas/error.js';

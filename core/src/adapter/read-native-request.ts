@@ -2,7 +2,7 @@ import { checkTimestamp } from '../signing.js';
 import { AuthRefusal } from './auth/auth-refusal.js';
 import { authenticate } from './auth/authenticate.js';
 import type { AuthCheck, AuthScheme } from './auth/scheme.js';
-import { tryDecodeNative, type NativeDecoding } from './decode-native.js';
+import { decodeNative, tryDecodeNative, type NativeDecoding } from './decode-native.js';
 import { GatewayError } from '../errors.js';
 import { isUnreadableUnit, type AnyAdapter, type UnreadableUnit, type WebhookUnit } from './define-adapter.js';
 import type { NativeRequest } from './native-request.js';
@@ -99,6 +99,18 @@ export function readNativeRequest(adapter: AnyAdapter, auth: RequestAuth, reques
   const native = payloadOf(auth, early ?? tryDecodeNative(adapter, request.rawBody));
   const late = adapter.handshake?.auth === 'signed' ? adapter.handshake.detect(native, request) : null;
   if (late) return { kind: 'handshake', handshake: late, signed: true };
+  return { kind: 'units', native, ...splitUnits(adapter, adapter.units(native, request)) };
+}
+
+/**
+ * Steps 3 to 5 of readNativeRequest without authentication: what the adapter reads of a payload
+ * (its handshake, signed or not, or its units). Only for an operator's preview of a payload through
+ * the admin API (never a door): nothing it reads is acted on but the earn preview.
+ */
+export function readNativePayload(adapter: AnyAdapter, request: NativeRequest): NativeReading {
+  const native = decodeNative(adapter, request.rawBody);
+  const handshake = adapter.handshake ? adapter.handshake.detect(native, request) : null;
+  if (handshake) return { kind: 'handshake', handshake, signed: adapter.handshake?.auth === 'signed' };
   return { kind: 'units', native, ...splitUnits(adapter, adapter.units(native, request)) };
 }
 

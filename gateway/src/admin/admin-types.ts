@@ -2,7 +2,7 @@ import type { ConsoleSessions } from '../console/console-session.js';
 import type { EngineSeedInput } from '@loyalty-gateway/engine';
 import type { ConnectionActivity } from '../http/connection-activity.js';
 import type { ClockSkewTracker } from '../http/clock-skew.js';
-import type { AnyAdapter, LoyaltyEngine } from '@loyalty-gateway/core';
+import type { AnyAdapter, LoyaltyEngine, OutboundPolicy } from '@loyalty-gateway/core';
 import type { CatalogRunner } from '../scheduler/index.js';
 import type { Reconciler } from '../reconcile/index.js';
 import type { SubscriptionManager } from '../subscriptions/index.js';
@@ -42,6 +42,12 @@ export interface AdminOptions {
   journal?: DeliveryJournal | undefined;
   /** The exactly-once pipeline a replay goes through (the doors' own). */
   replayPipeline?: WebhookPipeline | undefined;
+  /** The doors' pipeline an adapter preview runs in preview mode (nothing committed); without it the preview answers 404. */
+  previewPipeline?: WebhookPipeline | undefined;
+  /** Where an adapter preview's fetch-back may go (the doors' outbound policy); development's when absent. */
+  outbound?: OutboundPolicy | undefined;
+  /** GATEWAY_PUBLIC_URL: the URL an adapter preview's payload is read as sent to. */
+  publicUrl?: string | undefined;
   /** The gateway's typed adapter list by default. */
   adapters?: readonly AnyAdapter[] | undefined;
   /** Now (rotation deadlines). */
@@ -72,6 +78,9 @@ export interface AdminDeps {
   subscriptions: SubscriptionManager | undefined;
   journal: DeliveryJournal | undefined;
   replayPipeline: WebhookPipeline | undefined;
+  previewPipeline: WebhookPipeline | undefined;
+  outbound: OutboundPolicy | undefined;
+  publicUrl: string | undefined;
   /** A kept featured delivery is replayed through its own door: a request injected into this app with a ticket. */
   replayThroughDoor: ((request: InjectOptions, ticket: ReplayTicketInput) => Promise<LightMyRequestResponse>) | undefined;
   adapters: readonly AnyAdapter[];

@@ -8,6 +8,7 @@ import { registerMerchantRoutes } from './merchant-routes.js';
 import { registerReconcileRoutes } from './reconcile-routes.js';
 import { registerDeliveryRoutes } from './delivery-routes.js';
 import { registerVendorRoutes } from './vendor-routes.js';
+import { registerAdapterPreviewRoutes } from './adapter-preview-routes.js';
 import { followVendorChange } from './follow-vendor-change.js';
 import { registerConsole } from '../console/index.js';
 import { REPLAY_HEADER } from '../journal/index.js';
@@ -33,6 +34,9 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
     subscriptions: options.subscriptions,
     journal: options.journal,
     replayPipeline: options.replayPipeline,
+    previewPipeline: options.previewPipeline,
+    outbound: options.outbound,
+    publicUrl: options.publicUrl,
     replayThroughDoor: tickets
       ? (request, ticket) => app.inject({ ...request, headers: { ...request.headers, [REPLAY_HEADER]: tickets.issue(ticket) } })
       : undefined,
@@ -54,6 +58,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
       registerMerchantRoutes(scope, deps);
       registerReconcileRoutes(scope, deps);
       registerDeliveryRoutes(scope, deps);
+      registerAdapterPreviewRoutes(scope, deps);
     },
     { prefix: '/admin' },
   );

@@ -75,4 +75,6 @@ export interface RequestScope {
   /** Set when a unit's fetch-back failed: later units of this request fail at once, so a down API costs one budget, not one per unit. */
   vendorFailure?: GatewayError | undefined;
   log: RequestLogger;
+  /** An operator's preview of a payload (the admin API): the pipeline previews, nothing is committed. */
+  preview?: boolean | undefined;
 }

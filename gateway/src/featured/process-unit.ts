@@ -2,6 +2,7 @@ import { FeaturedEnvelope, GatewayError, VendorApiError, formatPath, type Adapte
 import { noteFailure } from '../journal/failure-cause.js';
 import { vendorCallFailure } from '../journal/vendor-call-failure.js';
 import { earnedOf, type EarnedEvent } from '../webhooks/earned-tally.js';
+import type { PipelineResult } from '../webhooks/webhook-pipeline.js';
 import type { DoorDeps, FeaturedResult, RequestLogger, RequestScope, ResolvedUnit, SkippedUnit } from './featured-types.js';
 
 export interface UnitOutcome {
@@ -11,6 +12,8 @@ export interface UnitOutcome {
   /** Events the ledger refused (a 4xx of the pipeline): reported in the answer's `skipped`, the rest of the unit still counts. */
   refused: SkippedUnit[];
   note?: string | undefined;
+  /** Every envelope the unit mapped to, in order, with the pipeline's answer or the ledger's refusal (the adapter preview shows them all). */
+  envelopes: Array<{ envelope: FeaturedEnvelope; result?: PipelineResult; refused?: GatewayError }>;
 }
 
 /**
@@ -117,10 +120,15 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
   const results: FeaturedResult[] = [];
   const earned: EarnedEvent[] = [];
   const refused: SkippedUnit[] = [];
+  const handled: UnitOutcome['envelopes'] = [];
   for (const envelope of envelopes) {
     let result;
     try {
-      result = await deps.pipeline(item.connection, envelope, { raise: adapter.paidOrdersGrow === true, featured: true });
+      result = await deps.pipeline(item.connection, envelope, {
+        raise: adapter.paidOrdersGrow === true,
+        featured: true,
+        preview: scope.preview,
+      });
     } catch (error) {
       // A refusal of the ledger (refund_id_reused, currency_mismatch) is the same on every
       // redelivery: a 4xx would have the vendor retry it, then disable the webhook, holding back the
@@ -131,8 +139,10 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
         `the ledger refused a ${adapter.slug} event: not applied, reported in the answer's skipped (a redelivery cannot change it)`,
       );
       refused.push({ storeId: item.storeId, reason: 'refused', detail: `${error.code}: ${error.message}` });
+      handled.push({ envelope, refused: error });
       continue;
     }
+    handled.push({ envelope, result });
     // The vendor's own list of reversals, when the ledger already matched it, says nothing new: left out of the answer.
     if (envelope.eventType === 'refunds.listed' && result.status !== 'processed') continue;
     results.push({
@@ -145,5 +155,5 @@ export async function processUnit(deps: DoorDeps, scope: RequestScope, item: Res
     });
     if (envelope.eventType === 'sale.completed' || envelope.eventType === 'sale.refunded') earned.push(earnedOf(envelope, result));
   }
-  return { results, earned, refused, note: mapped.note };
+  return { results, earned, refused, note: mapped.note, envelopes: handled };
 }

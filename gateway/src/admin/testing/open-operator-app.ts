@@ -188,6 +188,8 @@ export async function openOperatorApp(
         const replayPipeline = journal
           ? createWebhookPipeline({ engine: await open(r, TOKENS.engine), cache: idempotency, onCacheError: () => {} })
           : undefined;
+        // The doors' engine and cache, as a gateway's operator side previews adapters with.
+        const previewPipeline = createWebhookPipeline({ engine: await open(r, TOKENS.engine), cache: idempotency, onCacheError: () => {} });
         parts = { runs, runner, reconciler };
         return {
           appOptions: {
@@ -203,6 +205,8 @@ export async function openOperatorApp(
               adapters,
               journal,
               replayPipeline,
+              previewPipeline,
+              publicUrl: options.publicUrl,
               consoleSessions: createConsoleSessions({ database, adminToken: token ?? '' }),
               engineSeed: (seed) => engine.applySeed(seed),
               tlsListener: options.tlsListener,
