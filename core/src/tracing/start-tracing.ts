@@ -91,9 +91,10 @@ export async function startTracing(
         ignorePaths: (route) => untraced.has(route.url.split('?', 1)[0]!),
         // The handler's span by the route it serves (its function is anonymous: fastify names it by the plugin chain).
         lifecycleHook(span, info) {
-          if (info.hookName === 'handler') span.updateName(`handler ${info.request.routeOptions?.url ?? ''}`.trim());
+          if (info.hookName === 'handler' && span.isRecording()) span.updateName(`handler ${info.request.routeOptions?.url ?? ''}`.trim());
         },
         requestHook(span, request) {
+          if (!span.isRecording()) return; // not sampled: nothing of it is exported
           span.updateName(`${request.method} ${request.routeOptions?.url ?? 'unmatched'}`);
           if (options.requestAttributes) span.setAttributes(defined(options.requestAttributes(request)));
         },
@@ -118,6 +119,10 @@ export async function startTracing(
   const runtime: TracingRuntime = {
     inSpan(name, attributes, fn, parent) {
       const context = (parent as Api.Context | undefined) ?? api.context.active();
+      // Inside a trace the sampler left out (90 % of requests at a ratio of 0.1), a child would not
+      // be exported either: no span and no context switch, the function alone.
+      const within = api.trace.getSpan(context)?.spanContext();
+      if (within !== undefined && (within.traceFlags & api.TraceFlags.SAMPLED) === 0) return fn(NOOP);
       const span = tracer.startSpan(name, { attributes: defined(attributes) }, context);
       const handle: SpanHandle = { set: (more) => span.setAttributes(defined(more)) };
       const fail = (error: unknown) => {
@@ -173,6 +178,8 @@ export async function startTracing(
     },
   };
 }
+
+const NOOP: SpanHandle = { set() {} };
 
 /** Attributes without the undefined ones (the SDK warns about each). */
 function defined(attributes: SpanAttributes): Api.Attributes {

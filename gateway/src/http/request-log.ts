@@ -2,13 +2,6 @@ import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyR
 import { traceIdsOf } from '../tracing/request-span.js';
 import './fastify-types.js';
 
-const NO_TRACE = {};
-/** The request's trace_id and span_id (its root span: the request line is written after the answer, outside it). */
-const traceFields = (request: FastifyRequest): { trace_id?: string; span_id?: string } => {
-  const ids = traceIdsOf(request);
-  return ids ? { trace_id: ids.traceId, span_id: ids.spanId } : NO_TRACE;
-};
-
 const header = (request: FastifyRequest, name: string): string | undefined => {
   const value = request.headers[name];
   return typeof value === 'string' ? value.slice(0, 255) : undefined;
@@ -36,6 +29,8 @@ export class RequestLogController extends LogController {
     const connection = request.connection;
     const audit = request.audit;
     const log = this.lineLogger;
+    // With tracing on and the request sampled: its trace and root span (the line is written after the answer, outside it).
+    const trace = traceIdsOf(request);
     const line = {
       // The request's own logger binds reqId; the line logger does not (undefined is not written).
       reqId: log ? request.id : undefined,
@@ -54,8 +49,9 @@ export class RequestLogController extends LogController {
       transactionId: audit?.transactionId,
       refundId: audit?.refundId,
       outcome: audit?.outcome,
-      // With tracing on and the request sampled: its trace and root span (absent otherwise).
-      ...traceFields(request),
+      // Absent (undefined is not written) unless traced.
+      trace_id: trace?.traceId,
+      span_id: trace?.spanId,
     };
     if (error) return reply.log.error({ ...line, reqId: undefined, err: error }, 'request errored');
     const target = log ?? reply.log;

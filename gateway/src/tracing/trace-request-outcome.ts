@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import '../http/fastify-types.js';
-import { annotateRequest } from './request-span.js';
+import { annotateRequest, traceIdsOf } from './request-span.js';
 
 /**
  * The root span of each traced request says who it was for and how it ended: vendor, connection
@@ -10,6 +10,7 @@ import { annotateRequest } from './request-span.js';
  */
 export function registerTraceOutcome(app: FastifyInstance): void {
   app.addHook('onSend', (request, _reply, payload, done) => {
+    if (traceIdsOf(request) === undefined) return done(null, payload); // not sampled
     const audit = request.audit;
     annotateRequest(request, {
       'loyalty.vendor': request.connection?.vendor,
