@@ -3,7 +3,7 @@ import { ERRORS, type ErrorCode } from '@loyalty-gateway/core';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import { drainUnreadBody } from './drain-unread-body.js';
+import { drainUnreadBody, isDraining } from './drain-unread-body.js';
 import { REQUEST_ID_HEADER, requestId } from './request-id.js';
 
 /** Node's clientError codes, to ours: what an HTTP parser or a request timeout refused. */
@@ -47,6 +47,9 @@ function writeRawError(socket: Socket, code: ErrorCode, requestId: string, heade
 export function clientErrorHandler(log: () => FastifyBaseLogger) {
   return (error: NodeJS.ErrnoException, socket: Socket): void => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    // The request was answered already, from its headers, and its body is being discarded: a body
+    // that breaks the framing gets no second answer (the client would read it as the next one's).
+    if (isDraining(socket)) return void socket.destroySoon();
     const code = codeOf(error);
     const requestId = randomUUID();
     log().info({ reqId: requestId, code, err: { code: error.code, message: error.message } }, 'request refused before routing');

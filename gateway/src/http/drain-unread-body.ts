@@ -16,6 +16,9 @@ export const DRAIN_LIMITS: Readonly<DrainLimits> = Object.freeze({ maxBytes: 4 *
 
 const draining = new WeakSet<Socket>();
 
+/** Whether `socket` is being drained: its request was answered already, what still comes is discarded. */
+export const isDraining = (socket: Socket): boolean => draining.has(socket);
+
 /**
  * Closes a connection whose answer went out before its request was read whole (413 judged on
  * Content-Length, a 401 decided from the headers, Node's 431 or 408) without resetting it: the

@@ -90,6 +90,20 @@ describe('requests Node answered by itself are answered by the gateway, in the E
     expect(exchange.connection).toBe('clean');
   });
 
+  it('a request answered from its headers whose body then breaks the HTTP framing gets that one answer, not a second 400 after it', async () => {
+    const connection = await RawHttpConnection.open(port);
+    // Refused at once from its headers (no Host), its chunked body is read and discarded, and its chunk size is not hex.
+    const exchange = await connection.exchange(
+      Buffer.from(
+        'POST /webhooks/generic HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2zz\r\n{}\r\n0\r\n\r\n',
+      ),
+    );
+    connection.close();
+    expect(errorOf(exchange, 400, 'malformed_request').message).toMatch(/Host/);
+    expect(exchange.extra.toString()).toBe('');
+    expect(exchange.connection).toBe('clean');
+  });
+
   it('a request with an Expect other than 100-continue is answered as without it (Node wrote a bare 417)', async () => {
     const exchange = await send('GET /nowhere HTTP/1.1\r\nHost: gw\r\nExpect: foo\r\nX-Request-ID: expect-1\r\n\r\n');
     expect(errorOf(exchange, 404, 'not_found').requestId).toBe('expect-1');
