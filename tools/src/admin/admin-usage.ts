@@ -12,6 +12,13 @@ export const ADMIN_USAGE = `loyalty-gateway admin <group> <action> [args] [--url
   vendors settings SLUG --file f.json      replace provider settings (checked by the adapter; never printed back)
   vendors notes SLUG                       handshakes the featured door recorded (e.g. Clover's verificationCode)
 
+  adapters preview SLUG --file payload.json [--store S] [--header 'Name: value' ...] [--fetch-back]
+                                           what the adapter makes of a native payload now, without its signature:
+                                           each unit's connection and note, every canonical envelope and what it
+                                           would earn (the earn preview); nothing is committed. --store maps every
+                                           unit for that connection; --fetch-back lets the mapping call the vendor's
+                                           API with the connection's credentials (otherwise it says what it would call)
+
   merchants list                           merchants and their outlets (what connections can be made to)
   merchants create ID --name N --currency EUR --country-code 33 --earn-rate 1 --redemption-rate 100
                                            a merchant of the embedded reference engine

@@ -9,6 +9,8 @@ export function nextStep(code: string | undefined, context: { group: string; act
       return "Set GATEWAY_ADMIN_TOKEN to the gateway's admin token (or pass --token).";
     case 'vendor_not_found':
       return 'See the vendors: loyalty-gateway admin vendors list; add one: loyalty-gateway admin vendors create SLUG --name NAME';
+    case 'adapter_not_found':
+      return 'See which vendors this build has an adapter for (adapter: yes): loyalty-gateway admin vendors list';
     case 'adapter_not_registered':
       return 'See which vendors this build has an adapter for (adapter: yes): loyalty-gateway admin vendors list';
     case 'merchant_exists':
@@ -30,7 +32,7 @@ export function nextStep(code: string | undefined, context: { group: string; act
     case 'connection_exists':
       return 'It is there already: loyalty-gateway admin connections list --vendor VENDOR';
     case 'invalid_settings':
-      return `Set the vendor's settings first: loyalty-gateway admin vendors settings ${context.group === 'vendors' ? id : 'SLUG'} --file settings.json (docs/featured-vendors.md lists each adapter's keys)`;
+      return `Set the vendor's settings first: loyalty-gateway admin vendors settings ${context.group === 'vendors' || context.group === 'adapters' ? id : 'SLUG'} --file settings.json (docs/featured-vendors.md lists each adapter's keys)`;
     case 'reconcile_not_available':
     case 'catalog_not_available':
       return 'Promote the vendor (loyalty-gateway admin vendors promote SLUG) or activate the connection (loyalty-gateway admin connections activate ID).';

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AdminCallError, createAdminClient, type AdminClient } from './admin-client.js';
 import { ADMIN_USAGE } from './admin-usage.js';
+import { formatAdapterPreview, type AdapterPreviewAnswer } from './adapter-preview-view.js';
 import { formatAnswer } from './format-answer.js';
 import { DELIVERIES_VIEWS } from './deliveries-views.js';
 import { LIST_VIEWS } from './list-views.js';
@@ -20,7 +21,7 @@ export interface AdminIo {
 
 export class AdminUsageError extends Error {}
 
-type Flags = Record<string, string | boolean | undefined>;
+type Flags = Record<string, string | string[] | boolean | undefined>;
 
 const OPTIONS = {
   url: { type: 'string' },
@@ -54,6 +55,8 @@ const OPTIONS = {
   reason: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  'fetch-back': { type: 'boolean' },
 } as const;
 
 const need = (flags: Flags, name: string): string => {
@@ -73,7 +76,14 @@ const readJsonFile = (file: string): unknown => {
     throw new AdminUsageError(`cannot read JSON from ${file}: ${(error as Error).message}`);
   }
 };
-const query = (pairs: Record<string, string | boolean | undefined>) => {
+const readTextFile = (file: string): string => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new AdminUsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+};
+const query = (pairs: Record<string, unknown>) => {
   const entries = Object.entries(pairs).filter((e): e is [string, string] => typeof e[1] === 'string');
   return entries.length === 0 ? '' : `?${new URLSearchParams(entries).toString()}`;
 };
@@ -118,6 +128,22 @@ async function dispatch(
       return client.call('PUT', `/admin/vendors/${seg(arg(positionals, 'SLUG'))}/settings`, readJsonFile(need(flags, 'file')));
     case 'vendors notes':
       return client.call('GET', `/admin/vendors/${seg(arg(positionals, 'SLUG'))}/notes`);
+    case 'adapters preview': {
+      // The file's exact text (a native payload need not be JSON), the vendor's headers, the store to map it for.
+      const headers = Object.fromEntries(
+        ((flags.header as string[] | undefined) ?? []).map((h) => {
+          const at = h.indexOf(':');
+          if (at <= 0) throw new AdminUsageError(`--header must be 'Name: value' (got "${h}")`);
+          return [h.slice(0, at).trim(), h.slice(at + 1).trim()];
+        }),
+      );
+      return client.call('POST', `/admin/adapters/${seg(arg(positionals, 'SLUG'))}/preview`, {
+        body: readTextFile(need(flags, 'file')),
+        ...(Object.keys(headers).length > 0 ? { headers } : {}),
+        ...(typeof flags.store === 'string' ? { store: flags.store } : {}),
+        ...(flags['fetch-back'] === true ? { fetchBack: true } : {}),
+      });
+    }
     case 'connections list':
       return client.call('GET', `/admin/connections${query({ vendor: flags.vendor, merchantId: flags.merchant })}`);
     case 'connections create': {
@@ -240,7 +266,13 @@ export async function runAdminCommand(argv: string[], io: AdminIo): Promise<numb
       wide: flags.wide === true,
       views: LIST_VIEWS[`${group} ${action}`] ?? DELIVERIES_VIEWS[`${group} ${action}`],
     };
-    io.out(flags.json === true ? JSON.stringify(answer, null, 2) : formatAnswer(answer, layout));
+    io.out(
+      flags.json === true
+        ? JSON.stringify(answer, null, 2)
+        : `${group} ${action}` === 'adapters preview'
+          ? formatAdapterPreview(answer as AdapterPreviewAnswer, layout)
+          : formatAnswer(answer, layout),
+    );
     return 0;
   } catch (error) {
     if (error instanceof AdminCallError) {
