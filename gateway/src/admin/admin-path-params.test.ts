@@ -61,6 +61,18 @@ describe.each(testDialects())('admin API: path parameters ($name)', ({ name }) =
     }
   });
 
+  it('a journal id or request id holding a NUL character is 422 validation_failed at id, lookup and replay alike (PostgreSQL refused the query: 500)', async () => {
+    for (const [method, url] of [
+      ['GET', '/admin/deliveries/%00'],
+      ['GET', '/admin/deliveries/req%00-1'],
+      ['POST', '/admin/deliveries/%00/replay'],
+    ] as const) {
+      const response = await t.admin(method, url, method === 'POST' ? {} : undefined);
+      refused(response, 422, 'validation_failed');
+      expect(ErrorBody.parse(response.json()).fields?.map((f) => f.path)).toEqual(['id']);
+    }
+  });
+
   it('a merchant id no merchant can have (blank, NUL, a bidi control, 256 characters) is merchant_not_found', async () => {
     for (const id of ['%20', '%09', '%00', '%E2%80%AEnaeb-m', 'm'.repeat(256)]) {
       refused(

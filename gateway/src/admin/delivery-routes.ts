@@ -3,6 +3,8 @@ import {
   AUTH_HEADERS,
   ERRORS,
   GatewayError,
+  isStorableText,
+  NOT_STORABLE,
   verifyV1,
   type Connection,
   type ErrorCode,
@@ -25,6 +27,8 @@ const idParam = (params: unknown): string => {
   const id = (params as { id?: unknown }).id;
   if (typeof id !== 'string' || id.length === 0 || id.length > 255)
     throw new GatewayError('validation_failed', { fields: [{ path: 'id', message: 'a journal id or request id' }] });
+  // No entry holds a NUL or an unpaired surrogate (they are refused where ids come in); PostgreSQL refuses the query.
+  if (!isStorableText(id)) throw new GatewayError('validation_failed', { fields: [{ path: 'id', message: NOT_STORABLE }] });
   return id;
 };
 
