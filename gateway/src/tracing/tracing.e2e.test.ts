@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../testing/free-port.js';
+import { startOtlpReceiver, type ReceivedSpan as Span } from '../testing/otlp-receiver.js';
 import { headersFor } from '../testing/gateway-fixture.js';
 import { exited, spawnGateway, stopGateway, type SpawnedGateway } from '../testing/spawn-gateway.js';
 import { SECRET, VENDOR, sale, testSeedDocument } from '../testing/test-seed.js';
@@ -24,75 +24,6 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-trace-'));
 const schema = `trace_${randomBytes(5).toString('hex')}`;
 const ADMIN_TOKEN = 'trace-test-admin-token-0123456789';
 const ENGINE_TOKEN = 'trace-test-engine-token-0123456789';
-
-interface OtlpValue {
-  stringValue?: string;
-  intValue?: string | number;
-  boolValue?: boolean;
-  doubleValue?: number;
-}
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes?: Array<{ key: string; value: OtlpValue }>;
-}
-interface OtlpExport {
-  resourceSpans: Array<{
-    resource: { attributes: Array<{ key: string; value: OtlpValue }> };
-    scopeSpans: Array<{ scope: { name: string }; spans: OtlpSpan[] }>;
-  }>;
-}
-/** A received span, decoded: its service and attributes as plain values. */
-interface Span {
-  service: string;
-  scope: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId: string | undefined;
-  name: string;
-  kind: number;
-  attributes: Record<string, string | number | boolean | undefined>;
-}
-
-const valueOf = (value: OtlpValue) =>
-  value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue));
-const attributesOf = (list: Array<{ key: string; value: OtlpValue }> = []) =>
-  Object.fromEntries(list.map(({ key, value }) => [key, valueOf(value)]));
-
-/** An OTLP/HTTP receiver: POST /v1/traces with the JSON encoding (what the exporter sends), decoded into spans. */
-async function startReceiver(): Promise<{ url: string; spans: Span[]; contentTypes: Set<string>; server: Server }> {
-  const spans: Span[] = [];
-  const contentTypes = new Set<string>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      contentTypes.add(`${request.method} ${request.url} ${request.headers['content-type']}`);
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpExport;
-      for (const resourceSpans of body.resourceSpans) {
-        const service = String(attributesOf(resourceSpans.resource.attributes)['service.name']);
-        for (const scopeSpans of resourceSpans.scopeSpans)
-          for (const span of scopeSpans.spans)
-            spans.push({
-              service,
-              scope: scopeSpans.scope.name,
-              traceId: span.traceId,
-              spanId: span.spanId,
-              parentSpanId: span.parentSpanId || undefined,
-              name: span.name,
-              kind: span.kind,
-              attributes: attributesOf(span.attributes),
-            });
-      }
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, spans, contentTypes, server };
-}
 
 /** The engine service as `npm run engine` (or, after the production build, `npm run engine:prod`) runs it. */
 async function spawnEngine(env: Record<string, string | undefined>): Promise<{ child: ChildProcess; url: string; output(): string }> {
@@ -128,7 +59,7 @@ async function until<T>(what: string, probe: () => T | undefined, ms = 15_000): 
 }
 
 describe.skipIf(!DATABASE_URL || !REDIS_URL)('tracing: one earn through a remote engine on PostgreSQL and Redis', () => {
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
   let engine: Awaited<ReturnType<typeof spawnEngine>> | undefined;
   let gateway: SpawnedGateway | undefined;
   const otel = (service: string) => ({
@@ -140,7 +71,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('tracing: one earn through a remote
   });
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startOtlpReceiver();
     await runPostgresStatement(DATABASE_URL!, `create schema "${schema}"`);
     const seedFile = path.join(dir, 'seed.json');
     writeFileSync(seedFile, JSON.stringify(testSeedDocument()));
