@@ -1,4 +1,4 @@
-import type { Connection } from '@loyalty-gateway/core';
+import { isStorableText, type Connection } from '@loyalty-gateway/core';
 import { sealContext } from './gateway-tables.js';
 import type { RepositoryContext } from './vendor-repository.js';
 
@@ -43,6 +43,10 @@ const deadlineOf = (expiresAt: number | null) => (expiresAt === null ? Number.PO
  * first (the verifier tries the likeliest secret first). Inactive connections are returned too.
  */
 export async function loadConnection(ctx: RepositoryContext, vendor: string, storeId: string): Promise<LoadedConnection | null> {
+  // No store id holds a NUL or an unpaired surrogate (StoreId refuses them), and a featured
+  // vendor's body can name one: PostgreSQL refuses a NUL in the query, and both drivers send an
+  // unpaired surrogate as U+FFFD, which would find another store.
+  if (!isStorableText(storeId)) return null;
   const nowMs = ctx.now().getTime();
   const rows = await ctx.db
     .selectFrom('gw_connections as c')
