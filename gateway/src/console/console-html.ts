@@ -44,9 +44,10 @@ form.inline { display: inline; margin: 0; }
 .field.check .help { grid-column: 2; }
 .help { font-size: .85rem; color: var(--muted); margin: .15rem 0 0; }
 fieldset { max-width: 42rem; border: 1px solid var(--border); border-radius: .4rem; margin: 0 0 1rem; padding: .5rem .9rem; } legend { padding: 0 .3rem; }
-input, select { font: inherit; padding: .3rem .4rem; border: 1px solid var(--border); border-radius: .3rem; background: var(--bg); color: var(--fg); width: 100%; }
+input, select, textarea { font: inherit; padding: .3rem .4rem; border: 1px solid var(--border); border-radius: .3rem; background: var(--bg); color: var(--fg); width: 100%; }
 input[type="checkbox"] { width: auto; }
-input:focus-visible, select:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
+textarea { font-family: ui-monospace, monospace; font-size: .9rem; }
+input:focus-visible, select:focus-visible, textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
 .notice, .error, .warning { padding: .6rem .8rem; border-radius: .4rem; border: 1px solid var(--border); background: var(--card); overflow-wrap: anywhere; }
 .error { border-color: #b3261e; border-left-width: 6px; }
 .warning { border-left: 6px solid #b26a00; }

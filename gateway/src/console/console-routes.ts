@@ -14,6 +14,7 @@ import { renderRuns } from './console-pages.js';
 import { DELIVERY_FILTERS, renderDeliveries, type DeliveryFilterValues } from './deliveries-page.js';
 import { renderDelivery } from './delivery-page.js';
 import { registerOnboardingRoutes } from './onboarding-routes.js';
+import { registerTryPayloadRoutes } from './try-payload-routes.js';
 import {
   ConsoleSessions,
   csrfMatches,
@@ -284,6 +285,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
 
       // ---- vendors, merchants, connections: onboarding through the admin API's own functions
       registerOnboardingRoutes(scope, deps, { current, takeFlash, redirectWith, send, failureOf });
+      registerTryPayloadRoutes(scope, deps, { current, takeFlash, redirectWith, send, failureOf });
 
       // ---- runs
       scope.get('/runs', ROUTE, async (request, reply) => {

@@ -36,6 +36,7 @@ export function renderVendors(
   const rows = options.vendors.map((v) => {
     const actions = [
       v.featuredAdapter ? html`<a href="${slugPath(v)}/settings" aria-label="Provider settings of ${v.name}">Settings</a>` : null,
+      v.featuredAdapter ? html`<a href="${slugPath(v)}/try" aria-label="Try a ${v.name} payload">Try a payload</a>` : null,
       v.tier === 'featured'
         ? html`<a href="${slugPath(v)}/demote" aria-label="Demote ${v.name}">Demote&hellip;</a>`
         : v.featuredAdapter
