@@ -12,12 +12,27 @@ interface Operation {
   description: string;
   /** Signed with the four X-Service-* headers (every route but the probes). */
   signed: boolean;
+  /** The operator's admin API: a bearer token (GATEWAY_ADMIN_TOKEN) instead of the vendor's signature. */
+  admin?: boolean;
   /** `x-status: coming`: final shape, off in production unless GATEWAY_FEATURES lists it. */
   coming?: boolean;
+  /** `x-extension: true`: the gateway's addition beside the partner API's specified endpoints (docs/decisions.md). */
+  extension?: boolean;
+  /** Query parameters (a GET's filters). */
+  query?: readonly JsonObject[];
   request?: ComponentName;
   response: ComponentName | 'text' | 'vendor';
   errors: readonly ErrorCode[];
 }
+
+/** A query parameter: a string in the URL, its meaning, and its pattern when it has one. */
+const queryParameter = (name: string, description: string, schema: JsonObject = { type: 'string' }): JsonObject => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+});
 
 const AUTH_ERRORS = ['bad_signature', 'stale_timestamp', 'unknown_connection'] as const;
 const BODY_ERRORS = [
@@ -47,6 +62,47 @@ const OPERATIONS: readonly Operation[] = [
     request: 'Envelope',
     response: 'WebhookResult',
     errors: [...AUTH_ERRORS, ...BODY_ERRORS, 'store_mismatch', 'refund_id_reused', 'currency_mismatch', 'engine_unavailable_retry'],
+  },
+  {
+    method: 'post',
+    path: '/v1/earn/preview',
+    operationId: 'postEarnPreview',
+    signed: true,
+    extension: true,
+    summary: 'What a sale would do now, nothing committed (an extension: enabled in every environment)',
+    description:
+      'The envelope of `POST /webhooks/generic`, signed and validated exactly as there (the same refusals, codes and `fields`), answered with ' +
+      "what it would do now: `would_process` with the points and each stamp card's progress, `would_be_duplicate` (with the conflict's " +
+      'warning when the transaction id was recorded with another sale), `ignored` (a void, an unknown event type) or `not_previewed` ' +
+      '(a refund). Nothing is committed: no ledger row, no idempotency key, no counter. A preview, not a promise: the sale earns what the ' +
+      'ledger says when it is sent. Its own rate-limit budget per store (`GATEWAY_PREVIEW_RATE_LIMIT`). Journalled as a preview.',
+    request: 'Envelope',
+    response: 'EarnPreview',
+    errors: [...AUTH_ERRORS, ...BODY_ERRORS, 'store_mismatch', 'engine_unavailable_retry'],
+  },
+  {
+    method: 'get',
+    path: '/v1/deliveries',
+    operationId: 'getDeliveries',
+    signed: true,
+    extension: true,
+    summary: "The store's own delivery log: what the gateway received from this connection and how it answered (an extension)",
+    description:
+      'Newest first; only the entries of the connection the signature proves, whatever the query. Signed like every request: ' +
+      '`v1=` + base64(HMAC-SHA256(timestamp + "." + the empty body, connection secret)), a GET having no body; the query string is not ' +
+      'signed. Never a body, header or internal cause. A page filtered by `status` examines at most 5,000 entries: it may hold fewer ' +
+      'than `limit` (even none) with a `nextCursor` that searches on. Not journalled itself; its own rate-limit budget per store ' +
+      '(`GATEWAY_DELIVERY_LOG_RATE_LIMIT`). 404 `endpoint_not_enabled` when the gateway keeps no journal.',
+    query: [
+      queryParameter('since', 'Entries received at or after this time (ISO 8601 with an offset).', { type: 'string', format: 'date-time' }),
+      queryParameter('until', 'Entries received before this time (ISO 8601 with an offset).', { type: 'string', format: 'date-time' }),
+      queryParameter('status', 'Entries answered with this HTTP status.', { type: 'string', pattern: '^[1-5]\\d\\d$' }),
+      queryParameter('transactionId', 'Entries of this transaction id.', { type: 'string', maxLength: 255 }),
+      queryParameter('limit', 'Entries a page holds (1 to 100, default 20).', { type: 'string', pattern: '^\\d{1,3}$' }),
+      queryParameter('cursor', "The previous page's `nextCursor`, with the same filters.", { type: 'string', maxLength: 512 }),
+    ],
+    response: 'DeliveryLogPage',
+    errors: [...AUTH_ERRORS, 'validation_failed', 'rate_limited', 'internal_error', 'endpoint_not_enabled'],
   },
   {
     method: 'post',
@@ -136,6 +192,34 @@ const OPERATIONS: readonly Operation[] = [
     ],
   },
   {
+    method: 'post',
+    path: '/admin/adapters/{slug}/preview',
+    operationId: 'postAdapterPreview',
+    signed: false,
+    admin: true,
+    extension: true,
+    summary: "The operator's preview of a native payload through a featured adapter, nothing committed (admin API)",
+    description:
+      "A vendor's payload (as JSON, or its exact text) and the headers it would send, read and mapped by the adapter as its webhook " +
+      'would (its authentication skipped), every canonical envelope previewed as `POST /v1/earn/preview` previews a sale. Fetch-back ' +
+      "calls the vendor's API only with `fetchBack: true`, with the connection's credentials; otherwise a unit that needs one says which " +
+      'call it would make. `store` maps every unit for that connection. Needs `Authorization: Bearer <GATEWAY_ADMIN_TOKEN>`; not for vendors.',
+    request: 'AdapterPreviewRequest',
+    response: 'AdapterPreview',
+    errors: [
+      'admin_unauthorized',
+      'malformed_json',
+      'unsupported_media_type',
+      'payload_too_large',
+      'validation_failed',
+      'invalid_native_payload',
+      'invalid_settings',
+      'adapter_not_found',
+      'connection_not_found',
+      'internal_error',
+    ],
+  },
+  {
     method: 'get',
     path: '/health',
     operationId: 'getHealth',
@@ -185,13 +269,15 @@ function operationObject(operation: Operation): JsonObject {
     ? [{ name: 'slug', in: 'path', required: true, description: "The featured vendor's slug.", schema: { type: 'string' } }]
     : [];
   if (operation.signed) for (const name of SIGNED_HEADERS) parameters.push({ $ref: `#/components/parameters/${name}` });
-  if (operation.method === 'post') parameters.push({ $ref: '#/components/parameters/X-Request-ID' });
+  if (operation.method === 'post' || operation.signed) parameters.push({ $ref: '#/components/parameters/X-Request-ID' });
+  parameters.push(...(operation.query ?? []));
   return {
     operationId: operation.operationId,
     summary: operation.summary,
     description: operation.description,
     ...(operation.coming ? { 'x-status': 'coming' } : {}),
-    ...(operation.signed ? { security: [{ v1Signature: [] }] } : { security: [] }),
+    ...(operation.extension ? { 'x-extension': true } : {}),
+    ...(operation.signed ? { security: [{ v1Signature: [] }] } : operation.admin ? { security: [{ adminToken: [] }] } : { security: [] }),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(operation.request ? { requestBody: { required: true, content: json(ref(operation.request)) } } : {}),
     responses: { '200': success(operation), ...errorResponses(operation.errors) },
@@ -221,7 +307,9 @@ export function openApiDocument(): JsonObject {
         'Vendors send finalised sales and refunds and call the checkout endpoints; every request but GET /health carries the four ' +
         'X-Service-* headers. Signature: `v1=` + base64(HMAC-SHA256(X-Service-Timestamp + "." + the exact raw body bytes, connection secret)); ' +
         `the timestamp must be within ${TIMESTAMP_TOLERANCE_SECONDS} s of server time. Bodies are JSON of at most ${BODY_LIMIT} bytes; ` +
-        'unknown fields fail validation (422). Endpoints marked `x-status: coming` have final shapes and are not enabled in production.',
+        'unknown fields fail validation (422). Endpoints marked `x-status: coming` have final shapes and are not enabled in production. ' +
+        "Operations marked `x-extension: true` are the gateway's additions beside the specified endpoints (the earn preview, the store's " +
+        "own delivery log, the operator's adapter preview); the specified endpoints are unchanged by them.",
     },
     servers: [
       {
@@ -261,6 +349,11 @@ export function openApiDocument(): JsonObject {
           in: 'header',
           name: 'X-Service-Signature',
           description: 'With X-Service-Vendor, X-Service-Store and X-Service-Timestamp: see the description above.',
+        },
+        adminToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "The operator's GATEWAY_ADMIN_TOKEN (the admin API; never a vendor's).",
         },
       },
     },

@@ -41,6 +41,31 @@ describe('the OpenAPI document', () => {
     expect(statuses('/webhooks/generic')).not.toContain('502');
     expect(statuses('/v1/refund')).not.toContain('409');
   });
+
+  it("marks the gateway's additions as extensions, each with its response schema, and leaves the spec's operations as they were", () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ path, method, op: op as unknown as Record<string, any> })),
+    );
+    const extensions = operations.filter(({ op }) => op['x-extension'] === true).map(({ method, path }) => `${method} ${path}`);
+    expect(extensions).toEqual(['post /v1/earn/preview', 'get /v1/deliveries', 'post /admin/adapters/{slug}/preview']);
+    const schemaOf = (path: string, method: string) => doc.paths[path]![method]!.responses['200'] as Record<string, any>;
+    expect(schemaOf('/v1/earn/preview', 'post').content['application/json'].schema).toEqual({ $ref: '#/components/schemas/EarnPreview' });
+    expect(schemaOf('/v1/deliveries', 'get').content['application/json'].schema).toEqual({ $ref: '#/components/schemas/DeliveryLogPage' });
+    expect(schemaOf('/admin/adapters/{slug}/preview', 'post').content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/AdapterPreview',
+    });
+    // The preview is refused as the earn is: the same statuses, signed the same way; the admin preview needs the admin token.
+    const previewed = doc.paths['/v1/earn/preview']!.post as unknown as Record<string, any>;
+    const earned = doc.paths['/webhooks/generic']!.post as unknown as Record<string, any>;
+    expect(Object.keys(previewed.responses).sort()).toEqual(Object.keys(earned.responses).sort());
+    expect(previewed.security).toEqual(earned.security);
+    expect((doc.paths['/admin/adapters/{slug}/preview']!.post as unknown as Record<string, any>).security).toEqual([{ adminToken: [] }]);
+    expect(
+      ((doc.paths['/v1/deliveries']!.get as unknown as Record<string, any>).parameters as Array<{ name?: string }>)
+        .map((p) => p.name)
+        .filter(Boolean),
+    ).toEqual(['since', 'until', 'status', 'transactionId', 'limit', 'cursor']);
+  });
 });
 
 describe("the document's schemas agree with the validation", () => {
