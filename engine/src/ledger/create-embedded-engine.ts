@@ -92,8 +92,8 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
     codePrefix: () => prefix,
     atomically: (work, deadline, key, opening) => groupCommit.run(work, deadline, key, opening),
   };
-  // Previews: the earn's own work in a transaction always rolled back, beside the group commit.
-  const rehearse = createRehearsal(db);
+  // Previews: the earn's own work in a transaction always rolled back (SQLite: in the group commit's turn).
+  const rehearse = createRehearsal(db, options.database.dialect, (work, deadline) => groupCommit.rehearse(work, deadline));
   let closed = false;
   // A database that is down or restarting is the engine being unavailable (retryable), not a fault.
   const open =
