@@ -18,7 +18,7 @@ export interface StartTracingOptions {
   /** Paths whose requests are not traced (probes, scrapes): every few seconds, never a story. */
   untracedPaths?: readonly string[];
   /** Attributes of a request's root span, read when it starts (the request id). */
-  requestAttributes?: (request: { id: string; method: string; routeOptions?: { url?: string | undefined } }) => SpanAttributes;
+  requestAttributes?: (request: { id: string; method: string; url: string; routeOptions?: { url?: string | undefined } }) => SpanAttributes;
 }
 
 export interface RunningTracing {
@@ -96,6 +96,8 @@ export async function startTracing(
         requestHook(span, request) {
           if (!span.isRecording()) return; // not sampled: nothing of it is exported
           span.updateName(`${request.method} ${request.routeOptions?.url ?? 'unmatched'}`);
+          // The path without its query (@fastify/otel records the raw URL): a query may carry a token.
+          span.setAttribute('url.path', request.url.split('?', 1)[0]!);
           if (options.requestAttributes) span.setAttributes(defined(options.requestAttributes(request)));
         },
       }),
