@@ -128,4 +128,32 @@ describe("the guide's complete send examples, run as printed against a real gate
       status: 'processed',
     }); // processed, not duplicate: its own transaction id
   });
+
+  describe("the debugging section's delivery log reads, run as printed (a GET signed over the timestamp and the empty body)", () => {
+    const debugging = guide.slice(guide.indexOf('## 8. Debugging your integration'));
+
+    it("Node.js: the signing module's GET headers", async () => {
+      const snippet = /```js\n([\s\S]*?)```/.exec(debugging)![1]!;
+      copyFileSync(new URL('../vendor-signing/loyalty-signing.mjs', import.meta.url), path.join(dir, 'loyalty-signing.mjs'));
+      const file = path.join(dir, 'deliveries.mjs');
+      writeFileSync(
+        file,
+        `const baseUrl = ${JSON.stringify(gateway.address)}, storeId = 'store-001', vendor = 'acme-pos', secret = ${JSON.stringify(SECRET_SEND)};\n${snippet.replace('console.log(await answer.json())', 'console.log(JSON.stringify(await answer.json()))')}`,
+      );
+      const { stdout } = await runAsync(process.execPath, [file], { encoding: 'utf8', timeout: 20_000 });
+      expect(JSON.parse(stdout)).toEqual({ deliveries: [], nextCursor: null }); // status=422: none of the examples was refused
+    });
+
+    it('Python: the store sees its own sales, as the earlier examples sent them', async () => {
+      const snippet = /```python\n([\s\S]*?)```/.exec(debugging)![1]!;
+      const program = `base_url = ${JSON.stringify(gateway.address)}\nstore_id = "store-001"\nvendor = "acme-pos"\nsecret = ${JSON.stringify(SECRET_SEND)}\n${snippet}`;
+      const page = JSON.parse((await runAsync('python3', ['-c', program], { encoding: 'utf8', timeout: 20_000 })).stdout) as {
+        deliveries: Array<{ transactionId: string; outcome: string }>;
+      };
+      expect(page.deliveries.map((d) => [d.transactionId, d.outcome])).toEqual([
+        ['T-1002', 'processed'],
+        ['T-1001', 'processed'],
+      ]);
+    });
+  });
 });

@@ -22,7 +22,8 @@ export const NOT_PREVIEWED: WebhookResult = Object.freeze({
   membershipId: '',
   pointsEarned: 0,
   stampsUpdated: [],
-  warning: 'Only sales are previewed: nothing was done with this refund. Sent to the webhook, it answers what it reversed.',
+  warning:
+    'Only sales are previewed: nothing was done with this event (a refund, or a list of reversals). Sent to its webhook, it answers what it reversed.',
 }) as WebhookResult;
 
 /** A repeat of a sale already processed (spec rule 3). */
