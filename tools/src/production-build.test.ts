@@ -76,8 +76,9 @@ describe('the production build', () => {
         payload.sources.filter((source: string) => source.includes('node_modules/') || /^[\w-]{2,}:/.test(source)),
         file,
       ).toEqual([]);
-      // What node keeps once decoded: measured 2.6 MiB for main.js (7.7 before the map was compacted).
-      expect(readFileSync(path.join(root, `${file}.map`)).length, file).toBeLessThan(200_000);
+      // What node keeps once decoded: measured 2.6 MiB for main.js (7.7 before the map was compacted). The bound is
+      // against dependencies' tokens coming back (megabytes); our own code's map grows with it (200 KB for main.js at issue 37).
+      expect(readFileSync(path.join(root, `${file}.map`)).length, file).toBeLessThan(250_000);
     }
     const code = readFileSync(path.join(root, 'gateway/dist/main.js'), 'utf8');
     const map = new SourceMap(JSON.parse(readFileSync(path.join(root, 'gateway/dist/main.js.map'), 'utf8')));
