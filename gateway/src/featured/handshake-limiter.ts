@@ -1,5 +1,5 @@
 import { clientKey } from '../http/client-key.js';
-import { RotatingTtlMap } from '../stores/rotating-ttl-map.js';
+import { LocalWindowCounter } from '../http/window-counter.js';
 
 export interface HandshakeLimits {
   /** Unsigned setup calls recorded per vendor and client address per window. */
@@ -21,9 +21,13 @@ export interface HandshakeLimiter {
 /** The client as the operator reads it (`request.ip`): an IPv4 client on a dual-stack socket without its `::ffff:` prefix. */
 export const senderAddress = (remoteAddress: string): string => remoteAddress.replace(/^::ffff:/, '');
 
+/** Keys (vendor, address) the limiter holds at most: past it, the key whose window began first is forgotten. */
+const HANDSHAKE_KEYS_MAX = 20_000;
+
 /**
  * Unsigned handshakes are the one thing anyone can make the gateway write (a vendor note for the
- * operator), so they are counted per process in fixed windows per (vendor, address); over the
+ * operator), so they are counted per process, on the gateway's window counter (at most 20,000
+ * keys), in fixed windows per (vendor, address); over the
  * limit the call is refused 429 with Retry-After and nothing is written. There is deliberately no
  * count per vendor: the sender is anonymous, so a vendor-wide count is one a forger could keep
  * spent (two calls a minute from rotating addresses) and the vendor's genuine call would be
@@ -31,15 +35,14 @@ export const senderAddress = (remoteAddress: string): string => remoteAddress.re
  * bounded by the note store instead: the same value only refreshes its note, and each vendor
  * keeps its newest 50 notes, each naming its sender's address.
  */
-export function createHandshakeLimiter(limits: HandshakeLimits = HANDSHAKE_LIMITS, now: () => number = Date.now): HandshakeLimiter {
-  const windows = new RotatingTtlMap<{ count: number; endsAt: number }>({ maxEntries: 20_000, now, rotateEveryMs: limits.windowMs });
+export function createHandshakeLimiter(limits: HandshakeLimits = HANDSHAKE_LIMITS, clock: () => number = Date.now): HandshakeLimiter {
+  const counter = new LocalWindowCounter({ clock, maxKeys: HANDSHAKE_KEYS_MAX });
   return {
     take(vendor, address) {
-      const at = now();
       const key = `${vendor}\u0000${clientKey(address)}`;
-      const window = windows.get(key) ?? { count: 0, endsAt: at + limits.windowMs };
-      if (window.count >= limits.perAddress) return Math.max(1, Math.ceil((window.endsAt - at) / 1000));
-      windows.set(key, { count: window.count + 1, endsAt: window.endsAt }, window.endsAt - at);
+      const spent = counter.read(key, limits.windowMs);
+      if (spent.count >= limits.perAddress) return Math.max(1, Math.ceil(spent.ttlMs / 1000));
+      counter.hit(key, limits.windowMs);
       return null;
     },
   };

@@ -3,7 +3,6 @@ import type { Connection } from '@loyalty-gateway/core';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rateLimitOptions } from './rate-limit-options.js';
-import { WindowCounterStore } from './window-counter-store.js';
 import './fastify-types.js';
 
 let app: FastifyInstance | undefined;
@@ -38,32 +37,4 @@ describe('in-process rate-limit counters', () => {
     for (let i = 0; i < 6_000; i += 1) await hit(instance, `other-${i}`);
     expect(await hit(instance, 'busy')).toBe(429);
   }, 60_000);
-});
-
-describe('WindowCounterStore', () => {
-  const incr = (store: WindowCounterStore, key: string, windowMs: number) =>
-    new Promise<{ current: number; ttl: number }>((resolve, reject) =>
-      store.incr(key, (error, result) => (error ? reject(error) : resolve(result!)), windowMs),
-    );
-
-  it('counts per key within a window and starts again after it', async () => {
-    let now = 1_000_000;
-    const store = new WindowCounterStore(undefined, () => now);
-    expect(await incr(store, 'a', 60_000)).toEqual({ current: 1, ttl: 60_000 });
-    now += 10_000;
-    expect(await incr(store, 'a', 60_000)).toEqual({ current: 2, ttl: 50_000 });
-    expect(await incr(store, 'b', 60_000)).toEqual({ current: 1, ttl: 60_000 });
-    now += 50_000;
-    expect(await incr(store, 'a', 60_000)).toEqual({ current: 1, ttl: 60_000 });
-  });
-
-  it('forgets counters whose window ended (memory follows the connections active in the last window)', async () => {
-    let now = 0;
-    const store = new WindowCounterStore(undefined, () => now);
-    for (let i = 0; i < 10_000; i += 1) await incr(store, `k-${i}`, 60_000);
-    expect(store.size).toBe(10_000);
-    now += 60_000;
-    await incr(store, 'fresh', 60_000);
-    expect(store.size).toBe(1);
-  });
 });

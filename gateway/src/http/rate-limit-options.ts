@@ -3,7 +3,8 @@ import type { RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import { clientKey } from './client-key.js';
 import './fastify-types.js';
-import { WindowCounterStore } from './window-counter-store.js';
+import { windowCounterStore } from './window-counter-store.js';
+import { LocalWindowCounter, RedisWindowCounter } from './window-counter.js';
 
 export interface RateLimitSettings {
   /** Requests per window per connection (GATEWAY_RATE_LIMIT). */
@@ -12,6 +13,8 @@ export interface RateLimitSettings {
   windowMs?: number | undefined;
   /** Shared counters across gateway processes when given (REDIS_URL); in-process otherwise. */
   redis?: Redis | null | undefined;
+  /** Milliseconds since the epoch: the in-process counters' clock. */
+  clock?: (() => number) | undefined;
 }
 
 /**
@@ -21,14 +24,17 @@ export interface RateLimitSettings {
  * (skipOnError): a Redis outage must not stop sales; the ledger still guarantees exactly-once.
  */
 export function rateLimitOptions(settings: RateLimitSettings): RateLimitPluginOptions {
+  const { redis } = settings;
   return {
     global: true,
     hook: 'preHandler',
     max: settings.max,
     timeWindow: settings.windowMs ?? 60_000,
     keyGenerator: (request) => request.connection?.id ?? `ip:${clientKey(request.ip)}`,
-    // Shared counters in Redis, or in-process counters that never forget an active connection.
-    ...(settings.redis ? { redis: settings.redis, nameSpace: 'lg:rate:' } : { store: WindowCounterStore }),
+    // The gateway's window counter: shared in Redis, or in-process counters that never forget an active connection.
+    store: windowCounterStore((scope) =>
+      redis ? new RedisWindowCounter(redis, `lg:rate:${scope}`) : new LocalWindowCounter({ clock: settings.clock ?? Date.now }),
+    ),
     skipOnError: true,
     errorResponseBuilder: (_request, context) =>
       new GatewayError('rate_limited', { headers: { 'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))) } }),

@@ -1,65 +1,49 @@
-import type { FastifyRateLimitStore } from '@fastify/rate-limit';
-
-interface Counter {
-  count: number;
-  /** When this key's current window began (ms). */
-  start: number;
-}
+import type { FastifyRateLimitOptions, FastifyRateLimitStore } from '@fastify/rate-limit';
+import type { WindowCount, WindowCounter } from './window-counter.js';
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
+/** The counter of one scope: '' for the plugin's global limit, `${method}${url}-` for a route with its own. */
+export type CounterOfScope = (scope: string) => WindowCounter;
+
+function answer(result: WindowCount | Promise<WindowCount>, callback: Callback): void {
+  if (!(result instanceof Promise)) return callback(null, { current: result.count, ttl: result.ttlMs });
+  result.then(
+    (count) => callback(null, { current: count.count, ttl: count.ttlMs }),
+    (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+  );
+}
+
 /**
- * In-process rate-limit counters: one fixed window per key (a connection id), with no cap on how
- * many keys it holds. @fastify/rate-limit's default store is an LRU of 5,000 keys: past that many
- * connections active in one window it forgets counters, and the limit silently stops working for
- * the evicted ones. Here a counter lives exactly as long as its window; ended windows are swept
- * at most once per window (amortised O(1), no per-insert eviction), so memory follows the number
- * of connections that sent a request in the last window (about 100 bytes each) and the limit
- * holds for every one of them.
+ * @fastify/rate-limit's store over the gateway's WindowCounter (window-counter.ts): the plugin
+ * constructs the store class it is given, and asks it for a child per route with a limit of its
+ * own; each scope gets its counter from `counterOf` (a separate in-process counter, or the Redis
+ * counter under the scope's key prefix, `lg:rate:POST/v1/earn/preview-…` as the plugin's own Redis
+ * store names them).
  */
-export class WindowCounterStore implements FastifyRateLimitStore {
-  private readonly counters = new Map<string, Counter>();
-  private sweptAt: number;
+export function windowCounterStore(counterOf: CounterOfScope): new (options?: FastifyRateLimitOptions) => FastifyRateLimitStore {
+  return class WindowCounterStore implements FastifyRateLimitStore {
+    private readonly counter: WindowCounter;
 
-  /** The plugin constructs it with its options (unused); tests pass a clock. */
-  constructor(
-    _pluginOptions?: unknown,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.sweptAt = now();
-  }
-
-  get size(): number {
-    return this.counters.size;
-  }
-
-  incr(key: string, callback: Callback, timeWindow: number): void {
-    const now = this.now();
-    this.sweep(now, timeWindow);
-    let counter = this.counters.get(key);
-    if (counter === undefined || counter.start + timeWindow <= now) {
-      counter = { count: 0, start: now };
-      this.counters.set(key, counter);
+    constructor(
+      _pluginOptions?: FastifyRateLimitOptions,
+      private readonly scope = '',
+    ) {
+      this.counter = counterOf(scope);
     }
-    counter.count += 1;
-    callback(null, { current: counter.count, ttl: counter.start + timeWindow - now });
-  }
 
-  /** The current state without counting a request (the plugin's `increment: false`). */
-  read(key: string, callback: Callback, timeWindow: number): void {
-    const now = this.now();
-    const counter = this.counters.get(key);
-    if (counter === undefined || counter.start + timeWindow <= now) callback(null, { current: 0, ttl: 0 });
-    else callback(null, { current: counter.count, ttl: counter.start + timeWindow - now });
-  }
+    incr(key: string, callback: Callback, timeWindow: number): void {
+      answer(this.counter.hit(key, timeWindow), callback);
+    }
 
-  child(routeOptions: unknown): FastifyRateLimitStore {
-    return new WindowCounterStore(routeOptions, this.now);
-  }
+    /** The current state without counting a request (the plugin's `increment: false`). */
+    read(key: string, callback: Callback, timeWindow: number): void {
+      answer(this.counter.read(key, timeWindow), callback);
+    }
 
-  private sweep(now: number, timeWindow: number): void {
-    if (now - this.sweptAt < timeWindow) return;
-    this.sweptAt = now;
-    for (const [key, counter] of this.counters) if (counter.start + timeWindow <= now) this.counters.delete(key);
-  }
+    child(routeOptions: unknown): FastifyRateLimitStore {
+      const route = (routeOptions as { routeInfo: { method: string; url: string } }).routeInfo;
+      return new WindowCounterStore(undefined, `${this.scope}${route.method}${route.url}-`);
+    }
+  };
 }
