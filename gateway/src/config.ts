@@ -66,7 +66,7 @@ export const GatewayConfig = z
     GATEWAY_ADMIN_TOKEN: optional(z.string().min(24, { message: 'must be at least 24 characters' })),
     /** The public base URL vendors reach (webhook URLs on the directory's setup pages). */
     GATEWAY_PUBLIC_URL: optional(url(['http:', 'https:'])),
-    /** Scheduled catalog pulls of featured vendors (node-cron): on by default. */
+    /** Scheduled catalog pulls of featured vendors (cron schedules on croner): on by default. */
     GATEWAY_SCHEDULER: optional(z.enum(['on', 'off'], { message: 'must be on or off' })).default('on'),
     /** HTTPS listener that terminates TLS itself (mTLS `direct` mode): port, certificate and key files. */
     GATEWAY_TLS_PORT: optional(port),

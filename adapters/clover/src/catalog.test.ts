@@ -57,7 +57,7 @@ describe('Clover catalog pull', () => {
     }
   });
 
-  it('declares a nightly node-cron schedule', () => {
+  it('declares a nightly cron schedule', () => {
     expect(adapter.catalog?.schedule).toBe('20 3 * * *');
   });
 

@@ -3,7 +3,7 @@ import { shopifyGraphql, type ShopifyContext } from './api.js';
 import { toCatalogItems } from './map.js';
 import { ShopifyVariantsPage } from './native.js';
 
-/** Nightly, off the hour (node-cron). */
+/** Nightly, off the hour (cron, the gateway's local time). */
 export const CATALOG_SCHEDULE = '20 3 * * *';
 export const PAGE_SIZE = 250;
 

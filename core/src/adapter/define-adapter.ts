@@ -179,7 +179,7 @@ export interface AdapterSpec<SettingsSchema extends z.ZodType, CredentialsSchema
     request: NativeRequest,
   ): Promise<MapResult> | MapResult;
   catalog?: {
-    /** node-cron expression, e.g. '15 3 * * *'. */
+    /** Cron expression in the gateway's local time (five fields, or six with seconds), e.g. '15 3 * * *'. */
     schedule: string;
     pull(ctx: AdapterContext<z.infer<SettingsSchema>, z.infer<CredentialsSchema>>, checkpoint: string | null): Promise<CatalogPage>;
   };
@@ -203,7 +203,7 @@ export interface AdapterSpec<SettingsSchema extends z.ZodType, CredentialsSchema
    * the cross-process lock and the run records; the adapter lists and maps one page at a time.
    */
   reconcile?: {
-    /** node-cron expression, e.g. '*\/15 * * * *'. */
+    /** Cron expression in the gateway's local time, e.g. '*\/15 * * * *'. */
     schedule: string;
     /**
      * Read back, on each run, the orders with a reversal recorded in the ledger within this many

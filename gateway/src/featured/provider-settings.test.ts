@@ -33,7 +33,7 @@ describe('parseProviderSettings', () => {
     expect(mtls).toMatchObject({ ok: true, config: { secrets: 'none' } });
   });
 
-  it("reads `catalogSchedule` itself (node-cron validated, trimmed); the adapter's strict schema never sees it", () => {
+  it("reads `catalogSchedule` itself (validated as a cron expression, trimmed); the adapter's strict schema never sees it", () => {
     const sq = parseProviderSettings(
       square,
       { signatureKey: 'k', notificationUrl: 'https://gw.example.com/webhooks/square', catalogSchedule: ' 0 4 * * 1 ' },

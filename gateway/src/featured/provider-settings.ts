@@ -1,6 +1,6 @@
 import { AuthScheme, formatPath, secretsFromSettings, type AnyAdapter, type FieldError } from '@loyalty-gateway/core';
-import cron from 'node-cron';
 import type { z } from 'zod';
+import { isValidCron } from '../scheduler/cron-clock.js';
 
 /** A featured vendor's provider settings, read once per settings version. */
 export interface ProviderConfig {
@@ -12,7 +12,7 @@ export interface ProviderConfig {
   secrets: string[] | 'per-connection' | 'none';
   /** Square's `notificationUrl` (or any adapter's): the URL a `url+body` HMAC covers. */
   notificationUrl: string | undefined;
-  /** The operator's `catalogSchedule` (node-cron), replacing the adapter's default schedule; undefined: the default. */
+  /** The operator's `catalogSchedule` (a cron expression), replacing the adapter's default schedule; undefined: the default. */
   catalogSchedule: string | undefined;
 }
 
@@ -76,18 +76,18 @@ function schemeProblems(scheme: AuthScheme, raw: Record<string, unknown>, contex
 }
 
 /**
- * The operator's `catalogSchedule`: a node-cron expression (five fields, or six with seconds),
+ * The operator's `catalogSchedule`: a cron expression croner reads (five fields, or six with seconds; `isValidCron`),
  * only for an adapter that declares a catalog pull.
  */
 function scheduleProblems(adapter: AnyAdapter, schedule: unknown): FieldError[] {
   if (schedule === undefined) return [];
   if (!adapter.catalog) return [{ path: 'catalogSchedule', message: `${adapter.display.name}'s adapter has no catalog pull to schedule` }];
-  if (typeof schedule !== 'string' || !cron.validate(schedule.trim())) {
+  if (typeof schedule !== 'string' || !isValidCron(schedule.trim())) {
     return [
       {
         path: 'catalogSchedule',
         message:
-          'must be a cron expression node-cron accepts, e.g. "20 3 * * *" (minute hour day month weekday, the gateway\'s local time)',
+          'must be a cron expression (five fields, or six with leading seconds), e.g. "20 3 * * *" (minute hour day month weekday, the gateway\'s local time)',
       },
     ];
   }

@@ -1,7 +1,6 @@
 import { GatewayError, type AnyAdapter, type HttpClient, type LoyaltyEngine } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
-import cron from 'node-cron';
-import { type CronJob, scheduleCron, slotOf } from '../scheduler/index.js';
+import { type CronJob, isValidCron, scheduleCron, slotOf } from '../scheduler/index.js';
 import type { GatewayStore } from '../stores/index.js';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { ReconcileRun, ReconcileRunStore } from './reconcile-run-store.js';
@@ -118,7 +117,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       for (const adapter of options.adapters) {
         const schedule = adapter.reconcile?.schedule;
         if (!schedule) continue;
-        if (!cron.validate(schedule)) {
+        if (!isValidCron(schedule)) {
           options.logger.error({ vendor: adapter.slug, schedule }, 'invalid reconciliation schedule; this vendor is not reconciled');
           continue;
         }

@@ -1,8 +1,8 @@
 import type { AnyAdapter } from '@loyalty-gateway/core';
-import cron from 'node-cron';
+import { isValidCron } from './cron-clock.js';
 
 export interface EffectiveCatalogSchedule {
-  /** node-cron expression, in the gateway's local time. */
+  /** Cron expression (croner's, five fields or six with seconds), in the gateway's local time. */
   schedule: string;
   /** `settings`: the operator's `catalogSchedule` provider setting; `adapter`: the adapter's default. */
   source: 'settings' | 'adapter';
@@ -10,8 +10,8 @@ export interface EffectiveCatalogSchedule {
 
 /**
  * The schedule a vendor's catalog is pulled on: the provider setting `catalogSchedule` when it is
- * set (checked with node-cron's `validate` when written: PUT …/settings, the seed file), else the
- * adapter's default. Null for an adapter without a catalog pull. A stored value node-cron refuses
+ * set (checked with `isValidCron` when written: PUT …/settings, the seed file), else the
+ * adapter's default. Null for an adapter without a catalog pull. A stored value the gateway refuses
  * (written by a build that checked less) falls back to the default rather than stopping the pulls.
  */
 export function catalogScheduleOf(
@@ -21,6 +21,6 @@ export function catalogScheduleOf(
   const fallback = adapter?.catalog?.schedule;
   if (!fallback) return null;
   const override = settings?.catalogSchedule;
-  if (typeof override === 'string' && cron.validate(override.trim())) return { schedule: override.trim(), source: 'settings' };
+  if (typeof override === 'string' && isValidCron(override.trim())) return { schedule: override.trim(), source: 'settings' };
   return { schedule: fallback, source: 'adapter' };
 }

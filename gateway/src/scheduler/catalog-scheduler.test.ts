@@ -15,10 +15,10 @@ import {
 } from './testing/catalog-world.js';
 import { startCloverItemsServer, type CloverItemsServer } from './testing/clover-items-server.js';
 
-/** Clover's real pull on a schedule of every second (node-cron's six-field form). */
+/** Clover's real pull on a schedule of every second (the six-field form, with seconds). */
 const everySecond: AnyAdapter = Object.freeze({ ...clover, catalog: { schedule: '* * * * * *', pull: clover.catalog!.pull } });
 
-describe('node-cron catalog scheduler', () => {
+describe('catalog scheduler', () => {
   let server: CloverItemsServer;
   let shared: Awaited<ReturnType<typeof sharedDatabase>>;
   let processes: CatalogProcess[];

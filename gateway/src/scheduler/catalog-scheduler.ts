@@ -1,11 +1,10 @@
 import type { AnyAdapter } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger } from 'fastify';
-import cron from 'node-cron';
 import type { VendorChanges } from '../featured/index.js';
 import type { GatewayStore } from '../stores/index.js';
 import type { CatalogRunner } from './catalog-runner.js';
 import { catalogScheduleOf } from './catalog-schedule-of.js';
-import { type CronJob, scheduleCron } from './cron-clock.js';
+import { type CronJob, isValidCron, scheduleCron } from './cron-clock.js';
 
 export interface CatalogSchedulerOptions {
   runner: CatalogRunner;
@@ -38,7 +37,7 @@ export interface CatalogScheduler {
 export const slotOf = (tick: Date): string => new Date(Math.floor(tick.getTime() / 1000) * 1000).toISOString();
 
 /**
- * One cron job (cron-clock.ts) per adapter that declares a catalog pull, on the vendor's schedule: the
+ * One cron job (cron-clock.ts, on croner) per adapter that declares a catalog pull, on the vendor's schedule: the
  * provider setting `catalogSchedule` when the operator set one, else the adapter's default. A
  * settings change reschedules that vendor's job (no restart). A tick runs the vendor's active
  * connections only while the vendor is featured (checked at every tick, so a promotion or demotion
@@ -86,7 +85,7 @@ export async function startCatalogScheduler(options: CatalogSchedulerOptions): P
         current.job = job; // the same schedule, perhaps now from the other source
         continue;
       }
-      if (!job || !cron.validate(job.schedule)) {
+      if (!job || !isValidCron(job.schedule)) {
         options.logger.error({ vendor: adapter.slug, schedule: job?.schedule }, 'invalid catalog schedule; this vendor is not pulled');
         continue;
       }

@@ -7,14 +7,5 @@ export {
   type CatalogScheduler,
   type CatalogSchedulerOptions,
 } from './catalog-scheduler.js';
-export {
-  cronFields,
-  dayMatcher,
-  nextRunOf,
-  scheduleCron,
-  type CronJob,
-  type CronJobOptions,
-  type CronRun,
-  type CronFields,
-} from './cron-clock.js';
+export { cronProblem, isValidCron, nextRunOf, scheduleCron, type CronJob, type CronJobOptions, type CronRun } from './cron-clock.js';
 export { DEFAULT_PAGE_POLICY, type PagePolicy } from './pull-all-pages.js';
