@@ -81,7 +81,7 @@ describe('startGateway', () => {
       const sale = await sendSample(gw.address, {
         vendor: 'acme-pos',
         storeId: 'store-001',
-        secret: testSeedDocument().merchants[0]!.connections[0]!.secret,
+        secret: testSeedDocument().merchants[0]!.connections[0]!.secret!,
       });
       expect(sale.status).toBe(200);
     } finally {

@@ -1,25 +1,11 @@
-import type { AnyAdapter, IdempotencyCache } from '@loyalty-gateway/core';
-import type { EmbeddedEngine } from '@loyalty-gateway/engine';
-import type { SqlDatabase } from '@loyalty-gateway/storage';
-import type { FastifyInstance, FastifyServerFactory } from 'fastify';
-import { TOKENS, closeContainer, open, perContainer, provide } from '../composition/index.js';
+import type { AnyAdapter } from '@loyalty-gateway/core';
+import type { FastifyServerFactory } from 'fastify';
 import type { HandshakeLimits } from '../featured/handshake-limiter.js';
 import type { WebhookFetchPolicy } from '../featured/webhook-fetch-policy.js';
-import type { GatewayStore, VendorNoteStore } from '../stores/index.js';
-import { createTestContainer, openOrClose } from './test-container.js';
+import { openGateway, type GatewayFixture } from './gateway-fixture.js';
 
-export interface FeaturedGateway {
-  app: FastifyInstance;
-  engine: EmbeddedEngine;
-  store: GatewayStore;
-  notes: VendorNoteStore;
-  database: SqlDatabase<any>;
-  /** The same idempotency cache the doors use (the reconciliation runner shares it in production). */
-  idempotency: IdempotencyCache;
-  /** Wallet balance of a member of merchant m-bean, read through the engine's eligibility. */
-  balance(membershipId: string): Promise<number>;
-  close(): Promise<void>;
-}
+/** The gateway fixture with the featured doors mounted (what the featured suites call it). */
+export type FeaturedGateway = GatewayFixture;
 
 export interface FeaturedGatewayOptions {
   seedDocument: unknown;
@@ -37,50 +23,14 @@ export interface FeaturedGatewayOptions {
 }
 
 /**
- * A real gateway with the featured doors mounted, on a fresh database (SQLite in memory, or a
+ * `openGateway` with the featured doors mounted, on a fresh database (SQLite in memory, or a
  * PostgreSQL schema), seeded, with the production fetch-back budget unless the test sets one.
  */
-export async function openFeaturedGateway(options: FeaturedGatewayOptions): Promise<FeaturedGateway> {
-  const c = createTestContainer({
-    database: options.dialect ?? 'sqlite',
-    seedDocument: options.seedDocument,
-    clock: options.clock,
-    app: { serverFactory: options.serverFactory, trustedProxies: options.trustedProxies },
+export function openFeaturedGateway(options: FeaturedGatewayOptions): Promise<FeaturedGateway> {
+  const { adapters, publicUrl, fetchPolicy, handshakeLimits, trustedProxies, ...rest } = options;
+  return openGateway({
+    ...rest,
+    trustedProxies: trustedProxies as string[] | undefined,
+    featured: { adapters, publicUrl, fetchPolicy, handshakeLimits },
   });
-  provide(
-    c,
-    TOKENS.featured,
-    perContainer(async (r) => ({
-      store: await open(r, TOKENS.store),
-      notes: await open(r, TOKENS.notes),
-      adapters: options.adapters,
-      publicUrl: options.publicUrl,
-      fetchPolicy: options.fetchPolicy,
-      handshakeLimits: options.handshakeLimits,
-    })),
-  );
-  const app = await openOrClose(c, TOKENS.app);
-  const engine = (await open(c, TOKENS.embeddedEngine))!;
-  const store = await open(c, TOKENS.store);
-  const notes = await open(c, TOKENS.notes);
-  const database = await open(c, TOKENS.gatewayDatabase);
-  const idempotency = await open(c, TOKENS.idempotency);
-  return {
-    app,
-    engine,
-    store,
-    notes,
-    database,
-    idempotency,
-    async balance(membershipId) {
-      const result = await engine.eligibility({
-        merchantId: 'm-bean',
-        outletId: 'o-till',
-        source: { vendor: 'featured-test', storeId: 'balance-check' },
-        customer: { type: 'membershipId', value: membershipId },
-      });
-      return result.walletBalance;
-    },
-    close: () => closeContainer(c),
-  };
 }

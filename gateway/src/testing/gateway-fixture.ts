@@ -1,12 +1,24 @@
-import { signV1, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
+import { Writable } from 'node:stream';
+import { createHttpClient, signV1, type AnyAdapter, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
 import type { EmbeddedEngine } from '@loyalty-gateway/engine';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
+import { pino } from 'pino';
+import type { DependencyContainer } from 'tsyringe';
+import { adapters as registeredAdapters } from '../adapters.js';
 import type { AppOptions } from '../app.js';
-import { TOKENS, closeContainer, open } from '../composition/index.js';
-import type { GatewayStore } from '../stores/index.js';
-import { SECRET, STORE, VENDOR, testSeedDocument } from './test-seed.js';
+import { TOKENS, closeContainer, open, perContainer, provide, resource } from '../composition/index.js';
+import { createConsoleSessions } from '../console/index.js';
+import type { HandshakeLimits } from '../featured/handshake-limiter.js';
+import type { WebhookFetchPolicy } from '../featured/webhook-fetch-policy.js';
+import { createDeliveryJournal, type DeliveryJournal } from '../journal/index.js';
+import { createReconcileRunStore, createReconciler, type Reconciler } from '../reconcile/index.js';
+import { createCatalogRunner, type CatalogRunner } from '../scheduler/index.js';
+import { createCatalogRunStore, type CatalogRunStore, type GatewayStore, type VendorNoteStore } from '../stores/index.js';
+import { createSubscriptionManager } from '../subscriptions/index.js';
+import { createWebhookPipeline } from '../webhooks/webhook-pipeline.js';
+import { SECRET, STORE, VENDOR, buildSeed } from './seed-builder.js';
 import { createTestContainer, openOrClose } from './test-container.js';
 
 export interface SendOptions {
@@ -27,14 +39,95 @@ export interface GatewayFixture {
   app: FastifyInstance;
   engine: EmbeddedEngine;
   store: GatewayStore;
+  notes: VendorNoteStore;
   database: SqlDatabase<any>;
   masterKey: Buffer;
+  /** The same idempotency cache the doors use (the reconciliation runner shares it in production). */
+  idempotency: IdempotencyCache;
   /** Sign `body` (an object is JSON-serialised once) and POST it to /webhooks/generic. */
   send(body: unknown, options?: SendOptions): Promise<LightMyRequestResponse>;
   /** Sign `body` the same way and POST it to any path (the checkout endpoints). */
   post(url: string, body: unknown, options?: SendOptions): Promise<LightMyRequestResponse>;
+  /** Wallet balance of a member of the seed's (first) merchant, read through the engine's eligibility. */
   balance(membershipId: string): Promise<number>;
   close(): Promise<void>;
+}
+
+/** The featured doors' parts a test sets (the production ones unless given). */
+export interface FeaturedDoorOptions {
+  /** The adapters mounted (every registered one when absent). */
+  adapters?: readonly AnyAdapter[];
+  publicUrl?: string;
+  /** The door's fetch-back budget (the production WEBHOOK_FETCH_POLICY unless given). */
+  fetchPolicy?: Partial<WebhookFetchPolicy>;
+  /** Unsigned handshake limits (the production HANDSHAKE_LIMITS unless given). */
+  handshakeLimits?: HandshakeLimits;
+}
+
+/** The operator side (/admin, /directory, catalog runner, reconciler; the featured doors with it). */
+export interface OperatorOptions {
+  /** The admin bearer token (ADMIN_TOKEN when the key is absent; admin off when given as undefined). */
+  token?: string | undefined;
+  /** Whether the gateway runs its HTTPS listener (mTLS `direct`); not checked when absent. */
+  tlsListener?: boolean;
+  /** GATEWAY_ENV as the directory sees it (development when absent). */
+  environment?: string;
+  /** What the admin API calls after writing a vendor (the process's settings-change feed). */
+  onVendorChanged?: () => Promise<void>;
+  /** The longest an admin write waits for onVendorChanged. */
+  vendorChangeWaitMs?: number;
+  /** Mount the delivery journal (and its admin routes and replay). */
+  journal?: boolean;
+  /** The journal's search bound per page (its searchWindow and searchWindows); the journal's defaults when absent. */
+  journalSearch?: { window: number; windows: number };
+}
+
+export interface GatewayOptions {
+  dialect?: 'sqlite' | 'postgres';
+  /** A database the test owns (another process on it); a fresh one of `dialect` otherwise. */
+  database?: SqlDatabase<any>;
+  /** Needed to read the secrets of an existing database (another process on it). */
+  masterKey?: Buffer;
+  /** The seed document (`buildSeed()`'s generic one when absent). */
+  seedDocument?: unknown;
+  idempotency?: IdempotencyCache;
+  redis?: Redis | null;
+  clock?: () => number;
+  /** The process logger: none unless given (with `operator`, one the fixture's `logs` collect). */
+  loggerInstance?: AppOptions['loggerInstance'];
+  requestLineLogger?: AppOptions['requestLineLogger'];
+  /** Wrap the real engine (fault injection: what the gateway does when the engine fails). */
+  wrapEngine?: (engine: EmbeddedEngine) => EmbeddedEngine;
+  /** The engine the app talks to instead of the embedded one (e.g. an HTTP engine); the embedded one is still seeded. */
+  appEngine?: LoyaltyEngine;
+  /** The engine the doors and checkout call, made from the embedded one (the admin API keeps the embedded one). */
+  engine?: (embedded: EmbeddedEngine) => LoyaltyEngine;
+  rateLimit?: AppOptions['rateLimit'];
+  /** GATEWAY_ENV / GATEWAY_FEATURES of the app (development, nothing listed, by default). */
+  environment?: AppOptions['environment'];
+  features?: AppOptions['features'];
+  refusalLimit?: AppOptions['refusalLimit'];
+  trustedProxies?: AppOptions['trustedProxies'];
+  admin?: AppOptions['admin'];
+  serverFactory?: AppOptions['serverFactory'];
+  /** Mount the featured doors (`true`: the registered adapters, production budgets). */
+  featured?: boolean | FeaturedDoorOptions;
+  /** Mount the operator side too (its featured doors are `featured`'s or the registered adapters). */
+  operator?: OperatorOptions;
+}
+
+export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef0123';
+
+/** A gateway with the operator side: its parts, its logs and an admin call. */
+export interface OperatorGateway extends GatewayFixture {
+  runs: CatalogRunStore;
+  runner: CatalogRunner;
+  reconciler: Reconciler;
+  journal: DeliveryJournal | undefined;
+  /** Every log line the app wrote (debug and up), as JSON text (empty when `loggerInstance` was given). */
+  logs: string[];
+  /** An authenticated admin call (JSON body when given). */
+  admin(method: string, url: string, body?: unknown, token?: string | null): Promise<LightMyRequestResponse>;
 }
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -56,43 +149,41 @@ export function headersFor(body: string | Buffer, options: SendOptions = {}): Re
 
 export const bodyOf = (body: unknown): string | Buffer => (typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
 
-/** A real gateway on a fresh database (SQLite in memory, or a PostgreSQL schema), seeded. */
-export async function openGateway(
-  options: {
-    dialect?: 'sqlite' | 'postgres';
-    idempotency?: IdempotencyCache;
-    redis?: Redis | null;
-    rateLimit?: AppOptions['rateLimit'];
-    clock?: () => number;
-    database?: SqlDatabase<any>;
-    /** Wrap the real engine (fault injection: what the gateway does when the engine fails). */
-    wrapEngine?: (engine: EmbeddedEngine) => EmbeddedEngine;
-    loggerInstance?: AppOptions['loggerInstance'];
-    requestLineLogger?: AppOptions['requestLineLogger'];
-    /** Needed to read the secrets of an existing database (another process on it). */
-    masterKey?: Buffer;
-    /** The engine the app talks to instead of the embedded one (e.g. an HTTP engine); the embedded one is still seeded. */
-    appEngine?: LoyaltyEngine;
-    /** GATEWAY_ENV / GATEWAY_FEATURES of the app (development, nothing listed, by default). */
-    environment?: AppOptions['environment'];
-    features?: AppOptions['features'];
-    /** Another seed document (same format as testSeedDocument()). */
-    seedDocument?: unknown;
-    refusalLimit?: AppOptions['refusalLimit'];
-    trustedProxies?: AppOptions['trustedProxies'];
-    admin?: AppOptions['admin'];
-  } = {},
-): Promise<GatewayFixture> {
+/**
+ * The one gateway fixture: a real gateway on a fresh database (SQLite in memory, or a PostgreSQL
+ * schema), seeded, resolved from a test container (`test-container.ts`); with `featured` its
+ * featured doors, with `operator` its operator side (admin API, directory, runner, reconciler,
+ * journal when asked) too.
+ */
+export function openGateway(options: GatewayOptions & { operator: OperatorOptions }): Promise<OperatorGateway>;
+export function openGateway(options?: GatewayOptions): Promise<GatewayFixture>;
+export async function openGateway(options: GatewayOptions = {}): Promise<GatewayFixture | OperatorGateway> {
+  const logs: string[] = [];
+  const logger =
+    options.loggerInstance ??
+    (options.operator
+      ? pino(
+          { level: 'debug' },
+          new Writable({
+            write(chunk, _enc, done) {
+              logs.push(String(chunk));
+              done();
+            },
+          }),
+        )
+      : undefined);
+  const seedDocument = options.seedDocument ?? buildSeed();
   const c = createTestContainer({
     database: options.database ?? options.dialect ?? 'sqlite',
     masterKey: options.masterKey,
-    seedDocument: options.seedDocument ?? testSeedDocument(),
+    seedDocument,
     idempotency: options.idempotency,
     redis: options.redis,
-    logger: options.loggerInstance,
+    logger,
     requestLineLogger: options.requestLineLogger,
     clock: options.clock,
-    engine: (engine) => options.appEngine ?? (options.wrapEngine ? options.wrapEngine(engine) : engine),
+    engine: (engine) =>
+      options.appEngine ?? (options.engine ? options.engine(engine) : options.wrapEngine ? options.wrapEngine(engine) : engine),
     app: {
       rateLimit: options.rateLimit ?? { max: 100_000 },
       environment: options.environment,
@@ -100,19 +191,44 @@ export async function openGateway(
       refusalLimit: options.refusalLimit,
       trustedProxies: options.trustedProxies,
       admin: options.admin,
+      serverFactory: options.serverFactory,
     },
   });
+  const doors: FeaturedDoorOptions | undefined =
+    typeof options.featured === 'object' ? options.featured : options.featured || options.operator ? {} : undefined;
+  if (doors) {
+    provide(
+      c,
+      TOKENS.featured,
+      perContainer(async (r) => ({
+        store: await open(r, TOKENS.store),
+        notes: await open(r, TOKENS.notes),
+        adapters: doors.adapters ?? (options.operator ? registeredAdapters : undefined),
+        publicUrl: doors.publicUrl,
+        fetchPolicy: doors.fetchPolicy,
+        handshakeLimits: doors.handshakeLimits,
+      })),
+    );
+  }
+  const parts = options.operator
+    ? provideOperatorSide(c, options.operator, doors?.adapters ?? registeredAdapters, doors?.publicUrl, logger!)
+    : undefined;
   const app = await openOrClose(c, TOKENS.app);
   const engine = (await open(c, TOKENS.embeddedEngine))!;
   const store = await open(c, TOKENS.store);
+  const notes = await open(c, TOKENS.notes);
   const database = await open(c, TOKENS.gatewayDatabase);
   const masterKey = await open(c, TOKENS.masterKey);
-  return {
+  const idempotency = await open(c, TOKENS.idempotency);
+  const merchant = (seedDocument as { merchants?: { id: string; outlets: { id: string }[] }[] }).merchants?.[0];
+  const fixture: GatewayFixture = {
     app,
     engine,
     store,
+    notes,
     database,
     masterKey,
+    idempotency,
     send(body, sendOptions = {}) {
       const signed = bodyOf(body);
       return app.inject({
@@ -128,8 +244,8 @@ export async function openGateway(
     },
     async balance(membershipId) {
       const result = await engine.eligibility({
-        merchantId: 'm-bean',
-        outletId: 'o-downtown',
+        merchantId: merchant?.id ?? 'm-bean',
+        outletId: merchant?.outlets[0]?.id ?? 'o-downtown',
         source: { vendor: VENDOR, storeId: STORE },
         customer: { type: 'membershipId', value: membershipId },
       });
@@ -137,4 +253,128 @@ export async function openGateway(
     },
     close: () => closeContainer(c),
   };
+  if (!parts) return fixture;
+  const { runs, runner, reconciler } = parts.opened!;
+  return {
+    ...fixture,
+    runs,
+    runner,
+    reconciler,
+    journal: (await open(c, TOKENS.journal)) ?? undefined,
+    logs,
+    admin(method, url, body, given = ADMIN_TOKEN) {
+      return app.inject({
+        method: method as 'GET',
+        url,
+        headers: {
+          ...(given === null ? {} : { authorization: `Bearer ${given}` }),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+    },
+  };
+}
+
+/**
+ * Registers the journal (when asked) and the operator side without schedules, its HTTP clients
+ * making one attempt (the fakes answer at once); `opened` holds its parts once the app is resolved.
+ */
+function provideOperatorSide(
+  c: DependencyContainer,
+  options: OperatorOptions,
+  adapters: readonly AnyAdapter[],
+  publicUrl: string | undefined,
+  logger: FastifyBaseLogger,
+): { opened?: { runs: CatalogRunStore; runner: CatalogRunner; reconciler: Reconciler } } {
+  const parts: { opened?: { runs: CatalogRunStore; runner: CatalogRunner; reconciler: Reconciler } } = {};
+  provide(
+    c,
+    TOKENS.journal,
+    options.journal
+      ? resource(
+          'delivery journal',
+          async (r) =>
+            createDeliveryJournal({
+              database: await open(r, TOKENS.gatewayDatabase),
+              masterKey: await open(r, TOKENS.masterKey),
+              flushMs: 20,
+              ...(options.journalSearch
+                ? { searchWindow: options.journalSearch.window, searchWindows: options.journalSearch.windows }
+                : {}),
+            }),
+          (journal) => journal.close(),
+        )
+      : { useValue: Promise.resolve(null) },
+  );
+  provide(
+    c,
+    TOKENS.operatorSide,
+    resource(
+      'operator side',
+      async (r) => {
+        const database = await open(r, TOKENS.gatewayDatabase);
+        const store = await open(r, TOKENS.store);
+        const notes = await open(r, TOKENS.notes);
+        const engine = (await open(r, TOKENS.embeddedEngine))!;
+        const idempotency = await open(r, TOKENS.idempotency);
+        const journal = (await open(r, TOKENS.journal)) ?? undefined;
+        const runs = await createCatalogRunStore({ database });
+        const runner = createCatalogRunner({ store, runs, engine, adapters, logger });
+        const reconciler = createReconciler({
+          store,
+          runs: await createReconcileRunStore({ database }),
+          adapters,
+          logger,
+          http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
+          pipeline: createWebhookPipeline({ engine, cache: idempotency, onCacheError: () => {} }),
+        });
+        const subscriptions = createSubscriptionManager({
+          store,
+          adapters,
+          logger,
+          http: createHttpClient({ maxAttempts: 1, timeoutMs: 2_000 }),
+          publicUrl,
+        });
+        const token = 'token' in options ? options.token : ADMIN_TOKEN;
+        const replayPipeline = journal
+          ? createWebhookPipeline({ engine: await open(r, TOKENS.engine), cache: idempotency, onCacheError: () => {} })
+          : undefined;
+        // The doors' engine and cache, as a gateway's operator side previews adapters with.
+        const previewPipeline = createWebhookPipeline({ engine: await open(r, TOKENS.engine), cache: idempotency, onCacheError: () => {} });
+        parts.opened = { runs, runner, reconciler };
+        return {
+          appOptions: {
+            admin: {
+              token,
+              store,
+              engine,
+              notes,
+              runs,
+              runner,
+              reconciler,
+              subscriptions,
+              adapters,
+              journal,
+              replayPipeline,
+              previewPipeline,
+              publicUrl,
+              consoleSessions: createConsoleSessions({ database, adminToken: token ?? '' }),
+              engineSeed: (seed) => engine.applySeed(seed),
+              tlsListener: options.tlsListener,
+              onVendorChanged: options.onVendorChanged,
+              vendorChangeWaitMs: options.vendorChangeWaitMs,
+            },
+            directory: { store, adapters, publicUrl, environment: options.environment },
+          },
+          close: async () => {
+            await reconciler.stop();
+            await runner.stop();
+          },
+        };
+      },
+      (side) => side.close(),
+    ),
+  );
+  return parts;
 }

@@ -5,7 +5,7 @@ import { type EngineTables } from '@loyalty-gateway/engine';
 import { balanceOf, ledgerSum } from '@loyalty-gateway/engine/testing';
 import type { Kysely } from 'kysely';
 import { openGateway, type GatewayFixture } from '../../testing/gateway-fixture.js';
-import { testSeedDocument } from '../../testing/test-seed.js';
+import { buildSeed } from '../../testing/seed-builder.js';
 
 /** Rewards of the test seed, plus one with a minimum spend and one of each issued / tier type. */
 export const REWARDS = {
@@ -39,29 +39,20 @@ export const PATHS = {
 
 /** The gateway test seed with the checkout members and the minimum-spend reward added. */
 export function checkoutSeedDocument() {
-  const document = testSeedDocument();
-  const merchant = document.merchants[0]!;
-  return {
-    ...document,
-    merchants: [
-      {
-        ...merchant,
-        members: [...merchant.members, ...Object.values(MEMBERS).map((m) => ({ membershipId: m.id, points: m.points }))],
-        rewards: [
-          ...merchant.rewards,
-          { id: REWARDS.minSpend, type: 'POINTS', title: '$2 off orders over $20', pointsCost: 200, discountValue: 2, minSpend: 20 },
-          { id: REWARDS.discount, type: 'DISCOUNT', title: '$10 off over $30', discountValue: 10, minSpend: 30 },
-          { id: REWARDS.freeItem, type: 'FREE_ITEM', title: 'Free muffin', match: { skus: ['BAK-MUFFIN'] } },
-          { id: REWARDS.tier, type: 'TIER', title: 'Gold: $2 off', minPoints: 3000, discountValue: 2 },
-        ],
-        issuedCodes: [
-          { code: CODES.discount, rewardId: REWARDS.discount, membershipId: MEMBERS.perks.id },
-          { code: CODES.discountSpare, rewardId: REWARDS.discount, membershipId: MEMBERS.perks.id },
-          { code: CODES.freeItem, rewardId: REWARDS.freeItem, membershipId: MEMBERS.perks.id },
-        ],
-      },
+  return buildSeed({
+    members: Object.values(MEMBERS).map((m) => ({ membershipId: m.id, points: m.points })),
+    rewards: [
+      { id: REWARDS.minSpend, type: 'POINTS', title: '$2 off orders over $20', pointsCost: 200, discountValue: 2, minSpend: 20 },
+      { id: REWARDS.discount, type: 'DISCOUNT', title: '$10 off over $30', discountValue: 10, minSpend: 30 },
+      { id: REWARDS.freeItem, type: 'FREE_ITEM', title: 'Free muffin', match: { skus: ['BAK-MUFFIN'] } },
+      { id: REWARDS.tier, type: 'TIER', title: 'Gold: $2 off', minPoints: 3000, discountValue: 2 },
     ],
-  };
+    issuedCodes: [
+      { code: CODES.discount, rewardId: REWARDS.discount, membershipId: MEMBERS.perks.id },
+      { code: CODES.discountSpare, rewardId: REWARDS.discount, membershipId: MEMBERS.perks.id },
+      { code: CODES.freeItem, rewardId: REWARDS.freeItem, membershipId: MEMBERS.perks.id },
+    ],
+  });
 }
 
 export type CheckoutGatewayOptions = Parameters<typeof openGateway>[0];

@@ -11,7 +11,7 @@ import { adapters } from '../../adapters.js';
 import { parseSeed } from '../../boot/seed-schema.js';
 import { applySeed } from '../../boot/seed.js';
 import { createCatalogRunStore, createGatewayStore, type CatalogRunStore, type GatewayStore } from '../../stores/index.js';
-import { testSeedDocument } from '../../testing/test-seed.js';
+import { buildSeed } from '../../testing/seed-builder.js';
 import { createCatalogRunner, type CatalogRunner } from '../catalog-runner.js';
 import { migrateGatewayAndEngine } from '../../testing/migrated-database.js';
 
@@ -58,15 +58,10 @@ export async function sharedDatabase(dialect: 'sqlite' | 'postgres') {
 
 /** The test seed plus Clover, featured, pointing at the recorded server, with one connection. */
 export function cloverSeed(apiBaseUrl: string) {
-  const doc = testSeedDocument();
-  doc.vendors.push({ slug: 'clover', name: 'Clover', tier: 'featured', settings: { authCode: 'clover-auth-code', apiBaseUrl } } as never);
-  doc.merchants[0]!.connections.push({
-    vendor: 'clover',
-    storeId: CLOVER_MERCHANT,
-    outletId: 'o-downtown',
-    credentials: { accessToken: ACCESS_TOKEN },
-  } as never);
-  return doc;
+  return buildSeed({
+    vendors: [{ slug: 'clover', name: 'Clover', tier: 'featured', settings: { authCode: 'clover-auth-code', apiBaseUrl } }],
+    connections: [{ vendor: 'clover', storeId: CLOVER_MERCHANT, outletId: 'o-downtown', credentials: { accessToken: ACCESS_TOKEN } }],
+  });
 }
 
 export async function seed(process: CatalogProcess, apiBaseUrl: string): Promise<void> {
