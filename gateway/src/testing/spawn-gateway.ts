@@ -1,3 +1,5 @@
+// Not a form of openGateway: this starts the gateway as its own child process (npm start's entry, or the
+// compiled build), for black-box suites of what operators run; openGateway assembles one in the test's process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
