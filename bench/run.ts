@@ -1,6 +1,8 @@
 /**
- * Benchmark: bare Fastify vs the gateway's full signed earn path (v1 HMAC, zod envelope, cache,
- * durable SQLite ledger), in the same run, on loopback, with autocannon.
+ * Benchmark: bare Fastify, the handler a team would write instead of adopting the gateway
+ * (bench/hand-written-server.ts: v1 HMAC, zod, one SQLite transaction per sale on the event loop)
+ * and the gateway's full signed earn path (v1 HMAC, zod envelope, cache, durable SQLite ledger),
+ * in the same run, on loopback, with autocannon.
  *
  *   npm run bench                 (defaults: 10 s per target after a 3 s warm-up, at 50 connections)
  *   BENCH_DURATION=20 BENCH_CONNECTIONS=64 npm run bench      (one or more comma-separated counts)
@@ -32,7 +34,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,7 +136,7 @@ async function measureServers(
 }
 
 async function measure(name: string, command: string[], env: Record<string, string>, connections: number, randomIds?: boolean) {
-  const server = await startServer(root, path.join(dataDir, `${command[0]!.replace(/\W+/g, '-')}-${connections}.log`), command, env);
+  const server = await startServer(root, path.join(dataDir, `${name.replace(/\W+/g, '-')}-${connections}.log`), command, env);
   try {
     return await measureServers(name, [server], connections, undefined, [], 3, randomIds);
   } finally {
@@ -175,6 +177,18 @@ function earn(connections: number, journal: boolean, run: number) {
   );
 }
 
+/** The handler a team would write instead (bench/hand-written-server.ts), on a fresh data dir. */
+function handWrittenTarget(connections: number, run: number) {
+  const dir = path.join(dataDir, `data-hand-written${run}-${connections}`);
+  mkdirSync(dir, { recursive: true });
+  return measure(
+    run === 1 ? 'hand-written handler (SQLite on the event loop)' : 'hand-written handler (again)',
+    ['bench/hand-written-server.ts'],
+    { PORT: '0', DATA_DIR: dir },
+    connections,
+  );
+}
+
 /**
  * The targets one after the other at one connection count: their ratios are taken within this
  * round. The journal's cost is a difference of a few per cent, smaller than this machine's drift
@@ -183,10 +197,12 @@ function earn(connections: number, journal: boolean, run: number) {
  */
 async function round(connections: number) {
   const bare = await measure('bare Fastify', ['bench/bare-server.ts'], { PORT: '0' }, connections);
+  const handWritten = await handWrittenTarget(connections, 1);
   const httpPath = await measure('gateway HTTP path, no ledger', ['bench/gateway-without-ledger.ts'], { LOG_LEVEL: logLevel }, connections);
   const gateway = await earn(connections, true, 1);
   const noJournal = [await earn(connections, false, 1), await earn(connections, false, 2)] as const;
   const gatewayAgain = await earn(connections, true, 2);
+  const handWrittenAgain = await handWrittenTarget(connections, 2);
   // Random transaction ids (UUIDs), as Square, Clover and many generic vendors send them: each sale
   // lands on a random page of the ledger's unique key (docs/benchmarks.md).
   const randomIds = await measure(
@@ -210,16 +226,23 @@ async function round(connections: number) {
         noJournal[1].other) /
       2,
   };
+  // The hand-written handler ran first and after the second journal-on run: each side is the sum of two runs.
+  const versus = {
+    gateway: gateway.rps + gatewayAgain.rps,
+    handWritten: handWritten.rps + handWrittenAgain.rps,
+    p99: Math.max(gateway.p99, gatewayAgain.p99) / Math.max(handWritten.p99, handWrittenAgain.p99),
+  };
   console.log(
-    `ratio at ${connections} connections: ${((gateway.rps / bare.rps) * 100).toFixed(1)} % of bare Fastify; journal on/off ${((journal.on / journal.off) * 100).toFixed(1)} %`,
+    `ratio at ${connections} connections: ${((gateway.rps / bare.rps) * 100).toFixed(1)} % of bare Fastify, ${((versus.gateway / versus.handWritten) * 100).toFixed(1)} % of the hand-written handler (p99 ${versus.p99.toFixed(2)}×); journal on/off ${((journal.on / journal.off) * 100).toFixed(1)} %`,
   );
   return {
     bare,
     httpPath,
     gateway,
     randomIds,
-    rows: [bare, httpPath, gateway, noJournal[0], noJournal[1], gatewayAgain, randomIds],
+    rows: [bare, handWritten, httpPath, gateway, noJournal[0], noJournal[1], gatewayAgain, handWrittenAgain, randomIds],
     journal,
+    versus,
   };
 }
 
@@ -305,8 +328,10 @@ try {
     ...(pg ? [row(pg.gateway)] : []),
     '',
     ...rounds.map(
-      ({ bare, httpPath, gateway, randomIds, journal }) =>
-        `- **${gateway.connections} connections: the durable earn path serves ${pct(gateway, bare)} of bare Fastify's requests per second** ` +
+      ({ bare, httpPath, gateway, randomIds, journal, versus }) =>
+        `- **${gateway.connections} connections: the durable earn path serves ${((versus.gateway / versus.handWritten) * 100).toFixed(1)} % of the requests per second of the handler a team would write** ` +
+        `(the sum of its two journal-on runs against the hand-written handler's two, ordered first and after them; p99 ${versus.p99.toFixed(2)}× the handler's, the worse run of each), ` +
+        `and **${pct(gateway, bare)} of bare Fastify's** ` +
         `at ${(gateway.main + gateway.other).toFixed(0)} µs of server CPU per earn (both threads), ` +
         `${((gateway.main + gateway.other) / (bare.main + bare.other)).toFixed(1)}× bare Fastify's ${(bare.main + bare.other).toFixed(0)} µs per request ` +
         `(the HTTP path alone — auth, validation, cache, rate limit, log — ${pct(httpPath, bare)}). ` +

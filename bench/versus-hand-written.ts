@@ -1,0 +1,93 @@
+/**
+ * The gateway's embedded earn path against the handler a team would write instead
+ * (bench/hand-written-server.ts), in alternated rounds of one run: each round starts every target
+ * on a fresh data directory, one after the other, and gives each gateway's requests per second as a
+ * ratio of the hand-written handler's in that round. This machine's load drifts by more than the
+ * differences sought over a minute; a ratio taken within a round, over several rounds, does not.
+ *
+ *   npm run build && npx tsx bench/versus-hand-written.ts
+ *   BENCH_ENTRIES=.data/base/main.js,gateway/dist/main.js npx tsx bench/versus-hand-written.ts   (two builds)
+ *
+ * BENCH_ROUNDS (default 3) rounds of BENCH_DURATION seconds (default 10) per target after a 3 s
+ * warm-up, at BENCH_CONNECTIONS (default 50); the same signed, unique sales (bench/signed-load.ts)
+ * to every target. An entry may carry its own environment after `?` (`gateway/dist/main.js?GATEWAY_JOURNAL_DAYS=0`).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cpuPerRequest, gatewayEnv, startServer } from './server-process.js';
+import { seed } from './seed.js';
+import { load } from './signed-load.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const entries = (process.env.BENCH_ENTRIES ?? 'gateway/dist/main.js').split(',').map((e) => e.trim());
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const HAND_WRITTEN = 'bench/hand-written-server.ts';
+
+interface Measured {
+  rps: number;
+  p99: number;
+  /** Server CPU µs per request, all threads. */
+  cpu: number;
+  bad: number;
+}
+
+async function measure(target: string, dir: string): Promise<Measured> {
+  const seedFile = path.join(dir, 'seed.json');
+  writeFileSync(seedFile, JSON.stringify(seed));
+  const [file = target, query = ''] = target.split('?', 2);
+  const env =
+    target === HAND_WRITTEN
+      ? { PORT: '0', DATA_DIR: dir }
+      : { ...gatewayEnv(path.join(dir, 'data'), seedFile, process.env.BENCH_LOG_LEVEL), ...Object.fromEntries(new URLSearchParams(query)) };
+  const server = await startServer(root, path.join(dir, 'server.log'), [file], env);
+  try {
+    await load(server.port, 3, connections);
+    const before = server.cpu();
+    const result = await load(server.port, duration, connections);
+    const cpu = Object.values(cpuPerRequest(before, server.cpu(), result.requests.total)).reduce((a, b) => a + b, 0);
+    return { rps: result.requests.average, p99: result.latency.p99, cpu, bad: result.non2xx + result.errors };
+  } finally {
+    await server.stop();
+  }
+}
+
+const targets = [HAND_WRITTEN, ...entries];
+const results = new Map<string, Measured[]>(targets.map((t) => [t, []]));
+for (let round = 1; round <= rounds; round += 1) {
+  const line: string[] = [];
+  for (const target of targets) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-vs-'));
+    try {
+      const m = await measure(target, dir);
+      results.get(target)!.push(m);
+      const base = results.get(HAND_WRITTEN)![round - 1]!;
+      line.push(
+        `${target}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ${m.cpu.toFixed(0)} µs CPU/request${target === HAND_WRITTEN ? '' : ` (${((m.rps / base.rps) * 100).toFixed(1)} %, p99 ${(m.p99 / base.p99).toFixed(2)}×)`}${m.bad > 0 ? `, ${m.bad} non-2xx/errors` : ''}`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  console.log(`round ${round}: ${line.join(' | ')}`);
+}
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const hand = results.get(HAND_WRITTEN)!;
+console.log(
+  `\n| target | req/s (mean of ${rounds}) | p99 ms (mean) | CPU µs/request | req/s ratio per round | p99 ratio per round |\n|---|---:|---:|---:|---|---|`,
+);
+for (const target of targets) {
+  const ms = results.get(target)!;
+  const ratios = ms.map((m, i) => `${((m.rps / hand[i]!.rps) * 100).toFixed(0)} %`).join(', ');
+  const p99s = ms.map((m, i) => `${(m.p99 / hand[i]!.p99).toFixed(2)}×`).join(', ');
+  console.log(
+    `| ${target} | ${mean(ms.map((m) => m.rps)).toFixed(0)} | ${mean(ms.map((m) => m.p99)).toFixed(1)} | ${mean(ms.map((m) => m.cpu)).toFixed(0)} | ${target === HAND_WRITTEN ? '—' : ratios} | ${target === HAND_WRITTEN ? '—' : p99s} |`,
+  );
+}
+if ([...results.values()].some((ms) => ms.some((m) => m.bad > 0))) {
+  console.error('a target answered non-2xx or failed requests: the figures are not valid');
+  process.exitCode = 1;
+}
