@@ -13,7 +13,9 @@ export interface ErrorEntry {
 /**
  * The one table of coded errors. Every failure the gateway or the engine reports is one of these:
  * an HTTP status, a stable machine-readable `code` and a default message written for whoever
- * reads it (on redeem, the cashier, who sees it verbatim). docs/errors.md is checked against it.
+ * reads it (on redeem, the cashier, who sees it verbatim). The engine service adds its own few
+ * for the gateway (ENGINE_SERVICE_ERRORS below). docs/errors.md and docs/engine-service.md are
+ * checked against both, and errors.test.ts finds every code a source file answers in them.
  */
 export const ERRORS = {
   // 400: the request itself is wrong
@@ -133,6 +135,24 @@ export const ERRORS = {
 export type ErrorCode = keyof typeof ERRORS;
 
 export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERRORS, code);
+
+/**
+ * The engine service's own answers to its one caller, the gateway (`{ code, message, fields? }`,
+ * docs/engine-service.md), beside the codes of ERRORS it answers as the embedded engine would.
+ * None reaches a vendor: the gateway's engine client takes `engine_unavailable` (503 here, the
+ * service cannot serve) for an outage and any other of these for a fault of its own
+ * (`internal_error`), so `isErrorCode` stays false for those outside ERRORS.
+ */
+export const ENGINE_SERVICE_ERRORS = {
+  /** A command body that does not fit the port: a gateway bug. */
+  invalid_command: { status: 400, message: 'The engine command is invalid.' },
+  /** Not JSON, or refused by Fastify itself (its own 4xx kept, e.g. 413 over 16 MiB). */
+  bad_request: { status: 400, message: 'The request could not be read.' },
+  unauthorized: { status: 401, message: 'Missing or wrong engine bearer token.' },
+  engine_unavailable: { status: 503, message: 'The loyalty engine cannot serve right now; nothing was committed.' },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type EngineServiceErrorCode = keyof typeof ENGINE_SERVICE_ERRORS;
 
 /** A coded failure, thrown anywhere and rendered once by the gateway's error handler. */
 export class GatewayError extends Error {

@@ -1,11 +1,12 @@
-import { lookAlikeDifference } from '@loyalty-gateway/core';
+import { lookAlikeDifference, type ErrorCode } from '@loyalty-gateway/core';
 
 /**
- * Typed failures of the gateway store. Each carries a stable `code` the admin API can map to a
- * response (core's ERRORS table has no admin codes yet).
+ * Typed failures of the gateway store, free of HTTP. The admin API answers them with the error
+ * table's codes (admin/store-error.ts): the three that carry one of its codes with that code, a
+ * look-alike store id and a bad input as `validation_failed` naming the field.
  */
 export class ConnectionExistsError extends Error {
-  readonly code = 'connection_exists';
+  readonly code = 'connection_exists' satisfies ErrorCode;
   constructor(
     readonly vendor: string,
     readonly storeId: string,
@@ -44,7 +45,7 @@ const lookAlikeProblem = (vendor: string, storeId: string, existing: { storeId: 
   `differing only in characters that look alike: ${lookAlikeDifference(storeId, existing.storeId)}`;
 
 export class ConnectionNotFoundError extends Error {
-  readonly code = 'connection_not_found';
+  readonly code = 'connection_not_found' satisfies ErrorCode;
   constructor(readonly connectionId: string) {
     super(`no connection with id ${JSON.stringify(connectionId)}`);
     this.name = 'ConnectionNotFoundError';
@@ -52,7 +53,7 @@ export class ConnectionNotFoundError extends Error {
 }
 
 export class VendorNotFoundError extends Error {
-  readonly code = 'vendor_not_found';
+  readonly code = 'vendor_not_found' satisfies ErrorCode;
   constructor(readonly slug: string) {
     super(`no vendor with slug ${JSON.stringify(slug)}`);
     this.name = 'VendorNotFoundError';
