@@ -22,9 +22,20 @@ const kitFor = (recorded: RecordedShopify, credentials: Record<string, string> =
   adapterKit(adapter, {
     settings: { appSecret: 'shpss_x', apiBaseUrl: recorded.apiBaseUrl },
     credentials,
-    // The real client (real fetch, real sockets); only its sleep is recorded so the test can see
+    // The real client (real sockets); its waits are recorded and not made, so the test can see
     // that Retry-After was honoured without waiting for it.
-    ...(waits ? { http: createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, sleep: async (ms) => void waits.push(ms) }) } : {}),
+    ...(waits
+      ? {
+          http: createHttpClient({
+            timeoutMs: 2000,
+            baseDelayMs: 5,
+            realWaitMs: (ms) => {
+              waits.push(ms);
+              return 0;
+            },
+          }),
+        }
+      : {}),
   });
 
 describe('shopify catalog pull (Admin GraphQL, cursor paging) against a real HTTP server', () => {

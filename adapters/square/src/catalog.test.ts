@@ -13,7 +13,7 @@ const page1 = fixtures.json('catalog-list-page-1.json');
 const page2 = fixtures.json('catalog-list-page-2.json');
 
 let server: RecordedVendorServer | undefined;
-/** Waits asked of the (real) client's sleep: Retry-After honoured without slowing the suite. */
+/** Waits the (real) client decided, recorded and not made: Retry-After honoured without slowing the suite. */
 let waits: number[] = [];
 afterEach(async () => {
   await server?.close();
@@ -23,7 +23,14 @@ afterEach(async () => {
 async function kitWith(routes: Record<string, RecordedReply[]>) {
   server = await startSquareApi(routes);
   waits = [];
-  const http = createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, sleep: async (ms) => void waits.push(ms) });
+  const http = createHttpClient({
+    timeoutMs: 2000,
+    baseDelayMs: 5,
+    realWaitMs: (ms) => {
+      waits.push(ms);
+      return 0;
+    },
+  });
   return adapterKit(adapter, {
     http,
     settings: { signatureKey: 'k', notificationUrl: 'https://loyalty.example.com/webhooks/square', apiBaseUrl: `${server.baseUrl}/` },

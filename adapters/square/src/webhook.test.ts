@@ -20,9 +20,16 @@ afterEach(async () => {
 
 async function kitWith(routes: Record<string, RecordedReply[]>) {
   server = await startSquareApi(routes);
-  // core's real client; only its sleep is recorded, so the Retry-After wait is asserted without waiting.
+  // core's real client; its waits are recorded and not made, so the Retry-After wait is asserted without waiting.
   const waits: number[] = [];
-  const http = createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, sleep: async (ms) => void waits.push(ms) });
+  const http = createHttpClient({
+    timeoutMs: 2000,
+    baseDelayMs: 5,
+    realWaitMs: (ms) => {
+      waits.push(ms);
+      return 0;
+    },
+  });
   const kit = adapterKit(adapter, {
     settings: {
       signatureKey: 'sq-signature-key',

@@ -37,7 +37,12 @@ describe('createHttpClient', () => {
       { status: 200, body: { ok: 1 } },
     ];
     const waits: number[] = [];
-    const client = createHttpClient({ sleep: async (ms) => void waits.push(ms) });
+    const client = createHttpClient({
+      realWaitMs: (ms) => {
+        waits.push(ms);
+        return 0;
+      },
+    });
     await expect(client.json(`${base}/rate`)).resolves.toEqual({ ok: 1 });
     expect(waits).toEqual([2000]);
   });
@@ -45,7 +50,14 @@ describe('createHttpClient', () => {
   it('retries 5xx with backoff and gives up after maxAttempts with a typed error', async () => {
     scripts['/down'] = [{ status: 503 }, { status: 502 }, { status: 500 }];
     const waits: number[] = [];
-    const client = createHttpClient({ maxAttempts: 3, baseDelayMs: 10, sleep: async (ms) => void waits.push(ms) });
+    const client = createHttpClient({
+      maxAttempts: 3,
+      baseDelayMs: 10,
+      realWaitMs: (ms) => {
+        waits.push(ms);
+        return 0;
+      },
+    });
     const error = await client.json(`${base}/down`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VendorApiError);
     expect((error as VendorApiError).status).toBe(500);
@@ -77,7 +89,13 @@ describe('createHttpClient', () => {
       { status: 200, body: { ok: 1 } },
     ];
     const waits: number[] = [];
-    const client = createHttpClient({ maxDelayMs: 30_000, sleep: async (ms) => void waits.push(ms) });
+    const client = createHttpClient({
+      maxDelayMs: 30_000,
+      realWaitMs: (ms) => {
+        waits.push(ms);
+        return 0;
+      },
+    });
     const error = (await client.json(`${base}/later`).catch((e: unknown) => e)) as VendorApiError;
     expect(error).toMatchObject({ status: 429, retryAfterMs: 120_000 });
     expect(waits).toEqual([]);
@@ -128,7 +146,13 @@ describe('createHttpClient', () => {
       { status: 200, body: { data: 1 } },
     ];
     const waits: number[] = [];
-    const client = createHttpClient({ baseDelayMs: 10, sleep: async (ms) => void waits.push(ms) });
+    const client = createHttpClient({
+      baseDelayMs: 10,
+      realWaitMs: (ms) => {
+        waits.push(ms);
+        return 0;
+      },
+    });
     const failureIn = (body: unknown) =>
       (body as { errors?: unknown }).errors ? new VendorApiError(429, `${base}/graphql`, 'throttled', 70) : null;
     const error = (await client.json(`${base}/graphql`, { failureIn }).catch((e: unknown) => e)) as VendorApiError;

@@ -81,7 +81,11 @@ export interface HttpClientOptions {
    */
   deadline?: number;
   now?: () => number;
-  sleep?: (ms: number) => Promise<void>;
+  /**
+   * Test seam: how long a wait the client decided (a Retry-After, a backoff step) really lasts;
+   * default: as decided. Tests record the decided wait and answer 0 (or a few ms).
+   */
+  realWaitMs?: (decidedMs: number) => number;
   /**
    * Where calls may go (outbound-url.ts): every URL is checked before it is called, and every
    * address connected to when it connects (outbound-dispatcher.ts). Default:
@@ -194,7 +198,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const clock = {
     deadline: options.deadline,
     now: options.now ?? Date.now,
-    sleep: options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
+    realWaitMs: options.realWaitMs,
   };
   const outbound = options.outbound ?? DEVELOPMENT_OUTBOUND_POLICY;
   const resolve = options.resolve;

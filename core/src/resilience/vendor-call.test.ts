@@ -11,7 +11,7 @@ class Failure extends Error implements AttemptFailure {
   }
 }
 
-/** A scripted vendor on a fake clock: each attempt takes the next answer; waits advance the clock. */
+/** A scripted vendor on a fake clock: each attempt takes the next answer; the waits cockatiel is asked to make advance the clock (and take no real time). */
 function vendor(answers: Array<Failure | 'ok'>, deadline?: number, hangs = false) {
   let now = 0;
   const waits: number[] = [];
@@ -23,9 +23,10 @@ function vendor(answers: Array<Failure | 'ok'>, deadline?: number, hangs = false
       {
         deadline,
         now: () => now,
-        sleep: async (ms) => {
+        realWaitMs: (ms) => {
           waits.push(ms);
           now += ms;
+          return 0;
         },
       },
       {
@@ -115,5 +116,25 @@ describe('the vendor-call policy', () => {
     await expect(v.run(VENDOR_CALL)).rejects.toBeInstanceOf(Failure);
     expect(v.calls).toBe(0);
     expect(v.attempts).toBe(1);
+  });
+
+  it("without the seam the waits are cockatiel's own timers: the backoff steps really pass", async () => {
+    const failures = [new Failure(true), new Failure(true)];
+    const started = performance.now();
+    const value = await runVendorCall(
+      { ...VENDOR_CALL, baseDelayMs: 40 },
+      { now: Date.now },
+      {
+        attempt: async () => {
+          const failure = failures.shift();
+          if (failure) throw failure;
+          return 'ok';
+        },
+        judge: (error) => (error instanceof Failure ? error : null),
+        noTimeLeft: () => new Failure(true),
+      },
+    );
+    expect(value).toBe('ok');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(40 + 80 - 2); // 40 ms, then 80 ms (timers may fire a hair early)
   });
 });

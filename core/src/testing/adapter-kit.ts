@@ -29,8 +29,8 @@ export interface KitOptions {
 
 const quietLogger = { info() {}, warn() {} };
 
-/** Waits of the kit's HTTP client: honoured as the real client decides them, but at most 20 ms of real time. */
-const fastSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 20)));
+/** Waits of the kit's HTTP client: decided as the real client decides them, but at most 20 ms of real time. */
+const fastWait = (ms: number) => Math.min(ms, 20);
 
 /**
  * The shared adapter test kit: every adapter's tests say, in a few lines, "this signed native
@@ -47,7 +47,7 @@ export function adapterKit(adapter: AnyAdapter, options: KitOptions) {
   const fromSettings = secretsFromSettings(scheme, settings);
   const secrets = fromSettings === 'per-connection' ? [options.connectionSecret ?? ''] : fromSettings === 'none' ? [] : fromSettings;
   const auth: RequestAuth = { scheme, secrets: fromSettings };
-  const http = options.http ?? createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, sleep: fastSleep });
+  const http = options.http ?? createHttpClient({ timeoutMs: 2000, baseDelayMs: 5, realWaitMs: fastWait });
 
   const context = (storeId: string): AdapterContext<z.infer<typeof adapter.settings>, z.infer<typeof adapter.credentials>> => ({
     settings,
