@@ -3,7 +3,7 @@ import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bodyOf, headersFor } from '../testing/gateway-fixture.js';
 import { sale } from '../testing/test-seed.js';
-import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from './testing/open-operator-app.js';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
 
 describe.each(testDialects())('who an audited admin action names ($name)', ({ name }) => {
   let t: OperatorApp;

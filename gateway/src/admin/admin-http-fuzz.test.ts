@@ -8,7 +8,7 @@ import { hostileShot, rawRequestBytes, type BaseRequest, type HostileBody, type 
 import { adapterFixture } from '../testing/native-fixtures.js';
 import { RawHttpConnection } from '../testing/raw-http-connection.js';
 import { answerProblems, runRawShots } from '../testing/run-raw-shots.js';
-import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from './testing/open-operator-app.js';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
 
 /** Generated requests per dialect (FUZZ_RUNS); FUZZ_SEED=N explores others (the fixed seed keeps CI repeatable). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);

@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bodyOf, headersFor } from '../testing/gateway-fixture.js';
 import { sale } from '../testing/test-seed.js';
-import { openOperatorApp, type OperatorApp } from './testing/open-operator-app.js';
+import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
 
 const refused = (response: LightMyRequestResponse, status: number, code: string) => {
   expect(response.statusCode, response.body).toBe(status);

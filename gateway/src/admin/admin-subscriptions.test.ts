@@ -3,7 +3,7 @@ import { startRecordedVendorServer, type RecordedReply } from '@loyalty-gateway/
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adapterFixture } from '../testing/native-fixtures.js';
-import { openOperatorApp, operatorSeed, type OperatorApp } from './testing/open-operator-app.js';
+import { openOperatorApp, operatorSeed, type OperatorApp } from '../testing/open-operator-app.js';
 
 const SHOP = 'later.myshopify.com';
 const PUBLIC = 'https://loyalty.example.com';

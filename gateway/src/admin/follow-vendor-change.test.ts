@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { followVendorChange } from './follow-vendor-change.js';
-import { openOperatorApp } from './testing/open-operator-app.js';
+import { openOperatorApp } from '../testing/open-operator-app.js';
 
 const recorder = () => {
   const warnings: unknown[][] = [];

@@ -1,7 +1,7 @@
 import { createTestPki } from '@loyalty-gateway/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reportUnusableSettings } from './report-unusable-settings.js';
-import { openOperatorApp } from './testing/open-operator-app.js';
+import { openOperatorApp } from '../testing/open-operator-app.js';
 import { adapters } from '../adapters.js';
 
 const pki = createTestPki('Provider CA');

@@ -3,9 +3,9 @@ import { loadConfig } from '../config.js';
 import type { DeliveryJournal } from '../journal/index.js';
 import { createReconcileRunStore } from '../reconcile/reconcile-run-store.js';
 import { createCatalogRunStore } from '../stores/catalog-run-store.js';
-import { quietLogger } from '../scheduler/testing/catalog-world.js';
+import { quietLogger } from '../testing/catalog-world.js';
 import { startOperatorSide } from './start-operator.js';
-import { openOperatorApp } from './testing/open-operator-app.js';
+import { openOperatorApp } from '../testing/open-operator-app.js';
 
 describe('startOperatorSide', () => {
   it('a start-up that fails after polling and the scheduler began stops both, so neither keeps reading a store the caller then closes', async () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../adapters.js';
 import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
 import { GENERIC_SECRET, SHOP_DOMAIN, featuredSeedDocument } from '../testing/featured-seed.js';
-import { PATHS, expectError, expectOk } from './testing/checkout-kit.js';
+import { PATHS, expectError, expectOk } from '../testing/checkout-kit.js';
 
 /** A signed POST /v1/catalog/sync from the shopify connection (its generic-door secret). */
 function push(gw: FeaturedGateway, items: Array<{ externalId: string; name: string; isActive: boolean }>) {

@@ -2,7 +2,7 @@ import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { ODD_STORE, OTHER_SECRET, STORE, sale } from '../testing/test-seed.js';
-import { PATHS, REWARDS, expectOk, openCheckoutGateway } from './testing/checkout-kit.js';
+import { PATHS, REWARDS, expectOk, openCheckoutGateway } from '../testing/checkout-kit.js';
 
 /** The synced catalog as stamp rules see it, through POST /v1/catalog/sync and the earn webhook. */
 describe.each(testDialects())('stamp rules on synced catalog items ($name)', ({ name }) => {

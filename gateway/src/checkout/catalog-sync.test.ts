@@ -3,7 +3,7 @@ import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { ODD_STORE, OTHER_SECRET, STORE } from '../testing/test-seed.js';
-import { PATHS, expectError, expectOk, fieldPaths, openCheckoutGateway } from './testing/checkout-kit.js';
+import { PATHS, expectError, expectOk, fieldPaths, openCheckoutGateway } from '../testing/checkout-kit.js';
 
 const latte = { externalId: 'p-latte', name: 'Latte', sku: 'COF-LATTE', category: 'Coffee', price: 4.5, isActive: true };
 const muffin = { externalId: 'p-muffin', name: 'Muffin', sku: 'BAK-MUFFIN', category: 'Bakery', price: 3.5, isActive: true };

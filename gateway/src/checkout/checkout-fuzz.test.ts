@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { STORE } from '../testing/test-seed.js';
-import { MEMBERS, PATHS, REWARDS, byMembership, openCheckoutGateway, rawWallet } from './testing/checkout-kit.js';
+import { MEMBERS, PATHS, REWARDS, byMembership, openCheckoutGateway, rawWallet } from '../testing/checkout-kit.js';
 import { ODD_JSON_VALUES, jsonPaths, mutateJson } from '@loyalty-gateway/core/testing';
 
 interface Target {

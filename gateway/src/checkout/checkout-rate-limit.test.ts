@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sale } from '../testing/test-seed.js';
-import { MEMBERS, PATHS, byMembership, expectError, openCheckoutGateway } from './testing/checkout-kit.js';
+import { MEMBERS, PATHS, byMembership, expectError, openCheckoutGateway } from '../testing/checkout-kit.js';
 
 describe('checkout calls share the per-connection rate-limit budget with the earn webhook', () => {
   it('GATEWAY_RATE_LIMIT=3: two eligibility calls and one sale spend it; the next call of either kind is 429', async () => {

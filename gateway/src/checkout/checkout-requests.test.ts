@@ -5,7 +5,7 @@ import { loggerOptions } from '../http/logger-options.js';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { OTHER_SECRET } from '../testing/test-seed.js';
 import { CHECKOUT_ENDPOINTS } from './register-checkout-routes.js';
-import { MEMBERS, PATHS, byMembership, expectError, openCheckoutGateway } from './testing/checkout-kit.js';
+import { MEMBERS, PATHS, byMembership, expectError, openCheckoutGateway } from '../testing/checkout-kit.js';
 
 function capture() {
   const lines: Array<Record<string, unknown>> = [];

@@ -3,8 +3,8 @@ import { createDatabase } from '@loyalty-gateway/storage';
 import { testDatabaseOptions } from '@loyalty-gateway/storage/testing';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { MEMBERS, PATHS, byMembership, freshId, openCheckoutGateway, rawWallet } from './testing/checkout-kit.js';
-import { postConcurrently } from './testing/post-concurrently.js';
+import { MEMBERS, PATHS, byMembership, freshId, openCheckoutGateway, rawWallet } from '../testing/checkout-kit.js';
+import { postConcurrently } from '../testing/post-concurrently.js';
 
 /**
  * concurrent-redemptions.test.ts runs the in-process engine on SQLite in memory; production SQLite

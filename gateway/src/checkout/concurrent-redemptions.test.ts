@@ -1,7 +1,7 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { describe, expect, it } from 'vitest';
-import { MEMBERS, PATHS, REWARDS, byMembership, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
-import { postConcurrently } from './testing/post-concurrently.js';
+import { MEMBERS, PATHS, REWARDS, byMembership, freshId, openCheckoutGateway } from '../testing/checkout-kit.js';
+import { postConcurrently } from '../testing/post-concurrently.js';
 
 const postAll = (address: string, bodies: string[]) => postConcurrently(address, PATHS.redeem, bodies);
 

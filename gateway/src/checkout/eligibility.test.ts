@@ -13,7 +13,7 @@ import {
   fieldPaths,
   freshId,
   openCheckoutGateway,
-} from './testing/checkout-kit.js';
+} from '../testing/checkout-kit.js';
 
 describe.each(testDialects())('POST /v1/redemption/eligibility ($name)', ({ name }) => {
   let gw: GatewayFixture;

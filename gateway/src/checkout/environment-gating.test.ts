@@ -3,7 +3,7 @@ import { loadConfig } from '../config.js';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { sale } from '../testing/test-seed.js';
 import { CHECKOUT_FEATURES, type CheckoutFeature, type GatewayEnvironment } from './checkout-features.js';
-import { MEMBERS, PATHS, byMembership, expectError, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
+import { MEMBERS, PATHS, byMembership, expectError, freshId, openCheckoutGateway } from '../testing/checkout-kit.js';
 
 /** A valid request per feature, and the status it answers when the endpoint is on. */
 const REQUESTS: Record<CheckoutFeature, { path: string; body: () => unknown }> = {

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../start-gateway.js';
 import { SECRET, STORE, VENDOR, sale, testSeedDocument } from '../testing/test-seed.js';
 import { CHECKOUT_FEATURES, type CheckoutFeature } from './checkout-features.js';
-import { PATHS, freshId } from './testing/checkout-kit.js';
+import { PATHS, freshId } from '../testing/checkout-kit.js';
 
 /**
  * environment-gating.test.ts hands environment and features straight to buildApp; here the gateway

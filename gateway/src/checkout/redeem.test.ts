@@ -12,7 +12,7 @@ import {
   fieldPaths,
   freshId,
   openCheckoutGateway,
-} from './testing/checkout-kit.js';
+} from '../testing/checkout-kit.js';
 
 describe.each(testDialects())('POST /v1/redemption/redeem ($name)', ({ name }) => {
   let gw: GatewayFixture;

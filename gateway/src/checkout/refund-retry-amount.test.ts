@@ -3,7 +3,7 @@ import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { refund as refundEvent, sale } from '../testing/test-seed.js';
-import { MEMBERS, PATHS, byMembership, expectError, expectOk, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
+import { MEMBERS, PATHS, byMembership, expectError, expectOk, freshId, openCheckoutGateway } from '../testing/checkout-kit.js';
 
 const MEMBER = MEMBERS.refund.id;
 

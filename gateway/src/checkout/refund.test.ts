@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdempotencyCache } from '../stores/index.js';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { refund as refundEvent, sale } from '../testing/test-seed.js';
-import { MEMBERS, PATHS, byMembership, expectError, expectOk, fieldPaths, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
+import { MEMBERS, PATHS, byMembership, expectError, expectOk, fieldPaths, freshId, openCheckoutGateway } from '../testing/checkout-kit.js';
 
 const MEMBER = MEMBERS.refund.id;
 

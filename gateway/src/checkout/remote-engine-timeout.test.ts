@@ -5,8 +5,8 @@ import { SlowStatements } from '@loyalty-gateway/engine/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { sale } from '../testing/test-seed.js';
-import { MEMBERS, PATHS, byMembership, expectError, expectOk, freshId } from './testing/checkout-kit.js';
-import { openRemoteCheckoutGateway } from './testing/remote-checkout-gateway.js';
+import { MEMBERS, PATHS, byMembership, expectError, expectOk, freshId } from '../testing/checkout-kit.js';
+import { openRemoteCheckoutGateway } from '../testing/remote-checkout-gateway.js';
 
 /** The client gives up after TIMEOUT_MS; the slowed statement holds the engine's transaction for SLOW_MS. */
 const TIMEOUT_MS = 400;

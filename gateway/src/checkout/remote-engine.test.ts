@@ -5,8 +5,8 @@ import type { EngineServiceHarness } from '../engine-client/testing/engine-servi
 import { closedPortUrl } from '../engine-client/testing/scripted-server.js';
 import type { GatewayFixture } from '../testing/gateway-fixture.js';
 import { refund as refundEvent, sale } from '../testing/test-seed.js';
-import { MEMBERS, PATHS, REWARDS, byMembership, expectError, expectOk, freshId, openCheckoutGateway } from './testing/checkout-kit.js';
-import { openRemoteCheckoutGateway } from './testing/remote-checkout-gateway.js';
+import { MEMBERS, PATHS, REWARDS, byMembership, expectError, expectOk, freshId, openCheckoutGateway } from '../testing/checkout-kit.js';
+import { openRemoteCheckoutGateway } from '../testing/remote-checkout-gateway.js';
 
 /** One valid request per endpoint (fresh ids each time). */
 const requests = () => [

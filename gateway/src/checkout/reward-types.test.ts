@@ -13,7 +13,7 @@ import {
   expectOk,
   freshId,
   openCheckoutGateway,
-} from './testing/checkout-kit.js';
+} from '../testing/checkout-kit.js';
 
 /** Redeeming every reward type through the gateway's HTTP surface, and refunds giving rewards back. */
 describe.each(testDialects())('stamp cards, issued codes and tiers through the checkout endpoints ($name)', ({ name }) => {

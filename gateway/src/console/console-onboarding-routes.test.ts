@@ -1,6 +1,6 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../admin/testing/open-operator-app.js';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
 import { escapeHtml } from '../directory/html.js';
 import { outletChoice } from './connections-page.js';
 

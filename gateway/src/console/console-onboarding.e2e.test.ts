@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../admin/testing/open-operator-app.js';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
 import { CHROMIUM, chromiumAvailable } from '../testing/chromium.js';
 import { bodyOf, headersFor } from '../testing/gateway-fixture.js';
 import { sale } from '../testing/test-seed.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openOperatorApp, type OperatorApp } from '../admin/testing/open-operator-app.js';
+import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
 
 describe('GET /directory and /directory/{slug}', () => {
   let t: OperatorApp;

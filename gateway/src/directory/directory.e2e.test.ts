@@ -1,7 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, chromiumAvailable } from '../testing/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openOperatorApp, type OperatorApp } from '../admin/testing/open-operator-app.js';
+import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
 
 /**
  * The directory as a person sees it, in Debian's headless Chromium driven by playwright-core

@@ -2,7 +2,7 @@ import { adapter as shopify } from '@loyalty-gateway/adapter-shopify';
 import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../admin/testing/open-operator-app.js';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
 import { CLOVER_MERCHANT, featuredSeedDocument, MEMBERS, SHOP_DOMAIN, SHOPIFY_APP_SECRET } from '../testing/featured-seed.js';
 import { adapterFixture, adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
 

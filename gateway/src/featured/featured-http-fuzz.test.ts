@@ -6,7 +6,7 @@ import { testDialects } from '@loyalty-gateway/storage/testing';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openOperatorApp, type OperatorApp } from '../admin/testing/open-operator-app.js';
+import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
 import {
   CLOVER_AUTH_CODE,
   CLOVER_MERCHANT,

@@ -1,7 +1,7 @@
 import { adapter as shopify } from '@loyalty-gateway/adapter-shopify';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openOperatorApp, operatorSeed, type OperatorApp } from '../admin/testing/open-operator-app.js';
+import { openOperatorApp, operatorSeed, type OperatorApp } from '../testing/open-operator-app.js';
 import { adapterFixture, vendorSignature } from '../testing/native-fixtures.js';
 
 const SHOP = 'bean-there.myshopify.com';

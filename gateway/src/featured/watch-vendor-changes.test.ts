@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { quietLogger, sharedDatabase } from '../scheduler/testing/catalog-world.js';
+import { quietLogger, sharedDatabase } from '../testing/catalog-world.js';
 import { migrate } from '@loyalty-gateway/storage';
 import { createGatewayStore, gatewayMigrations, type GatewayStore } from '../stores/index.js';
 import { watchVendorChanges, type VendorChanges } from './watch-vendor-changes.js';

@@ -1,6 +1,6 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openOperatorApp, type OperatorApp } from '../admin/testing/open-operator-app.js';
+import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
 import { headersFor, nowSeconds, openGateway, type SendOptions } from '../testing/gateway-fixture.js';
 import { ODD_STORE, OTHER_SECRET, sale, SECRET, STORE } from '../testing/test-seed.js';
 

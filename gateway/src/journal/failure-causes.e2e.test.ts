@@ -3,7 +3,7 @@ import { adapter as square } from '@loyalty-gateway/adapter-square';
 import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openOperatorApp, type OperatorApp } from '../admin/testing/open-operator-app.js';
+import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
 import { createHttpEngine } from '../engine-client/index.js';
 import { featuredSeedDocument, SQUARE_NOTIFICATION_URL, SQUARE_SIGNATURE_KEY } from '../testing/featured-seed.js';
 import { freePort } from '../testing/free-port.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openOperatorApp } from '../admin/testing/open-operator-app.js';
+import { openOperatorApp } from '../testing/open-operator-app.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { gatewayMigrations } from '../stores/gateway-migrations.js';
 import { headersFor } from '../testing/gateway-fixture.js';

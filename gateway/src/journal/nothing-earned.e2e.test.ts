@@ -1,7 +1,7 @@
 import { adapter as shopify } from '@loyalty-gateway/adapter-shopify';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openOperatorApp, type OperatorApp } from '../admin/testing/open-operator-app.js';
+import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
 import { featuredSeedDocument, SHOP_DOMAIN, SHOPIFY_APP_SECRET } from '../testing/featured-seed.js';
 import { bodyOf, headersFor } from '../testing/gateway-fixture.js';
 import { adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';

@@ -1,6 +1,6 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../admin/testing/open-operator-app.js';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
 import { bodyOf, headersFor } from '../testing/gateway-fixture.js';
 import { sale } from '../testing/test-seed.js';
 

@@ -10,8 +10,8 @@ import {
   seed,
   sharedDatabase,
   type CatalogProcess,
-} from './testing/catalog-world.js';
-import { startCloverItemsServer, type CloverItemsServer } from './testing/clover-items-server.js';
+} from '../testing/catalog-world.js';
+import { startCloverItemsServer, type CloverItemsServer } from '../testing/clover-items-server.js';
 
 const SLOT = '2025-06-01T03:20:00.000Z';
 

@@ -7,8 +7,8 @@ import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/st
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogRunStore } from '../stores/index.js';
 import { spawnGateway, stopGateway, type SpawnedGateway } from '../testing/spawn-gateway.js';
-import { CLOVER_MERCHANT, catalogOf, cloverSeed } from './testing/catalog-world.js';
-import { startCloverItemsServer, type CloverItemsServer } from './testing/clover-items-server.js';
+import { CLOVER_MERCHANT, catalogOf, cloverSeed } from '../testing/catalog-world.js';
+import { startCloverItemsServer, type CloverItemsServer } from '../testing/clover-items-server.js';
 
 /**
  * Architecture: every gateway process runs the catalog schedules, and the run row's unique key

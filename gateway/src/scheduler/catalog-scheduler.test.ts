@@ -12,8 +12,8 @@ import {
   seed,
   sharedDatabase,
   type CatalogProcess,
-} from './testing/catalog-world.js';
-import { startCloverItemsServer, type CloverItemsServer } from './testing/clover-items-server.js';
+} from '../testing/catalog-world.js';
+import { startCloverItemsServer, type CloverItemsServer } from '../testing/clover-items-server.js';
 
 /** Clover's real pull on a schedule of every second (the six-field form, with seconds). */
 const everySecond: AnyAdapter = Object.freeze({ ...clover, catalog: { schedule: '* * * * * *', pull: clover.catalog!.pull } });

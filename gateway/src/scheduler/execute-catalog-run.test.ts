@@ -3,8 +3,8 @@ import { createHttpClient } from '@loyalty-gateway/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogRunStore } from '../stores/index.js';
 import { createCatalogRunner } from './catalog-runner.js';
-import { CLOVER_MERCHANT, openProcess, quietLogger, seed, sharedDatabase, type CatalogProcess } from './testing/catalog-world.js';
-import { startCloverItemsServer, type CloverItemsServer } from './testing/clover-items-server.js';
+import { CLOVER_MERCHANT, openProcess, quietLogger, seed, sharedDatabase, type CatalogProcess } from '../testing/catalog-world.js';
+import { startCloverItemsServer, type CloverItemsServer } from '../testing/clover-items-server.js';
 
 describe('a catalog run whose outcome cannot be recorded', () => {
   let server: CloverItemsServer;

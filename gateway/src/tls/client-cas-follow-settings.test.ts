@@ -7,7 +7,7 @@ import { startGateway, type RunningGateway } from '../start-gateway.js';
 import { CLOVER_AUTH_CODE, CLOVER_MERCHANT, MEMBERS, featuredSeedDocument } from '../testing/featured-seed.js';
 import { httpsPost } from '../testing/https-post.js';
 import { adapterFixtureJson } from '../testing/native-fixtures.js';
-import { advertisedClientCas } from './testing/advertised-client-cas.js';
+import { advertisedClientCas } from '../testing/advertised-client-cas.js';
 
 const ADMIN_TOKEN = 'adm_tls_test_token_0123456789abcdef';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-tls-cas-'));

@@ -1,4 +1,4 @@
-import { headersFor } from '../../testing/gateway-fixture.js';
+import { headersFor } from './gateway-fixture.js';
 
 export type ConcurrentAnswer = {
   status: number;

@@ -4,8 +4,8 @@ import { expect } from 'vitest';
 import { type EngineTables } from '@loyalty-gateway/engine';
 import { balanceOf, ledgerSum } from '@loyalty-gateway/engine/testing';
 import type { Kysely } from 'kysely';
-import { openGateway, type GatewayFixture } from '../../testing/gateway-fixture.js';
-import { buildSeed } from '../../testing/seed-builder.js';
+import { openGateway, type GatewayFixture } from './gateway-fixture.js';
+import { buildSeed } from './seed-builder.js';
 
 /** Rewards of the test seed, plus one with a minimum spend and one of each issued / tier type. */
 export const REWARDS = {

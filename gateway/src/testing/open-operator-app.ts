@@ -1,9 +1,9 @@
 import { EngineUnavailableError, type AnyAdapter, type LoyaltyEngine } from '@loyalty-gateway/core';
 import type { EmbeddedEngine } from '@loyalty-gateway/engine';
-import { openGateway, type OperatorGateway } from '../../testing/gateway-fixture.js';
-import { buildSeed } from '../../testing/seed-builder.js';
+import { openGateway, type OperatorGateway } from './gateway-fixture.js';
+import { buildSeed } from './seed-builder.js';
 
-export { ADMIN_TOKEN } from '../../testing/gateway-fixture.js';
+export { ADMIN_TOKEN } from './gateway-fixture.js';
 
 /** The gateway fixture with the operator side (what the admin suites call it). */
 export type OperatorApp = OperatorGateway;

@@ -7,13 +7,13 @@ import { createEmbeddedEngine, type EmbeddedEngine } from '@loyalty-gateway/engi
 import { createDatabase, ensureSchema, type SqlDatabase } from '@loyalty-gateway/storage';
 import { runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import { pino } from 'pino';
-import { adapters } from '../../adapters.js';
-import { parseSeed } from '../../boot/seed-schema.js';
-import { applySeed } from '../../boot/seed.js';
-import { createCatalogRunStore, createGatewayStore, type CatalogRunStore, type GatewayStore } from '../../stores/index.js';
-import { buildSeed } from '../../testing/seed-builder.js';
-import { createCatalogRunner, type CatalogRunner } from '../catalog-runner.js';
-import { migrateGatewayAndEngine } from '../../testing/migrated-database.js';
+import { adapters } from '../adapters.js';
+import { parseSeed } from '../boot/seed-schema.js';
+import { applySeed } from '../boot/seed.js';
+import { createCatalogRunStore, createGatewayStore, type CatalogRunStore, type GatewayStore } from '../stores/index.js';
+import { buildSeed } from './seed-builder.js';
+import { createCatalogRunner, type CatalogRunner } from '../scheduler/catalog-runner.js';
+import { migrateGatewayAndEngine } from './migrated-database.js';
 
 export const CLOVER_MERCHANT = 'XYZVJT2ZRRRSC';
 export const ACCESS_TOKEN = 'clover-access-token-for-tests';
