@@ -13,6 +13,7 @@ export { openEngine, type OpenEngineOptions } from './ledger/open-engine.js';
 export { normalizePhone, normalizeEmail } from './rules/phone.js';
 export { createEngineServer, type EngineServerOptions } from './http/create-engine-server.js';
 export { ENGINE_BUDGET_HEADER } from './http/call-deadline.js';
+export { BATCH_PATH, MAX_BATCH_CALLS, type BatchCall, type BatchOperation, type BatchResult } from './http/command-batch.js';
 export type { EngineErrorBody } from './http/reply-error.js';
 export { startEngineService, type RunningEngineService } from './http/start-engine-service.js';
 export { loadEngineServiceConfig, EngineServiceConfig, EngineServiceConfigError } from './http/service-config.js';

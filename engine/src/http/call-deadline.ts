@@ -9,7 +9,7 @@ import { InvalidCommandError } from './reply-error.js';
 export const ENGINE_BUDGET_HEADER = 'x-engine-budget-ms';
 
 /** A budget beyond an hour is not a deadline anyone waits for: refused as malformed. */
-const MAX_BUDGET_MS = 3_600_000;
+export const MAX_BUDGET_MS = 3_600_000;
 
 const arrivals = new WeakMap<FastifyRequest, number>();
 
@@ -17,6 +17,9 @@ const arrivals = new WeakMap<FastifyRequest, number>();
 export function noteArrival(request: FastifyRequest): void {
   arrivals.set(request, Date.now());
 }
+
+/** When the request arrived (epoch ms): what every budget it carries counts from. */
+export const arrivalOf = (request: FastifyRequest): number => arrivals.get(request) ?? Date.now();
 
 /**
  * The epoch-ms deadline a request carries (arrival + budget), or undefined without the header
@@ -31,5 +34,5 @@ export function deadlineOf(request: FastifyRequest): number | undefined {
       { path: `header ${ENGINE_BUDGET_HEADER}`, message: `must be whole milliseconds from 0 to ${MAX_BUDGET_MS}` },
     ]);
   }
-  return (arrivals.get(request) ?? Date.now()) + Number(value);
+  return arrivalOf(request) + Number(value);
 }

@@ -132,4 +132,39 @@ describe('engine HTTP service', () => {
     const ok = await app.inject({ method: 'POST', url: '/v1/earn', headers: { ...auth, 'x-engine-budget-ms': '2000' }, payload: command });
     expect(ok.json()).toMatchObject({ status: 'processed', pointsEarned: 12 });
   });
+  it('POST /v1/commands answers each call in order as its own endpoint would, with its own budget; a bad call fails alone', async () => {
+    const command = sale({ totalMinor: 1299 });
+    const calls = [
+      { op: 'earn', budgetMs: 2000, command },
+      { op: 'earn', command: { ...sale(), extra: 1 } },
+      { op: 'earn', budgetMs: 0, command: sale({ totalMinor: 5000 }) },
+      { op: 'redeem', command: { ...SCOPE, customer: ANN, externalTransactionId: 'o-1', pointsToRedeem: 5000 } },
+      { op: 'nope', command: {} },
+      { op: 'eligibility', budgetMs: 3_600_001, command: { ...SCOPE, customer: ANN } },
+      { op: 'eligibility', command: { ...SCOPE, customer: ANN } },
+    ];
+    const reply = await app.inject({ method: 'POST', url: '/v1/commands', headers: auth, payload: { calls } });
+    expect(reply.statusCode).toBe(200);
+    const { results } = reply.json() as { results: Array<{ status: number; body: Record<string, unknown> }> };
+    expect(results.map((r) => [r.status, r.body.code ?? r.body.status ?? r.body.membershipId])).toEqual([
+      [200, 'processed'],
+      [400, 'invalid_command'],
+      [503, 'engine_unavailable'],
+      [400, 'insufficient_points'],
+      [400, 'invalid_command'],
+      [400, 'invalid_command'],
+      [200, 'MBR-0001'],
+    ]);
+    expect(results[1]!.body.fields).toEqual([{ path: 'extra', message: 'unknown field' }]);
+    // Only the first earn was written: the one with a spent budget committed nothing. (The calls run
+    // concurrently, as separate requests would: the eligibility check may or may not see that earn.)
+    expect((await t.db.selectFrom('sales').select('id').execute()).length).toBe(1);
+    // The envelope itself: refused whole; the token as on every /v1 route.
+    for (const payload of [{}, { calls: [] }, { calls: {} }, { calls: [], more: 1 }]) {
+      const bad = await app.inject({ method: 'POST', url: '/v1/commands', headers: auth, payload });
+      expect([bad.statusCode, bad.json().code]).toEqual([400, 'invalid_command']);
+    }
+    const anonymous = await app.inject({ method: 'POST', url: '/v1/commands', payload: { calls } });
+    expect([anonymous.statusCode, anonymous.json().code]).toEqual([401, 'unauthorized']);
+  });
 });

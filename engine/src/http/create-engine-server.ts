@@ -2,7 +2,8 @@ import type { EngineCallOptions, LoyaltyEngine } from '@loyalty-gateway/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { z } from 'zod';
 import { hasBearerToken } from './bearer-token.js';
-import { deadlineOf, noteArrival } from './call-deadline.js';
+import { arrivalOf, deadlineOf, noteArrival } from './call-deadline.js';
+import { BATCH_PATH, BatchCallSchema, CommandBatchSchema, type BatchResult } from './command-batch.js';
 import {
   CatalogSyncCommandSchema,
   EarnCommandSchema,
@@ -13,7 +14,7 @@ import {
   ReverseCommandSchema,
   WithdrawRefundsCommandSchema,
 } from './command-schemas.js';
-import { errorReplier, parseCommand, type EngineErrorBody } from './reply-error.js';
+import { errorReplier, parseCommand, renderError, type EngineErrorBody } from './reply-error.js';
 
 export interface EngineServerOptions {
   /** The engine served; owned by the caller (closing the server does not close it). */
@@ -74,6 +75,9 @@ const UNAUTHORIZED: EngineErrorBody = { code: 'unauthorized', message: 'Missing 
  * gateway's HTTP engine client. `GET /health` is liveness (no auth); `GET /v1/ping` is readiness.
  * A call carrying the `x-engine-budget-ms` header gets the deadline arrival + budget: the engine
  * does not commit it past that (it answers 503 engine_unavailable, nothing written).
+ * `POST /v1/commands` carries many of the POST calls at once (command-batch.ts): each runs as its
+ * own endpoint would run it, concurrently with the others (the engine's group commit takes them
+ * together), with its own budget, and gets its own status and body, in order.
  */
 export function createEngineServer(options: EngineServerOptions): FastifyInstance {
   const { engine, token } = options;
@@ -82,7 +86,8 @@ export function createEngineServer(options: EngineServerOptions): FastifyInstanc
     bodyLimit: options.bodyLimit ?? 16 * 1024 * 1024,
   }) as FastifyInstance;
 
-  app.setErrorHandler(errorReplier({ ping: () => engine.ping() }));
+  const rendering = { ping: () => engine.ping() };
+  app.setErrorHandler(errorReplier(rendering));
   app.addHook('onRequest', async (request) => noteArrival(request));
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send({ code: 'not_found', message: `No route ${request.method} ${request.url}.` } satisfies EngineErrorBody);
@@ -109,9 +114,32 @@ export function createEngineServer(options: EngineServerOptions): FastifyInstanc
     }
   });
 
+  type Command = { schema: z.ZodType; run: (e: LoyaltyEngine, c: unknown, o: Options) => Promise<unknown> };
+  const byOperation = new Map<string, Command>();
   for (const [path, command] of Object.entries(COMMANDS)) {
-    const { schema, run } = command as { schema: z.ZodType; run: (e: LoyaltyEngine, c: unknown, o: Options) => Promise<unknown> };
+    const { schema, run } = command as Command;
+    byOperation.set(path.slice('/v1/'.length), { schema, run });
     app.post(path, async (request) => run(engine, parseCommand(schema, request.body), { deadline: deadlineOf(request) }));
   }
+
+  app.post(BATCH_PATH, async (request) => {
+    const { calls } = parseCommand(CommandBatchSchema, request.body);
+    const arrival = arrivalOf(request);
+    // The header, when sent, is the budget of the calls that carry none of their own.
+    const fallback = deadlineOf(request);
+    const results = await Promise.all(
+      calls.map(async (raw): Promise<BatchResult> => {
+        try {
+          const call = parseCommand(BatchCallSchema, raw);
+          const { schema, run } = byOperation.get(call.op)!;
+          const deadline = call.budgetMs === undefined ? fallback : arrival + call.budgetMs;
+          return { status: 200, body: await run(engine, parseCommand(schema, call.command), { deadline }) };
+        } catch (error) {
+          return renderError(error, request.log, rendering);
+        }
+      }),
+    );
+    return { results };
+  });
   return app;
 }

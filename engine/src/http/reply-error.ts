@@ -29,40 +29,57 @@ export interface ErrorReplyOptions {
   ping(): Promise<void>;
 }
 
+/** An error as the engine service answers it: the HTTP status and the `{ code, message, fields? }` body. */
+export interface RenderedError {
+  status: number;
+  body: EngineErrorBody;
+}
+
+/** Where renderError writes what it logs (a request's logger). */
+interface ErrorLog {
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
 /**
- * One error handler: a coded engine error keeps its status and code; the engine's own
- * EngineUnavailableError (a call past its deadline, rolled back) is 503 `engine_unavailable`; a
- * bad command is 400; a request Fastify itself refuses keeps its 4xx; anything else is logged and
- * answered 500 `internal_error`, or 503 `engine_unavailable` when the engine's storage is unreachable.
+ * An error → the status and body the service answers with: a coded engine error keeps its status
+ * and code; the engine's own EngineUnavailableError (a call past its deadline, rolled back) is 503
+ * `engine_unavailable`; a bad command is 400; a request Fastify itself refuses keeps its 4xx;
+ * anything else is logged and answered 500 `internal_error`, or 503 `engine_unavailable` when the
+ * engine's storage is unreachable. One rendering for a single call's answer and for each result of
+ * a batch (`POST /v1/commands`).
  */
+export async function renderError(error: unknown, log: ErrorLog, options: ErrorReplyOptions): Promise<RenderedError> {
+  if (error instanceof EngineUnavailableError) {
+    log.warn({ err: error }, 'engine call answered unavailable (nothing committed)');
+    return { status: 503, body: { code: 'engine_unavailable', message: error.message } };
+  }
+  if (error instanceof GatewayError) {
+    return {
+      status: error.statusCode,
+      body: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
+    };
+  }
+  if (error instanceof InvalidCommandError) {
+    return { status: 400, body: { code: 'invalid_command', message: error.message, fields: error.fields } };
+  }
+  const statusCode = (error as Partial<FastifyError> | null)?.statusCode;
+  if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+    return { status: statusCode, body: { code: 'bad_request', message: (error as Error).message } };
+  }
+  log.error({ err: error }, 'engine request failed');
+  const reachable = await options.ping().then(
+    () => true,
+    () => false,
+  );
+  if (!reachable) return { status: 503, body: { code: 'engine_unavailable', message: 'The loyalty engine cannot reach its storage.' } };
+  return { status: 500, body: { code: 'internal_error', message: 'The loyalty engine failed unexpectedly.' } };
+}
+
+/** The service's error handler: renderError's answer, logged on the request's logger. */
 export function errorReplier(options: ErrorReplyOptions) {
   return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (error instanceof EngineUnavailableError) {
-      request.log.warn({ err: error }, 'engine call answered unavailable (nothing committed)');
-      return void reply.code(503).send({ code: 'engine_unavailable', message: error.message } satisfies EngineErrorBody);
-    }
-    if (error instanceof GatewayError) {
-      const body: EngineErrorBody = { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
-      return void reply.code(error.statusCode).send(body);
-    }
-    if (error instanceof InvalidCommandError) {
-      return void reply.code(400).send({ code: 'invalid_command', message: error.message, fields: error.fields } satisfies EngineErrorBody);
-    }
-    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-      return void reply.code(error.statusCode).send({ code: 'bad_request', message: error.message } satisfies EngineErrorBody);
-    }
-    request.log.error({ err: error }, 'engine request failed');
-    const reachable = await options.ping().then(
-      () => true,
-      () => false,
-    );
-    if (!reachable) {
-      return void reply
-        .code(503)
-        .send({ code: 'engine_unavailable', message: 'The loyalty engine cannot reach its storage.' } satisfies EngineErrorBody);
-    }
-    return void reply
-      .code(500)
-      .send({ code: 'internal_error', message: 'The loyalty engine failed unexpectedly.' } satisfies EngineErrorBody);
+    const { status, body } = await renderError(error, request.log, options);
+    return void reply.code(status).send(body);
   };
 }
