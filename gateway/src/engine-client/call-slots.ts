@@ -14,11 +14,19 @@ export class CallSlots {
     this.free = size;
   }
 
-  /** Resolves with `release` once a slot is free; rejects (unavailable, timeout) at `deadline`. */
+  /** A free slot's `release` now, or undefined when every slot is taken. */
+  tryAcquire(): (() => void) | undefined {
+    if (this.free === 0) return undefined;
+    this.free -= 1;
+    return this.releaser();
+  }
+
+  /** Resolves with `release` once a slot is free; rejects (unavailable, timeout) at `deadline` (never when it is +∞). */
   acquire(deadline: number, label: string): Promise<() => void> {
-    if (this.free > 0) {
-      this.free -= 1;
-      return Promise.resolve(this.releaser());
+    const now = this.tryAcquire();
+    if (now) return Promise.resolve(now);
+    if (deadline === Number.POSITIVE_INFINITY) {
+      return new Promise((resolve) => this.waiting.push({ grant: () => resolve(this.releaser()) }));
     }
     return new Promise((resolve, reject) => {
       const waiter = {

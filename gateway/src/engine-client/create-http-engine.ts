@@ -1,4 +1,5 @@
 import type { EngineCallOptions, LoyaltyEngine, MerchantSummary } from '@loyalty-gateway/core';
+import { MAX_BATCH_CALLS } from '@loyalty-gateway/engine';
 import { z } from 'zod';
 import { createEngineCallPolicy, ENGINE_CALL, type CircuitState } from './engine-call-policy.js';
 import { engineUnavailable } from './engine-call-failure.js';
@@ -23,6 +24,12 @@ export const HttpEngineOptions = z
     deadlineMarginMs: z.number().int().min(0).optional(),
     /** Keep-alive sockets at most. */
     connections: positiveInt.default(16),
+    /**
+     * Calls one `POST /v1/commands` request carries at most: the calls of one event-loop turn (and
+     * those waiting for a busy socket) travel together (engine-transport.ts). 0: every call on its
+     * own single-command endpoint.
+     */
+    maxBatch: z.number().int().min(0).max(MAX_BATCH_CALLS).default(ENGINE_CALL.maxBatch),
     breaker: z
       .strictObject({
         failureThreshold: positiveInt.default(ENGINE_CALL.breaker.failureThreshold),
@@ -66,6 +73,7 @@ export function createHttpEngine(input: HttpEngineOptions): HttpEngine {
     timeoutMs: options.timeoutMs,
     connections: options.connections,
     marginMs,
+    maxBatch: options.maxBatch,
   });
   const policy = createEngineCallPolicy({ ...options.breaker, clock: options.clock, retryDelaysMs: options.retryDelaysMs });
   /** The call's deadline; a caller's deadline too close to call at all fails here, outside the breaker (the engine is not at fault). */

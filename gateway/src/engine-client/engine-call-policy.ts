@@ -22,6 +22,8 @@ export const ENGINE_CALL = Object.freeze({
   timeoutMs: 2_000,
   /** Kept back from the budget the engine is told, for the answer to travel back: a tenth of the deadline, at most this. */
   maxMarginMs: 100,
+  /** Calls one batch request (`POST /v1/commands`) carries at most: those of one event-loop turn and those waiting for a socket. */
+  maxBatch: 64,
   breaker: Object.freeze({
     /** Consecutive unavailable calls that open the circuit (an EngineError is an answer: it resets the count). */
     failureThreshold: 5,

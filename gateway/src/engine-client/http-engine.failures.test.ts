@@ -94,7 +94,8 @@ describe('HTTP engine failures (real sockets)', () => {
       (request, response) => void setTimeout(() => answer(200, ELIGIBLE)(request, response), 450),
       answer(200, ELIGIBLE),
     );
-    const engine = client(server.url, { timeoutMs: 300, connections: 1, breaker: { failureThreshold: 100 } });
+    // Each call alone on its endpoint (maxBatch 0); batched calls wait the same way (engine-batch.test.ts).
+    const engine = client(server.url, { timeoutMs: 300, connections: 1, maxBatch: 0, breaker: { failureThreshold: 100 } });
     const [first, queued] = await Promise.all([failure(engine.earn(sale())), failure(engine.earn(sale()))]);
     expect(failureKind(first.error)).toBe('timeout');
     expect(failureKind(queued.error)).toBe('timeout');
