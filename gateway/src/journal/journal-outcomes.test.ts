@@ -1,49 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { migrate, type MigrationSet } from '@loyalty-gateway/storage';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { describe, expect, it } from 'vitest';
 import { gatewayMigrations } from '../stores/gateway-migrations.js';
 import { CompiledQuery } from 'kysely';
 import { queryPlan } from '../testing/query-plan.js';
-import { createDeliveryJournal, recoveriesQuery, type DeliveryInput } from './delivery-journal.js';
+import { journalEntry, migrateWithEarlierEntries } from '../testing/journal-entries.js';
+import { createDeliveryJournal, type DeliveryInput } from './delivery-journal.js';
+import { recoveriesQuery } from './journal-queries.js';
 
-const entry = (n: number, at: number, overrides: Partial<DeliveryInput> = {}): DeliveryInput => ({
-  requestId: `req-${n}`,
-  receivedAt: new Date(at),
-  method: 'POST',
-  route: '/webhooks/generic',
-  vendor: 'acme-pos',
-  storeId: 's-1',
-  connectionId: 'c-1',
-  status: 200,
-  outcome: 'processed',
-  durationMs: 3,
-  ...overrides,
-});
+const entry = (n: number, at: number, overrides: Partial<DeliveryInput> = {}): DeliveryInput => journalEntry(n, new Date(at), overrides);
 
 describe.each(testDialects())('what a journal entry says of its outcome ($name)', ({ name }) => {
   it('keeps what a sale earned or reversed, its stamps, why it earned nothing and the cause of a failure; older entries read as unknown, untouched', async () => {
     const database = await openTestDatabase<any>(name);
     const at = Date.UTC(2026, 11, 1, 9, 0, 0);
     // An entry journalled before these columns existed (migration 0014), then the schema as it is now.
-    const before: MigrationSet = {
-      ...gatewayMigrations,
-      migrations: Object.fromEntries(Object.entries(gatewayMigrations.migrations).filter(([id]) => id < '0014')),
-    };
-    await migrate(database.db, before);
-    await database.db
-      .insertInto('gw_deliveries')
-      .values({
-        id: 'x',
-        request_id: 'req-old',
-        received_at: at - 1000,
-        method: 'POST',
-        route: '/webhooks/generic',
-        status: 500,
-        duration_ms: 1,
-      })
-      .execute();
-    await migrate(database.db, gatewayMigrations);
+    await migrateWithEarlierEntries(database.db, '0014', [{ id: 'x', request_id: 'req-old', received_at: at - 1000, status: 500 }]);
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
     try {
       journal.record(entry(1, at, { pointsEarned: 12, stamps: 'Coffee card 4/10', warning: null }));

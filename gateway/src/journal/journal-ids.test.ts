@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { idRegion, requestKey, transactionKey } from './journal-ids.js';
+
+describe('transactionKey', () => {
+  it('is stable (keys and regions stored by any build stay valid), a 32-bit integer, and keeps ids that arrive in order next to each other', () => {
+    // '' and 'a': FNV-1a's offset basis 0x811c9dc5 in the high half, the characters in the low half.
+    expect([transactionKey(''), transactionKey('a'), transactionKey('T-1'), transactionKey('foobar')]).toEqual([
+      -2128871424, -2128871327, -787731151, 1062232434,
+    ]);
+    for (const id of ['T-1', '7c9e6679-7425-40de-944b-e07fc1f90ae7', 'x'.repeat(255), '\u00e9t\u00e9 \ud83d\ude00']) {
+      const key = transactionKey(id);
+      expect(Number.isInteger(key) && key >= -(2 ** 31) && key < 2 ** 31).toBe(true);
+    }
+    // The regions and request keys stored since migration 0008 stay valid too.
+    const ids = ['', 'a', 'T-1', 'req-1', '0193a1b2-c3d4-7e5f-8a9b-000000000001', 'foobar'];
+    expect(ids.map((id) => [idRegion(id), requestKey(id)])).toEqual([
+      [5, -2128831035],
+      [12, -468965076],
+      [1, -683735935],
+      [1, -619311343],
+      [2, -1122482238],
+      [8, -1080231576],
+    ]);
+    // A run of receipt numbers: the same high half, ascending low halves.
+    const keys = Array.from({ length: 100 }, (_, n) => transactionKey(`R-2026-11-0042${String(n).padStart(2, '0')}`));
+    expect(new Set(keys.map((k) => k >> 16)).size).toBe(1);
+    expect(keys).toEqual([...keys].sort((a, b) => a - b));
+    expect(new Set(keys).size).toBe(100);
+  });
+});

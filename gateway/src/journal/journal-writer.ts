@@ -1,0 +1,226 @@
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { preparedQuery, SQLITE_DEFAULT_CACHE_MB, sqliteCacheSizePragma } from '@loyalty-gateway/storage';
+import { CompiledQuery, sql } from 'kysely';
+import { COLUMNS, type DeliveryJournalOptions, type JournalDb, type Row } from './journal-types.js';
+
+const WORKER_ENTRY = import.meta.url.endsWith('.ts')
+  ? new URL('./journal-worker-boot.mjs', import.meta.url)
+  : new URL('./journal-worker.js', import.meta.url);
+
+/** A writer thread's bounds as applied: V8's heap limit in bytes, SQLite's `cache_size` (negative: KiB). */
+interface WriterLimits {
+  heapSizeLimit: number;
+  cacheSize: number;
+}
+
+/** One writer thread: post a batch, resolved when it is committed (rejected with the writer's error). */
+function writerThread(file: string, cacheSize: string, resourceLimits: ResourceLimits | undefined) {
+  const worker = new Worker(WORKER_ENTRY, {
+    workerData: { file, columns: [...COLUMNS], cacheSize },
+    ...(resourceLimits ? { resourceLimits } : {}),
+  });
+  worker.unref();
+  const pending = new Map<number, { resolve(result?: QueryAnswer): void; reject(error: Error): void }>();
+  let next = 0;
+  let stopped: Error | null = null;
+  let onReady!: (limits: WriterLimits) => void;
+  const ready = new Promise<WriterLimits>((resolve) => (onReady = resolve));
+  const stop = (error: Error) => {
+    stopped ??= error;
+    for (const waiter of pending.values()) waiter.reject(error);
+    pending.clear();
+  };
+  worker.on(
+    'message',
+    (answer: { id: number; ok: boolean; error?: string; result?: QueryAnswer; heapSizeLimit?: number; cacheSize?: number }) => {
+      if (answer.id === 0) return onReady({ heapSizeLimit: answer.heapSizeLimit ?? 0, cacheSize: answer.cacheSize ?? 0 });
+      const waiter = pending.get(answer.id);
+      pending.delete(answer.id);
+      if (answer.ok) waiter?.resolve(answer.result);
+      else waiter?.reject(new Error(answer.error ?? 'journal writer failed'));
+    },
+  );
+  // Out of heap (ERR_WORKER_OUT_OF_MEMORY) or any other death: the batch in flight is reported lost.
+  worker.on('error', (error) => stop(error));
+  worker.on('exit', (code) => stop(new Error(`the journal writer thread stopped (exit code ${code})`)));
+  function post<T>(message: { rows: Row[] } | { query: { sql: string; parameters: unknown[] } }): Promise<T> {
+    if (stopped) return Promise.reject(stopped);
+    const id = (next += 1);
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (result?: QueryAnswer) => void, reject });
+      worker.postMessage({ id, ...message });
+    });
+  }
+  return {
+    get alive(): boolean {
+      return stopped === null;
+    },
+    /** Resolves once the thread runs, with its V8 heap limit and its connection's page cache as applied. */
+    ready,
+    /** Ends the thread at once, as a crash would (tests). */
+    kill: () => worker.terminate(),
+    /** From now on the thread holds the event loop (closing: the process waits for its last batch and its exit). */
+    hold: () => worker.ref(),
+    write(rows: Row[]): Promise<void> {
+      return post<void>({ rows });
+    },
+    /** One compiled statement run on the writer's connection: its rows, or the rows it changed. */
+    query(query: CompiledQuery): Promise<QueryAnswer> {
+      return post<QueryAnswer>({ query: { sql: query.sql, parameters: [...query.parameters] } });
+    },
+    async close(): Promise<void> {
+      if (stopped) return;
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.postMessage({ close: true });
+      await exited;
+    },
+  };
+}
+
+/** A statement's answer from the writer's connection. */
+export interface QueryAnswer {
+  rows: unknown[];
+  changes: number;
+}
+
+/**
+ * The journal's writer: a thread, replaced by a new one on the next batch or statement when it has
+ * died — until close(): after it, batches and statements fail instead of starting a thread that
+ * nothing would close (the run history's pruning sends its statements here too).
+ */
+function startWriter(file: string, cacheMb: number, resourceLimits: ResourceLimits | undefined) {
+  const cacheSize = sqliteCacheSizePragma(cacheMb);
+  let thread = writerThread(file, cacheSize, resourceLimits);
+  let closed = false;
+  const live = () => {
+    if (closed) throw new Error('the delivery journal is closed');
+    if (!thread.alive) thread = writerThread(file, cacheSize, resourceLimits);
+    return thread;
+  };
+  return {
+    get thread() {
+      return thread;
+    },
+    write: async (rows: Row[]): Promise<void> => live().write(rows),
+    query: async (query: CompiledQuery): Promise<QueryAnswer> => live().query(query),
+    hold: () => thread.hold(),
+    close: () => {
+      closed = true;
+      return thread.close();
+    },
+  };
+}
+
+/** PostgreSQL's type of each column that is not text. */
+const NOT_TEXT: Partial<Record<(typeof COLUMNS)[number], string>> = {
+  received_at: 'bigint',
+  status: 'integer',
+  duration_ms: 'integer',
+  skew_seconds: 'integer',
+  transaction_key: 'integer',
+  transaction_region: 'integer',
+  request_region: 'integer',
+  request_key: 'integer',
+  connection_region: 'integer',
+  refusals: 'integer',
+  authenticated: 'integer',
+  size_bytes: 'integer',
+  replay_forced: 'integer',
+  points_earned: 'integer',
+  points_reversed: 'integer',
+};
+
+/**
+ * A batch of rows on PostgreSQL: one named prepared statement whose one parameter is the batch as a
+ * JSON array of rows (each in COLUMNS order), whatever the batch's size. A multi-row VALUES list
+ * of 22 parameters per row was parsed and planned again for every batch (an unnamed statement of
+ * up to 4,400 parameters, a different text for each batch size).
+ */
+const INSERT_BATCH_POSTGRES = preparedQuery((db, v: { rows: string }) => ({
+  compile: () =>
+    sql`insert into gw_deliveries (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
+      select ${sql.join(COLUMNS.map((c, i) => (NOT_TEXT[c] ? sql`(r->>${sql.lit(i)})::${sql.raw(NOT_TEXT[c])}` : sql`r->>${sql.lit(i)}`)))}
+      from jsonb_array_elements(${v.rows}::jsonb) as r`.compile(db),
+}));
+
+/**
+ * A batch cut into runs of rows whose text adds up to at most `maxChars` (a row larger than that
+ * goes alone), in order. On PostgreSQL a batch is one JSON parameter, and jsonb refuses a value
+ * over 256 MiB: 200 kept requests of up to 1 MiB each (sealed, ~1.4 MiB of text) would exceed it
+ * during an outage, exactly when every request is kept for replay. Characters, not bytes: JSON's
+ * escapes can make a character up to 6 bytes, so 16 Mi characters stay under 96 MiB.
+ */
+export function chunkRows(rows: Row[], maxChars: number): Row[][] {
+  const chunks: Row[][] = [];
+  let chunk: Row[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    let size = 0;
+    for (const value of row) size += typeof value === 'string' ? value.length + 3 : 16;
+    if (chunk.length > 0 && chars + size > maxChars) {
+      chunks.push(chunk);
+      chunk = [];
+      chars = 0;
+    }
+    chunk.push(row);
+    chars += size;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
+/**
+ * Where the journal's batches and maintenance statements go: on SQLite with `sqliteFile`, a writer
+ * thread with its own connection (off the HTTP thread); on PostgreSQL one prepared statement a
+ * batch (chunkRows); on SQLite without a file (an in-memory database) `database` itself.
+ */
+export function openJournalWriter(options: DeliveryJournalOptions) {
+  const db = options.database.db as JournalDb;
+  const thread =
+    options.sqliteFile && options.database.dialect === 'sqlite'
+      ? startWriter(options.sqliteFile, options.sqliteCacheMb ?? SQLITE_DEFAULT_CACHE_MB, options.writerResourceLimits)
+      : null;
+  const postgres = options.database.dialect === 'postgres';
+  const maxStatementChars = options.maxStatementChars ?? 16 * 1024 * 1024;
+
+  // SQLite without the writer thread (an in-memory database): the batch insert as SQL text built
+  // once per batch size (Kysely's query builder cost more per row than SQLite's write).
+  const insertTexts = new Map<number, string>();
+  function insertOf(batch: Row[]): CompiledQuery {
+    let text = insertTexts.get(batch.length);
+    if (!text) {
+      const rows = batch.map(() => `(${COLUMNS.map(() => '?').join(', ')})`);
+      text = `insert into gw_deliveries (${COLUMNS.join(', ')}) values ${rows.join(', ')}`;
+      insertTexts.set(batch.length, text);
+    }
+    return CompiledQuery.raw(text, batch.flat());
+  }
+
+  return {
+    /** Rows a batch takes at most. */
+    batchSize: thread ? 2_000 : 200,
+    async write(batch: Row[]): Promise<void> {
+      if (thread) await thread.write(batch);
+      else if (postgres) {
+        for (const rows of chunkRows(batch, maxStatementChars)) await INSERT_BATCH_POSTGRES(db, { rows: JSON.stringify(rows) });
+      } else await db.executeQuery(insertOf(batch));
+    },
+
+    /**
+     * One of the pruning's statements: on SQLite with the writer thread, run on its connection, so
+     * that deleting many rows never holds the event loop (better-sqlite3 is synchronous: the hourly
+     * pruning of a journal of 1,000,000 entries held it ~0.5 s, of 210,000 over a connection's bound
+     * ~1 s; docs/benchmarks.md); elsewhere through `database`.
+     */
+    async run(query: CompiledQuery): Promise<QueryAnswer> {
+      if (thread) return thread.query(query);
+      const result = await db.executeQuery(query);
+      return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0) };
+    },
+    /** The SQLite writer thread now (null when batches are written through `database`). */
+    thread: () => thread?.thread ?? null,
+    /** While closing the thread must hold the event loop (see close() of the journal). */
+    hold: () => thread?.hold(),
+    close: async (): Promise<void> => thread?.close(),
+  };
+}
