@@ -1,4 +1,5 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { idFloor, receivedAtOfId } from './journal-ids.js';
 
 /** What one journal row stores besides its text: numbers, the row's header and its index entries. */
 export const ROW_OVERHEAD_BYTES = 160;
@@ -14,8 +15,6 @@ export interface ByteBudgetPass {
   run: (query: CompiledQuery) => Promise<{ rows: unknown[] }>;
   /** Deletes every entry whose id is below `id` (in chunks); how many. */
   deleteBelow: (id: string) => Promise<number>;
-  /** The lowest id of an entry received at this time or later (the journal's idFloor). */
-  idFloor: (ms: number) => string;
   maxBytes: number;
   nowMs: number;
 }
@@ -33,13 +32,13 @@ export async function pruneToBudget(pass: ByteBudgetPass): Promise<number> {
   const oldest = (await run(db.selectFrom('gw_deliveries').select('id').orderBy('id', 'asc').limit(1).compile())).rows[0] as
     { id: string } | undefined;
   if (!oldest) return 0;
-  const oldestMs = Number.parseInt(oldest.id.slice(0, 9), 36);
+  const oldestMs = receivedAtOfId(oldest.id);
   const bytesBetween = async (fromMs: number, toMs: number | null): Promise<number> => {
     let query = db
       .selectFrom('gw_deliveries')
       .select(sql<number | string | null>`sum(coalesce(size_bytes, ${sql.lit(UNSIZED_ROW_BYTES)}))`.as('bytes'))
-      .where('id', '>=', pass.idFloor(fromMs));
-    if (toMs !== null) query = query.where('id', '<', pass.idFloor(toMs));
+      .where('id', '>=', idFloor(fromMs));
+    if (toMs !== null) query = query.where('id', '<', idFloor(toMs));
     const row = (await run(query.compile())).rows[0] as { bytes: number | string | null } | undefined;
     return Number(row?.bytes ?? 0);
   };
@@ -52,7 +51,7 @@ export async function pruneToBudget(pass: ByteBudgetPass): Promise<number> {
       let minuteUpper: number | null = upper;
       for (let minute = (upper ?? Math.max(pass.nowMs, lower + HOUR)) - MINUTE; ; minute -= MINUTE) {
         const inMinute = await bytesBetween(minute, minuteUpper);
-        if (total + inMinute > pass.maxBytes || minute <= lower) return pass.deleteBelow(pass.idFloor(minuteUpper ?? minute + MINUTE));
+        if (total + inMinute > pass.maxBytes || minute <= lower) return pass.deleteBelow(idFloor(minuteUpper ?? minute + MINUTE));
         total += inMinute;
         minuteUpper = minute;
       }

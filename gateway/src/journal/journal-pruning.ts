@@ -93,7 +93,6 @@ export function journalPruning(options: {
       db,
       run,
       deleteBelow: (id) => deleteInChunks((q) => q.where('id', '<', id)),
-      idFloor,
       maxBytes,
       nowMs: now().getTime(),
     });

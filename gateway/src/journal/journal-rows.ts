@@ -16,6 +16,9 @@ const parseFields = (text: string | null): FieldError[] | null => (text ? (JSON.
 const wholeOrNull = (value: number | null | undefined): number | null =>
   value === null || value === undefined || !Number.isFinite(value) ? null : Math.round(value);
 
+/** A stored number read back (PostgreSQL's bigint arrives as text), or null. */
+const numberOrNull = (value: number | null): number | null => (value === null ? null : Number(value));
+
 export const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
   id: row.id,
   requestId: row.request_id,
@@ -34,7 +37,7 @@ export const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
   warning: row.warning,
   fields: parseFields(row.fields),
   durationMs: Number(row.duration_ms),
-  skewSeconds: row.skew_seconds === null ? null : Number(row.skew_seconds),
+  skewSeconds: numberOrNull(row.skew_seconds),
   bodySha256: row.body_sha256,
   requestKept: row.body_sealed !== null,
   replayOf: row.replay_of,
@@ -44,8 +47,8 @@ export const toDelivery = (row: Selectable<GwDeliveriesTable>): Delivery => ({
   lastRequestId: row.last_request_id,
   authenticated: row.authenticated === null ? null : Number(row.authenticated) === 1,
   replayForced: Number(row.replay_forced ?? 0) === 1,
-  pointsEarned: row.points_earned === null ? null : Number(row.points_earned),
-  pointsReversed: row.points_reversed === null ? null : Number(row.points_reversed),
+  pointsEarned: numberOrNull(row.points_earned),
+  pointsReversed: numberOrNull(row.points_reversed),
   stamps: row.stamps,
   nothingEarned: row.nothing_earned as NothingEarnedReason | null,
   failure: parseFailure(row.failure),
@@ -97,7 +100,7 @@ export function journalRows(masterKey: Buffer) {
       clipText(input.warning, 1000),
       clipFields(input.fields),
       Math.max(0, Math.round(input.durationMs)),
-      input.skewSeconds == null || !Number.isFinite(input.skewSeconds) ? null : Math.round(input.skewSeconds),
+      wholeOrNull(input.skewSeconds),
       body && body.length > 0 ? hash('sha256', body, 'hex') : null,
       request ? box.seal(JSON.stringify({ headers: request.headers, body: request.body.toString('base64') }), SEAL_CONTEXT) : null,
       clipText(input.replayOf, 255, false),
