@@ -1,6 +1,6 @@
 import { EngineUnavailableError, GatewayError, VendorApiError } from '@loyalty-gateway/core';
 import { engineCallWhat } from './engine-call-cause.js';
-import { notedFailure, type FailureCause } from './failure-cause.js';
+import { causeChain, notedFailure, type FailureCause } from './failure-cause.js';
 import { vendorCallFailure } from './vendor-call-failure.js';
 
 /** The gateway's own 5xx without a call to blame, by their code. */
@@ -19,11 +19,9 @@ const OWN: Record<string, Omit<FailureCause, 'ms'>> = {
 export function failureCauseOf(error: unknown, code: string): FailureCause {
   const noted = notedFailure(error);
   if (noted) return noted;
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
+  for (const current of causeChain(error)) {
     if (current instanceof VendorApiError) return vendorCallFailure(current, null);
     if (current instanceof EngineUnavailableError) return { call: 'engine', what: engineCallWhat(current)!, ms: null };
-    current = (current as { cause?: unknown }).cause;
   }
   const own = OWN[code];
   if (own) return { ...own, ms: null };

@@ -27,13 +27,20 @@ export function noteFailure<E>(error: E, cause: FailureCause): E {
   return error;
 }
 
-/** The cause noted on `error` or on one of the errors it wraps (its `cause` chain), nearest first. */
-export function notedFailure(error: unknown): FailureCause | null {
+/** `error` and the errors it wraps (its `cause` chain), nearest first: at most eight, objects only. */
+export function* causeChain(error: unknown): Generator<object> {
   let current: unknown = error;
   for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
+    yield current;
+    current = (current as { cause?: unknown }).cause;
+  }
+}
+
+/** The cause noted on `error` or on one of the errors it wraps (its `cause` chain), nearest first. */
+export function notedFailure(error: unknown): FailureCause | null {
+  for (const current of causeChain(error)) {
     const noted = NOTED.get(current);
     if (noted) return noted;
-    current = (current as { cause?: unknown }).cause;
   }
   return null;
 }
