@@ -28,7 +28,7 @@ const ENTRIES = {
     main: 'gateway/src/main.ts',
     // The embedded engine's worker thread, started from beside the bundle (create-worker-engine.ts).
     'engine-worker': 'engine/src/worker/engine-worker.ts',
-    // The delivery journal's SQLite writer thread (delivery-journal.ts).
+    // The delivery journal's SQLite writer thread (journal-writer.ts).
     'journal-worker': 'gateway/src/journal/journal-worker.ts',
     // The production start's heap flags for this environment (gateway/bin/start).
     'memory-flags': 'gateway/src/memory/memory-flags.ts',

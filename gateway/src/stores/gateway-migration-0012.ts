@@ -10,7 +10,7 @@ const BATCH = 500;
  * key already sorts exactly as `(received_at, id)` did, and `gw_deliveries_received_idx` was a
  * sixth B-tree every entry entered for nothing (~2 µs of the journal writer per entry,
  * docs/benchmarks.md). The list, its search windows, its cursor and the pruning by age read the
- * primary key's ranges instead (`idFloor` in delivery-journal.ts).
+ * primary key's ranges instead (`idFloor` in journal-ids.ts).
  *
  * Entries journalled before time-ordered ids carry random UUIDs, which would sort anywhere in the
  * key: each gets an id of the same layout from its `received_at` (sequence `00000`, the tag from a

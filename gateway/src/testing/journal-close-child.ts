@@ -1,5 +1,5 @@
 /**
- * A child process for delivery-journal.test.ts: a journal on a SQLite file (its writer thread),
+ * A child process for journal-writer.test.ts: a journal on a SQLite file (its writer thread),
  * ENTRIES entries recorded, then `close()` as the last thing the process waits for (as in a
  * gateway's shutdown once its listeners are closed). Prints how many entries the file then holds.
  */
