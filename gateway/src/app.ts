@@ -5,10 +5,17 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequ
 import type { Redis } from 'ioredis';
 import type { LoggerOptions } from 'pino';
 import { registerAdminRoutes, type AdminOptions } from './admin/index.js';
-import { v1AuthPlugin } from './auth/v1-auth-plugin.js';
+import { v1AuthScope } from './auth/v1-auth-plugin.js';
 import { registerDirectory, type DirectoryOptions } from './directory/index.js';
 import { registerFeaturedDoors, type FeaturedDoorOptions } from './featured/index.js';
-import { catalogPullerOf, registerCheckoutRoutes, type CheckoutFeature, type GatewayEnvironment } from './checkout/index.js';
+import {
+  catalogPullerOf,
+  registerCheckoutRoutes,
+  registerDisabledCheckoutRoutes,
+  type CheckoutFeature,
+  type CheckoutRoutesOptions,
+  type GatewayEnvironment,
+} from './checkout/index.js';
 import { registerHealth } from './health-route.js';
 import { registerMetrics, type GatewayMetrics } from './metrics/index.js';
 import { BODY_LIMIT } from './http/body-limit.js';
@@ -24,13 +31,13 @@ import { registerReadiness, type ReadinessCheck } from './readiness-route.js';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.js';
 import { RequestLogController } from './http/request-log.js';
 import { createReplayTickets, registerJournalHook, traceEngineFailures, type DeliveryJournal } from './journal/index.js';
-import { registerDeliveryLog } from './journal/delivery-log-route.js';
+import { registerDeliveryLog, registerDeliveryLogOff } from './journal/delivery-log-route.js';
 import { requestId } from './http/request-id.js';
 import { sendError } from './http/send-error.js';
 import { registerTraceOutcome } from './tracing/trace-request-outcome.js';
 import { registerGenericWebhook } from './webhooks/generic-webhook-route.js';
 import { registerEarnPreview } from './webhooks/earn-preview-route.js';
-import { createWebhookPipeline } from './webhooks/webhook-pipeline.js';
+import { createWebhookPipeline, type WebhookPipeline } from './webhooks/webhook-pipeline.js';
 
 export { BODY_LIMIT };
 
@@ -65,6 +72,12 @@ export interface AppOptions {
   admin?: AdminOptions | undefined;
   /** The public vendor directory GET /directory and /directory/{slug}; not mounted when absent. */
   directory?: DirectoryOptions | undefined;
+  /**
+   * The one webhook pipeline of the process (the doors, the earn preview, and the operator side's
+   * reconciliation, replay and adapter preview): the composition root's; made here from engine and
+   * idempotency cache when absent (an app built on its own).
+   */
+  pipeline?: WebhookPipeline | undefined;
   /** Prometheus metrics: every request is recorded and GET /metrics serves them behind the admin token. */
   metrics?: GatewayMetrics | undefined;
   /** The delivery journal: every /webhooks/* and /v1/* request recorded after its answer (off when absent). */
@@ -86,6 +99,31 @@ const NO_HOST = 'An HTTP/1.1 request needs a Host header.';
 /** Defaults of the listener's limits (docs/operators.md, "HTTP limits"). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 4_096;
+
+/**
+ * The doors' exactly-once pipeline: a cache failure is logged and treated as a miss, an
+ * idempotency conflict logged with its connection and counted (gateway_idempotency_conflicts_total).
+ */
+export function createDoorPipeline(deps: {
+  engine: LoyaltyEngine;
+  cache: IdempotencyCache;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+  metrics?: GatewayMetrics | null | undefined;
+}): WebhookPipeline {
+  const { log, metrics } = deps;
+  return createWebhookPipeline({
+    engine: deps.engine,
+    cache: deps.cache,
+    onCacheError: (error, operation) => log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
+    onConflict: ({ connection, transactionId, firstReceivedAt, source }) => {
+      log.warn(
+        { vendor: connection.vendor, store: connection.storeId, connectionId: connection.id, transactionId, firstReceivedAt, source },
+        'idempotency conflict: a transaction id already recorded for another sale; answered duplicate, nothing applied',
+      );
+      metrics?.idempotencyConflicts.inc({ vendor: connection.vendor });
+    },
+  });
+}
 
 /** The gateway's HTTP app with its services resolved; listening is the caller's business. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -176,6 +214,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorHandlingPlugin);
+  const clock = options.clock ?? Date.now;
   if (options.refusalLimit) {
     registerRefusalLimit(app, {
       ...options.refusalLimit,
@@ -189,48 +228,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { ...skew },
         `clock skew of ${skew.smoothedSeconds} s on this connection (requests fail past 300 s): ask the merchant to fix the till's clock`,
       ),
-    options.clock ?? Date.now,
+    clock,
   );
   options.metrics?.watchClockSkew(clockSkew);
   // Each connection's last answer and last hour of requests (admin, console), as this process answered them.
-  const activity = new ConnectionActivity(options.clock ?? Date.now);
+  const activity = new ConnectionActivity(clock);
   options.metrics?.watchConnectionActivity(activity);
   app.addHook('onResponse', (request, reply, done) => {
     if (request.connection) activity.record(request.connection.id, reply.statusCode, request.connection);
     done();
   });
-  await app.register(v1AuthPlugin, {
-    connections: options.connections,
-    clock: options.clock ?? Date.now,
-    onAuthenticated: (connection, ts) => clockSkew.record(connection, ts),
-  });
   if (options.metrics) registerMetrics(app, { metrics: options.metrics, adminToken: options.admin?.token });
-  if (options.journal) registerJournalHook(app, options.journal, options.clock ?? Date.now);
+  if (options.journal) registerJournalHook(app, options.journal, clock);
   if (tracingOn()) registerTraceOutcome(app);
   await app.register(rateLimit, rateLimitOptions({ ...options.rateLimit, redis: options.redis }));
 
-  registerHealth(app);
-  registerOpenApi(app);
-  const pipeline = createWebhookPipeline({
-    engine: options.engine,
-    cache: options.idempotency,
-    onCacheError: (error, operation) => app.log.warn({ err: error, operation }, 'idempotency cache unavailable; the ledger decides'),
-    onConflict: ({ connection, transactionId, firstReceivedAt, source }) => {
-      app.log.warn(
-        { vendor: connection.vendor, store: connection.storeId, connectionId: connection.id, transactionId, firstReceivedAt, source },
-        'idempotency conflict: a transaction id already recorded for another sale; answered duplicate, nothing applied',
-      );
-      options.metrics?.idempotencyConflicts.inc({ vendor: connection.vendor });
-    },
-  });
-  registerGenericWebhook(app, pipeline);
-  // The vendor's windows (extensions of the partner API): a sale's preview through the same pipeline, and its own delivery log.
-  registerEarnPreview(app, pipeline, { max: options.rateLimit.preview });
-  registerDeliveryLog(app, options.journal, { max: options.rateLimit.deliveryLog });
+  const pipeline =
+    options.pipeline ?? createDoorPipeline({ engine: options.engine, cache: options.idempotency, log: app.log, metrics: options.metrics });
   // An operator's replay of a kept featured delivery goes through its own door again (app.inject), with a ticket.
   const replayTickets = createReplayTickets();
-  if (options.featured) registerFeaturedDoors(app, { ...options.featured, pipeline, clock: options.clock ?? Date.now, replayTickets });
-  registerCheckoutRoutes(app, {
+  const checkout: CheckoutRoutesOptions = {
     // Through a port that notes why a call failed (the journal's story), as the pipeline's own.
     engine: traceEngineFailures(options.engine),
     cache: options.idempotency,
@@ -239,12 +256,36 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     features: options.features ?? [],
     // Catalog pushes of featured vendors whose catalog the operator pulls are refused (needs the vendor registry).
     catalogPullerOf: options.featured ? catalogPullerOf(options.featured.store, options.featured.adapters) : undefined,
-  });
-  if (options.admin) registerAdminRoutes(app, { ...options.admin, clockSkew, activity, replayTickets });
-  if (options.directory) registerDirectory(app, options.directory);
+  };
+
+  // Open routes: no credentials, or the route's own (a featured door's vendor scheme).
+  registerHealth(app);
   registerReadiness(app, {
     ...(options.storePing ? { store: options.storePing } : {}),
     engine: () => options.engine.ping(),
   });
+  registerOpenApi(app);
+  if (options.directory) registerDirectory(app, options.directory);
+  if (options.featured) registerFeaturedDoors(app, { ...options.featured, pipeline, clock, replayTickets });
+  // What is off answers 404 endpoint_not_enabled before any credential is looked at.
+  registerDisabledCheckoutRoutes(app, checkout);
+  if (!options.journal) registerDeliveryLogOff(app);
+
+  // The v1-signed routes: one scope whose hooks authenticate every request to them.
+  await app.register(v1AuthScope, {
+    connections: options.connections,
+    clock,
+    onAuthenticated: (connection, ts) => clockSkew.record(connection, ts),
+    routes: (signed) => {
+      registerGenericWebhook(signed, pipeline);
+      // The vendor's windows (extensions of the partner API): a sale's preview through the same pipeline, and its own delivery log.
+      registerEarnPreview(signed, pipeline, { max: options.rateLimit.preview });
+      if (options.journal) registerDeliveryLog(signed, options.journal, { max: options.rateLimit.deliveryLog });
+      registerCheckoutRoutes(signed, checkout);
+    },
+  });
+
+  // The operator's API (one scope behind the admin bearer token) and its console (signed-in sessions).
+  if (options.admin) registerAdminRoutes(app, { ...options.admin, clockSkew, activity, replayTickets });
   return app;
 }

@@ -41,19 +41,15 @@ export function registerReadiness(
   checks: Readonly<Record<string, ReadinessCheck>>,
   timeoutMs = READINESS_TIMEOUT_MS,
 ): void {
-  app.get(
-    '/ready',
-    { config: { auth: 'none', rateLimit: false, probe: true }, schema: { response: { 200: readyJsonSchema } } },
-    async () => {
-      const names = Object.keys(checks);
-      const outcomes = await Promise.all(names.map((name) => probe(checks[name]!, timeoutMs)));
-      const results = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!]));
-      const failing = names.filter((name) => results[name] !== 'ok');
-      if (failing.length > 0) {
-        const detail = failing.map((name) => `${name} ${results[name]}`).join(', ');
-        throw new GatewayError('not_ready', { message: `The gateway is not ready: ${detail}.` });
-      }
-      return { status: 'ready', checks: results } satisfies z.infer<typeof ReadyResult>;
-    },
-  );
+  app.get('/ready', { config: { rateLimit: false, probe: true }, schema: { response: { 200: readyJsonSchema } } }, async () => {
+    const names = Object.keys(checks);
+    const outcomes = await Promise.all(names.map((name) => probe(checks[name]!, timeoutMs)));
+    const results = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!]));
+    const failing = names.filter((name) => results[name] !== 'ok');
+    if (failing.length > 0) {
+      const detail = failing.map((name) => `${name} ${results[name]}`).join(', ');
+      throw new GatewayError('not_ready', { message: `The gateway is not ready: ${detail}.` });
+    }
+    return { status: 'ready', checks: results } satisfies z.infer<typeof ReadyResult>;
+  });
 }

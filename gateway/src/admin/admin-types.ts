@@ -10,8 +10,14 @@ import type { DeliveryJournal, ReplayTickets } from '../journal/index.js';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { CatalogRunStore, GatewayStore, VendorNoteStore } from '../stores/index.js';
+import type { DirectoryOptions } from '../directory/index.js';
 
 export type ReplayTicketInput = Parameters<ReplayTickets['issue']>[0];
+
+/** The operator side's part of the main app (the composition root's TOKENS.operatorSide): buildApp's options for it. */
+export interface OperatorSide {
+  appOptions: { admin: AdminOptions; directory: DirectoryOptions };
+}
 
 /** What the /admin API needs; the API is mounted only when a token is configured. */
 export interface AdminOptions {
@@ -90,5 +96,5 @@ export interface AdminDeps {
   vendorChanged(): Promise<void>;
 }
 
-/** Every admin route: bearer-token auth instead of v1 headers, and no per-connection rate limit. */
-export const ADMIN_ROUTE = { config: { auth: 'none' as const, rateLimit: false as const } };
+/** Every admin route: no per-connection rate limit (the admin scope's bearer token is its auth). */
+export const ADMIN_ROUTE = { config: { rateLimit: false as const } };

@@ -1,6 +1,5 @@
 import { AUTH_HEADERS, type Connection, type ConnectionStore } from '@loyalty-gateway/core';
 import type { FastifyInstance, onRequestAsyncHookHandler, preValidationHookHandler } from 'fastify';
-import fp from 'fastify-plugin';
 import { inRequestSpan } from '../tracing/request-span.js';
 import { assertFreshTimestamp, assertSignature, resolveConnection } from './authenticate-v1.js';
 import '../http/fastify-types.js';
@@ -11,19 +10,23 @@ export interface V1AuthOptions {
   clock: () => number;
   /** Told the signed timestamp of every authenticated request (clock-skew telemetry). */
   onAuthenticated?: ((connection: Connection, timestampSeconds: number) => void) | undefined;
+  /** Registers the v1-signed routes on the scope (every route registered there is authenticated). */
+  routes: (signed: FastifyInstance) => void;
 }
 
 const EMPTY = Buffer.alloc(0);
 
-const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
-
 /**
- * v1 authentication on every route whose `config.auth` is not 'none'. Before the body is read
- * (onRequest): connection from vendor + store headers, then the timestamp window. After the raw
- * body is buffered (preValidation) and before anything parses it: the signature. A route handler
- * therefore only ever runs with `request.connection` set and verified.
+ * The v1-signed routes, in one encapsulated scope (registered without fastify-plugin) whose hooks
+ * authenticate every request to a route in it; routes outside it (probes, the featured doors'
+ * own schemes, the admin API's bearer token, the console's session) never meet these hooks.
+ * Before the body is read (onRequest): connection from vendor + store headers, then the timestamp
+ * window. After the raw body is buffered (preValidation) and before anything parses it: the
+ * signature. A route handler in the scope therefore only ever runs with `request.connection` set
+ * and verified. The scope inherits the app's hooks registered before it, so these run after them,
+ * as hooks of the app's routes would.
  */
-async function v1Auth(app: FastifyInstance, options: V1AuthOptions): Promise<void> {
+export async function v1AuthScope(scope: FastifyInstance, options: V1AuthOptions): Promise<void> {
   const { connections, clock } = options;
 
   const resolve: onRequestAsyncHookHandler = (request) =>
@@ -46,12 +49,7 @@ async function v1Auth(app: FastifyInstance, options: V1AuthOptions): Promise<voi
     done();
   };
 
-  app.addHook('onRoute', (route) => {
-    if ((route.config?.auth ?? 'v1') === 'none') return;
-    route.config = { ...route.config, auth: 'v1' };
-    route.onRequest = [...asArray(route.onRequest), resolve];
-    route.preValidation = [...asArray(route.preValidation), verify];
-  });
+  scope.addHook('onRequest', resolve);
+  scope.addHook('preValidation', verify);
+  options.routes(scope);
 }
-
-export const v1AuthPlugin = fp(v1Auth, { name: 'gateway-v1-auth', fastify: '5.x', dependencies: ['gateway-errors'] });

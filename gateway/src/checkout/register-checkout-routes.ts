@@ -19,21 +19,26 @@ export interface CheckoutRoutesOptions extends CheckoutDeps {
 /** Answers before anything else runs: no body is read, no credential is looked at. */
 const notEnabled: onRequestHookHandler = (_request, _reply, done) => done(new GatewayError('endpoint_not_enabled'));
 
+const enabled = (options: CheckoutRoutesOptions, endpoint: CheckoutEndpoint) =>
+  isFeatureEnabled(options.environment, options.features, endpoint.feature);
+
+/** The enabled checkout endpoints, on the v1-signed scope (its hooks authenticate them). */
+export function registerCheckoutRoutes(signed: FastifyInstance, options: CheckoutRoutesOptions): void {
+  for (const endpoint of CHECKOUT_ENDPOINTS.filter((e) => enabled(options, e))) {
+    signed.post(endpoint.path, { schema: { response: { 200: endpoint.responseSchema } } }, endpoint.handler(options));
+  }
+}
+
 /**
- * The four checkout endpoints. An enabled one is a v1-authenticated route; a disabled one
- * (production without it in GATEWAY_FEATURES) is registered for every method without
- * authentication and answers 404 endpoint_not_enabled from its first hook, so it reveals neither
- * whether credentials are good nor which method it would take.
+ * The disabled checkout endpoints (production without them in GATEWAY_FEATURES), outside the
+ * v1-signed scope: registered for every method and answering 404 endpoint_not_enabled from their
+ * first hook, so they reveal neither whether credentials are good nor which method they would take.
  */
-export function registerCheckoutRoutes(app: FastifyInstance, options: CheckoutRoutesOptions): void {
-  for (const endpoint of CHECKOUT_ENDPOINTS) {
-    if (!isFeatureEnabled(options.environment, options.features, endpoint.feature)) {
-      // Every method: a 405 naming POST would reveal the endpoint exists.
-      app.all(endpoint.path, { config: { auth: 'none' }, onRequest: notEnabled }, async () => {
-        throw new GatewayError('endpoint_not_enabled');
-      });
-      continue;
-    }
-    app.post(endpoint.path, { config: { auth: 'v1' }, schema: { response: { 200: endpoint.responseSchema } } }, endpoint.handler(options));
+export function registerDisabledCheckoutRoutes(app: FastifyInstance, options: CheckoutRoutesOptions): void {
+  for (const endpoint of CHECKOUT_ENDPOINTS.filter((e) => !enabled(options, e))) {
+    // Every method: a 405 naming POST would reveal the endpoint exists.
+    app.all(endpoint.path, { onRequest: notEnabled }, async () => {
+      throw new GatewayError('endpoint_not_enabled');
+    });
   }
 }

@@ -33,7 +33,7 @@ export interface ConsoleDeps extends AdminDeps {
 }
 
 const HTML = 'text/html; charset=utf-8';
-const ROUTE = { config: { auth: 'none' as const, rateLimit: false as const } };
+const ROUTE = { config: { rateLimit: false as const } };
 const SIGN_IN = '/console/sign-in';
 const PAGE_SIZE = 50;
 const FORM_LIMIT = 16 * 1024;

@@ -21,7 +21,7 @@ export interface ConsoleKit {
   failureOf(error: unknown, request: FastifyRequest): { status: number; text: string };
 }
 
-const ROUTE = { config: { auth: 'none' as const, rateLimit: false as const } };
+const ROUTE = { config: { rateLimit: false as const } };
 
 /** The posted form (the console's form parser gives strings; anything else is no form at all). */
 function formOf(body: unknown): ConsoleForm {

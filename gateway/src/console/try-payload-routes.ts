@@ -12,7 +12,7 @@ import { renderTryPayload, type TryPayloadForm } from './try-payload-page.js';
  * The form carries a payload as large as a webhook's body, percent-encoded (up to three characters
  * a byte): this route's own limit, above the console's 16 KiB for its other forms.
  */
-const ROUTE = { config: { auth: 'none' as const, rateLimit: false as const }, bodyLimit: 3 * BODY_LIMIT + 64 * 1024 };
+const ROUTE = { config: { rateLimit: false as const }, bodyLimit: 3 * BODY_LIMIT + 64 * 1024 };
 
 const textOf = (body: unknown, name: string): string | undefined => {
   const value = body && typeof body === 'object' && !Buffer.isBuffer(body) ? (body as Record<string, unknown>)[name] : undefined;

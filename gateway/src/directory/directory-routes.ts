@@ -19,7 +19,7 @@ export interface DirectoryOptions {
 }
 
 const HTML = 'text/html; charset=utf-8';
-const ROUTE = { config: { auth: 'none' as const, rateLimit: false as const } };
+const ROUTE = { config: { rateLimit: false as const } };
 
 /** No inline script at all: the Copy handler is a file of this origin; nothing loaded from elsewhere. */
 const SECURITY_HEADERS = {

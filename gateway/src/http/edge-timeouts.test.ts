@@ -153,7 +153,7 @@ describe('closing with a request in flight', () => {
     const app = await buildApp({ engine, connections: store, idempotency: createMemoryIdempotencyCache(), rateLimit: { max: 1000 } });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    app.get('/slow-for-test', { config: { auth: 'none' } }, async () => {
+    app.get('/slow-for-test', async () => {
       await held;
       return 'done';
     });

@@ -49,29 +49,26 @@ export function deliveryLogEntryOf(d: Delivery): DeliveryLogEntry {
 const journalOff: onRequestHookHandler = (_request, _reply, done) =>
   done(new GatewayError('endpoint_not_enabled', { message: 'The delivery journal is off on this gateway (GATEWAY_JOURNAL_DAYS=0).' }));
 
+/** GET /v1/deliveries while the journal is off (GATEWAY_JOURNAL_DAYS=0): outside the v1-signed scope, 404 endpoint_not_enabled before any credential is looked at. */
+export function registerDeliveryLogOff(app: FastifyInstance): void {
+  app.get('/v1/deliveries', { config: { rateLimit: false, journal: false }, onRequest: journalOff }, async () => {
+    throw new GatewayError('endpoint_not_enabled');
+  });
+}
+
 /**
  * GET /v1/deliveries: the signed connection's own journal entries, newest first, and only its own:
  * the list is filtered by the connection the v1 signature proved (its id, so a connection made
  * again for the same store starts a new log), whatever the query says. Signed like every request,
  * over `timestamp.` and the empty body; the query is not signed, and any query reads only this
- * connection's entries. Not journalled itself (a vendor polling its log would fill it with its own
+ * connection's entries. On the v1-signed scope. Not journalled itself (a vendor polling its log would fill it with its own
  * reads), on a rate-limit budget of its own.
  */
-export function registerDeliveryLog(
-  app: FastifyInstance,
-  journal: DeliveryJournal | undefined,
-  rateLimit: { max?: number | undefined } = {},
-): void {
-  if (!journal) {
-    app.get('/v1/deliveries', { config: { auth: 'none', rateLimit: false, journal: false }, onRequest: journalOff }, async () => {
-      throw new GatewayError('endpoint_not_enabled');
-    });
-    return;
-  }
-  app.get(
+export function registerDeliveryLog(signed: FastifyInstance, journal: DeliveryJournal, rateLimit: { max?: number | undefined } = {}): void {
+  signed.get(
     '/v1/deliveries',
     {
-      config: { auth: 'v1', rateLimit: { max: rateLimit.max ?? DEFAULT_DELIVERY_LOG_RATE_LIMIT }, journal: false },
+      config: { rateLimit: { max: rateLimit.max ?? DEFAULT_DELIVERY_LOG_RATE_LIMIT }, journal: false },
       schema: { response: { 200: responseJsonSchema(DeliveryLogPage) } },
     },
     async (request): Promise<DeliveryLogPage> => {

@@ -52,7 +52,7 @@ export function registerMetrics(app: FastifyInstance, options: MetricsRouteOptio
   });
 
   const token = options.adminToken;
-  app.get('/metrics', { config: { auth: 'none' }, ...(token ? { onRequest: adminAuth(token) } : {}) }, async (_request, reply) => {
+  app.get('/metrics', token ? { onRequest: adminAuth(token) } : {}, async (_request, reply) => {
     if (!token) throw new GatewayError('not_found');
     const { contentType, body } = await metrics.render();
     return reply.type(contentType).send(body);

@@ -15,17 +15,21 @@ const clip = (value: string) => (value.length > AUDIT_MAX ? value.slice(0, AUDIT
 
 /**
  * POST /v1/earn/preview: what the sale would do now, nothing committed. The generic door's steps
- * exactly — v1 authentication, readEnvelope, the pipeline (store check, the 24-hour cache read) —
+ * exactly — v1 authentication (the signed scope's), readEnvelope, the pipeline (store check, the 24-hour cache read) —
  * with the pipeline in preview mode, so it is refused and answered as an earn would be. Enabled in
  * every environment; counted on a rate-limit budget of its own (a till previewing every sale does
  * not spend the sales' budget); journalled like every /v1 request, its outcome the preview's
  * status, never as points earned.
  */
-export function registerEarnPreview(app: FastifyInstance, pipeline: WebhookPipeline, rateLimit: { max?: number | undefined } = {}): void {
-  app.post(
+export function registerEarnPreview(
+  signed: FastifyInstance,
+  pipeline: WebhookPipeline,
+  rateLimit: { max?: number | undefined } = {},
+): void {
+  signed.post(
     '/v1/earn/preview',
     {
-      config: { auth: 'v1', rateLimit: { max: rateLimit.max ?? DEFAULT_PREVIEW_RATE_LIMIT } },
+      config: { rateLimit: { max: rateLimit.max ?? DEFAULT_PREVIEW_RATE_LIMIT } },
       schema: { response: { 200: responseJsonSchema(EarnPreview) } },
     },
     async (request) => {

@@ -9,9 +9,9 @@ import type { WebhookPipeline } from './webhook-pipeline.js';
 const AUDIT_MAX = 255;
 const clip = (value: string) => (value.length > AUDIT_MAX ? value.slice(0, AUDIT_MAX) : value);
 
-/** POST /webhooks/generic: the canonical envelope, v1-signed (auth runs before this handler). */
-export function registerGenericWebhook(app: FastifyInstance, pipeline: WebhookPipeline): void {
-  app.post('/webhooks/generic', { config: { auth: 'v1' }, schema: { response: { 200: webhookResultJsonSchema } } }, async (request) => {
+/** POST /webhooks/generic: the canonical envelope, on the v1-signed scope (its auth hooks run before this handler). */
+export function registerGenericWebhook(signed: FastifyInstance, pipeline: WebhookPipeline): void {
+  signed.post('/webhooks/generic', { schema: { response: { 200: webhookResultJsonSchema } } }, async (request) => {
     const read = readEnvelope(request.body);
     if (read.kind === 'unknown-event-type') {
       request.audit = { eventType: clip(read.eventType), outcome: 'ignored' };
