@@ -1,4 +1,5 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VendorApiError, createHttpClient, fetchFailureReason, parseRetryAfter } from './http-client.js';
@@ -6,9 +7,17 @@ import { VendorApiError, createHttpClient, fetchFailureReason, parseRetryAfter }
 // A real server whose answers are scripted per path: each request takes the next status.
 const scripts: Record<string, Array<{ status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }>> = {};
 const hits: Record<string, number> = {};
+const received: Record<string, IncomingHttpHeaders> = {};
 const server = createServer((req, res) => {
   const key = new URL(req.url ?? '/', 'http://x').pathname;
   hits[key] = (hits[key] ?? 0) + 1;
+  received[key] = { ...req.headers, 'x-seen-url': req.url };
+  if (key === '/gzipped') {
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+      .end(gzipSync(JSON.stringify({ items: [1, 2, 3] })));
+    return;
+  }
   const next = scripts[key]?.shift() ?? { status: 404, body: { error: 'none' } };
   setTimeout(() => {
     res.writeHead(next.status, { 'content-type': 'application/json', ...next.headers }).end(JSON.stringify(next.body ?? {}));
@@ -29,6 +38,19 @@ describe('createHttpClient', () => {
     expect(answer.headers.get('X-WP-TotalPages')).toBe('3');
     expect(answer.headers.get('link')).toContain('rel="next"');
     expect(answer.body).toEqual([{ id: 1 }]);
+  });
+
+  it('asks for compressed answers and reads a gzip one; sends JSON bodies as JSON, the query in the path', async () => {
+    await expect(createHttpClient().json(`${base}/gzipped`, { method: 'POST', body: { q: 1 }, query: { page: 2 } })).resolves.toEqual({
+      items: [1, 2, 3],
+    });
+    expect(received['/gzipped']).toMatchObject({
+      'accept-encoding': 'gzip, deflate',
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'user-agent': 'undici',
+      'x-seen-url': '/gzipped?page=2',
+    });
   });
 
   it('retries 429 honouring Retry-After, then succeeds', async () => {

@@ -1,13 +1,14 @@
 import type * as Undici from 'undici';
 import { VENDOR_CALL, type VendorCallBudget } from '../resilience/policies.js';
 import { runVendorCall } from '../resilience/vendor-call.js';
-import { loadUndici, outboundDispatcher, outboundRefusalOf, type Resolve } from './outbound-dispatcher.js';
+import { outboundDispatcher, outboundRefusalOf, type Resolve } from './outbound-dispatcher.js';
 import { DEVELOPMENT_OUTBOUND_POLICY, outboundUrlProblem, type OutboundPolicy } from './outbound-url.js';
 
 export type { ResolvedAddress, Resolve } from './outbound-dispatcher.js';
 
 /**
- * The HTTP client adapters use for fetch-back and catalog pulls: undici's fetch under the
+ * The HTTP client adapters use for fetch-back and catalog pulls: undici's request, through the
+ * outbound dispatcher (outbound-dispatcher.ts: the outbound rule in its connector), under the
  * vendor-call policy (`core/src/resilience`): a timeout per attempt and bounded retries on 429 and
  * 5xx that honour Retry-After. Two budgets use it: a pull's is patient (VENDOR_CALL: long
  * timeouts, several attempts); a webhook's fetch-back has a deadline (WEBHOOK_FETCH_BACK: the
@@ -122,26 +123,54 @@ export function fetchFailureReason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The answer's headers as the Headers the HttpResponse carries (`headers.get('link')`), every value of a repeated one kept. */
+function headersOf(raw: Undici.Dispatcher.ResponseData['headers']): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) for (const one of value) headers.append(name, one);
+    else if (value !== undefined) headers.append(name, value);
+  }
+  return headers;
+}
+
+/** What one attempt received: the status, the headers and the body's text. */
+interface Received {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/**
+ * Sends one request through `dispatcher` (undici's Dispatcher API, as the engine client calls the
+ * engine service): whatever it answers is read to the end within `timeoutMs`. Redirects are never
+ * followed (undici's request follows none): a redirect would carry custom credential headers
+ * (X-Shopify-Access-Token) to another host, and could bounce a fetch-back to an internal address.
+ */
+async function send(url: string, options: HttpRequestOptions, timeoutMs: number, dispatcher: Undici.Dispatcher): Promise<Received> {
+  const target = new URL(url);
+  const answer = await dispatcher.request({
+    origin: target.origin,
+    path: `${target.pathname}${target.search}`,
+    method: (options.method ?? 'GET') as Undici.Dispatcher.HttpMethod,
+    headers: {
+      accept: 'application/json',
+      // undici's own user agent (what its fetch sends), and compressed answers welcome: the dispatcher decompresses them.
+      'user-agent': 'undici',
+      'accept-encoding': 'gzip, deflate',
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    body: options.body === undefined ? null : JSON.stringify(options.body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  return { status: answer.statusCode, headers: headersOf(answer.headers), text: await answer.body.text() };
+}
+
 async function attempt(url: string, options: HttpRequestOptions, timeoutMs: number, dispatcher: Undici.Dispatcher): Promise<HttpResponse> {
   const host = new URL(url).host;
-  let response: Undici.Response;
-  let text: string;
+  let response: Received;
   try {
-    response = await loadUndici().fetch(url, {
-      method: options.method ?? 'GET',
-      headers: {
-        accept: 'application/json',
-        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...options.headers,
-      },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: AbortSignal.timeout(timeoutMs),
-      // Never followed: a redirect would carry custom credential headers (X-Shopify-Access-Token)
-      // to another host, and could bounce a fetch-back to an internal address.
-      redirect: 'manual',
-      dispatcher,
-    });
-    text = await response.text();
+    response = await send(url, options, timeoutMs, dispatcher);
   } catch (error) {
     const refusal = outboundRefusalOf(error);
     // Not retryable (a 4xx-like status): where the name points is the configuration's problem, not the vendor's weather.
@@ -150,6 +179,7 @@ async function attempt(url: string, options: HttpRequestOptions, timeoutMs: numb
     // run reports must not map ports (the system's reason stays in the cause, for the logs).
     throw new VendorApiError(0, url, `could not connect to ${host}`, undefined, { cause: error });
   }
+  const { text } = response;
   if (response.status >= 300 && response.status < 400) {
     throw new VendorApiError(
       response.status,
@@ -157,7 +187,7 @@ async function attempt(url: string, options: HttpRequestOptions, timeoutMs: numb
       `HTTP ${response.status} from ${new URL(url).host}: redirect to ${redirectTarget(url, response.headers.get('location'))} not followed (vendor API calls never follow redirects; check the API base URL)`,
     );
   }
-  if (!response.ok) {
+  if (response.status < 200 || response.status >= 300) {
     throw new VendorApiError(
       response.status,
       url,

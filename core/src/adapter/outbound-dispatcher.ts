@@ -24,7 +24,7 @@ export class OutboundRefusedError extends Error {
   }
 }
 
-/** The refusal behind a failed fetch (undici wraps what the connect step raised as its cause), if that is why it failed. */
+/** The refusal behind a failed call (what the connect step raised, or its cause when wrapped), if that is why it failed. */
 export function outboundRefusalOf(error: unknown): OutboundRefusedError | null {
   for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1) {
     if (e instanceof OutboundRefusedError) return e;
@@ -72,7 +72,8 @@ export const loadUndici = (): UndiciModule => (undici ??= createRequire(import.m
 const dispatchers = new WeakMap<OutboundPolicy, WeakMap<Resolve, Dispatcher>>();
 
 /**
- * The undici dispatcher vendor calls go through under `policy`: every connection it opens is
+ * The undici dispatcher vendor calls go through under `policy` (core's HttpClient sends each with
+ * its `request`, decompressing a gzip or deflate answer): every connection it opens is
  * judged by the address it connects to — a literal host as written, a name by each address the
  * resolver answers, at connect time, so a name resolving inward and DNS rebinding fail like the
  * address itself. One per policy and resolver (kept-alive connections are shared by the calls of
@@ -83,7 +84,7 @@ export function outboundDispatcher(policy: OutboundPolicy, resolve: Resolve = re
   if (!byResolver) dispatchers.set(policy, (byResolver = new WeakMap()));
   let dispatcher = byResolver.get(resolve);
   if (!dispatcher) {
-    const { Agent, buildConnector } = loadUndici();
+    const { Agent, buildConnector, interceptors } = loadUndici();
     const connectResolved = buildConnector({ lookup: guardedLookup(policy, resolve) });
     const connect: Undici.buildConnector.connector = (options, callback) => {
       // net never calls lookup for an address: judge it here (outboundUrlProblem did too; this is the one that connects).
@@ -92,7 +93,8 @@ export function outboundDispatcher(policy: OutboundPolicy, resolve: Resolve = re
       if (problem) return callback(new OutboundRefusedError(`${literal} is ${problem}`), null);
       connectResolved(options, callback);
     };
-    dispatcher = new Agent({ connect });
+    // Answers compressed as asked (the client's accept-encoding) are decompressed here, as undici's fetch did.
+    dispatcher = new Agent({ connect }).compose(interceptors.decompress());
     byResolver.set(resolve, dispatcher);
   }
   return dispatcher;
