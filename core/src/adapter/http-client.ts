@@ -154,9 +154,9 @@ async function send(url: string, options: HttpRequestOptions, timeoutMs: number,
     method: (options.method ?? 'GET') as Undici.Dispatcher.HttpMethod,
     headers: {
       accept: 'application/json',
-      // undici's own user agent (what its fetch sends), and compressed answers welcome: the dispatcher decompresses them.
+      // What undici's fetch sends: its user agent, and compressed answers welcome (brotli over TLS only); the dispatcher decompresses them.
       'user-agent': 'undici',
-      'accept-encoding': 'gzip, deflate',
+      'accept-encoding': target.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate',
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...options.headers,
     },
