@@ -31,8 +31,8 @@ const localUrl = (host: string, port: number) =>
 
 /**
  * Boot the gateway from an environment: the composition root (`composition/`) opens config, data
- * dir, databases, master key, stores, engine, seed file, demo sandbox and operator side as the app
- * needs them; this listens (and the mTLS and metrics listeners when configured). Anything opened
+ * dir, databases, master key, stores, engine, seed file and demo sandbox as the background jobs
+ * (schedules, prunings) and the app with its operator side need them; this listens (and the mTLS and metrics listeners when configured). Anything opened
  * is closed again when a later step fails. ConfigError / SeedError carry messages meant for the operator.
  */
 export async function startGateway(env: Record<string, string | undefined> = process.env): Promise<RunningGateway> {
@@ -58,6 +58,8 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     const log = get(container, TOKENS.logger)!;
     tracing?.useLogger(log);
     log.info({ heapLimitMb: Math.round(heapLimit / MiB) }, 'main thread heap limit');
+    // The data first (seed file, demo sandbox), then the schedules and prunings, then the app.
+    await open(container, TOKENS.backgroundJobs);
     const app = await open(container, TOKENS.app);
     await app.listen({ port: config.PORT, host: config.HOST });
     const port = (app.server.address() as { port: number }).port;
@@ -71,7 +73,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
         certFile: config.GATEWAY_TLS_CERT_FILE!,
         keyFile: config.GATEWAY_TLS_KEY_FILE!,
         log,
-        changes: (await open(container, TOKENS.operatorSide))?.vendorChanges,
+        changes: await open(container, TOKENS.vendorChanges),
       });
       scope.add('mTLS listener', () => {
         tls.clientCas.stop();

@@ -3,7 +3,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { previewAdapterPayload } from '../featured/preview-adapter-payload.js';
 import { WEBHOOK_FETCH_POLICY, webhookFetchClient } from '../featured/webhook-fetch-policy.js';
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
-import { readAdminBody, slugParam } from './read-admin-body.js';
+import { slugParam } from './read-admin-body.js';
+import { readJsonBody } from '../webhooks/read-envelope.js';
 
 /**
  * What a registered adapter makes of a native payload now (previewAdapterPayload): the admin API
@@ -48,6 +49,6 @@ export function registerAdapterPreviewRoutes(scope: FastifyInstance, deps: Admin
         throw new GatewayError('adapter_not_found'); // a slug that cannot exist has no adapter
       }
     })();
-    return previewAdapter(deps, slug, readAdminBody(AdapterPreviewRequest, request.body), request.log);
+    return previewAdapter(deps, slug, readJsonBody(AdapterPreviewRequest, request.body), request.log);
   });
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { RunsQuery, TriggerRunBody } from './admin-schemas.js';
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
-import { readAdminBody, readQuery } from './read-admin-body.js';
+import { readQuery } from './read-admin-body.js';
+import { readJsonBody } from '../webhooks/read-envelope.js';
 
 /**
  * Catalog pull runs: the recorded outcomes (newest first), and a manual trigger that answers 202
@@ -15,7 +16,7 @@ export function registerCatalogRunRoutes(scope: FastifyInstance, deps: AdminDeps
   });
 
   scope.post('/catalog-runs', ADMIN_ROUTE, async (request, reply) => {
-    const body = readAdminBody(TriggerRunBody, request.body);
+    const body = readJsonBody(TriggerRunBody, request.body);
     const started = await deps.runner.start(body.vendor, body.connectionId, 'manual');
     request.log.info({ catalogRun: started?.run.id, vendor: body.vendor, connectionId: body.connectionId }, 'manual catalog pull started');
     return reply

@@ -7,7 +7,8 @@ import { ConnectionsQuery, CreateConnectionBody, EmptyBody, RotateBody, SecretOb
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
 import { storeIdProblem } from '../featured/featured-seed-checks.js';
 import { parseJsonObject } from '../webhooks/read-envelope.js';
-import { connectionIdParam, fieldsOf, readAdminBody, readOptionalBody, readQuery } from './read-admin-body.js';
+import { connectionIdParam, fieldsOf, readOptionalBody, readQuery } from './read-admin-body.js';
+import { readJsonBody } from '../webhooks/read-envelope.js';
 import { storeCall } from './store-error.js';
 import { deliveredTwice, type SubscriptionDuplicate } from '../subscriptions/index.js';
 
@@ -211,7 +212,7 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: AdminDeps
 
   scope.put('/connections/:id/credentials', ADMIN_ROUTE, async (request) => {
     const id = connectionIdParam(request.params);
-    const credentials = readAdminBody(SecretObject, request.body);
+    const credentials = readJsonBody(SecretObject, request.body);
     const connection = await requireConnection(id);
     checkCredentials(deps, connection.vendor, credentials, '');
     const updated = await storeCall(() => deps.store.setCredentials(id, credentials));

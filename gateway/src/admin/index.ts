@@ -1,3 +1,2 @@
 export { registerAdminRoutes } from './register-admin-routes.js';
-export type { AdminOptions } from './admin-types.js';
-export { startOperatorSide, type OperatorSide } from './start-operator.js';
+export type { AdminOptions, OperatorSide } from './admin-types.js';

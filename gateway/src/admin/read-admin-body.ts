@@ -3,11 +3,6 @@ import type { z } from 'zod';
 import { parseJsonObject } from '../webhooks/read-envelope.js';
 import { IdParams, SlugParams } from './admin-schemas.js';
 
-/** A JSON body (raw bytes, as the app receives every JSON body) through a strict schema. */
-export function readAdminBody<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
-  return parseOrThrow(schema, parseJsonObject(raw));
-}
-
 /** For actions whose body is optional (`{}` or nothing at all). */
 export function readOptionalBody<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
   const empty = raw === undefined || raw === null || (Buffer.isBuffer(raw) && raw.length === 0);

@@ -6,7 +6,8 @@ import { EmptyBody, NewVendor, RenameVendor, SecretObject } from './admin-schema
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
 import { vendorView } from './admin-views.js';
 import { parseJsonObject } from '../webhooks/read-envelope.js';
-import { readAdminBody, readOptionalBody, slugParam } from './read-admin-body.js';
+import { readOptionalBody, slugParam } from './read-admin-body.js';
+import { readJsonBody } from '../webhooks/read-envelope.js';
 import { storeCall } from './store-error.js';
 
 /** The adapter's schema and the URL check may name the same problem (VendorApiBaseUrl): once. */
@@ -136,7 +137,7 @@ export function registerVendorRoutes(scope: FastifyInstance, deps: AdminDeps): v
 
   scope.patch('/vendors/:slug', ADMIN_ROUTE, async (request) => {
     const slug = slugParam(request.params);
-    const { name } = readAdminBody(RenameVendor, request.body);
+    const { name } = readJsonBody(RenameVendor, request.body);
     const vendor = await storeCall(() => deps.store.setVendorName(slug, name));
     await deps.vendorChanged();
     return { vendor: { ...vendorView(summaryOf(vendor), deps.adapterOf(slug), vendor.settings), exists: true } };

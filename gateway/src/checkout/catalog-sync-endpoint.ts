@@ -4,7 +4,7 @@ import { scopeOf } from '../webhooks/to-engine-command.js';
 import type { CheckoutEndpoint } from './checkout-endpoint.js';
 import { catalogSyncResultJsonSchema } from './checkout-response-schemas.js';
 import { catalogSyncResult } from './checkout-results.js';
-import { readCheckoutBody } from './read-checkout-body.js';
+import { readJsonBody } from '../webhooks/read-envelope.js';
 import { toMinor } from './to-minor.js';
 
 /**
@@ -18,7 +18,7 @@ export const catalogSyncEndpoint: CheckoutEndpoint = {
   path: '/v1/catalog/sync',
   responseSchema: catalogSyncResultJsonSchema,
   handler: (deps) => async (request) => {
-    const body = readCheckoutBody(CatalogSyncRequest, request.body);
+    const body = readJsonBody(CatalogSyncRequest, request.body);
     const connection = request.connection!;
     request.audit = { eventType: 'catalog-sync' };
     if (body.store.id !== connection.storeId) throw new GatewayError('store_mismatch');

@@ -4,7 +4,7 @@ import { scopeOf } from '../webhooks/to-engine-command.js';
 import type { CheckoutEndpoint } from './checkout-endpoint.js';
 import { eligibilityResultJsonSchema } from './checkout-response-schemas.js';
 import { eligibilityResult } from './checkout-results.js';
-import { readCheckoutBody } from './read-checkout-body.js';
+import { readJsonBody } from '../webhooks/read-envelope.js';
 import { toMinor } from './to-minor.js';
 
 /**
@@ -18,7 +18,7 @@ export const eligibilityEndpoint: CheckoutEndpoint = {
   handler:
     ({ engine }) =>
     async (request) => {
-      const body = readCheckoutBody(EligibilityRequest, request.body);
+      const body = readJsonBody(EligibilityRequest, request.body);
       request.audit = { eventType: 'eligibility' };
       const result = await engine.eligibility({
         ...scopeOf(request.connection!),

@@ -4,7 +4,7 @@ import { scopeOf } from '../webhooks/to-engine-command.js';
 import type { CheckoutEndpoint } from './checkout-endpoint.js';
 import { redeemResultJsonSchema } from './checkout-response-schemas.js';
 import { redeemResult } from './checkout-results.js';
-import { readCheckoutBody } from './read-checkout-body.js';
+import { readJsonBody } from '../webhooks/read-envelope.js';
 import { toMinor } from './to-minor.js';
 
 /**
@@ -20,7 +20,7 @@ export const redeemEndpoint: CheckoutEndpoint = {
   handler:
     ({ engine }) =>
     async (request) => {
-      const body = readCheckoutBody(RedeemRequest, request.body);
+      const body = readJsonBody(RedeemRequest, request.body);
       request.audit = { eventType: 'redeem', transactionId: body.externalTransactionId };
       if ((body.rewardId === undefined) === (body.pointsToRedeem === undefined)) throw new GatewayError('selector_required');
       const result = await engine.redeem({

@@ -7,7 +7,7 @@ import { IDEMPOTENCY_TTL_MS } from '../webhooks/webhook-pipeline.js';
 import type { CheckoutDeps, CheckoutEndpoint } from './checkout-endpoint.js';
 import { refundResultJsonSchema } from './checkout-response-schemas.js';
 import { refundResult } from './checkout-results.js';
-import { readCheckoutBody } from './read-checkout-body.js';
+import { readJsonBody } from '../webhooks/read-envelope.js';
 import { toMinor } from './to-minor.js';
 
 /** The webhook's cache value (refundFingerprint), so a webhook retry of this refund is answered from the cache too. */
@@ -36,7 +36,7 @@ export const refundEndpoint: CheckoutEndpoint = {
   path: '/v1/refund',
   responseSchema: refundResultJsonSchema,
   handler: (deps) => async (request) => {
-    const body = readCheckoutBody(RefundRequest, request.body);
+    const body = readJsonBody(RefundRequest, request.body);
     const connection = request.connection!;
     request.audit = { eventType: 'refund', transactionId: body.externalTransactionId, refundId: body.refundTransactionId };
     const command = reverseCommand(connection, body);

@@ -1,12 +1,4 @@
 export { TOKENS, type Token } from './tokens.js';
 export { ResourceScope, type ScopeLog } from './resource-scope.js';
-export {
-  closeContainer,
-  createGatewayContainer,
-  get,
-  open,
-  perContainer,
-  provide,
-  registerGateway,
-  resource,
-} from './gateway-container.js';
+export { get, open, perContainer, provide, resource } from './container.js';
+export { closeContainer, createGatewayContainer, registerGateway } from './gateway-container.js';

@@ -1,4 +1,4 @@
-import type { IdempotencyCache, LoyaltyEngine } from '@loyalty-gateway/core';
+import type { HttpClient, IdempotencyCache, LoyaltyEngine } from '@loyalty-gateway/core';
 import type { EmbeddedEngine } from '@loyalty-gateway/engine';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -12,10 +12,16 @@ import type { ParsedSeed } from '../boot/seed-schema.js';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayLogging } from '../http/logger-options.js';
 import type { HttpEngine } from '../engine-client/index.js';
-import type { FeaturedDoorOptions } from '../featured/index.js';
+import type { FeaturedDoorOptions, VendorChanges } from '../featured/index.js';
 import type { DeliveryJournal } from '../journal/index.js';
+import type { ReconcileRunStore } from '../reconcile/reconcile-run-store.js';
 import type { GatewayMetrics } from '../metrics/index.js';
-import type { GatewayStore, VendorNoteStore } from '../stores/index.js';
+import type { Reconciler } from '../reconcile/index.js';
+import type { CatalogRunner, CatalogScheduler } from '../scheduler/index.js';
+import type { CatalogRunStore, GatewayStore, VendorNoteStore } from '../stores/index.js';
+import type { RunHistoryPruning } from '../stores/run-history.js';
+import type { SubscriptionManager } from '../subscriptions/index.js';
+import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { ResourceScope } from './resource-scope.js';
 
 /** A tsyringe token that carries the type it resolves to (resolve it with `get` or `open`). */
@@ -61,15 +67,40 @@ export const TOKENS = {
   seedStep: token<Promise<{ vendors: number; connections: number } | null>>('SeedStep'),
   /** Boot step: the demo sandbox (development, embedded engine), null when there is none. */
   demoStep: token<Promise<DemoCredentials | null>>('DemoStep'),
+  /** Boot steps in order: the seed, then the demo sandbox (what the app and the jobs wait for). */
+  seeded: token<Promise<void>>('Seeded'),
   journal: token<Promise<DeliveryJournal | null>>('DeliveryJournal'),
+  /** The journal's hourly pruning (a background job); null without a journal. */
+  journalPruning: token<Promise<NodeJS.Timeout | null>>('JournalPruning'),
+  /** The one webhook pipeline: the doors, the earn preview, reconciliation, replay and the adapter preview. */
+  pipeline: token<Promise<WebhookPipeline>>('WebhookPipeline'),
+  /** The HTTP client of vendors' APIs (pulls, subscriptions): the vendor-call policy and the outbound rule. */
+  vendorHttp: token<HttpClient>('VendorHttpClient'),
+  catalogRuns: token<Promise<CatalogRunStore>>('CatalogRunStore'),
+  reconcileRuns: token<Promise<ReconcileRunStore>>('ReconcileRunStore'),
+  /** Catalog pulls (manual through /admin, or the schedules'); stopped with the container, waiting for running pulls. */
+  catalogRunner: token<Promise<CatalogRunner>>('CatalogRunner'),
+  /** Order reconciliation (manual through /admin, or scheduled). */
+  reconciler: token<Promise<Reconciler>>('Reconciler'),
+  subscriptions: token<Promise<SubscriptionManager>>('SubscriptionManager'),
+  /** Provider settings changes: admin writes at once, other processes' by polling (started by the schedules job). */
+  vendorChanges: token<Promise<VendorChanges>>('VendorChanges'),
   /** The featured doors' options; null: not mounted. */
   featured: token<Promise<FeaturedDoorOptions | null>>('FeaturedDoors'),
-  /** /admin, /directory, the schedules; null: none. */
-  operatorSide: token<Promise<(Pick<OperatorSide, 'appOptions'> & Partial<Pick<OperatorSide, 'vendorChanges'>>) | null>>('OperatorSide'),
+  /** /admin (with the console) and /directory; null: none. */
+  operatorSide: token<Promise<OperatorSide | null>>('OperatorSide'),
+  /** Background job: the catalog and reconciliation schedules (null with GATEWAY_SCHEDULER=off), and the settings polling. */
+  schedules: token<Promise<CatalogScheduler | null>>('Schedules'),
+  /** Background job: the run history's hourly pruning (GATEWAY_RUNS_DAYS). */
+  runHistoryPruning: token<Promise<RunHistoryPruning>>('RunHistoryPruning'),
+  /** Boot step: featured vendors whose provider settings cannot work on this gateway, logged (their slugs). */
+  settingsReport: token<Promise<string[]>>('SettingsReport'),
+  /** Every background job started, after the boot's data steps (opened by startGateway, not by the app). */
+  backgroundJobs: token<Promise<void>>('BackgroundJobs'),
   /** Options a test sets on the app beyond what config says (rate-limit window, admin options...); empty in production. */
   appOptionsOverride: token<Partial<AppOptions>>('AppOptionsOverride'),
   /** The app's options without the operator side (the mTLS listener's app is built from them too). */
   appOptions: token<Promise<AppOptions>>('AppOptions'),
-  /** The main app (every boot step and the operator side included), not listening yet. */
+  /** The main app (the boot's data steps and the operator side included), not listening yet. */
   app: token<Promise<FastifyInstance>>('App'),
 } as const;

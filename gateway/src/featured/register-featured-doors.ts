@@ -21,7 +21,7 @@ export interface RegisterFeaturedDoorsOptions extends FeaturedDoorOptions {
  * (registered without fastify-plugin) with its own body parser: the raw bytes whatever the
  * Content-Type (vendors send odd ones; the adapter's declared format decides how they are read,
  * and what it cannot read is 400 invalid_native_payload). The door authenticates itself with the
- * vendor's scheme, so the v1 auth hooks are off (`auth: 'none'`); the connection-keyed rate limit
+ * vendor's scheme, outside the v1-signed scope; the connection-keyed rate limit
  * is off too (units resolve to connections only inside the handler; vendors deliver from shared
  * address pools).
  */
@@ -42,7 +42,7 @@ export function registerFeaturedDoors(app: FastifyInstance, options: RegisterFea
     void app.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-      scope.post(`/webhooks/${adapter.slug}`, { config: { auth: 'none', rateLimit: false } }, handle);
+      scope.post(`/webhooks/${adapter.slug}`, { config: { rateLimit: false } }, handle);
     });
   }
 }

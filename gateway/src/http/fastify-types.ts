@@ -3,9 +3,6 @@ import type { FailureCause } from '../journal/failure-cause.js';
 import type { ReplayTicket } from '../journal/replay-tickets.js';
 import type { EarnedTally } from '../webhooks/earned-tally.js';
 
-/** Authentication policy of a route, read by the auth plugin in onRoute. Default: 'v1'. */
-export type AuthPolicy = 'v1' | 'none';
-
 /** What the one log line per request says about the business side of it (for support). */
 export interface RequestAudit {
   eventType?: string | undefined;
@@ -44,7 +41,6 @@ declare module 'fastify' {
     replay: ReplayTicket | null;
   }
   interface FastifyContextConfig {
-    auth?: AuthPolicy;
     /** A load-balancer probe (/health, /ready): its request line is logged at debug only. */
     probe?: boolean;
     /** false: a /v1 route the delivery journal does not record (the vendor's own delivery log, read). */

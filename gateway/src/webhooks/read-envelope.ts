@@ -1,4 +1,5 @@
-import { GatewayError, inSpan, isKnownEventType, parseEnvelope, type Envelope } from '@loyalty-gateway/core';
+import { GatewayError, inSpan, isKnownEventType, parseEnvelope, parseOrThrow, type Envelope } from '@loyalty-gateway/core';
+import type { z } from 'zod';
 
 /** Strict UTF-8: bytes that are not UTF-8 are not JSON (RFC 8259 §8.1). */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -16,6 +17,15 @@ export function parseJsonObject(raw: unknown): Record<string, unknown> {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new GatewayError('malformed_body');
   return value as Record<string, unknown>;
+}
+
+/**
+ * A JSON body (the verified raw bytes, as the app receives every JSON body) through a strict
+ * schema: 400 malformed_json / malformed_body as the webhook's, then 400 missing_field or 422
+ * validation_failed with `fields`. The checkout calls and the admin API read theirs with it.
+ */
+export function readJsonBody<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+  return parseOrThrow(schema, parseJsonObject(raw));
 }
 
 export type ReadEnvelope = { kind: 'envelope'; envelope: Envelope } | { kind: 'unknown-event-type'; eventType: string };

@@ -1,0 +1,70 @@
+import { join } from 'node:path';
+import type { DependencyContainer } from 'tsyringe';
+import type { GatewayConfig } from '../config.js';
+import { createDeliveryJournal } from '../journal/index.js';
+import { JOURNAL_WORKER_LIMITS } from '../memory/memory-bounds.js';
+import { get, MiB, open, provide, resource } from './container.js';
+import { TOKENS } from './tokens.js';
+
+const HOUR = 60 * 60 * 1000;
+
+/** The delivery journal (GATEWAY_JOURNAL_DAYS, 0: off) and its hourly pruning (a background job). */
+export function registerJournal(c: DependencyContainer, config: GatewayConfig): void {
+  provide(
+    c,
+    TOKENS.journal,
+    resource(
+      'delivery journal',
+      async (r) => {
+        if (config.GATEWAY_JOURNAL_DAYS <= 0) return null;
+        const log = get(r, TOKENS.logger);
+        const journal = await createDeliveryJournal({
+          database: await open(r, TOKENS.gatewayDatabase),
+          masterKey: await open(r, TOKENS.masterKey),
+          retentionDays: config.GATEWAY_JOURNAL_DAYS,
+          maxBytes: config.GATEWAY_JOURNAL_MB * MiB,
+          // SQLite: written by its own thread (a second connection to gateway.sqlite), off the HTTP thread.
+          sqliteFile: config.DATABASE_URL ? undefined : join(config.GATEWAY_DATA_DIR, 'gateway.sqlite'),
+          sqliteCacheMb: config.GATEWAY_SQLITE_CACHE_MB,
+          writerResourceLimits: JOURNAL_WORKER_LIMITS,
+          onError: (error, dropped) =>
+            log?.warn({ err: error, dropped }, 'delivery journal: entries could not be written (requests are unaffected)'),
+        });
+        void journal
+          .writerThread()
+          ?.ready.then(({ heapSizeLimit, cacheSize }) =>
+            log?.info(
+              { heapLimitMb: Math.round(heapSizeLimit / MiB), sqliteCacheMb: Math.round(-cacheSize / 1024) },
+              'delivery journal writer thread started',
+            ),
+          );
+        (await open(r, TOKENS.metrics))?.watchJournal(journal);
+        return journal;
+      },
+      (journal) => journal.close(),
+    ),
+  );
+  // Pruned at start, then hourly; stopped before the journal closes.
+  provide(
+    c,
+    TOKENS.journalPruning,
+    resource(
+      'delivery journal pruning',
+      async (r) => {
+        const journal = await open(r, TOKENS.journal);
+        if (!journal) return null;
+        const log = get(r, TOKENS.logger);
+        const prune = () =>
+          journal.prune().then(
+            (removed) => removed > 0 && log?.info({ removed, days: config.GATEWAY_JOURNAL_DAYS }, 'delivery journal pruned'),
+            (error: unknown) => log?.warn({ err: error }, 'delivery journal pruning failed; retried in an hour'),
+          );
+        const timer = setInterval(() => void prune(), HOUR);
+        timer.unref();
+        void prune();
+        return timer;
+      },
+      async (timer) => clearInterval(timer),
+    ),
+  );
+}
