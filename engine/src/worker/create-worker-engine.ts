@@ -4,12 +4,15 @@ import type { DatabaseOptions } from '@loyalty-gateway/storage';
 import type { EmbeddedEngine, EngineNotice } from '../ledger/create-embedded-engine.js';
 import {
   fromWireError,
+  packBatch,
+  unpackBatch,
   workerStopped,
   type CallMessage,
   type EngineWorkerData,
   type NoticeMessage,
   type ReplyMessage,
   type StartMessage,
+  type WireBatch,
   type WorkerMethod,
 } from './worker-messages.js';
 
@@ -66,12 +69,12 @@ class EngineThread {
     onStop: (detail: string) => void,
     onNotice: ((notice: EngineNotice) => void) | undefined,
   ) {
-    worker.on('message', (replies: ReplyMessage[] | NoticeMessage) => {
-      if (!Array.isArray(replies)) {
-        onNotice?.(replies.notice);
+    worker.on('message', (message: WireBatch<ReplyMessage> | NoticeMessage) => {
+      if (typeof message !== 'string' && !Array.isArray(message)) {
+        onNotice?.(message.notice);
         return;
       }
-      for (const reply of replies) {
+      for (const reply of unpackBatch(message)) {
         const call = this.pending.get(reply.id);
         if (!call) continue;
         this.pending.delete(reply.id);
@@ -132,12 +135,13 @@ class EngineThread {
    * threads (serialising, waking the other thread, dispatching the event); with one message per
    * call it was ~12 % of the event loop's profile on the earn path (docs/benchmarks.md). Sent once
    * this turn of the event loop has read what its sockets had (setImmediate), so calls arriving
-   * together travel together. A thread stopped meanwhile has already failed them (stop).
+   * together travel together, as one JSON string (packBatch). A thread stopped meanwhile has
+   * already failed them (stop).
    */
   private readonly send = (): void => {
     const calls = this.outbox;
     this.outbox = [];
-    if (this.stopped === null) this.worker.postMessage(calls);
+    if (this.stopped === null) this.worker.postMessage(packBatch(calls));
   };
 
   get threadId(): number {

@@ -9,12 +9,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { EmbeddedEngine } from '../ledger/create-embedded-engine.js';
 import { openEngine } from '../ledger/open-engine.js';
 import {
+  packBatch,
   toWireError,
+  unpackBatch,
   type CallMessage,
   type EngineWorkerData,
   type NoticeMessage,
   type ReplyMessage,
   type StartMessage,
+  type WireBatch,
 } from './worker-messages.js';
 
 const port = parentPort!;
@@ -55,13 +58,13 @@ try {
   const send = () => {
     const replies = outbox;
     outbox = [];
-    if (replies.length > 0) port.postMessage(replies);
+    if (replies.length > 0) port.postMessage(packBatch(replies));
   };
   const reply = (message: ReplyMessage) => {
     if (outbox.push(message) === 1) setImmediate(send);
   };
-  port.on('message', (calls: CallMessage[]) => {
-    for (const message of calls) {
+  port.on('message', (batch: WireBatch<CallMessage>) => {
+    for (const message of unpackBatch(batch)) {
       if (message.method === 'close') {
         // Let the calls in flight finish and answer before the engine and database close under them.
         void Promise.allSettled([...inFlight])

@@ -41,6 +41,28 @@ export interface CallMessage {
   options?: EngineCallOptions | undefined;
 }
 
+/**
+ * A batch of calls or replies as it crosses the thread boundary: one JSON string when it encodes
+ * (every call and reply of the port is plain JSON data, as the remote engine's HTTP transport sends
+ * them), else the array itself, structured-cloned by postMessage. A string crosses as one copy of its
+ * bytes; an array of nested objects is walked by V8's serializer on this side and rebuilt property
+ * by property on the other, which on the earn path cost about twice JSON.stringify and JSON.parse
+ * (docs/benchmarks.md, "Against the handler a team would write").
+ */
+export type WireBatch<T> = string | T[];
+
+export function packBatch<T>(batch: T[]): WireBatch<T> {
+  try {
+    return JSON.stringify(batch);
+  } catch {
+    return batch; // a value JSON cannot carry (a BigInt, a cycle): structured clone
+  }
+}
+
+export function unpackBatch<T>(message: WireBatch<T>): T[] {
+  return typeof message === 'string' ? (JSON.parse(message) as T[]) : message;
+}
+
 /** A failure as it crosses the thread boundary: coded errors keep code, message and fields. */
 export type WireError =
   | { kind: 'engine' | 'coded'; code: string; message: string; fields?: FieldError[] | undefined }

@@ -4,8 +4,9 @@
 // sensible heap bound; without one the thread survives it).
 import { parentPort } from 'node:worker_threads';
 
-parentPort.on('message', (calls) => {
-  for (const message of calls) {
+parentPort.on('message', (batch) => {
+  // A batch crosses as one JSON string (worker-messages.ts packBatch), or as an array.
+  for (const message of typeof batch === 'string' ? JSON.parse(batch) : batch) {
     const id = String(message.argument?.transaction?.id);
     if (message.method === 'earn' && id.startsWith('CRASH')) process.exit(70);
     if (message.method === 'earn' && id.startsWith('HOG')) {
