@@ -24,6 +24,8 @@ export interface EngineServerOptions {
   /** Fastify logger options (default: off), or a pino logger already made. */
   logger?: FastifyServerOptions['logger'];
   loggerInstance?: FastifyBaseLogger | undefined;
+  /** Whether `POST /v1/commands` is served (default true); without it the route is unknown (404). */
+  batches?: boolean | undefined;
   /** Largest request body accepted (default 16 MiB: full catalog snapshots). */
   bodyLimit?: number | undefined;
 }
@@ -122,6 +124,7 @@ export function createEngineServer(options: EngineServerOptions): FastifyInstanc
     app.post(path, async (request) => run(engine, parseCommand(schema, request.body), { deadline: deadlineOf(request) }));
   }
 
+  if (options.batches === false) return app;
   app.post(BATCH_PATH, async (request) => {
     const { calls } = parseCommand(CommandBatchSchema, request.body);
     const arrival = arrivalOf(request);

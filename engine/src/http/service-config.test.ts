@@ -4,11 +4,12 @@ import { loadEngineServiceConfig } from './service-config.js';
 import { engineSeedFrom } from './service-seed.js';
 
 describe('engine service configuration', () => {
-  it('defaults: 127.0.0.1:4000, ./.data-engine, SQLite, no token, info', () => {
+  it('defaults: 127.0.0.1:4000, ./.data-engine, SQLite, no token, batches on, info', () => {
     expect(loadEngineServiceConfig({})).toEqual({
       ENGINE_PORT: 4000,
       ENGINE_HOST: '127.0.0.1',
       ENGINE_DATA_DIR: './.data-engine',
+      ENGINE_COMMAND_BATCHES: 'on',
       LOG_LEVEL: 'info',
     });
     expect(loadEngineServiceConfig({ DATABASE_URL: '', ENGINE_PORT: '4100' })).toMatchObject({ ENGINE_PORT: 4100 });

@@ -16,6 +16,11 @@ export const EngineServiceConfig = z.object({
   ENGINE_COMMIT_LANES: optional(commitLanesEnv),
   /** SQLite: the page cache of the engine's connection, in MiB (default 4: storage's SQLITE_DEFAULT_CACHE_MB). */
   ENGINE_SQLITE_CACHE_MB: optional(sqliteCacheMbEnv),
+  /**
+   * `off`: `POST /v1/commands` answers 404 as an engine service without batches would, and the
+   * gateway sends every call on its own endpoint (a compatibility check; the benchmark's "before").
+   */
+  ENGINE_COMMAND_BATCHES: optional(z.enum(['on', 'off'])).default('on'),
   LOG_LEVEL: optional(logLevelEnv).default('info'),
 });
 export type EngineServiceConfig = z.infer<typeof EngineServiceConfig>;

@@ -54,6 +54,7 @@ export async function startEngineService(env: Record<string, string | undefined>
     app = createEngineServer({
       engine,
       token: config.ENGINE_TOKEN,
+      batches: config.ENGINE_COMMAND_BATCHES === 'on',
       logger: { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' }, ...(tracing ? { mixin: traceLogFields } : {}) },
     });
     tracing?.useLogger(app.log);
