@@ -91,8 +91,16 @@ async function measure(target: Target, round: number): Promise<Measured> {
     const before = { gateway: gateway.cpu(), engine: engine?.cpu() ?? {} };
     const result = await load(gateway.port, duration, connections);
     const total = Math.max(1, result.requests.total);
-    const g = split(cpuPerRequest(before.gateway, gateway.cpu(), total));
-    const e = engine ? split(cpuPerRequest(before.engine, engine.cpu(), total)) : { main: 0, other: 0 };
+    const gatewayThreads = cpuPerRequest(before.gateway, gateway.cpu(), total);
+    const engineThreads = engine ? cpuPerRequest(before.engine, engine.cpu(), total) : {};
+    const g = split(gatewayThreads);
+    const e = engine ? split(engineThreads) : { main: 0, other: 0 };
+    const busiest = (threads: Record<string, number>) =>
+      Object.entries(threads)
+        .filter(([thread, us]) => thread !== 'main' && us >= 5)
+        .sort((a, b) => b[1] - a[1])
+        .map(([thread, us]) => `${thread} ${us.toFixed(0)}`)
+        .join(', ');
     const measured: Measured = {
       target,
       round,
@@ -110,6 +118,7 @@ async function measure(target: Target, round: number): Promise<Measured> {
       `round ${round} ${target}: ${measured.rps.toFixed(0)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms, non-2xx ${measured.non2xx}, errors ${measured.errors}; ` +
         `CPU µs/earn gateway ${g.main.toFixed(0)} + ${g.other.toFixed(0)}, engine service ${e.main.toFixed(0)} + ${e.other.toFixed(0)}`,
     );
+    console.log(`  other threads, µs/earn: gateway ${busiest(gatewayThreads) || '—'}; engine service ${busiest(engineThreads) || '—'}`);
     return measured;
   } finally {
     for (const p of processes.reverse()) await p.stop();
