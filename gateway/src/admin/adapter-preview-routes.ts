@@ -1,7 +1,7 @@
-import { AdapterPreviewRequest, GatewayError, type AdapterPreview } from '@loyalty-gateway/core';
+import { AdapterPreviewRequest, GatewayError, WEBHOOK_FETCH_BACK, type AdapterPreview } from '@loyalty-gateway/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { previewAdapterPayload } from '../featured/preview-adapter-payload.js';
-import { WEBHOOK_FETCH_POLICY, webhookFetchClient } from '../featured/webhook-fetch-policy.js';
+import { webhookFetchClient } from '../featured/webhook-fetch-policy.js';
 import { ADMIN_ROUTE, type AdminDeps } from './admin-types.js';
 import { slugParam } from './read-admin-body.js';
 import { readJsonBody } from '../webhooks/read-envelope.js';
@@ -26,7 +26,7 @@ export async function previewAdapter(
       adapter,
       store: deps.store,
       pipeline: deps.previewPipeline,
-      fetchClient: () => webhookFetchClient(WEBHOOK_FETCH_POLICY, deps.outbound),
+      fetchClient: () => webhookFetchClient(WEBHOOK_FETCH_BACK, deps.outbound),
       clock: () => deps.now().getTime(),
       publicUrl: deps.publicUrl,
       log,

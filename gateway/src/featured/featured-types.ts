@@ -3,6 +3,7 @@ import type {
   AcceptedOutcome,
   AnyAdapter,
   Connection,
+  FetchBackBudget,
   GatewayError,
   ResolvedUnit as CoreResolvedUnit,
   HttpClient,
@@ -14,7 +15,6 @@ import type { GatewayStore, VendorNoteStore } from '../stores/index.js';
 import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { HandshakeLimiter, HandshakeLimits } from './handshake-limiter.js';
 import type { ProviderConfig } from './provider-settings.js';
-import type { WebhookFetchPolicy } from './webhook-fetch-policy.js';
 
 /** What the featured door reads from the gateway store. */
 export type FeaturedStore = Pick<GatewayStore, 'getVendor' | 'find' | 'getCredentials'>;
@@ -29,8 +29,8 @@ export interface FeaturedDoorOptions {
   adapters?: readonly AnyAdapter[] | undefined;
   /** GATEWAY_PUBLIC_URL: the base of the URL an HMAC over `url+body` covers when no notificationUrl is set. */
   publicUrl?: string | undefined;
-  /** Fetch-back budget of one webhook request (WEBHOOK_FETCH_POLICY by default; tests shorten it). */
-  fetchPolicy?: Partial<WebhookFetchPolicy> | undefined;
+  /** Fetch-back budget of one unit of a webhook request (WEBHOOK_FETCH_BACK by default; tests shorten it). */
+  fetchPolicy?: Partial<FetchBackBudget> | undefined;
   /** Where fetch-backs may go (production: no loopback); DEVELOPMENT_OUTBOUND_POLICY by default. */
   outbound?: OutboundPolicy | undefined;
   /** Handshakes recorded for the operator; logged at warn only when absent. */

@@ -1,3 +1,4 @@
+import { WEBHOOK_FETCH_BACK } from '@loyalty-gateway/core';
 import { adapter as square } from '@loyalty-gateway/adapter-square';
 import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,6 @@ import {
   featuredSeedDocument,
 } from '../testing/featured-seed.js';
 import { adapterFixture, adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
-import { WEBHOOK_FETCH_POLICY } from './webhook-fetch-policy.js';
 
 // The production budget, a real recorded vendor server and real time: these tests assert a bound
 // on how long a vendor waits for our answer when its API is slow or rate-limits us.
@@ -80,7 +80,7 @@ describe('the fetch-back budget of a webhook request', () => {
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ code: 'vendor_api_unavailable' });
     expect(elapsed).toBeLessThan(BOUND_MS);
-    expect(elapsed).toBeLessThan(WEBHOOK_FETCH_POLICY.budgetMs + 1_500);
+    expect(elapsed).toBeLessThan(WEBHOOK_FETCH_BACK.budgetMs + 1_500);
   });
 
   it('a batch of one merchant whose orders each fetch in 0.9 s earns: each unit has a budget of its own (a shared one would fail unit 5 on every redelivery, 503 at the same point)', async () => {
@@ -100,7 +100,7 @@ describe('the fetch-back budget of a webhook request', () => {
         headers: { 'content-type': 'application/json', 'x-clover-auth': CLOVER_AUTH_CODE },
       }),
     );
-    expect(elapsed).toBeGreaterThan(WEBHOOK_FETCH_POLICY.budgetMs); // together longer than one budget…
+    expect(elapsed).toBeGreaterThan(WEBHOOK_FETCH_BACK.budgetMs); // together longer than one budget…
     expect(response.statusCode).toBe(200); // …but each unit within its own
     expect(response.json().results.map((r: { transactionId: string; status: string }) => [r.transactionId, r.status])).toEqual(
       ids.map((id) => [id, 'processed']),
@@ -125,7 +125,7 @@ describe('the fetch-back budget of a webhook request', () => {
       }),
     );
     expect(response.statusCode).toBe(503);
-    expect(elapsed).toBeLessThan(WEBHOOK_FETCH_POLICY.budgetMs + 1_500);
+    expect(elapsed).toBeLessThan(WEBHOOK_FETCH_BACK.budgetMs + 1_500);
     expect(api.hits(`${XYZ}/orders/DOWNAAAAAAAA3`)).toBe(0);
   }, 15_000);
 

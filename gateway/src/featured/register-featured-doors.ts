@@ -1,3 +1,4 @@
+import { WEBHOOK_FETCH_BACK } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
 import { adapters as registeredAdapters } from '../adapters.js';
 import '../http/fastify-types.js';
@@ -6,7 +7,7 @@ import type { WebhookPipeline } from '../webhooks/webhook-pipeline.js';
 import type { FeaturedDoorOptions } from './featured-types.js';
 import { featuredHandler } from './handle-featured-webhook.js';
 import { createHandshakeLimiter } from './handshake-limiter.js';
-import { WEBHOOK_FETCH_POLICY, webhookFetchClient } from './webhook-fetch-policy.js';
+import { webhookFetchClient } from './webhook-fetch-policy.js';
 
 export interface RegisterFeaturedDoorsOptions extends FeaturedDoorOptions {
   pipeline: WebhookPipeline;
@@ -26,15 +27,15 @@ export interface RegisterFeaturedDoorsOptions extends FeaturedDoorOptions {
  * address pools).
  */
 export function registerFeaturedDoors(app: FastifyInstance, options: RegisterFeaturedDoorsOptions): void {
-  const policy = { ...WEBHOOK_FETCH_POLICY, ...options.fetchPolicy };
+  const budget = { ...WEBHOOK_FETCH_BACK, ...options.fetchPolicy };
   for (const adapter of options.adapters ?? registeredAdapters) {
     const handle = featuredHandler({
       adapter,
       store: options.store,
       pipeline: options.pipeline,
-      fetchClient: () => webhookFetchClient(policy, options.outbound),
+      fetchClient: () => webhookFetchClient(budget, options.outbound),
       notes: options.notes,
-      handshakeLimiter: createHandshakeLimiter(options.handshakeLimits),
+      handshakeLimiter: createHandshakeLimiter(options.handshakeLimits, options.clock),
       publicUrl: options.publicUrl,
       clock: options.clock,
       replayTickets: options.replayTickets,

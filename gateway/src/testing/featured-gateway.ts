@@ -1,7 +1,6 @@
-import type { AnyAdapter } from '@loyalty-gateway/core';
+import type { AnyAdapter, FetchBackBudget } from '@loyalty-gateway/core';
 import type { FastifyServerFactory } from 'fastify';
 import type { HandshakeLimits } from '../featured/handshake-limiter.js';
-import type { WebhookFetchPolicy } from '../featured/webhook-fetch-policy.js';
 import { openGateway, type GatewayFixture } from './gateway-fixture.js';
 
 /** The gateway fixture with the featured doors mounted (what the featured suites call it). */
@@ -14,8 +13,8 @@ export interface FeaturedGatewayOptions {
   serverFactory?: FastifyServerFactory;
   dialect?: 'sqlite' | 'postgres';
   clock?: () => number;
-  /** The door's fetch-back budget (the production WEBHOOK_FETCH_POLICY unless given). */
-  fetchPolicy?: Partial<WebhookFetchPolicy>;
+  /** The door's fetch-back budget (the production WEBHOOK_FETCH_BACK unless given). */
+  fetchPolicy?: Partial<FetchBackBudget>;
   /** Unsigned handshake limits (the production HANDSHAKE_LIMITS unless given). */
   handshakeLimits?: HandshakeLimits;
   /** GATEWAY_TRUSTED_PROXIES of the app (none unless given). */

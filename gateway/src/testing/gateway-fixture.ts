@@ -1,5 +1,12 @@
 import { Writable } from 'node:stream';
-import { createHttpClient, signV1, type AnyAdapter, type IdempotencyCache, type LoyaltyEngine } from '@loyalty-gateway/core';
+import {
+  createHttpClient,
+  signV1,
+  type AnyAdapter,
+  type FetchBackBudget,
+  type IdempotencyCache,
+  type LoyaltyEngine,
+} from '@loyalty-gateway/core';
 import type { EmbeddedEngine } from '@loyalty-gateway/engine';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -11,7 +18,6 @@ import type { AppOptions } from '../app.js';
 import { TOKENS, closeContainer, open, perContainer, provide, resource } from '../composition/index.js';
 import { createConsoleSessions } from '../console/index.js';
 import type { HandshakeLimits } from '../featured/handshake-limiter.js';
-import type { WebhookFetchPolicy } from '../featured/webhook-fetch-policy.js';
 import { createDeliveryJournal, type DeliveryJournal } from '../journal/index.js';
 import { createReconcileRunStore, createReconciler, type Reconciler } from '../reconcile/index.js';
 import { createCatalogRunner, type CatalogRunner } from '../scheduler/index.js';
@@ -58,8 +64,8 @@ export interface FeaturedDoorOptions {
   /** The adapters mounted (every registered one when absent). */
   adapters?: readonly AnyAdapter[];
   publicUrl?: string;
-  /** The door's fetch-back budget (the production WEBHOOK_FETCH_POLICY unless given). */
-  fetchPolicy?: Partial<WebhookFetchPolicy>;
+  /** The door's fetch-back budget (the production WEBHOOK_FETCH_BACK unless given). */
+  fetchPolicy?: Partial<FetchBackBudget>;
   /** Unsigned handshake limits (the production HANDSHAKE_LIMITS unless given). */
   handshakeLimits?: HandshakeLimits;
 }
