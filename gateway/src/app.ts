@@ -219,6 +219,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerRefusalLimit(app, {
       ...options.refusalLimit,
       redis: options.redis,
+      clock: options.clock ?? Date.now,
       onError: (error) => app.log.warn({ err: error }, 'refusal limiter unavailable; requests let through'),
     });
   }
@@ -241,7 +242,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.metrics) registerMetrics(app, { metrics: options.metrics, adminToken: options.admin?.token });
   if (options.journal) registerJournalHook(app, options.journal, clock);
   if (tracingOn()) registerTraceOutcome(app);
-  await app.register(rateLimit, rateLimitOptions({ ...options.rateLimit, redis: options.redis }));
+  await app.register(rateLimit, rateLimitOptions({ ...options.rateLimit, redis: options.redis, clock: options.clock ?? Date.now }));
 
   const pipeline =
     options.pipeline ?? createDoorPipeline({ engine: options.engine, cache: options.idempotency, log: app.log, metrics: options.metrics });

@@ -90,6 +90,17 @@ describe('GATEWAY_RATE_LIMIT per connection', () => {
     expect((await gw.send(sale())).statusCode).toBe(200);
   });
 
+  it("in-process, the window is measured on the app's injected clock", async () => {
+    let now = Date.now();
+    const gw = await gateway({ rateLimit: { max: 1, windowMs: 60_000 }, clock: () => now });
+    expect((await gw.send(sale())).statusCode).toBe(200);
+    expect429(await gw.send(sale()));
+    now += 59_000;
+    expect429(await gw.send(sale()));
+    now += 1_000; // the window has ended on the app's clock, with no real time passing
+    expect((await gw.send(sale())).statusCode).toBe(200);
+  });
+
   it.runIf(process.env.REDIS_URL)('holds across two gateway processes sharing REDIS_URL', async () => {
     const redisA = createRedisClient(process.env.REDIS_URL!);
     const redisB = createRedisClient(process.env.REDIS_URL!);

@@ -92,6 +92,27 @@ describe.each(backends)('refused requests are limited per client address (%s cou
   }
 });
 
+describe("the in-process refusal counts' window is measured on the app's injected clock", () => {
+  let gw: GatewayFixture;
+  let now = Date.now();
+  beforeAll(async () => {
+    gw = await openGateway({ refusalLimit: { max: 2, windowMs: 60_000 }, clock: () => now });
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  it('an address past its limit is served again once the window has ended on that clock, with no real time passing', async () => {
+    const bad = { signature: 'v1=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' };
+    for (let i = 0; i < 2; i += 1) expect((await gw.send(sale(), bad)).statusCode).toBe(401);
+    expect((await gw.send(sale())).statusCode).toBe(429);
+    now += 59_000;
+    expect((await gw.send(sale())).statusCode).toBe(429);
+    now += 1_000;
+    expect((await gw.send(sale())).statusCode).toBe(200);
+  });
+});
+
 describe.runIf(process.env.REDIS_URL)('refused requests counted by other gateway processes (Redis counters)', () => {
   let gw: GatewayFixture;
   let redis: Redis;
