@@ -13,7 +13,7 @@
  *   and the next schedule slot (or a manual run) pulls again.
  *
  * The engine-call policy (deadline, circuit breaker, retries of read-only calls) belongs to the
- * gateway's engine client; `gateway/src/resilience.ts` lists it with these.
+ * gateway's engine client (`ENGINE_CALL`); docs/architecture.md lists the four together.
  */
 
 /** How one vendor call may spend time and attempts. */
