@@ -32,8 +32,8 @@ export default tseslint.config(
     },
   },
   {
-    // The packages' code (not their vitest.config.ts, which re-exports the root's shared settings).
-    files: ['*/src/**/*.ts', 'adapters/*/src/**/*.ts', 'engine/bench/**/*.ts'],
+    // The packages' code and scenario tests (not their vitest.config.ts, which re-exports the root's shared settings).
+    files: ['*/src/**/*.ts', '*/test/**/*.ts', 'adapters/*/src/**/*.ts', 'engine/bench/**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
       '@nx/enforce-module-boundaries': [

@@ -83,7 +83,7 @@ describe('adapter generator', () => {
       '# Featured vendors\n\nRegistered adapters: `shopify`, `square` (the typed list in `gateway/src/adapters.ts`).\n',
     );
     await adapterGenerator(tree, { slug: 'acme-pos', name: 'Acme POS' });
-    const e2e = tree.read('gateway/src/featured/acme-pos.e2e.test.ts', 'utf-8')!;
+    const e2e = tree.read('gateway/test/featured/acme-pos.e2e.test.ts', 'utf-8')!;
     expect(e2e).toContain("import { adapter } from '@loyalty-gateway/adapter-acme-pos';");
     expect(e2e).toContain("adapterFile('seed.example.json')");
     expect(e2e).toContain("url: '/webhooks/acme-pos'");
