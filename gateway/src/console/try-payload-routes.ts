@@ -5,7 +5,7 @@ import { previewAdapter } from '../admin/adapter-preview-routes.js';
 import { SlugParams } from '../admin/admin-schemas.js';
 import type { AdminDeps } from '../admin/admin-types.js';
 import type { ConsoleMessage } from './console-html.js';
-import type { ConsoleKit } from './onboarding-routes.js';
+import type { ConsoleKit } from './console-kit.js';
 import { renderTryPayload, type TryPayloadForm } from './try-payload-page.js';
 
 /**
