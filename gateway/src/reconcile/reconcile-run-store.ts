@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, type SqlDatabase } from '@loyalty-gateway/storage';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { deleteRuns, finishedRunsBefore, newestRunsQuery, type RunListFilter, type StatementRunner } from '../stores/run-history.js';
+import {
+  ABANDONED_AFTER_MS,
+  deleteRuns,
+  finishedRunsBefore,
+  newestRunsQuery,
+  type RunListFilter,
+  type StatementRunner,
+} from '../stores/run-history.js';
 
 interface GwReconcileRunsTable {
   id: string;
@@ -70,9 +77,6 @@ const toRun = (row: Selectable<GwReconcileRunsTable>): ReconcileRun => ({
   failed: Number(row.failed),
   error: row.error,
 });
-
-/** A run still `running` this long after it started belongs to a process that died. */
-export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
 
 export type ReconcileRunStore = Awaited<ReturnType<typeof createReconcileRunStore>>;
 

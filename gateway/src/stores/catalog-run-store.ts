@@ -3,19 +3,17 @@ import { isUniqueViolation, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { Kysely, Selectable } from 'kysely';
 import type { CatalogClaim, CatalogRun, CatalogRunCounts, CatalogRunStore } from './gateway-store-types.js';
 import type { GwCatalogRunsTable, OperatorTables } from './operator-tables.js';
-import { deleteRuns, finishedRunsBefore, newestRunsQuery, type StatementRunner } from './run-history.js';
+import { ABANDONED_AFTER_MS, deleteRuns, finishedRunsBefore, newestRunsQuery, type StatementRunner } from './run-history.js';
 
 export interface CatalogRunStoreOptions {
   /** The gateway's database (opened by the caller, never closed here). */
   database: SqlDatabase<any>;
   clock?: () => Date;
-  /** A `running` row with no heartbeat for this long was abandoned (its process died) and may be taken over. Default 1 h. */
-  staleAfterMs?: number;
+  /** A `running` row with no heartbeat for this long was abandoned (its process died) and may be taken over. Default ABANDONED_AFTER_MS (1 h). */
+  abandonedAfterMs?: number;
   /** Where the pruning's deletes run (see StatementRunner); the store's connection when absent. */
   deletes?: StatementRunner | undefined;
 }
-
-export const DEFAULT_STALE_AFTER_MS = 60 * 60 * 1000;
 
 const toRun = (row: Selectable<GwCatalogRunsTable>): CatalogRun => ({
   id: row.id,
@@ -52,7 +50,7 @@ const countColumns = (counts: Partial<CatalogRunCounts>) => {
 export async function createCatalogRunStore(options: CatalogRunStoreOptions): Promise<CatalogRunStore> {
   const db = options.database.db as Kysely<OperatorTables>;
   const now = options.clock ?? (() => new Date());
-  const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
+  const abandonedAfterMs = options.abandonedAfterMs ?? ABANDONED_AFTER_MS;
 
   const get = async (id: string) => {
     const row = await db.selectFrom('gw_catalog_runs').selectAll().where('id', '=', id).executeTakeFirst();
@@ -61,7 +59,7 @@ export async function createCatalogRunStore(options: CatalogRunStoreOptions): Pr
 
   /** Mark an abandoned `running` row failed; true when this caller did it (or someone else already had). */
   async function retireIfStale(row: Selectable<GwCatalogRunsTable>, at: number): Promise<boolean> {
-    if (Number(row.heartbeat_at) > at - staleAfterMs) return false;
+    if (Number(row.heartbeat_at) > at - abandonedAfterMs) return false;
     await db
       .updateTable('gw_catalog_runs')
       .set({ status: 'failed', finished_at: at, error: `abandoned: no progress since ${new Date(Number(row.heartbeat_at)).toISOString()}` })

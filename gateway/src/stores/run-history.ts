@@ -20,6 +20,13 @@ export type StatementRunner = (query: CompiledQuery) => Promise<{ changes: numbe
 /** A run-history table: both have `id`, `status` (`running` · `succeeded` · `failed`) and `started_at`. */
 type RunTable = 'gw_catalog_runs' | 'gw_reconcile_runs';
 
+/**
+ * A run still `running` with no sign of life for this long belongs to a process that died: it is
+ * marked failed (abandoned), and its slot or window may be run again. A catalog run's sign of life
+ * is its heartbeat (each page); a reconciliation run, which has none, is measured from its start.
+ */
+export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+
 /** Most runs one list returns (the bound of the admin's RunsQuery `limit`). */
 export const RUNS_LIST_MAX = 1_000;
 
