@@ -68,6 +68,40 @@ describe('startGateway with LOYALTY_ENGINE_URL', () => {
   });
 });
 
+describe('startGateway with LOYALTY_ENGINE_URL under concurrent sales', () => {
+  it('concurrent earns (batched when they meet in one turn) land exactly once; their retries are duplicates', async () => {
+    const gateway = await startGateway({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOG_LEVEL: 'silent',
+      GATEWAY_ENV: 'development',
+      GATEWAY_SCHEDULER: 'off',
+      GATEWAY_DATA_DIR: path.join(dir, 'data-concurrent'),
+      GATEWAY_SEED_FILE: seedFile,
+      LOYALTY_ENGINE_URL: service.url,
+      LOYALTY_ENGINE_TOKEN: TEST_ENGINE_TOKEN,
+    });
+    try {
+      const before = (await service.embedded.eligibility(scope())).walletBalance;
+      const sales = Array.from({ length: 60 }, (_, i) => sale({ id: `BATCH-${Date.now()}-${i}`, total: 1 }));
+      const answers = await Promise.all(sales.map(async (body) => (await post(`${gateway.address}/webhooks/generic`, body)).json()));
+      expect(answers.map((a) => (a as { status: string }).status)).toEqual(Array(60).fill('processed'));
+      // The vendors' retries as new events of the same sales: the engine's ledger keys answer duplicate.
+      const retries = await Promise.all(
+        sales.map(async (body) =>
+          (await post(`${gateway.address}/webhooks/generic`, { ...body, eventId: `${body.eventId}:retry` })).json(),
+        ),
+      );
+      expect(retries.map((a) => (a as { status: string }).status)).toEqual(Array(60).fill('duplicate'));
+      expect((await service.embedded.eligibility(scope())).walletBalance).toBe(before + 60);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
 function scope() {
   return {
     merchantId: 'm-bean',
