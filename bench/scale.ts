@@ -1,0 +1,250 @@
+/**
+ * What an earn costs on a large ledger (docs/benchmarks.md, "Cost at ledger size"): the gateway on
+ * a data directory grown by bench/scale-seed.ts, earns for a few thousand regular members against
+ * earns spread over every member, alternated in one run:
+ *
+ *   npx tsx bench/scale-seed.ts DIR 1000000 10000000 2000000
+ *   npx tsx bench/scale.ts DIR                  (SCALE_POSTGRES_URL as for the seed: PostgreSQL)
+ *
+ * SCALE_ROUNDS (default 3) rounds of SCALE_SECONDS (default 8) per mix after a warm-up, at
+ * SCALE_CONNECTIONS (default 32) keep-alive connections. Per mix: earns/s, p50/p99, the gateway's
+ * CPU per earn (all its threads; PostgreSQL's processes beside it on that dialect), the bytes its
+ * process read and wrote per earn through system calls (/proc/PID/io rchar and wchar: SQLite's page
+ * reads and its WAL writes, whether or not the OS's cache served them), and its peak RSS.
+ */
+import http from 'node:http';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { sampler, startServer, type ServerProcess } from './server-process.js';
+import { scaleSale } from './scale-sale.js';
+import { scaleEnv } from './scale-seed.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dir = process.argv[2];
+if (!dir) throw new Error('usage: scale.ts DIR');
+const postgresUrl = process.env.SCALE_POSTGRES_URL;
+const rounds = Number(process.env.SCALE_ROUNDS ?? 3);
+const seconds = Number(process.env.SCALE_SECONDS ?? 8);
+const connections = Number(process.env.SCALE_CONNECTIONS ?? 32);
+const REGULARS = 3000;
+
+function io(pid: number, tid?: string): { rchar: number; wchar: number; read: number; write: number } {
+  const text = readFileSync(tid === undefined ? `/proc/${pid}/io` : `/proc/${pid}/task/${tid}/io`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(text)![1]);
+  return { rchar: field('rchar'), wchar: field('wchar'), read: field('read_bytes'), write: field('write_bytes') };
+}
+
+/** Bytes read and written through system calls so far, per thread (`comm/tid`). */
+function threadIo(pid: number): Map<string, { rchar: number; wchar: number }> {
+  const out = new Map<string, { rchar: number; wchar: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const { rchar, wchar } = io(pid, tid);
+      out.set(tid === String(pid) ? 'main' : `${comm}/${tid}`, { rchar, wchar });
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/** CPU µs of these processes so far (/proc, clock ticks). */
+function pidsCpu(pids: number[]): number {
+  let sum = 0;
+  for (const pid of pids) {
+    try {
+      const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+      sum += (Number(fields[11]) + Number(fields[12])) * 1e4;
+    } catch {
+      // ended
+    }
+  }
+  return sum;
+}
+
+/**
+ * PostgreSQL's side, of this database only (the server is shared): its backends' pids, and the
+ * buffer pages its statements touched (found in shared buffers, or read from the OS).
+ */
+async function postgresSide(client: pg.Client): Promise<{ pids: number[]; hit: number; read: number }> {
+  const { rows } = await client.query(
+    `select (select array_agg(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()) as pids, blks_hit, blks_read from pg_stat_database where datname = current_database()`,
+  );
+  return { pids: (rows[0].pids ?? []).map(Number), hit: Number(rows[0].blks_hit), read: Number(rows[0].blks_read) };
+}
+
+const totalCpu = (cpu: Record<string, number>) => Object.values(cpu).reduce((a, b) => a + b, 0);
+
+/** Drive `connections` keep-alive connections for `ms`, each sending sales for `member()` back to back. */
+async function drive(port: number, ms: number, member: () => string): Promise<{ ok: number; other: number; latencies: number[] }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let ok = 0;
+  let other = 0;
+  let n = 0;
+  const end = Date.now() + ms;
+  const one = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const { body, headers } = scaleSale(member(), `L-${process.pid}-${Date.now().toString(36)}-${(n += 1)}`);
+      const start = process.hrtime.bigint();
+      const request = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/webhooks/generic', headers, agent }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+          if (response.statusCode === 200) ok += 1;
+          else other += 1;
+          resolve();
+        });
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < end) await one();
+    }),
+  );
+  agent.destroy();
+  return { ok, other, latencies };
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+async function members(): Promise<number> {
+  // The generated members are MBR-S-0 … MBR-S-(n-1): their count from the seed's record.
+  const { members: n } = JSON.parse(readFileSync(path.join(dir!, 'sizes.json'), 'utf8')) as { members: number };
+  return n;
+}
+
+const server: ServerProcess = await startServer(root, path.join(dir, 'scale.log'), ['gateway/src/main.ts'], {
+  ...scaleEnv(dir, postgresUrl),
+  GATEWAY_RATE_LIMIT: '100000000',
+});
+const pid = server.child.pid!;
+const all = await members();
+const mixes = {
+  regular: () => `MBR-S-${Math.floor(Math.random() * Math.min(REGULARS, all))}`,
+  spread: () => `MBR-S-${Math.floor(Math.random() * all)}`,
+};
+type Mix = keyof typeof mixes;
+const totals: Record<
+  Mix,
+  {
+    earns: number;
+    seconds: number;
+    cpu: number;
+    pgCpu: number;
+    pgHit: number;
+    pgRead: number;
+    io: ReturnType<typeof io>;
+    threads: Map<string, { rchar: number; wchar: number }>;
+    latencies: number[];
+    other: number;
+  }
+> = {
+  regular: {
+    earns: 0,
+    seconds: 0,
+    cpu: 0,
+    pgCpu: 0,
+    pgHit: 0,
+    pgRead: 0,
+    io: { rchar: 0, wchar: 0, read: 0, write: 0 },
+    threads: new Map(),
+    latencies: [],
+    other: 0,
+  },
+  spread: {
+    earns: 0,
+    seconds: 0,
+    cpu: 0,
+    pgCpu: 0,
+    pgHit: 0,
+    pgRead: 0,
+    io: { rchar: 0, wchar: 0, read: 0, write: 0 },
+    threads: new Map(),
+    latencies: [],
+    other: 0,
+  },
+};
+const rss = sampler(() => server.rss());
+const pgClient = postgresUrl ? new pg.Client({ connectionString: postgresUrl }) : undefined;
+await pgClient?.connect();
+try {
+  await drive(server.port, 3000, mixes.spread);
+  for (let round = 0; round < rounds; round += 1) {
+    for (const mix of (round % 2 === 0 ? ['regular', 'spread'] : ['spread', 'regular']) as Mix[]) {
+      const cpu0 = totalCpu(server.cpu());
+      const pg0 = pgClient ? await postgresSide(pgClient) : undefined;
+      const pgCpu0 = pg0 ? pidsCpu(pg0.pids) : 0;
+      const io0 = io(pid);
+      const threads0 = threadIo(pid);
+      const t0 = Date.now();
+      const result = await drive(server.port, seconds * 1000, mixes[mix]);
+      const t = totals[mix];
+      t.seconds += (Date.now() - t0) / 1000;
+      t.cpu += totalCpu(server.cpu()) - cpu0;
+      if (pgClient && pg0) {
+        const pg1 = await postgresSide(pgClient);
+        t.pgCpu += pidsCpu(pg0.pids) - pgCpu0;
+        t.pgHit += pg1.hit - pg0.hit;
+        t.pgRead += pg1.read - pg0.read;
+      }
+      const io1 = io(pid);
+      for (const k of ['rchar', 'wchar', 'read', 'write'] as const) t.io[k] += io1[k] - io0[k];
+      for (const [thread, now] of threadIo(pid)) {
+        const then = threads0.get(thread) ?? { rchar: 0, wchar: 0 };
+        const sum = t.threads.get(thread) ?? { rchar: 0, wchar: 0 };
+        t.threads.set(thread, { rchar: sum.rchar + now.rchar - then.rchar, wchar: sum.wchar + now.wchar - then.wchar });
+      }
+      t.earns += result.ok;
+      t.other += result.other;
+      t.latencies.push(...result.latencies);
+      console.log(`round ${round + 1} ${mix}: ${(result.ok / seconds).toFixed(0)} earn/s`);
+    }
+  }
+} finally {
+  const memory = rss.stop();
+  await pgClient?.end();
+  await server.stop();
+  const rate = (mix: Mix) => totals[mix].earns / totals[mix].seconds;
+  const rows = (['regular', 'spread'] as Mix[]).map((mix) => {
+    const t = totals[mix];
+    const sorted = t.latencies.sort((a, b) => a - b);
+    return {
+      mix,
+      'earn/s': Math.round(rate(mix)),
+      relative: +(rate(mix) / rate('regular')).toFixed(2),
+      'p50 ms': +quantile(sorted, 0.5).toFixed(1),
+      'p99 ms': +quantile(sorted, 0.99).toFixed(1),
+      'gateway CPU µs/earn': Math.round(t.cpu / t.earns),
+      ...(postgresUrl
+        ? {
+            'postgres CPU µs/earn': Math.round(t.pgCpu / t.earns),
+            'pages hit/earn': +(t.pgHit / t.earns).toFixed(1),
+            'pages read/earn': +(t.pgRead / t.earns).toFixed(1),
+          }
+        : {}),
+      'read KB/earn': +(t.io.rchar / t.earns / 1024).toFixed(1),
+      'written KB/earn': +(t.io.wchar / t.earns / 1024).toFixed(1),
+      'disk read KB/earn': +(t.io.read / t.earns / 1024).toFixed(1),
+      'non-200': t.other,
+    };
+  });
+  console.table(rows);
+  for (const mix of ['regular', 'spread'] as Mix[]) {
+    const t = totals[mix];
+    const busy = [...t.threads].filter(([, v]) => v.rchar + v.wchar > 512 * t.earns);
+    console.log(
+      `${mix}, KB read/written per earn by thread: ${busy.map(([name, v]) => `${name} ${(v.rchar / t.earns / 1024).toFixed(1)}/${(v.wchar / t.earns / 1024).toFixed(1)}`).join(', ')}`,
+    );
+  }
+  console.log(
+    `members ${all.toLocaleString()}, peak RSS ${(memory.peak / 2 ** 20).toFixed(0)} MiB, ${connections} connections, ${rounds} rounds of ${seconds} s per mix`,
+  );
+  console.log(JSON.stringify({ dir, postgres: Boolean(postgresUrl), rows, peakRssMiB: Math.round(memory.peak / 2 ** 20) }));
+}
