@@ -152,8 +152,6 @@ export const ENGINE_SERVICE_ERRORS = {
   engine_unavailable: { status: 503, message: 'The loyalty engine cannot serve right now; nothing was committed.' },
 } as const satisfies Record<string, ErrorEntry>;
 
-export type EngineServiceErrorCode = keyof typeof ENGINE_SERVICE_ERRORS;
-
 /** A coded failure, thrown anywhere and rendered once by the gateway's error handler. */
 export class GatewayError extends Error {
   readonly code: ErrorCode;

@@ -1,8 +1,9 @@
-export { buildApp, BODY_LIMIT, type AppOptions } from './app.js';
-export { loadConfig, ConfigError, GatewayConfig, GATEWAY_ENVIRONMENTS } from './config.js';
+/**
+ * The face of @loyalty-gateway/gateway, for tools and bench only: start a whole gateway process
+ * (the CLI's tests), or build the app over stores of one's own (bench/gateway-without-ledger.ts).
+ * Everything else is assembled inside the gateway (`composition/`); its adapters are `./adapters`.
+ */
 export { startGateway, type RunningGateway } from './start-gateway.js';
-export { loadSeedFile, applySeed, SeedError } from './boot/seed.js';
-export { parseSeed, GatewaySeed, type ParsedSeed } from './boot/seed-schema.js';
-export { DEMO_CREDENTIALS_FILE, type DemoCredentials } from './boot/demo.js';
-export { createGatewayStore, createMemoryIdempotencyCache, gatewayMigrations, type GatewayStore } from './stores/index.js';
-export { createGatewayLogging, type GatewayLogging } from './http/logger-options.js';
+export { buildApp } from './app.js';
+export { createGatewayLogging } from './http/logger-options.js';
+export { createGatewayStore, createMemoryIdempotencyCache, gatewayMigrations } from './stores/index.js';
