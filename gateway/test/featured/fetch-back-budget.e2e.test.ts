@@ -2,15 +2,15 @@ import { WEBHOOK_FETCH_BACK } from '@loyalty-gateway/core';
 import { adapter as square } from '@loyalty-gateway/adapter-square';
 import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
+import { openFeaturedGateway, type FeaturedGateway } from '../../src/testing/featured-gateway.js';
 import {
   CLOVER_AUTH_CODE,
   CLOVER_MERCHANT,
   SQUARE_NOTIFICATION_URL,
   SQUARE_SIGNATURE_KEY,
   featuredSeedDocument,
-} from '../testing/featured-seed.js';
-import { adapterFixture, adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
+} from '../../src/testing/featured-seed.js';
+import { adapterFixture, adapterFixtureJson, vendorSignature } from '../../src/testing/native-fixtures.js';
 
 // The production budget, a real recorded vendor server and real time: these tests assert a bound
 // on how long a vendor waits for our answer when its API is slow or rate-limits us.
