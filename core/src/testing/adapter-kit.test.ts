@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineAdapter, type ResponseSpec } from '../adapter/index.js';
+import { defineAdapter } from '../adapter/define-adapter.js';
+import type { ResponseSpec } from '../adapter/vendor-answer.js';
 import { adapterKit } from './adapter-kit.js';
 
 const Body = z.looseObject({
