@@ -224,10 +224,17 @@ describe('batches against a scripted service (real sockets)', () => {
     expect(server.hits).toEqual(['POST /v1/commands', ...Array(4).fill('POST /v1/eligibility')]);
   });
 
-  it('a batch answer without one result per call is unavailable (bad_response) for each caller', async () => {
-    const server = await scripted(answer(200, { results: [{ status: 200, body: ELIGIBLE }] }));
+  it('a batch answer without one result per call is unavailable (bad_response) for each caller; a result without a status for its caller alone', async () => {
+    const server = await scripted(
+      answer(200, { results: [{ status: 200, body: ELIGIBLE }] }),
+      answer(200, { results: [{ status: 200, body: ELIGIBLE }, { body: ELIGIBLE }] }),
+    );
     const engine = client(server.url, { retryDelaysMs: [] });
     const results = await Promise.all([settle(engine.earn(sale())), settle(engine.earn(sale()))]);
     expect(results.map((r) => failureKind(r.error))).toEqual(['bad_response', 'bad_response']);
+    // A result without its status fails that call alone.
+    const [answered, statusless] = await Promise.all([settle(engine.eligibility(eligibility)), settle(engine.earn(sale()))]);
+    expect(answered.value).toEqual(ELIGIBLE);
+    expect(failureKind(statusless.error)).toBe('bad_response');
   });
 });

@@ -293,8 +293,15 @@ export function createEngineTransport(options: EngineTransportOptions): EngineTr
       }
       sent.forEach((call, i) => {
         const result = results[i] as { status?: unknown; body?: unknown } | null;
-        answerOne(call, typeof result?.status === 'number' ? result.status : 0, result?.body);
+        if (typeof result?.status === 'number' && Number.isInteger(result.status)) answerOne(call, result.status, result.body);
+        else
+          settle(call, {
+            error: engineUnavailable('bad_response', `${call.label}: the engine service's batch answer has no status for it`),
+          });
       });
+    } catch (error) {
+      // Nothing above is expected to throw; if it does, no caller is left waiting for its deadline.
+      for (const call of calls) settle(call, { error: engineUnavailable('connection', `${call.label}: ${detail(error)}`, error) });
     } finally {
       release();
     }
