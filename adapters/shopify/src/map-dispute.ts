@@ -1,5 +1,4 @@
-import type { Envelope, MapResult } from '@loyalty-gateway/core';
-import { decimalToMinor, minorToAmount } from './decimal.js';
+import { decimalToMinor, type Envelope, fromMinorUnits, type MapResult } from '@loyalty-gateway/core';
 import { toIsoTime } from './map-order.js';
 import { ShopifyDispute } from './native.js';
 import { eventIdFor, type ShopifyUnit } from './webhook-unit.js';
@@ -48,7 +47,7 @@ export function disputeEnvelopes(unit: ShopifyUnit, storeId: string, now: Date):
     occurredAt: toIsoTime(dispute.finalized_on, unit.triggeredAt) ?? now.toISOString(),
     store: { id: storeId },
     transaction: { id: dispute.order_id, currency },
-    refund: { id: refundId, amount: minorToAmount(minor) },
+    refund: { id: refundId, amount: fromMinorUnits(minor) },
   };
   return { envelopes: [envelope] };
 }

@@ -1,5 +1,4 @@
-import { vendorText, type DiscountCode, type Item } from '@loyalty-gateway/core';
-import { decimalToMinor, minorToAmount } from './decimal.js';
+import { decimalToMinor, type DiscountCode, fromMinorUnits, type Item, vendorText } from '@loyalty-gateway/core';
 import type { ShopifyDiscountCode, ShopifyLineItem } from './native.js';
 
 /** Quantity as Shopify sends it (an integer; a string tolerated) as a positive number within the safe integers, or null. */
@@ -26,11 +25,11 @@ export function toItem(line: ShopifyLineItem): Item | null {
   const sku = rawSku && rawSku.length <= 255 ? vendorText(rawSku) : undefined;
   const id = itemId(line);
   const base = { ...(id ? { id } : {}), name, ...(sku ? { sku } : {}) };
-  if (Number.isInteger(quantity)) return { ...base, quantity, unitPrice: minorToAmount(unitMinor) };
+  if (Number.isInteger(quantity)) return { ...base, quantity, unitPrice: fromMinorUnits(unitMinor) };
   // A fractional quantity (weighed goods; Shopify sends integers today, kept for parity with the
   // other adapters) becomes one line of quantity 1 priced at the line total, rounded to the cent.
   const lineMinor = Math.round(unitMinor * quantity);
-  return lineMinor > 0 ? { ...base, quantity: 1, unitPrice: minorToAmount(lineMinor) } : null;
+  return lineMinor > 0 ? { ...base, quantity: 1, unitPrice: fromMinorUnits(lineMinor) } : null;
 }
 
 export function toItems(lines: ShopifyLineItem[] | null | undefined): Item[] {
@@ -47,7 +46,7 @@ export function toDiscountCodes(codes: ShopifyDiscountCode[] | null | undefined)
     const type = entry.type?.trim() && vendorText(entry.type.trim(), 50);
     result.push({
       code: vendorText(code),
-      ...(amountMinor !== null && amountMinor >= 0 ? { amount: minorToAmount(amountMinor) } : {}),
+      ...(amountMinor !== null && amountMinor >= 0 ? { amount: fromMinorUnits(amountMinor) } : {}),
       ...(type ? { type } : {}),
     });
   }

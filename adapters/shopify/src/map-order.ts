@@ -1,5 +1,4 @@
-import type { Envelope, MapResult, Transaction } from '@loyalty-gateway/core';
-import { decimalToMinor, minorToAmount } from './decimal.js';
+import { decimalToMinor, type Envelope, fromMinorUnits, type MapResult, type Transaction } from '@loyalty-gateway/core';
 import { customerOf } from './map-customer.js';
 import { toDiscountCodes, toItems } from './map-items.js';
 import { ShopifyOrder } from './native.js';
@@ -38,10 +37,10 @@ export function notPaidInFull(order: ShopifyOrder, totalMinor: number, currency:
   const status = order.financial_status?.trim().toLowerCase() ?? '';
   const outstanding = order.total_outstanding == null ? 0 : decimalToMinor(order.total_outstanding);
   if (PAID_IN_FULL.has(status) && outstanding === 0) return null;
-  const total = `${minorToAmount(totalMinor).toFixed(2)} ${currency}`;
+  const total = `${fromMinorUnits(totalMinor).toFixed(2)} ${currency}`;
   const received =
     outstanding !== null && outstanding > 0 && outstanding <= totalMinor
-      ? `${minorToAmount(totalMinor - outstanding).toFixed(2)} of ${total} received, ${minorToAmount(outstanding).toFixed(2)} outstanding`
+      ? `${fromMinorUnits(totalMinor - outstanding).toFixed(2)} of ${total} received, ${fromMinorUnits(outstanding).toFixed(2)} outstanding`
       : `total ${total}, outstanding "${String(order.total_outstanding ?? '')}"`;
   return `order ${order.id} is not paid in full (financial_status "${order.financial_status ?? ''}", ${received}): nothing earned yet (it earns once, when paid in full)`;
 }
@@ -61,7 +60,7 @@ export function orderTransaction(order: ShopifyOrder, paid: boolean): Transactio
   const discountCodes = toDiscountCodes(order.discount_codes);
   return {
     id: order.id,
-    total: minorToAmount(totalMinor),
+    total: fromMinorUnits(totalMinor),
     currency,
     channel: order.source_name?.trim().slice(0, 50) || 'web',
     ...(customer ? { customer } : {}),

@@ -1,5 +1,4 @@
-import type { Envelope, MapResult } from '@loyalty-gateway/core';
-import { minorToAmount } from './decimal.js';
+import { type Envelope, fromMinorUnits, type MapResult } from '@loyalty-gateway/core';
 import { toIsoTime } from './map-order.js';
 import { ShopifyRefund } from './native.js';
 import { refundMoney, refundPending } from './refund-money.js';
@@ -50,7 +49,7 @@ export function refundEnvelopes(unit: ShopifyUnit, storeId: string, now: Date): 
     store: { id: storeId },
     transaction: { id: refund.order_id, currency: money.currency },
     // Omitted only when the amount cannot be computed (the spec then reverses in full).
-    refund: { id: refund.id, ...(money.minor !== null ? { amount: minorToAmount(money.minor) } : {}) },
+    refund: { id: refund.id, ...(money.minor !== null ? { amount: fromMinorUnits(money.minor) } : {}) },
   };
   return { envelopes: [envelope] };
 }

@@ -1,5 +1,4 @@
-import { isKeyableId, vendorText, type CatalogItem, type MapResult } from '@loyalty-gateway/core';
-import { decimalToMinor, minorToAmount } from './decimal.js';
+import { type CatalogItem, decimalToMinor, fromMinorUnits, isKeyableId, type MapResult, vendorText } from '@loyalty-gateway/core';
 import { disputeEnvelopes } from './map-dispute.js';
 import { orderEnvelopes } from './map-order.js';
 import { refundEnvelopes } from './map-refund.js';
@@ -49,7 +48,7 @@ export function toCatalogItem(variant: ShopifyVariantNode): CatalogItem {
     name: vendorText(name),
     ...(sku && sku.length <= 255 ? { sku: vendorText(sku) } : {}),
     ...(category ? { category: vendorText(category) } : {}),
-    ...(priceMinor !== null && priceMinor > 0 ? { price: minorToAmount(priceMinor) } : {}),
+    ...(priceMinor !== null && priceMinor > 0 ? { price: fromMinorUnits(priceMinor) } : {}),
     isActive: variant.product.status === 'ACTIVE',
   };
 }

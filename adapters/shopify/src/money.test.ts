@@ -1,5 +1,5 @@
+import { decimalToMinor } from '@loyalty-gateway/core';
 import { describe, expect, it } from 'vitest';
-import { decimalToMinor } from './decimal.js';
 import { parseExactJson } from './exact-json.js';
 import { fixtures } from './testing/index.js';
 import { ShopifyRefund } from './native.js';

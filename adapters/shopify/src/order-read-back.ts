@@ -1,7 +1,6 @@
-import type { FeaturedEnvelope } from '@loyalty-gateway/core';
+import { decimalToMinor, type FeaturedEnvelope, fromMinorUnits } from '@loyalty-gateway/core';
 import { z } from 'zod';
 import { shopifyGraphql, type ShopifyContext } from './api.js';
-import { decimalToMinor, minorToAmount } from './decimal.js';
 import { refundEnvelopes } from './map-refund.js';
 import type { ShopifyUnit } from './webhook-unit.js';
 
@@ -186,7 +185,7 @@ function dutiesSet(duties: GraphqlRefund['duties']) {
       minor += part;
       currency ??= money.currencyCode;
     }
-    return { amount: String(minorToAmount(minor)), currency_code: currency };
+    return { amount: String(fromMinorUnits(minor)), currency_code: currency };
   };
   return { shop_money: side((bag) => bag.shopMoney), presentment_money: side((bag) => bag.presentmentMoney) };
 }

@@ -1,4 +1,4 @@
-import { decimalToMinor } from './decimal.js';
+import { decimalToMinor } from '@loyalty-gateway/core';
 import type { ShopifyRefund } from './native.js';
 
 export interface RefundMoney {
