@@ -101,7 +101,7 @@ export async function previewAdapterPayload(deps: AdapterPreviewDeps, input: Ada
     pipeline: deps.pipeline,
     fetchClient: input.fetchBack ? deps.fetchClient : () => noFetchBack,
     notes: undefined,
-    handshakeLimiter: createHandshakeLimiter(),
+    handshakeLimiter: createHandshakeLimiter(undefined, deps.clock),
     publicUrl: deps.publicUrl,
     clock: deps.clock,
     replayTickets: undefined,
