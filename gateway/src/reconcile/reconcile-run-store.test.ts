@@ -1,7 +1,7 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../stores/open-test-store.js';
+import { openTestStore, type TestStore } from '../testing/open-test-store.js';
 import { queryPlan } from '../testing/query-plan.js';
 import {
   checkpointQuery,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createReconcileRunStore } from '../reconcile/reconcile-run-store.js';
 import { createCatalogRunStore } from './catalog-run-store.js';
-import { openTestStore } from './open-test-store.js';
+import { openTestStore } from '../testing/open-test-store.js';
 import { startRunHistoryPruning } from './run-history.js';
 
 const DAY = 24 * 60 * 60 * 1000;

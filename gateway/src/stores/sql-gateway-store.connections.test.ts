@@ -1,6 +1,6 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acme, connectionFor, openTestStore, type TestStore } from './open-test-store.js';
+import { acme, connectionFor, openTestStore, type TestStore } from '../testing/open-test-store.js';
 import { ConnectionExistsError, ConnectionNotFoundError, StoreInputError, VendorNotFoundError } from './store-errors.js';
 
 describe.each(testDialects())('gateway store: connections on $name', ({ name }) => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acme, connectionFor, openTestStore, type TestStore } from './open-test-store.js';
+import { acme, connectionFor, openTestStore, type TestStore } from '../testing/open-test-store.js';
 import { SecretBoxError } from './secret-box.js';
 import { createGatewayStore } from './sql-gateway-store.js';
 

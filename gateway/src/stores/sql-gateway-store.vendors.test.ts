@@ -1,6 +1,6 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from './open-test-store.js';
+import { openTestStore, type TestStore } from '../testing/open-test-store.js';
 import { StoreInputError, VendorNotFoundError } from './store-errors.js';
 
 describe.each(testDialects())('gateway store: vendors on $name', ({ name }) => {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCatalogRunStore } from '../../src/stores/catalog-run-store.js';
 import { deleteRuns, finishedRunsBefore } from '../../src/stores/run-history.js';
 import type { CatalogRunStore, VendorNoteStore } from '../../src/stores/gateway-store-types.js';
-import { openTestStore, type TestStore } from '../../src/stores/open-test-store.js';
+import { openTestStore, type TestStore } from '../../src/testing/open-test-store.js';
 import { StoreInputError } from '../../src/stores/store-errors.js';
 import { createVendorNoteStore } from '../../src/stores/vendor-note-store.js';
 

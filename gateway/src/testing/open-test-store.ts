@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
 import { openTestDatabase } from '@loyalty-gateway/storage/testing';
-import { gatewayMigrations } from './gateway-migrations.js';
-import { createGatewayStore, type GatewayStoreOptions } from './sql-gateway-store.js';
-import type { GatewayStore } from './gateway-store-types.js';
+import { gatewayMigrations } from '../stores/gateway-migrations.js';
+import { createGatewayStore, type GatewayStoreOptions } from '../stores/sql-gateway-store.js';
+import type { GatewayStore } from '../stores/gateway-store-types.js';
 
 /** A clock tests move by hand. */
 export function manualClock(start = Date.parse('2025-01-01T00:00:00Z')) {
