@@ -8,6 +8,7 @@
  *   node tools/build/bundle.mjs gateway .data/base        (a baseline's build, before a change)
  *   BENCH_ENTRIES=.data/base/main.js,gateway/dist/main.js npx tsx bench/instructions.ts   (alternated)
  *   BENCH_ENTRIES='gateway/dist/main.js,gateway/dist/main.js?GATEWAY_JOURNAL_DAYS=0' ...   (an entry's own environment)
+ *   BENCH_ENTRIES=bench/hand-written-server.ts,gateway/dist/main.js ...   (the handler a team would write, through tsx)
  *
  * Each entry, BENCH_ROUNDS rounds (default 2), alternated: start under callgrind (V8 with
  * `--predictable`, see `flags`), warm up with BENCH_WARMUP signed earns (default 600), zero the
@@ -93,8 +94,14 @@ async function measure(entry: string, dataDir: string): Promise<Count> {
   writeFileSync(seedFile, JSON.stringify(seed));
   const outDir = path.join(dataDir, 'callgrind');
   const [file = entry, query = ''] = entry.split('?', 2);
-  const env = { ...gatewayEnv(path.join(dataDir, 'data'), seedFile), ...Object.fromEntries(new URLSearchParams(query)) };
+  // DATA_DIR: the hand-written handler's (bench/hand-written-server.ts, a `.ts` entry run through tsx); the gateway reads GATEWAY_DATA_DIR.
+  const env: Record<string, string> = {
+    ...gatewayEnv(path.join(dataDir, 'data'), seedFile),
+    DATA_DIR: path.join(dataDir, 'data'),
+    ...Object.fromEntries(new URLSearchParams(query)),
+  };
   mkdirSync(outDir, { recursive: true });
+  mkdirSync(env.DATA_DIR!, { recursive: true });
   const server = await startServer(
     root,
     path.join(dataDir, 'gateway.log'),
@@ -106,6 +113,7 @@ async function measure(entry: string, dataDir: string): Promise<Count> {
       process.execPath,
       ...flags,
       '--enable-source-maps',
+      ...(file.endsWith('.ts') ? ['--import', 'tsx'] : []),
       path.resolve(root, file),
     ],
     env,
