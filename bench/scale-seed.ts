@@ -193,15 +193,15 @@ async function copyRows(db: Runner, table: string, template: string, overrides: 
 export async function grow(dir: string, want: Sizes, postgresUrl?: string): Promise<void> {
   if (postgresUrl) await ensurePostgres(postgresUrl);
   const engineFile = path.join(dir, 'data', 'engine.sqlite');
-  const fresh = postgresUrl
-    ? Number(
-        (
-          await (
-            await postgresRunner(postgresUrl)
-          ).all(`select count(*) as n from information_schema.tables where table_schema = '${SCALE_SCHEMA}' and table_name = 'sales'`)
-        )[0]!.n,
-      ) === 0
-    : !existsSync(engineFile);
+  let fresh = !existsSync(engineFile);
+  if (postgresUrl) {
+    const probe = await postgresRunner(postgresUrl);
+    const found = await probe.all(
+      `select count(*) as n from information_schema.tables where table_schema = '${SCALE_SCHEMA}' and table_name = 'sales'`,
+    );
+    await probe.close();
+    fresh = Number(found[0]!.n) === 0;
+  }
   if (fresh) await bootOnce(dir, postgresUrl);
   const engine = postgresUrl ? await postgresRunner(postgresUrl) : sqliteRunner(engineFile);
   const journal = postgresUrl ? engine : sqliteRunner(path.join(dir, 'data', 'gateway.sqlite'));

@@ -6,9 +6,9 @@
  *   npx tsx bench/scale-seed.ts DIR 1000000 10000000 2000000
  *   npx tsx bench/scale.ts DIR                  (SCALE_POSTGRES_URL as for the seed: PostgreSQL)
  *
- * SCALE_ROUNDS (default 3) rounds of SCALE_SECONDS (default 8) per mix after a warm-up, at
+ * SCALE_ROUNDS (default 3) rounds of SCALE_SECONDS (default 8) per mix after a warm-up (SCALE_WARMUP, 3 s), at
  * SCALE_CONNECTIONS (default 32) keep-alive connections. Per mix: earns/s, p50/p99, the gateway's
- * CPU per earn (all its threads; PostgreSQL's processes beside it on that dialect), the bytes its
+ * CPU per earn (all its threads; on PostgreSQL also the buffer pages its database's statements touched), the bytes its
  * process read and wrote per earn through system calls (/proc/PID/io rchar and wchar: SQLite's page
  * reads and its WAL writes, whether or not the OS's cache served them), and its peak RSS.
  */
@@ -51,30 +51,13 @@ function threadIo(pid: number): Map<string, { rchar: number; wchar: number }> {
   return out;
 }
 
-/** CPU µs of these processes so far (/proc, clock ticks). */
-function pidsCpu(pids: number[]): number {
-  let sum = 0;
-  for (const pid of pids) {
-    try {
-      const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-      sum += (Number(fields[11]) + Number(fields[12])) * 1e4;
-    } catch {
-      // ended
-    }
-  }
-  return sum;
-}
-
 /**
- * PostgreSQL's side, of this database only (the server is shared): its backends' pids, and the
+ * PostgreSQL's side, of this database only (the server is shared): the
  * buffer pages its statements touched (found in shared buffers, or read from the OS).
  */
-async function postgresSide(client: pg.Client): Promise<{ pids: number[]; hit: number; read: number }> {
-  const { rows } = await client.query(
-    `select (select array_agg(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()) as pids, blks_hit, blks_read from pg_stat_database where datname = current_database()`,
-  );
-  return { pids: (rows[0].pids ?? []).map(Number), hit: Number(rows[0].blks_hit), read: Number(rows[0].blks_read) };
+async function postgresSide(client: pg.Client): Promise<{ hit: number; read: number }> {
+  const { rows } = await client.query('select blks_hit, blks_read from pg_stat_database where datname = current_database()');
+  return { hit: Number(rows[0].blks_hit), read: Number(rows[0].blks_read) };
 }
 
 const totalCpu = (cpu: Record<string, number>) => Object.values(cpu).reduce((a, b) => a + b, 0);
@@ -137,7 +120,6 @@ const totals: Record<
     earns: number;
     seconds: number;
     cpu: number;
-    pgCpu: number;
     pgHit: number;
     pgRead: number;
     io: ReturnType<typeof io>;
@@ -150,7 +132,6 @@ const totals: Record<
     earns: 0,
     seconds: 0,
     cpu: 0,
-    pgCpu: 0,
     pgHit: 0,
     pgRead: 0,
     io: { rchar: 0, wchar: 0, read: 0, write: 0 },
@@ -162,7 +143,6 @@ const totals: Record<
     earns: 0,
     seconds: 0,
     cpu: 0,
-    pgCpu: 0,
     pgHit: 0,
     pgRead: 0,
     io: { rchar: 0, wchar: 0, read: 0, write: 0 },
@@ -175,12 +155,25 @@ const rss = sampler(() => server.rss());
 const pgClient = postgresUrl ? new pg.Client({ connectionString: postgresUrl }) : undefined;
 await pgClient?.connect();
 try {
-  await drive(server.port, 3000, mixes.spread);
+  // The warm-up (SCALE_WARMUP seconds, default 3) also covers the journal's start-up pass (its
+  // pruning counts and sums the whole journal): what its threads read meanwhile is reported apart.
+  const warm0 = threadIo(pid);
+  const warmCpu0 = server.cpu();
+  await drive(server.port, Number(process.env.SCALE_WARMUP ?? 3) * 1000, mixes.spread);
+  const warmCpu1 = server.cpu();
+  console.log(
+    `warm-up, MB read by thread: ${[...threadIo(pid)]
+      .map(
+        ([name, v]) =>
+          `${name} ${((v.rchar - (warm0.get(name)?.rchar ?? 0)) / 2 ** 20).toFixed(0)} (CPU ${(((warmCpu1[name] ?? 0) - (warmCpu0[name] ?? 0)) / 1e6).toFixed(1)} s)`,
+      )
+      .filter((line) => !/ 0 \(/.test(line))
+      .join(', ')}`,
+  );
   for (let round = 0; round < rounds; round += 1) {
     for (const mix of (round % 2 === 0 ? ['regular', 'spread'] : ['spread', 'regular']) as Mix[]) {
       const cpu0 = totalCpu(server.cpu());
       const pg0 = pgClient ? await postgresSide(pgClient) : undefined;
-      const pgCpu0 = pg0 ? pidsCpu(pg0.pids) : 0;
       const io0 = io(pid);
       const threads0 = threadIo(pid);
       const t0 = Date.now();
@@ -190,7 +183,6 @@ try {
       t.cpu += totalCpu(server.cpu()) - cpu0;
       if (pgClient && pg0) {
         const pg1 = await postgresSide(pgClient);
-        t.pgCpu += pidsCpu(pg0.pids) - pgCpu0;
         t.pgHit += pg1.hit - pg0.hit;
         t.pgRead += pg1.read - pg0.read;
       }
@@ -224,7 +216,6 @@ try {
       'gateway CPU µs/earn': Math.round(t.cpu / t.earns),
       ...(postgresUrl
         ? {
-            'postgres CPU µs/earn': Math.round(t.pgCpu / t.earns),
             'pages hit/earn': +(t.pgHit / t.earns).toFixed(1),
             'pages read/earn': +(t.pgRead / t.earns).toFixed(1),
           }
