@@ -6,10 +6,10 @@ import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { refund, sale } from '../testing/test-seed.js';
-import { openApiDocument } from './openapi-document.js';
-import { OPENAPI_FILE, renderOpenApi } from './render-openapi.js';
+import { openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { refund, sale } from '../../src/testing/test-seed.js';
+import { openApiDocument } from '../../src/openapi/openapi-document.js';
+import { OPENAPI_FILE, renderOpenApi } from '../../src/openapi/render-openapi.js';
 
 type Doc = { components: unknown; paths: Record<string, Record<string, { responses: Record<string, unknown>; operationId: string }>> };
 const doc = openApiDocument() as unknown as Doc;
