@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headersFor, openGateway, nowSeconds, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { INACTIVE_STORE, ODD_STORE, OTHER_SECRET, SECRET, STORE, sale } from '../testing/test-seed.js';
+import { headersFor, openGateway, nowSeconds, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { INACTIVE_STORE, ODD_STORE, OTHER_SECRET, SECRET, STORE, sale } from '../../src/testing/test-seed.js';
 
 let gw: GatewayFixture;
 beforeAll(async () => {

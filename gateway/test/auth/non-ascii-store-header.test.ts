@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { signV1 } from '@loyalty-gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowSeconds, openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { VENDOR, sale, testSeedDocument } from '../testing/test-seed.js';
+import { nowSeconds, openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { VENDOR, sale, testSeedDocument } from '../../src/testing/test-seed.js';
 
 /** A store id as a merchant typed it, accents and all; it travels as UTF-8 bytes in the header. */
 const ACCENTED_STORE = 'Café Ümlaut/1';
