@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, chromiumAvailable } from '../testing/chromium.js';
+import { CHROMIUM, chromiumAvailable } from '../../src/testing/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
-import { bodyOf, headersFor } from '../testing/gateway-fixture.js';
-import { sale } from '../testing/test-seed.js';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
+import { bodyOf, headersFor } from '../../src/testing/gateway-fixture.js';
+import { sale } from '../../src/testing/test-seed.js';
 
 /**
  * The console as an operator uses it, in Debian's headless Chromium driven by playwright-core

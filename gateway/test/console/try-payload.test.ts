@@ -1,9 +1,9 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
-import { escapeHtml } from '../directory/html.js';
-import { featuredSeedDocument, MEMBERS, SHOP_DOMAIN } from '../testing/featured-seed.js';
-import { adapterFixture } from '../testing/native-fixtures.js';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
+import { escapeHtml } from '../../src/directory/html.js';
+import { featuredSeedDocument, MEMBERS, SHOP_DOMAIN } from '../../src/testing/featured-seed.js';
+import { adapterFixture } from '../../src/testing/native-fixtures.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const order = adapterFixture('shopify', 'orders-paid.json').toString('utf8');

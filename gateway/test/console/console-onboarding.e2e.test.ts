@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
-import { CHROMIUM, chromiumAvailable } from '../testing/chromium.js';
-import { bodyOf, headersFor } from '../testing/gateway-fixture.js';
-import { sale } from '../testing/test-seed.js';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
+import { CHROMIUM, chromiumAvailable } from '../../src/testing/chromium.js';
+import { bodyOf, headersFor } from '../../src/testing/gateway-fixture.js';
+import { sale } from '../../src/testing/test-seed.js';
 
 /**
  * An operator's first hour, in the console only, in Debian's headless Chromium: a fresh gateway

@@ -1,8 +1,8 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
-import { escapeHtml } from '../directory/html.js';
-import { outletChoice } from './connections-page.js';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
+import { escapeHtml } from '../../src/directory/html.js';
+import { outletChoice } from '../../src/console/connections-page.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
