@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adapters } from '../adapters.js';
-import { erpTestAdapter } from '../testing/erp-test-adapter.js';
-import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
+import { adapters } from '../../src/adapters.js';
+import { erpTestAdapter } from '../../src/testing/erp-test-adapter.js';
+import { openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
 
 describe("admin API: the catalogSchedule provider setting overrides the adapter's schedule", () => {
   let t: OperatorApp;

@@ -1,8 +1,8 @@
 import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adapterFixtureJson } from '../testing/native-fixtures.js';
-import { openOperatorApp, operatorSeed, type OperatorApp } from '../testing/open-operator-app.js';
+import { adapterFixtureJson } from '../../src/testing/native-fixtures.js';
+import { openOperatorApp, operatorSeed, type OperatorApp } from '../../src/testing/open-operator-app.js';
 
 const MERCHANT = 'XYZVJT2ZRRRSC';
 const paidOrder = adapterFixtureJson('clover', 'order-paid.json') as { id: string };

@@ -1,7 +1,7 @@
 import { createTestPki } from '@loyalty-gateway/core/testing';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
 
 describe.each(testDialects())('admin API: auth and vendors ($name)', ({ name }) => {
   let t: OperatorApp;

@@ -1,7 +1,7 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startCloverItemsServer, type CloverItemsServer } from '../testing/clover-items-server.js';
-import { openOperatorApp, operatorSeed, type OperatorApp } from '../testing/open-operator-app.js';
+import { startCloverItemsServer, type CloverItemsServer } from '../../src/testing/clover-items-server.js';
+import { openOperatorApp, operatorSeed, type OperatorApp } from '../../src/testing/open-operator-app.js';
 
 const MERCHANT = 'CLOVERMERCHANT1';
 

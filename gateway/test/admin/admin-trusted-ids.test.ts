@@ -1,6 +1,6 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
+import { openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
 
 // What an operator creates is what a person reads later (console, logs, the admin API): ids and
 // names are stored in NFC, and refuse characters that hide or reorder text, and a store id

@@ -1,6 +1,6 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
+import { openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
 
 // Issue 35: what an admin may save in provider settings and credentials. Every case but the
 // adapter-checked API base URL was answered 200 before.

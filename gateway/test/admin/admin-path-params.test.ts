@@ -2,9 +2,9 @@ import { ErrorBody } from '@loyalty-gateway/core';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bodyOf, headersFor } from '../testing/gateway-fixture.js';
-import { sale } from '../testing/test-seed.js';
-import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
+import { bodyOf, headersFor } from '../../src/testing/gateway-fixture.js';
+import { sale } from '../../src/testing/test-seed.js';
+import { openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
 
 const refused = (response: LightMyRequestResponse, status: number, code: string) => {
   expect(response.statusCode, response.body).toBe(status);

@@ -3,7 +3,7 @@ import { ODD_JSON_VALUES, mutatedJson } from '@loyalty-gateway/core/testing';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
+import { openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
 
 /** Generated requests per dialect (FUZZ_RUNS); FUZZ_SEED=N explores others (the fixed seed keeps CI repeatable). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);

@@ -3,12 +3,19 @@ import { ODD_JSON_VALUES, startRecordedVendorServer, type RecordedVendorServer }
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedWithWooCommerce } from '../testing/featured-seed.js';
-import { hostileShot, rawRequestBytes, type BaseRequest, type HostileBody, type RawHeader, type RawShot } from '../testing/hostile-http.js';
-import { adapterFixture } from '../testing/native-fixtures.js';
-import { RawHttpConnection } from '../testing/raw-http-connection.js';
-import { answerProblems, runRawShots } from '../testing/run-raw-shots.js';
-import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
+import { seedWithWooCommerce } from '../../src/testing/featured-seed.js';
+import {
+  hostileShot,
+  rawRequestBytes,
+  type BaseRequest,
+  type HostileBody,
+  type RawHeader,
+  type RawShot,
+} from '../../src/testing/hostile-http.js';
+import { adapterFixture } from '../../src/testing/native-fixtures.js';
+import { RawHttpConnection } from '../../src/testing/raw-http-connection.js';
+import { answerProblems, runRawShots } from '../../src/testing/run-raw-shots.js';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
 
 /** Generated requests per dialect (FUZZ_RUNS); FUZZ_SEED=N explores others (the fixed seed keeps CI repeatable). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);

@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { startRecordedVendorServer, type RecordedReply } from '@loyalty-gateway/core/testing';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adapterFixture } from '../testing/native-fixtures.js';
-import { openOperatorApp, operatorSeed, type OperatorApp } from '../testing/open-operator-app.js';
+import { adapterFixture } from '../../src/testing/native-fixtures.js';
+import { openOperatorApp, operatorSeed, type OperatorApp } from '../../src/testing/open-operator-app.js';
 
 const SHOP = 'later.myshopify.com';
 const PUBLIC = 'https://loyalty.example.com';
