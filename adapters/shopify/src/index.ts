@@ -1,12 +1,11 @@
 import { defineAdapter } from '@loyalty-gateway/core';
-import { shopDomainOf, shopifyAuth } from './auth.js';
+import { readUnit, shopDomainOf, shopifyAuth, staleBy, type ShopifyUnit } from './auth.js';
 import { CATALOG_SCHEDULE, pullCatalog } from './catalog.js';
 import { ShopifyCredentials, ShopifySettings, ShopifyShopDomain } from './config.js';
 import { mapUnit } from './map-unit.js';
 import { RECONCILE_SCHEDULE, pullOrders } from './reconcile.js';
 import { SUBSCRIPTION_TOPICS, ensureSubscriptions, listSubscriptions } from './subscriptions.js';
 import { ShopifyWebhookBody } from './native.js';
-import { readUnit, staleBy, type ShopifyUnit } from './webhook-unit.js';
 
 const logoSvg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" role="img" aria-label="Shopify">' +

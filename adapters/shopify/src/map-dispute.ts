@@ -1,7 +1,8 @@
 import { decimalToMinor, type Envelope, fromMinorUnits, type MapResult } from '@loyalty-gateway/core';
 import { toIsoTime } from './map-order.js';
 import { ShopifyDispute } from './native.js';
-import { eventIdFor, type ShopifyUnit } from './webhook-unit.js';
+import type { ShopifyUnit } from './auth.js';
+import { eventIdFor } from './event-id.js';
 
 /** Final states in which the merchant lost the money (DisputeStatus: LOST, ACCEPTED). */
 const LOST = new Set(['lost', 'accepted']);

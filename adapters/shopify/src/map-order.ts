@@ -3,7 +3,8 @@ import { customerOf } from './map-customer.js';
 import { toDiscountCodes, toItems } from './map-items.js';
 import { ShopifyOrder } from './native.js';
 import { orderTestReason } from './test-notification.js';
-import { eventIdFor, type ShopifyUnit } from './webhook-unit.js';
+import type { ShopifyUnit } from './auth.js';
+import { eventIdFor } from './event-id.js';
 
 /**
  * A vendor timestamp ("2008-01-10T11:00:00-05:00") as canonical UTC ISO, or null. A year outside

@@ -3,7 +3,8 @@ import { toIsoTime } from './map-order.js';
 import { ShopifyRefund } from './native.js';
 import { refundMoney, refundPending } from './refund-money.js';
 import { refundTestReason } from './test-notification.js';
-import { eventIdFor, type ShopifyUnit } from './webhook-unit.js';
+import type { ShopifyUnit } from './auth.js';
+import { eventIdFor } from './event-id.js';
 
 /**
  * refunds/create → sale.refunded on the original order id, keyed by the refund id, with the amount

@@ -4,7 +4,7 @@ import { adminApiBaseUrl } from './config.js';
 import { toEnvelopes } from './map.js';
 import { ShopifyOrderTransaction } from './native.js';
 import { orderRefundEnvelopes, readOrder } from './order-read-back.js';
-import type { ShopifyUnit } from './webhook-unit.js';
+import type { ShopifyUnit } from './auth.js';
 
 export const ORDER_TRANSACTIONS_CREATE = 'order_transactions/create';
 

@@ -3,7 +3,7 @@ import { customerOf } from './map-customer.js';
 import { toDiscountCodes, toItem } from './map-items.js';
 import { toCatalogItem, toEnvelopes } from './map.js';
 import { ShopifyOrder, ShopifyVariantNode } from './native.js';
-import { staleBy, type ShopifyUnit } from './webhook-unit.js';
+import { staleBy, type ShopifyUnit } from './auth.js';
 
 const NOW = new Date('2025-08-01T12:00:00Z');
 const unit = (topic: string, body: unknown): ShopifyUnit => ({ topic, eventId: 'evt-1', webhookId: null, triggeredAt: null, body });

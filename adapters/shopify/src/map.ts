@@ -3,7 +3,7 @@ import { disputeEnvelopes } from './map-dispute.js';
 import { orderEnvelopes } from './map-order.js';
 import { refundEnvelopes } from './map-refund.js';
 import type { ShopifyVariantNode } from './native.js';
-import type { ShopifyUnit } from './webhook-unit.js';
+import type { ShopifyUnit } from './auth.js';
 
 /**
  * Pure mapping of one Shopify webhook to canonical envelopes. Topics the gateway does not act on

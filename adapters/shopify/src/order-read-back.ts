@@ -2,7 +2,7 @@ import { decimalToMinor, type FeaturedEnvelope, fromMinorUnits } from '@loyalty-
 import { z } from 'zod';
 import { shopifyGraphql, type ShopifyContext } from './api.js';
 import { refundEnvelopes } from './map-refund.js';
-import type { ShopifyUnit } from './webhook-unit.js';
+import type { ShopifyUnit } from './auth.js';
 
 /** Lines read per order (2 + pageInfo + 50 × 5 points: the line, its price set and money, variant, product). */
 export const RECONCILE_LINE_ITEMS = 50;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { shopifyGraphql, type ShopifyContext } from './api.js';
 import { orderEnvelopes } from './map-order.js';
 import { RECONCILE_LINE_ITEMS, RECONCILE_REFUNDS, asWebhookOrder, orderRefundEnvelopes, readOrder, unreadable } from './order-read-back.js';
-import type { ShopifyUnit } from './webhook-unit.js';
+import type { ShopifyUnit } from './auth.js';
 
 export { RECONCILE_LINE_ITEMS, RECONCILE_ORDER_QUERY, RECONCILE_REFUNDS } from './order-read-back.js';
 
