@@ -90,8 +90,8 @@ describe('the production build', () => {
     };
     // A frame in our code: its TypeScript file and line.
     const ours = at('remote loyalty engine: merchants, members and rewards come from');
-    expect(ours.originalSource).toMatch(/(^|\/)src\/composition\/gateway-container\.ts$/);
-    const source = readFileSync(path.join(root, 'gateway/src/composition/gateway-container.ts'), 'utf8').split('\n');
+    expect(ours.originalSource).toMatch(/(^|\/)src\/composition\/register-seeding\.ts$/);
+    const source = readFileSync(path.join(root, 'gateway/src/composition/register-seeding.ts'), 'utf8').split('\n');
     expect(source[ours.originalLine!]).toContain('remote loyalty engine: merchants, members and rewards come from');
     // A frame in a dependency (fastify's hooks): no file of ours claimed for it.
     expect(at('FST_ERR_HOOK_INVALID_HANDLER').originalSource).toBeUndefined();
