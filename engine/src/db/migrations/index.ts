@@ -5,6 +5,7 @@ import { redemptionOrderValue } from './0003-redemption-order-value.js';
 import { refundsSaleIndex } from './0004-refunds-sale-index.js';
 import { saleFingerprint } from './0005-sale-fingerprint.js';
 import { refundWithdrawal } from './0006-refund-withdrawal.js';
+import { memberRowsClustered } from './0007-member-rows-clustered.js';
 
 /**
  * The engine's schema: numbered migrations, applied in name order on SQLite and PostgreSQL alike
@@ -20,5 +21,6 @@ export const engineMigrations: MigrationSet = {
     '0004_refunds_sale_index': refundsSaleIndex,
     '0005_sale_fingerprint': saleFingerprint,
     '0006_refund_withdrawal': refundWithdrawal,
+    '0007_member_rows_clustered': memberRowsClustered,
   },
 };
