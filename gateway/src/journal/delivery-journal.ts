@@ -44,6 +44,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   const aggregates = createRefusalAggregates();
   const pruning = journalPruning({
     db,
+    dialect: options.database.dialect,
     run: writer.run,
     now,
     retentionDays: options.retentionDays ?? 14,

@@ -13,6 +13,7 @@ import type { QueryAnswer } from './journal-writer.js';
  */
 export function journalPruning(options: {
   db: JournalDb;
+  dialect: 'sqlite' | 'postgres';
   run: (query: CompiledQuery) => Promise<QueryAnswer>;
   now: () => Date;
   /** GATEWAY_JOURNAL_DAYS. */
@@ -91,6 +92,7 @@ export function journalPruning(options: {
   async function pruneEarly(): Promise<number> {
     const removed = await pruneToBudget({
       db,
+      dialect: options.dialect,
       run,
       deleteBelow: (id) => deleteInChunks((q) => q.where('id', '<', id)),
       maxBytes,
