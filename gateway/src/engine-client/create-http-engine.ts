@@ -36,8 +36,6 @@ export const HttpEngineOptions = z
         coolDownMs: positiveInt.default(ENGINE_CALL.breaker.coolDownMs),
       })
       .prefault({}),
-    /** Milliseconds now; for the breaker's cool-down. */
-    clock: z.custom<() => number>((value) => typeof value === 'function').default(() => Date.now),
     /** Pauses before each retry of ping / eligibility (tests shorten them). */
     retryDelaysMs: z
       .array(z.number().int().min(0))
@@ -75,7 +73,7 @@ export function createHttpEngine(input: HttpEngineOptions): HttpEngine {
     marginMs,
     maxBatch: options.maxBatch,
   });
-  const policy = createEngineCallPolicy({ ...options.breaker, clock: options.clock, retryDelaysMs: options.retryDelaysMs });
+  const policy = createEngineCallPolicy({ ...options.breaker, retryDelaysMs: options.retryDelaysMs });
   /** The call's deadline; a caller's deadline too close to call at all fails here, outside the breaker (the engine is not at fault). */
   const deadlineOf = (label: string, call: EngineCallOptions | undefined): number => {
     const deadline = Math.min(Date.now() + options.timeoutMs, call?.deadline ?? Infinity);

@@ -1,16 +1,18 @@
 import { EngineError, EngineUnavailableError } from '@loyalty-gateway/core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { engineUnavailable, failureKind } from './engine-call-failure.js';
 import { createEngineCallPolicy, ENGINE_CALL } from './engine-call-policy.js';
 
 describe('the engine-call policy: circuit breaker', () => {
-  let now = 0;
-  const policy = () => createEngineCallPolicy({ failureThreshold: 2, coolDownMs: 100, clock: () => now, retryDelaysMs: [] });
+  // Cockatiel times the cool-down on Date.now: the tests move a fake Date (timers stay real).
+  beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: 0 }));
+  afterEach(() => vi.useRealTimers());
+  const policy = () => createEngineCallPolicy({ failureThreshold: 2, coolDownMs: 100, retryDelaysMs: [] });
   const down = () => Promise.reject(engineUnavailable('connection', 'refused'));
   const up = () => Promise.resolve('ok');
 
   it('resets the count on any answer: only consecutive unavailability opens it', async () => {
-    now = 0;
+    vi.setSystemTime(0);
     const b = policy();
     await b.run('x', false, down).catch(() => undefined);
     await b.run('x', false, () => Promise.reject(new EngineError('not_eligible'))).catch(() => undefined);
@@ -26,7 +28,7 @@ describe('the engine-call policy: circuit breaker', () => {
   });
 
   it('open: fails fast with circuit_open, naming the failures, without calling', async () => {
-    now = 0;
+    vi.setSystemTime(0);
     const b = policy();
     for (let i = 0; i < 2; i += 1) await b.run('x', false, down).catch(() => undefined);
     let called = false;
@@ -43,12 +45,12 @@ describe('the engine-call policy: circuit breaker', () => {
   });
 
   it('half-open lets exactly one trial through; the others fail fast until it settles', async () => {
-    now = 0;
+    vi.setSystemTime(0);
     const b = policy();
     for (let i = 0; i < 2; i += 1) await b.run('x', false, down).catch(() => undefined);
-    now = 99;
+    vi.setSystemTime(99);
     expect(failureKind(await b.run('x', false, up).catch((e: unknown) => e))).toBe('circuit_open');
-    now = 100;
+    vi.setSystemTime(100);
     let release!: () => void;
     const trial = b.run(
       'x',
@@ -68,21 +70,21 @@ describe('the engine-call policy: circuit breaker', () => {
   });
 
   it('a failed trial re-opens for a fresh cool-down', async () => {
-    now = 0;
+    vi.setSystemTime(0);
     const b = policy();
     for (let i = 0; i < 2; i += 1) await b.run('x', false, down).catch(() => undefined);
-    now = 150;
+    vi.setSystemTime(150);
     await b.run('x', false, down).catch(() => undefined);
     expect(b.state).toBe('open');
-    now = 249;
+    vi.setSystemTime(249);
     expect(failureKind(await b.run('x', false, up).catch((e: unknown) => e))).toBe('circuit_open');
-    now = 250;
+    vi.setSystemTime(250);
     expect(await b.run('x', false, up)).toBe('ok');
   });
 });
 
 describe('the engine-call policy: retries', () => {
-  const policy = () => createEngineCallPolicy({ failureThreshold: 100, coolDownMs: 100, clock: Date.now, retryDelaysMs: [1, 1] });
+  const policy = () => createEngineCallPolicy({ failureThreshold: 100, coolDownMs: 100, retryDelaysMs: [1, 1] });
   const counting = (error: () => unknown) => {
     const calls = { count: 0 };
     return {
@@ -136,7 +138,7 @@ describe('the engine-call policy: retries', () => {
   });
 
   it('the retries of one read-only call count once towards the breaker', async () => {
-    const b = createEngineCallPolicy({ failureThreshold: 2, coolDownMs: 100, clock: Date.now, retryDelaysMs: [1, 1] });
+    const b = createEngineCallPolicy({ failureThreshold: 2, coolDownMs: 100, retryDelaysMs: [1, 1] });
     await b.run('x', true, () => Promise.reject(engineUnavailable('connection', 'refused'))).catch(() => undefined);
     expect(b.state).toBe('closed');
   });

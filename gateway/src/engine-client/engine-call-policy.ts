@@ -7,7 +7,6 @@ import {
   circuitBreaker,
   handleWhen,
   retry,
-  type IBackoff,
 } from 'cockatiel';
 import { engineUnavailable, failureKind } from './engine-call-failure.js';
 
@@ -43,9 +42,8 @@ export type CircuitState = 'closed' | 'open' | 'half-open';
 
 export interface EngineCallPolicyOptions {
   failureThreshold: number;
+  /** How long an open circuit fails fast, on cockatiel's clock (Date.now: tests move it with vitest's fake Date). */
   coolDownMs: number;
-  /** Milliseconds now, for the cool-down (tests move it). */
-  clock: () => number;
   /** Pauses before each retry of a read-only call. */
   retryDelaysMs: readonly number[];
 }
@@ -58,27 +56,6 @@ export interface EngineCallPolicy {
    */
   run<T>(label: string, readOnly: boolean, call: () => Promise<T>): Promise<T>;
   readonly state: CircuitState;
-}
-
-/**
- * The cool-down of an open circuit, measured on `clock`. Cockatiel compares its own Date.now()
- * since opening with `duration`, read on each call; answering "no time left" (−∞) or "forever"
- * (+∞) from `clock` makes the cool-down follow the injected clock.
- */
-class CoolDown implements IBackoff<unknown> {
-  private readonly openedAt: number;
-  constructor(
-    private readonly coolDownMs: number,
-    private readonly clock: () => number,
-  ) {
-    this.openedAt = clock();
-  }
-  get duration(): number {
-    return this.clock() - this.openedAt >= this.coolDownMs ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-  }
-  next(): CoolDown {
-    return new CoolDown(this.coolDownMs, this.clock);
-  }
 }
 
 const STATES: Record<BreakerState, CircuitState> = {
@@ -104,7 +81,7 @@ export function createEngineCallPolicy(options: EngineCallPolicyOptions): Engine
     handleWhen((error) => error instanceof EngineUnavailableError),
     {
       breaker: consecutive,
-      halfOpenAfter: { next: () => new CoolDown(options.coolDownMs, options.clock) },
+      halfOpenAfter: options.coolDownMs,
     },
   );
   const unreachable = (error: unknown) => {

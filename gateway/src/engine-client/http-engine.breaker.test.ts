@@ -2,7 +2,7 @@ import { EngineUnavailableError } from '@loyalty-gateway/core';
 import { createEngineServer } from '@loyalty-gateway/engine';
 import { ANN, SCOPE, sale, testSeed } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failureKind } from './engine-call-failure.js';
 import { TEST_ENGINE_TOKEN, openEngineService, type EngineServiceHarness } from './testing/engine-service-harness.js';
 import { answer, startScriptedServer } from './testing/scripted-server.js';
@@ -10,7 +10,10 @@ import { answer, startScriptedServer } from './testing/scripted-server.js';
 describe('HTTP engine circuit breaker (real sockets)', () => {
   let harness: EngineServiceHarness | undefined;
   let revived: FastifyInstance | undefined;
+  // Cockatiel times the cool-down on Date.now: the tests move a fake Date forward (it follows real time between moves).
+  const later = (ms: number) => vi.setSystemTime(Date.now() + ms);
   afterEach(async () => {
+    vi.useRealTimers();
     await revived?.close();
     await harness?.close();
     harness = undefined;
@@ -18,10 +21,9 @@ describe('HTTP engine circuit breaker (real sockets)', () => {
   });
 
   it('opens after N consecutive failures, fails fast without the network, and closes after the cool-down once the service is back', async () => {
-    let now = 0;
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
     harness = await openEngineService('sqlite', {
       breaker: { failureThreshold: 3, coolDownMs: 10_000 },
-      clock: () => now,
       retryDelaysMs: [],
     });
     await harness.embedded.applySeed(testSeed());
@@ -46,14 +48,14 @@ describe('HTTP engine circuit breaker (real sockets)', () => {
     expect(failureKind(fast)).toBe('circuit_open');
     expect(hits).toBe(0);
 
-    now += 10_000;
+    later(10_000);
     expect((await harness.client.eligibility({ ...SCOPE, customer: ANN })).walletBalance).toBe(1212);
     expect(hits).toBe(1);
     expect(harness.client.circuitState()).toBe('closed');
   });
 
   it('counts only unavailability: EngineErrors keep it closed; a failed half-open trial re-opens it', async () => {
-    let now = 0;
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
     let down = true;
     const server = await startScriptedServer([
       (request, response) => {
@@ -62,7 +64,7 @@ describe('HTTP engine circuit breaker (real sockets)', () => {
       },
     ]);
     const { createHttpEngine } = await import('./create-http-engine.js');
-    const engine = createHttpEngine({ url: server.url, breaker: { failureThreshold: 2, coolDownMs: 1_000 }, clock: () => now });
+    const engine = createHttpEngine({ url: server.url, breaker: { failureThreshold: 2, coolDownMs: 1_000 } });
     try {
       const redeem = () =>
         engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'o', pointsToRedeem: 1 }).catch((e: unknown) => e);
@@ -74,7 +76,7 @@ describe('HTTP engine circuit breaker (real sockets)', () => {
       expect(engine.circuitState()).toBe('closed');
       await redeem();
       expect(engine.circuitState()).toBe('open');
-      now += 1_000;
+      later(1_000);
       expect(failureKind(await redeem())).toBe('unavailable_status');
       expect(engine.circuitState()).toBe('open');
       expect(failureKind(await redeem())).toBe('circuit_open');
