@@ -28,7 +28,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { postgresUrlWithSchema } from '@loyalty-gateway/storage/testing';
 import { gatewayEnv, startServer } from './server-process.js';
-import { scaleSale, scaleSeed } from './scale-sale.js';
+import { seed } from './seed.js';
+import { signedSale } from './signed-load.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SCALE_SCHEMA = 'scale';
@@ -114,11 +115,11 @@ export function scaleEnv(dir: string, postgresUrl?: string): Record<string, stri
 /** First run: the real migrations and seed, and a few real sales (the rows to copy). */
 async function bootOnce(dir: string, postgresUrl?: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'seed.json'), JSON.stringify(scaleSeed));
+  writeFileSync(path.join(dir, 'seed.json'), JSON.stringify(seed));
   const server = await startServer(root, path.join(dir, 'boot.log'), ['gateway/src/main.ts'], scaleEnv(dir, postgresUrl));
   try {
     for (let i = 0; i < 3; i += 1) {
-      const { body, headers } = scaleSale('MBR-BENCH', `T-boot-${Date.now()}-${i}`);
+      const { body, headers } = signedSale('MBR-BENCH');
       const response = await fetch(`http://127.0.0.1:${server.port}/webhooks/generic`, { method: 'POST', body, headers });
       if (response.status !== 200) throw new Error(`template sale answered ${response.status}: ${await response.text()}`);
     }

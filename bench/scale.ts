@@ -18,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sampler, startServer, type ServerProcess } from './server-process.js';
-import { scaleSale } from './scale-sale.js';
+import { signedSale } from './signed-load.js';
 import { scaleEnv } from './scale-seed.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,11 +68,10 @@ async function drive(port: number, ms: number, member: () => string): Promise<{ 
   const latencies: number[] = [];
   let ok = 0;
   let other = 0;
-  let n = 0;
   const end = Date.now() + ms;
   const one = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      const { body, headers } = scaleSale(member(), `L-${process.pid}-${Date.now().toString(36)}-${(n += 1)}`);
+      const { body, headers } = signedSale(member());
       const start = process.hrtime.bigint();
       const request = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/webhooks/generic', headers, agent }, (response) => {
         response.resume();
