@@ -2,7 +2,7 @@ import { ErrorBody } from '@loyalty-gateway/core';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { describe, expect, it } from 'vitest';
 import { createHttpEngine } from './engine-client/index.js';
-import { startSilentServer } from './engine-client/testing/scripted-server.js';
+import { startSilentServer } from './testing/scripted-server.js';
 import { READINESS_TIMEOUT_MS } from './readiness-route.js';
 import { openGateway, type GatewayFixture } from './testing/gateway-fixture.js';
 

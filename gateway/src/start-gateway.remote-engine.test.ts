@@ -5,7 +5,7 @@ import { signedHeaders } from '@loyalty-gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSeed } from './boot/seed-schema.js';
 import { DEMO_CREDENTIALS_FILE } from './boot/demo.js';
-import { TEST_ENGINE_TOKEN, openEngineService, type EngineServiceHarness } from './engine-client/testing/engine-service-harness.js';
+import { TEST_ENGINE_TOKEN, openEngineService, type EngineServiceHarness } from './testing/engine-service-harness.js';
 import { startGateway } from './start-gateway.js';
 import { SECRET, STORE, VENDOR, sale, testSeedDocument } from './testing/test-seed.js';
 

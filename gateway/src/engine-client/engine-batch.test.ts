@@ -7,8 +7,8 @@ import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpEngine, type HttpEngine } from './create-http-engine.js';
 import { failureKind } from './engine-call-failure.js';
-import { openEngineService, type EngineServiceHarness } from './testing/engine-service-harness.js';
-import { answer, startScriptedServer, type ScriptedServer } from './testing/scripted-server.js';
+import { openEngineService, type EngineServiceHarness } from '../testing/engine-service-harness.js';
+import { answer, startScriptedServer, type ScriptedServer } from '../testing/scripted-server.js';
 
 /** Settles a call: its value, or the error it failed with, and when (ms after the start). */
 async function settle<T>(call: Promise<T>, started = performance.now()): Promise<{ value?: T; error?: unknown; ms: number }> {

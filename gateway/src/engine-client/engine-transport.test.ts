@@ -2,7 +2,7 @@ import { setImmediate as nextEvent } from 'node:timers/promises';
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
 import { ANN, SCOPE, sale, testSeed, uniqueId } from '@loyalty-gateway/engine/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openEngineService, type EngineServiceHarness } from './testing/engine-service-harness.js';
+import { openEngineService, type EngineServiceHarness } from '../testing/engine-service-harness.js';
 
 /** One call of every kind the port makes (GET and POST, reads and writes). */
 const calls = (client: LoyaltyEngine): Array<() => Promise<unknown>> => {

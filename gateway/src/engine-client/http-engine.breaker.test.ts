@@ -4,8 +4,8 @@ import { ANN, SCOPE, sale, testSeed } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failureKind } from './engine-call-failure.js';
-import { TEST_ENGINE_TOKEN, openEngineService, type EngineServiceHarness } from './testing/engine-service-harness.js';
-import { answer, startScriptedServer } from './testing/scripted-server.js';
+import { TEST_ENGINE_TOKEN, openEngineService, type EngineServiceHarness } from '../testing/engine-service-harness.js';
+import { answer, startScriptedServer } from '../testing/scripted-server.js';
 
 describe('HTTP engine circuit breaker (real sockets)', () => {
   let harness: EngineServiceHarness | undefined;

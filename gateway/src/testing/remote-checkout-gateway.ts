@@ -1,7 +1,7 @@
 import type { SlowStatements } from '@loyalty-gateway/engine/testing';
 import { parseSeed } from '../boot/seed-schema.js';
 import type { HttpEngineOptions } from '../engine-client/index.js';
-import { openEngineService, type EngineServiceHarness } from '../engine-client/testing/engine-service-harness.js';
+import { openEngineService, type EngineServiceHarness } from './engine-service-harness.js';
 import type { GatewayFixture } from './gateway-fixture.js';
 import { checkoutSeedDocument, openCheckoutGateway } from './checkout-kit.js';
 

@@ -5,7 +5,7 @@ import { ErrorBody } from '@loyalty-gateway/core';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseSeed } from '../../src/boot/seed-schema.js';
-import { TEST_ENGINE_TOKEN, openEngineService } from '../../src/engine-client/testing/engine-service-harness.js';
+import { TEST_ENGINE_TOKEN, openEngineService } from '../../src/testing/engine-service-harness.js';
 import { headersFor } from '../../src/testing/gateway-fixture.js';
 import { exited, spawnGateway, sqliteGatewayFixture } from '../../src/testing/spawn-gateway.js';
 import { STORE, VENDOR, sale, testSeedDocument } from '../../src/testing/test-seed.js';

@@ -1,8 +1,8 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpEngine, type HttpEngine } from '../../src/engine-client/index.js';
-import type { EngineServiceHarness } from '../../src/engine-client/testing/engine-service-harness.js';
-import { closedPortUrl } from '../../src/engine-client/testing/scripted-server.js';
+import type { EngineServiceHarness } from '../../src/testing/engine-service-harness.js';
+import { closedPortUrl } from '../../src/testing/scripted-server.js';
 import type { GatewayFixture } from '../../src/testing/gateway-fixture.js';
 import { refund as refundEvent, sale } from '../../src/testing/test-seed.js';
 import {

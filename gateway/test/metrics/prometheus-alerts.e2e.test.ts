@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { signedHeaders } from '@loyalty-gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSeed } from '../../src/boot/seed-schema.js';
-import { TEST_ENGINE_TOKEN, openEngineService, type EngineServiceHarness } from '../../src/engine-client/testing/engine-service-harness.js';
+import { TEST_ENGINE_TOKEN, openEngineService, type EngineServiceHarness } from '../../src/testing/engine-service-harness.js';
 import { startGateway, type RunningGateway } from '../../src/start-gateway.js';
 import { freePort } from '../../src/testing/free-port.js';
 import { SECRET, STORE, VENDOR, sale, testSeedDocument } from '../../src/testing/test-seed.js';

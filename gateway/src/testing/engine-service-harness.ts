@@ -3,7 +3,7 @@ import { createEmbeddedEngine, createEngineServer, engineMigrations, type Embedd
 import { openTestDatabase } from '@loyalty-gateway/storage/testing';
 import type { SlowStatements } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance } from 'fastify';
-import { createHttpEngine, type HttpEngine, type HttpEngineOptions } from '../create-http-engine.js';
+import { createHttpEngine, type HttpEngine, type HttpEngineOptions } from '../engine-client/create-http-engine.js';
 
 export const TEST_ENGINE_TOKEN = 'test-engine-token-0123456789';
 
