@@ -1,8 +1,8 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
-import { headersFor, nowSeconds, openGateway, type SendOptions } from '../testing/gateway-fixture.js';
-import { OTHER_SECRET, refund, sale, STAMP_REWARD, STORE } from '../testing/test-seed.js';
+import { openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
+import { headersFor, nowSeconds, openGateway, type SendOptions } from '../../src/testing/gateway-fixture.js';
+import { OTHER_SECRET, refund, sale, STAMP_REWARD, STORE } from '../../src/testing/test-seed.js';
 
 type Answer = { status: number; body: Record<string, any> };
 

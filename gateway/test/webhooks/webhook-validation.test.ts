@@ -1,7 +1,7 @@
 import { ErrorBody } from '@loyalty-gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { refund, sale } from '../testing/test-seed.js';
+import { openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { refund, sale } from '../../src/testing/test-seed.js';
 
 let gw: GatewayFixture;
 beforeAll(async () => {

@@ -2,8 +2,8 @@ import { ErrorBody, WebhookResult } from '@loyalty-gateway/core';
 import { jsonPaths, mutateJson } from '@loyalty-gateway/core/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { refund, sale } from '../testing/test-seed.js';
+import { openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { refund, sale } from '../../src/testing/test-seed.js';
 
 let gw: GatewayFixture;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { ErrorBody } from '@loyalty-gateway/core';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { refund, sale } from '../testing/test-seed.js';
+import { openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { refund, sale } from '../../src/testing/test-seed.js';
 
 /**
  * The generic tier's refund currency rule (docs/decisions.md, "Refund currency"): a sale.refunded

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryIdempotencyCache } from '../stores/index.js';
-import { countingEngine, type EngineCallCounts } from '../testing/counting-engine.js';
-import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { sale } from '../testing/test-seed.js';
+import { createMemoryIdempotencyCache } from '../../src/stores/index.js';
+import { countingEngine, type EngineCallCounts } from '../../src/testing/counting-engine.js';
+import { openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { sale } from '../../src/testing/test-seed.js';
 
 /**
  * docs/decisions.md, "Idempotency conflicts": a transaction id sent again with another sale is

@@ -1,10 +1,10 @@
 import { parseEnvelope, type Connection } from '@loyalty-gateway/core';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryIdempotencyCache } from '../stores/index.js';
-import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { STORE, VENDOR, sale } from '../testing/test-seed.js';
-import { createWebhookPipeline, type WebhookPipeline } from './webhook-pipeline.js';
+import { createMemoryIdempotencyCache } from '../../src/stores/index.js';
+import { openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { STORE, VENDOR, sale } from '../../src/testing/test-seed.js';
+import { createWebhookPipeline, type WebhookPipeline } from '../../src/webhooks/webhook-pipeline.js';
 
 /**
  * docs/decisions.md, "Order edited after payment": a featured door whose adapter declares that paid

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createIdempotencyCache, createMemoryIdempotencyCache, createRedisClient } from '../stores/index.js';
-import { countingEngine, type EngineCallCounts } from '../testing/counting-engine.js';
-import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { sale } from '../testing/test-seed.js';
-import { IDEMPOTENCY_TTL_MS } from './webhook-pipeline.js';
+import { createIdempotencyCache, createMemoryIdempotencyCache, createRedisClient } from '../../src/stores/index.js';
+import { countingEngine, type EngineCallCounts } from '../../src/testing/counting-engine.js';
+import { openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { sale } from '../../src/testing/test-seed.js';
+import { IDEMPOTENCY_TTL_MS } from '../../src/webhooks/webhook-pipeline.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { describe, expect, it } from 'vitest';
-import { createIdempotencyCache } from '../stores/index.js';
-import { countingEngine, type EngineCallCounts } from '../testing/counting-engine.js';
-import { headersFor, openGateway } from '../testing/gateway-fixture.js';
-import { sale } from '../testing/test-seed.js';
+import { createIdempotencyCache } from '../../src/stores/index.js';
+import { countingEngine, type EngineCallCounts } from '../../src/testing/counting-engine.js';
+import { headersFor, openGateway } from '../../src/testing/gateway-fixture.js';
+import { sale } from '../../src/testing/test-seed.js';
 
 describe.each(testDialects())('20 concurrent copies of one sale over real HTTP ($name)', ({ name }) => {
   it('exactly one processed, 19 duplicate, points once', async () => {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorBody, type IdempotencyCache } from '@loyalty-gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIdempotencyCache, createMemoryIdempotencyCache } from '../stores/index.js';
-import { countingEngine, type EngineCallCounts } from '../testing/counting-engine.js';
-import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { refund, sale } from '../testing/test-seed.js';
+import { createIdempotencyCache, createMemoryIdempotencyCache } from '../../src/stores/index.js';
+import { countingEngine, type EngineCallCounts } from '../../src/testing/counting-engine.js';
+import { openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { refund, sale } from '../../src/testing/test-seed.js';
 
 /** A fresh, empty cache: the state after a restart (memory) or a flushed Redis. */
 type CacheFactory = () => IdempotencyCache;

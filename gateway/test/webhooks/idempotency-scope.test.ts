@@ -1,7 +1,7 @@
 import { WebhookResult } from '@loyalty-gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openGateway, type GatewayFixture, type SendOptions } from '../testing/gateway-fixture.js';
-import { ODD_STORE, OTHER_SECRET, STORE, sale, testSeedDocument } from '../testing/test-seed.js';
+import { openGateway, type GatewayFixture, type SendOptions } from '../../src/testing/gateway-fixture.js';
+import { ODD_STORE, OTHER_SECRET, STORE, sale, testSeedDocument } from '../../src/testing/test-seed.js';
 
 /** A second vendor with a connection at the same store id as acme-pos's store-001. */
 const OTHER_VENDOR = 'other-pos';
