@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { ErrorBody } from '@loyalty-gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
-import { createGatewayStore, createMemoryIdempotencyCache } from '../stores/index.js';
+import { buildApp } from '../../src/app.js';
+import { createGatewayStore, createMemoryIdempotencyCache } from '../../src/stores/index.js';
 import { createEmbeddedEngine } from '@loyalty-gateway/engine';
 import type { FastifyInstance } from 'fastify';
 import { Agent, request } from 'undici';
-import { openMigratedDatabase } from '../testing/migrated-database.js';
+import { openMigratedDatabase } from '../../src/testing/migrated-database.js';
 
 /** A raw HTTP exchange over a real socket: what an ordinary client (or a slow attacker) sees. */
 function exchange(

@@ -1,8 +1,8 @@
 import { ErrorBody } from '@loyalty-gateway/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRedisClient } from '../stores/index.js';
-import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { ODD_STORE, OTHER_SECRET, sale } from '../testing/test-seed.js';
+import { createRedisClient } from '../../src/stores/index.js';
+import { openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { ODD_STORE, OTHER_SECRET, sale } from '../../src/testing/test-seed.js';
 
 const opened: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => {

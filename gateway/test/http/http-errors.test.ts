@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '@loyalty-gateway/core';
-import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { sale } from '../testing/test-seed.js';
+import { openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { sale } from '../../src/testing/test-seed.js';
 
 let gw: GatewayFixture;
 beforeAll(async () => {

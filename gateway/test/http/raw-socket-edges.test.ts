@@ -2,12 +2,12 @@ import { ErrorBody } from '@loyalty-gateway/core';
 import { createTestPki } from '@loyalty-gateway/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tlsServerFactory } from '../tls/tls-server-factory.js';
-import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
-import { featuredSeedDocument } from '../testing/featured-seed.js';
-import { headersFor, openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { sale as saleOf } from '../testing/test-seed.js';
-import { RawHttpConnection, type RawExchange } from '../testing/raw-http-connection.js';
+import { tlsServerFactory } from '../../src/tls/tls-server-factory.js';
+import { openFeaturedGateway, type FeaturedGateway } from '../../src/testing/featured-gateway.js';
+import { featuredSeedDocument } from '../../src/testing/featured-seed.js';
+import { headersFor, openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { sale as saleOf } from '../../src/testing/test-seed.js';
+import { RawHttpConnection, type RawExchange } from '../../src/testing/raw-http-connection.js';
 
 /**
  * Requests Node's HTTP server used to answer on its own, before the app saw them — a bare status

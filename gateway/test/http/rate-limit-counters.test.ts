@@ -2,8 +2,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { Connection } from '@loyalty-gateway/core';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { rateLimitOptions } from './rate-limit-options.js';
-import './fastify-types.js';
+import { rateLimitOptions } from '../../src/http/rate-limit-options.js';
+import '../../src/http/fastify-types.js';
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {

@@ -9,10 +9,10 @@ import { createEmbeddedEngine } from '@loyalty-gateway/engine';
 import type { FastifyInstance } from 'fastify';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
-import { createGatewayStore, createMemoryIdempotencyCache } from '../stores/index.js';
-import { openMigratedDatabase } from '../testing/migrated-database.js';
-import { BODY_LIMIT } from './body-limit.js';
+import { buildApp } from '../../src/app.js';
+import { createGatewayStore, createMemoryIdempotencyCache } from '../../src/stores/index.js';
+import { openMigratedDatabase } from '../../src/testing/migrated-database.js';
+import { BODY_LIMIT } from '../../src/http/body-limit.js';
 
 /**
  * Python's http.client (and so `requests`) writes the request's headers and its whole body before

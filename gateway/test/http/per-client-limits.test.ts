@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapters } from '../adapters.js';
-import { openFeaturedGateway, type FeaturedGateway } from '../testing/featured-gateway.js';
-import { featuredSeedDocument } from '../testing/featured-seed.js';
-import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { sale } from '../testing/test-seed.js';
-import { clientKey } from './client-key.js';
+import { adapters } from '../../src/adapters.js';
+import { openFeaturedGateway, type FeaturedGateway } from '../../src/testing/featured-gateway.js';
+import { featuredSeedDocument } from '../../src/testing/featured-seed.js';
+import { openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { sale } from '../../src/testing/test-seed.js';
+import { clientKey } from '../../src/http/client-key.js';
 
 describe('clientKey: the address a per-client limit counts', () => {
   it('an IPv4 client is itself, written one way whatever the socket says', () => {

@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openGateway, type GatewayFixture } from '../testing/gateway-fixture.js';
-import { sale } from '../testing/test-seed.js';
-import { createGatewayLogging } from './logger-options.js';
+import { openGateway, type GatewayFixture } from '../../src/testing/gateway-fixture.js';
+import { sale } from '../../src/testing/test-seed.js';
+import { createGatewayLogging } from '../../src/http/logger-options.js';
 
 describe('the refusal limit while Redis is unreachable', () => {
   let gw: GatewayFixture;
