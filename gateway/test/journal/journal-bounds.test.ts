@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openOperatorApp } from '../testing/open-operator-app.js';
-import { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import { gatewayMigrations } from '../stores/gateway-migrations.js';
-import { headersFor } from '../testing/gateway-fixture.js';
-import { sale } from '../testing/test-seed.js';
-import { createDeliveryJournal, type DeliveryInput } from './delivery-journal.js';
+import { openOperatorApp } from '../../src/testing/open-operator-app.js';
+import { GatewayMetrics } from '../../src/metrics/gateway-metrics.js';
+import { gatewayMigrations } from '../../src/stores/gateway-migrations.js';
+import { headersFor } from '../../src/testing/gateway-fixture.js';
+import { sale } from '../../src/testing/test-seed.js';
+import { createDeliveryJournal, type DeliveryInput } from '../../src/journal/delivery-journal.js';
 
 const refusal = (n: number, at: Date, overrides: Partial<DeliveryInput> = {}): DeliveryInput => ({
   requestId: `anon-${n}`,

@@ -1,8 +1,8 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
-import { headersFor, nowSeconds, openGateway, type SendOptions } from '../testing/gateway-fixture.js';
-import { ODD_STORE, OTHER_SECRET, sale, SECRET, STORE } from '../testing/test-seed.js';
+import { openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
+import { headersFor, nowSeconds, openGateway, type SendOptions } from '../../src/testing/gateway-fixture.js';
+import { ODD_STORE, OTHER_SECRET, sale, SECRET, STORE } from '../../src/testing/test-seed.js';
 
 type Entry = Record<string, any>;
 type Page = { deliveries: Entry[]; nextCursor: string | null };

@@ -1,11 +1,11 @@
 import { adapter as shopify } from '@loyalty-gateway/adapter-shopify';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
-import { featuredSeedDocument, SHOP_DOMAIN, SHOPIFY_APP_SECRET } from '../testing/featured-seed.js';
-import { bodyOf, headersFor } from '../testing/gateway-fixture.js';
-import { adapterFixtureJson, vendorSignature } from '../testing/native-fixtures.js';
-import { refund, sale } from '../testing/test-seed.js';
+import { openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
+import { featuredSeedDocument, SHOP_DOMAIN, SHOPIFY_APP_SECRET } from '../../src/testing/featured-seed.js';
+import { bodyOf, headersFor } from '../../src/testing/gateway-fixture.js';
+import { adapterFixtureJson, vendorSignature } from '../../src/testing/native-fixtures.js';
+import { refund, sale } from '../../src/testing/test-seed.js';
 
 type Entry = Record<string, any>;
 

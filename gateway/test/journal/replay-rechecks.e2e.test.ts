@@ -1,8 +1,8 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
-import { bodyOf, headersFor } from '../testing/gateway-fixture.js';
-import { sale } from '../testing/test-seed.js';
+import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
+import { bodyOf, headersFor } from '../../src/testing/gateway-fixture.js';
+import { sale } from '../../src/testing/test-seed.js';
 
 /**
  * A kept generic delivery is replayed only if its connection would accept it now: still active,

@@ -1,10 +1,10 @@
 import { adapter as shopify } from '@loyalty-gateway/adapter-shopify';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openOperatorApp, type OperatorApp } from '../testing/open-operator-app.js';
-import { MEMBERS, SHOP_DOMAIN, SHOPIFY_APP_SECRET, featuredSeedDocument } from '../testing/featured-seed.js';
-import { adapterFixture, vendorSignature } from '../testing/native-fixtures.js';
-import { REPLAY_HEADER } from './replay-tickets.js';
+import { openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
+import { MEMBERS, SHOP_DOMAIN, SHOPIFY_APP_SECRET, featuredSeedDocument } from '../../src/testing/featured-seed.js';
+import { adapterFixture, vendorSignature } from '../../src/testing/native-fixtures.js';
+import { REPLAY_HEADER } from '../../src/journal/replay-tickets.js';
 
 // Shopify's documented orders/paid payload (orders-paid.json, unedited), signed as Shopify signs it.
 const paid = adapterFixture('shopify', 'orders-paid.json');

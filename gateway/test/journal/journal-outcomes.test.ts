@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { describe, expect, it } from 'vitest';
-import { gatewayMigrations } from '../stores/gateway-migrations.js';
+import { gatewayMigrations } from '../../src/stores/gateway-migrations.js';
 import { CompiledQuery } from 'kysely';
-import { queryPlan } from '../testing/query-plan.js';
-import { journalEntry, migrateWithEarlierEntries } from '../testing/journal-entries.js';
-import { createDeliveryJournal, type DeliveryInput } from './delivery-journal.js';
-import { recoveriesQuery } from './journal-queries.js';
+import { queryPlan } from '../../src/testing/query-plan.js';
+import { journalEntry, migrateWithEarlierEntries } from '../../src/testing/journal-entries.js';
+import { createDeliveryJournal, type DeliveryInput } from '../../src/journal/delivery-journal.js';
+import { recoveriesQuery } from '../../src/journal/journal-queries.js';
 
 const entry = (n: number, at: number, overrides: Partial<DeliveryInput> = {}): DeliveryInput => journalEntry(n, new Date(at), overrides);
 
