@@ -97,7 +97,10 @@ describe.each(testDialects())('migration 0007 (member rows clustered) on $name',
       database.db.insertInto('wallets').values({ member_id: 'mem-1', balance: 0, lifetime_points: 0 }).execute(),
     ).rejects.toThrow();
     await expect(
-      database.db.insertInto('stamp_cards').values({ member_id: 'mem-1', reward_id: IDS.stamp, stamps_total: 0 }).execute(),
+      database.db
+        .insertInto('stamp_cards')
+        .values({ member_id: 'mem-1', reward_id: IDS.stamp, stamps_total: 0, cards_completed: 0, cards_redeemed: 0 })
+        .execute(),
     ).rejects.toThrow();
     const wallet = await database.db.selectFrom('wallets').selectAll().executeTakeFirstOrThrow();
     expect([Number(wallet.balance), Number(wallet.lifetime_points)]).toEqual([250, 900]);
