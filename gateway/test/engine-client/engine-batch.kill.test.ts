@@ -8,8 +8,8 @@ import { EngineUnavailableError, type EarnCommand } from '@loyalty-gateway/core'
 import { ANN, SCOPE, sale, testSeed } from '@loyalty-gateway/engine/testing';
 import { postgresUrlWithSchema, testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpEngine, type HttpEngine } from './create-http-engine.js';
-import { failureKind } from './engine-call-failure.js';
+import { createHttpEngine, type HttpEngine } from '../../src/engine-client/create-http-engine.js';
+import { failureKind } from '../../src/engine-client/engine-call-failure.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const TOKEN = 'kill-test-engine-token-0123456789';

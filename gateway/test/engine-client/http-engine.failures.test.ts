@@ -1,10 +1,10 @@
 import { EngineError, EngineUnavailableError, type LoyaltyEngine } from '@loyalty-gateway/core';
 import { ANN, SCOPE, sale, testSeed } from '@loyalty-gateway/engine/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpEngine, type HttpEngine } from './create-http-engine.js';
-import { failureKind } from './engine-call-failure.js';
-import { openEngineService, type EngineServiceHarness } from '../testing/engine-service-harness.js';
-import { answer, closedPortUrl, startScriptedServer, startSilentServer, type ScriptedServer } from '../testing/scripted-server.js';
+import { createHttpEngine, type HttpEngine } from '../../src/engine-client/create-http-engine.js';
+import { failureKind } from '../../src/engine-client/engine-call-failure.js';
+import { openEngineService, type EngineServiceHarness } from '../../src/testing/engine-service-harness.js';
+import { answer, closedPortUrl, startScriptedServer, startSilentServer, type ScriptedServer } from '../../src/testing/scripted-server.js';
 
 const ELIGIBLE = { membershipId: 'MBR-0001', walletBalance: 1200, redemptionRate: 100, eligibleRewards: [], warning: null };
 const eligibility = { ...SCOPE, customer: ANN };

@@ -5,10 +5,10 @@ import { EngineError, EngineUnavailableError } from '@loyalty-gateway/core';
 import { ANN, BOB, SCOPE, sale, testSeed, uniqueId } from '@loyalty-gateway/engine/testing';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpEngine, type HttpEngine } from './create-http-engine.js';
-import { failureKind } from './engine-call-failure.js';
-import { openEngineService, type EngineServiceHarness } from '../testing/engine-service-harness.js';
-import { answer, startScriptedServer, type ScriptedServer } from '../testing/scripted-server.js';
+import { createHttpEngine, type HttpEngine } from '../../src/engine-client/create-http-engine.js';
+import { failureKind } from '../../src/engine-client/engine-call-failure.js';
+import { openEngineService, type EngineServiceHarness } from '../../src/testing/engine-service-harness.js';
+import { answer, startScriptedServer, type ScriptedServer } from '../../src/testing/scripted-server.js';
 
 /** Settles a call: its value, or the error it failed with, and when (ms after the start). */
 async function settle<T>(call: Promise<T>, started = performance.now()): Promise<{ value?: T; error?: unknown; ms: number }> {

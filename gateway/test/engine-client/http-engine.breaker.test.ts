@@ -3,9 +3,9 @@ import { createEngineServer } from '@loyalty-gateway/engine';
 import { ANN, SCOPE, sale, testSeed } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { failureKind } from './engine-call-failure.js';
-import { TEST_ENGINE_TOKEN, openEngineService, type EngineServiceHarness } from '../testing/engine-service-harness.js';
-import { answer, startScriptedServer } from '../testing/scripted-server.js';
+import { failureKind } from '../../src/engine-client/engine-call-failure.js';
+import { TEST_ENGINE_TOKEN, openEngineService, type EngineServiceHarness } from '../../src/testing/engine-service-harness.js';
+import { answer, startScriptedServer } from '../../src/testing/scripted-server.js';
 
 describe('HTTP engine circuit breaker (real sockets)', () => {
   let harness: EngineServiceHarness | undefined;
@@ -63,7 +63,7 @@ describe('HTTP engine circuit breaker (real sockets)', () => {
         else answer(404, { code: 'member_not_found', message: 'no' })(request, response);
       },
     ]);
-    const { createHttpEngine } = await import('./create-http-engine.js');
+    const { createHttpEngine } = await import('../../src/engine-client/create-http-engine.js');
     const engine = createHttpEngine({ url: server.url, breaker: { failureThreshold: 2, coolDownMs: 1_000 } });
     try {
       const redeem = () =>

@@ -4,8 +4,8 @@ import { EngineUnavailableError, type EarnCommand } from '@loyalty-gateway/core'
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { ANN, SCOPE, sale, testSeed } from '@loyalty-gateway/engine/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { failureKind } from './engine-call-failure.js';
-import { TEST_ENGINE_TOKEN, openEngineService, type EngineServiceHarness } from '../testing/engine-service-harness.js';
+import { failureKind } from '../../src/engine-client/engine-call-failure.js';
+import { TEST_ENGINE_TOKEN, openEngineService, type EngineServiceHarness } from '../../src/testing/engine-service-harness.js';
 
 /** Send an earn over a raw socket and drop the connection after `bytes` of it (a client crash). */
 async function crashMidEarn(url: string, command: EarnCommand, cut: 'after-send' | 'mid-body'): Promise<void> {

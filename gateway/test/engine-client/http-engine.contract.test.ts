@@ -1,6 +1,6 @@
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { describeEngineContract } from '@loyalty-gateway/engine/contract';
-import { openEngineService } from '../testing/engine-service-harness.js';
+import { openEngineService } from '../../src/testing/engine-service-harness.js';
 
 /** The port contract through the HTTP client → engine service → embedded engine, on each dialect. */
 for (const { name } of testDialects()) {
