@@ -5,10 +5,10 @@ import path from 'node:path';
 import { createDatabase } from '@loyalty-gateway/storage';
 import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogRunStore } from '../stores/index.js';
-import { spawnGateway, stopGateway, type SpawnedGateway } from '../testing/spawn-gateway.js';
-import { CLOVER_MERCHANT, catalogOf, cloverSeed } from '../testing/catalog-world.js';
-import { startCloverItemsServer, type CloverItemsServer } from '../testing/clover-items-server.js';
+import { createCatalogRunStore } from '../../src/stores/index.js';
+import { spawnGateway, stopGateway, type SpawnedGateway } from '../../src/testing/spawn-gateway.js';
+import { CLOVER_MERCHANT, catalogOf, cloverSeed } from '../../src/testing/catalog-world.js';
+import { startCloverItemsServer, type CloverItemsServer } from '../../src/testing/clover-items-server.js';
 
 /**
  * Architecture: every gateway process runs the catalog schedules, and the run row's unique key
