@@ -1,3 +1,4 @@
+// One file: the PostgreSQL earn's batch statements (lock and look up, then record) and their one-sale forms share one set of CTEs and row shapes; apart they would drift.
 import type { CustomerIdentifier, StampUpdate } from '@loyalty-gateway/core';
 import { sql, type Compilable, type Kysely, type RawBuilder } from 'kysely';
 import { preparedQuery } from '@loyalty-gateway/storage';

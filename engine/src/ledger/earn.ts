@@ -1,3 +1,4 @@
+// One file: the earn statements of one transaction read best in order; splitting them would scatter one SQL flow.
 import { newId } from './new-id.js';
 import { saleFingerprint, type EarnCommand, type EarnOutcome, type EngineCallOptions, type StampUpdate } from '@loyalty-gateway/core';
 import { sql } from 'kysely';

@@ -1,3 +1,4 @@
+// One file: showing a delivery and replaying it share its story, the journal lookup and the recorded request; the routes are their thin HTTP face.
 import { randomUUID } from 'node:crypto';
 import {
   AUTH_HEADERS,

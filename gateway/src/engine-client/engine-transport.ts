@@ -1,3 +1,4 @@
+// One file: the transport is one closure over its undici pool, call slots and batch state; splitting it would turn that shared state into parameters.
 import { traceIds, trimTrailingSlashes } from '@loyalty-gateway/core';
 import { BATCH_PATH, ENGINE_BUDGET_HEADER, type BatchCall, type BatchOperation } from '@loyalty-gateway/engine';
 import { createRequire } from 'node:module';

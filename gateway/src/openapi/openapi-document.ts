@@ -1,3 +1,4 @@
+// One file: most of it is the table of operations, one row per route, read beside the few functions that turn a row into the document.
 import { ERRORS, TIMESTAMP_TOLERANCE_SECONDS, type ErrorCode } from '@loyalty-gateway/core';
 import { BODY_LIMIT } from '../http/body-limit.js';
 import { componentSchemas, type ComponentName } from './component-schemas.js';
