@@ -25,7 +25,8 @@ import { SettingsCache } from './settings-cache.js';
 import { withdrawRefunds } from './withdraw-refunds.js';
 import { lockSales, recordSales, type SaleLock, type SaleRecord } from './earn-postgres.js';
 import { createRehearsal } from './rehearsal.js';
-import { GroupCommit, type BatchNotice } from './transaction-batcher.js';
+import type { BatchNotice } from './transaction-batcher.js';
+import { GroupCommit } from './group-commit.js';
 
 export interface EmbeddedEngine extends LoyaltyEngine {
   /** Apply the engine part of a seed file, idempotently (see apply-seed.ts). */

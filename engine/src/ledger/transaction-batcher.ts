@@ -27,7 +27,6 @@ import {
 } from './batch-units.js';
 
 export type { BatchClosing, BatchNotice, BatchOpening, Defer, UnitWork } from './batch-units.js';
-export { GroupCommit, POSTGRES_LANES } from './group-commit.js';
 
 /**
  * Group commit: units of work that arrive while a commit is in progress are run together in ONE
