@@ -1,7 +1,9 @@
 import { CompiledQuery } from 'kysely';
 import { runQuery, type SqlDialect } from '@loyalty-gateway/storage';
-import type { Tx } from './context.js';
+import type { Defer, Tx } from './context.js';
 import { DeadlinePassed, ensureBefore } from './deadline.js';
+
+export type { Defer } from './context.js';
 
 // The units of a group commit (transaction-batcher.ts): what a unit is, and how one runs in a batch
 // without savepoints, with a closing statement it defers to, or in a savepoint of its own.
@@ -24,15 +26,6 @@ export type BatchOpening = (trx: Tx, inputs: unknown[]) => Promise<unknown[]>;
  * defers.
  */
 export type BatchClosing = (trx: Tx, inputs: unknown[]) => Promise<unknown[]>;
-
-/**
- * Given to a unit of a batch that opened with one statement and has a closing one: the unit hands
- * its input to the closing statement and waits for its output. The batch goes on with its next
- * unit meanwhile; once every unit has run up to its deferral (or to its end), the closing
- * statement runs, and the deferring units then resume one at a time, in the batch's order. A unit
- * defers at most once.
- */
-export type Defer = (input: unknown) => Promise<unknown>;
 
 export type UnitWork<T> = (trx: Tx, opened?: unknown, defer?: Defer) => Promise<T>;
 

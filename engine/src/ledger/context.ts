@@ -2,7 +2,15 @@ import type { Kysely } from 'kysely';
 import type { SqlDialect } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
 import type { SettingsCache } from './settings-cache.js';
-import type { Defer } from './transaction-batcher.js';
+
+/**
+ * Given to a unit of a batch that opened with one statement and has a closing one: the unit hands
+ * its input to the closing statement and waits for its output. The batch goes on with its next
+ * unit meanwhile; once every unit has run up to its deferral (or to its end), the closing
+ * statement runs, and the deferring units then resume one at a time, in the batch's order. A unit
+ * defers at most once.
+ */
+export type Defer = (input: unknown) => Promise<unknown>;
 
 /** What every engine operation works with: the database, the clock and the settings cache. */
 export interface EngineContext {

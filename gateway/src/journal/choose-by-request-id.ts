@@ -1,4 +1,4 @@
-import type { Delivery } from './delivery-journal.js';
+import type { Delivery } from './journal-types.js';
 
 /**
  * Whether an entry proved its connection: recorded since migration 0013; before it, judged from
