@@ -1,43 +1,19 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmbeddedEngine } from '../../ledger/create-embedded-engine.js';
-import { ANN, IDS, SCOPE, testSeed } from '../../testing/fixture.js';
+import { ANN, IDS, SCOPE } from '../../testing/fixture.js';
 import { migrate, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../schema.js';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { init } from './0001-init.js';
 import { engineMigrations } from './index.js';
+import { insertMerchantAndMember } from '../../testing/older-rows.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
 /** Stamp-card rewards as 0001 kept them: one reward_instances row per completed card. */
 async function seedOldShape(db: Kysely<any>): Promise<void> {
-  const merchant = testSeed().merchants[0]!;
-  await db
-    .insertInto('merchants')
-    .values({
-      id: merchant.id,
-      name: merchant.name,
-      currency: 'USD',
-      default_country_code: '1',
-      earn_rate: '1',
-      redemption_rate: '100',
-      created_at: NOW,
-    })
-    .execute();
-  await db.insertInto('outlets').values({ merchant_id: merchant.id, id: SCOPE.outletId, name: 'Downtown' }).execute();
-  await db
-    .insertInto('members')
-    .values({
-      id: 'mem-1',
-      merchant_id: merchant.id,
-      membership_id: 'MBR-0001',
-      phone: null,
-      email: null,
-      external_id: null,
-      created_at: NOW,
-    })
-    .execute();
+  const merchant = { id: await insertMerchantAndMember(db, 'MBR-0001', NOW) };
   await db.insertInto('wallets').values({ member_id: 'mem-1', balance: 0, lifetime_points: 0 }).execute();
   await db
     .insertInto('rewards')

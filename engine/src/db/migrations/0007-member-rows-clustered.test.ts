@@ -1,11 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmbeddedEngine } from '../../ledger/create-embedded-engine.js';
-import { ANN, IDS, SCOPE, line, sale, testSeed } from '../../testing/fixture.js';
+import { ANN, IDS, line, sale } from '../../testing/fixture.js';
 import { migrate, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../schema.js';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { engineMigrations } from './index.js';
+import { insertMerchantAndMember } from '../../testing/older-rows.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const before0007 = {
@@ -15,32 +16,7 @@ const before0007 = {
 
 /** A member with a wallet and a stamp card, as the migrations before 0007 store them. */
 async function seedMember(db: Kysely<any>): Promise<void> {
-  const merchant = testSeed().merchants[0]!;
-  await db
-    .insertInto('merchants')
-    .values({
-      id: merchant.id,
-      name: merchant.name,
-      currency: 'USD',
-      default_country_code: '1',
-      earn_rate: '1',
-      redemption_rate: '100',
-      created_at: NOW,
-    })
-    .execute();
-  await db.insertInto('outlets').values({ merchant_id: merchant.id, id: SCOPE.outletId, name: 'Downtown' }).execute();
-  await db
-    .insertInto('members')
-    .values({
-      id: 'mem-1',
-      merchant_id: merchant.id,
-      membership_id: ANN.value,
-      phone: null,
-      email: null,
-      external_id: null,
-      created_at: NOW,
-    })
-    .execute();
+  const merchant = { id: await insertMerchantAndMember(db, ANN.value, NOW) };
   await db.insertInto('wallets').values({ member_id: 'mem-1', balance: 250, lifetime_points: 900 }).execute();
   await db
     .insertInto('rewards')
