@@ -7,7 +7,10 @@
  *   npx tsx bench/scale.ts DIR                  (SCALE_POSTGRES_URL as for the seed: PostgreSQL)
  *
  * SCALE_ROUNDS (default 3) rounds of SCALE_SECONDS (default 8) per mix after a warm-up (SCALE_WARMUP, 3 s), at
- * SCALE_CONNECTIONS (default 32) keep-alive connections. Per mix: earns/s, p50/p99, the gateway's
+ * SCALE_CONNECTIONS (default 32) keep-alive connections. SCALE_REQUEST (default `earn`) is what each
+ * connection sends: `earn` (a signed sale to the generic door), `eligibility` (the checkout's
+ * eligibility for the member, read-only) or `redeem` (one point of the member's wallet under a fresh
+ * order id: every member of the generated ledger holds ~120). Per mix: earns/s, p50/p99, the gateway's
  * CPU per earn (all its threads; on PostgreSQL also the buffer pages its database's statements touched), the bytes its
  * process read and wrote per earn through system calls (/proc/PID/io rchar and wchar: SQLite's page
  * reads and its WAL writes, whether or not the OS's cache served them), and its peak RSS.
@@ -18,7 +21,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sampler, startServer, type ServerProcess } from './server-process.js';
-import { signedSale } from './signed-load.js';
+import { signedHeaders } from '@loyalty-gateway/core';
+import { SECRET, STORE, signedSale } from './signed-load.js';
 import { scaleEnv } from './scale-seed.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,6 +33,28 @@ const rounds = Number(process.env.SCALE_ROUNDS ?? 3);
 const seconds = Number(process.env.SCALE_SECONDS ?? 8);
 const connections = Number(process.env.SCALE_CONNECTIONS ?? 32);
 const REGULARS = 3000;
+const REQUESTS = ['earn', 'eligibility', 'redeem'] as const;
+type RequestKind = (typeof REQUESTS)[number];
+const requestKind = (process.env.SCALE_REQUEST ?? 'earn') as RequestKind;
+if (!REQUESTS.includes(requestKind)) throw new Error(`SCALE_REQUEST must be one of ${REQUESTS.join(', ')}`);
+
+let orders = 0;
+/** One request of SCALE_REQUEST's kind for `member`: its path, signed body and headers. */
+function requestFor(member: string): { path: string; body: string; headers: Record<string, string> } {
+  if (requestKind === 'earn') return { path: '/webhooks/generic', ...signedSale(member) };
+  orders += 1;
+  const customer = { type: 'membershipId', value: member };
+  const body = JSON.stringify(
+    requestKind === 'eligibility'
+      ? { customer, orderValue: 12.5 }
+      : { customer, externalTransactionId: `R-${process.pid}-${Date.now().toString(36)}-${orders}`, pointsToRedeem: 1, orderValue: 12.5 },
+  );
+  return {
+    path: requestKind === 'eligibility' ? '/v1/redemption/eligibility' : '/v1/redemption/redeem',
+    body,
+    headers: { 'content-type': 'application/json', ...signedHeaders({ vendor: 'bench-pos', store: STORE, secret: SECRET, body }) },
+  };
+}
 
 function io(pid: number, tid?: string): { rchar: number; wchar: number; read: number; write: number } {
   const text = readFileSync(tid === undefined ? `/proc/${pid}/io` : `/proc/${pid}/task/${tid}/io`, 'utf8');
@@ -62,7 +88,7 @@ async function postgresSide(client: pg.Client): Promise<{ hit: number; read: num
 
 const totalCpu = (cpu: Record<string, number>) => Object.values(cpu).reduce((a, b) => a + b, 0);
 
-/** Drive `connections` keep-alive connections for `ms`, each sending sales for `member()` back to back. */
+/** Drive `connections` keep-alive connections for `ms`, each sending requests (SCALE_REQUEST) for `member()` back to back. */
 async function drive(port: number, ms: number, member: () => string): Promise<{ ok: number; other: number; latencies: number[] }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
@@ -71,9 +97,9 @@ async function drive(port: number, ms: number, member: () => string): Promise<{ 
   const end = Date.now() + ms;
   const one = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      const { body, headers } = signedSale(member());
+      const { path: target, body, headers } = requestFor(member());
       const start = process.hrtime.bigint();
-      const request = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/webhooks/generic', headers, agent }, (response) => {
+      const request = http.request({ host: '127.0.0.1', port, method: 'POST', path: target, headers, agent }, (response) => {
         response.resume();
         response.on('end', () => {
           latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
@@ -195,7 +221,7 @@ try {
       t.earns += result.ok;
       t.other += result.other;
       t.latencies.push(...result.latencies);
-      console.log(`round ${round + 1} ${mix}: ${(result.ok / seconds).toFixed(0)} earn/s`);
+      console.log(`round ${round + 1} ${mix}: ${(result.ok / seconds).toFixed(0)} ${requestKind}/s`);
     }
   }
 } finally {
@@ -208,20 +234,20 @@ try {
     const sorted = t.latencies.sort((a, b) => a - b);
     return {
       mix,
-      'earn/s': Math.round(rate(mix)),
+      [`${requestKind}/s`]: Math.round(rate(mix)),
       relative: +(rate(mix) / rate('regular')).toFixed(2),
       'p50 ms': +quantile(sorted, 0.5).toFixed(1),
       'p99 ms': +quantile(sorted, 0.99).toFixed(1),
-      'gateway CPU µs/earn': Math.round(t.cpu / t.earns),
+      'gateway CPU µs/req': Math.round(t.cpu / t.earns),
       ...(postgresUrl
         ? {
-            'pages hit/earn': +(t.pgHit / t.earns).toFixed(1),
-            'pages read/earn': +(t.pgRead / t.earns).toFixed(1),
+            'pages hit/req': +(t.pgHit / t.earns).toFixed(1),
+            'pages read/req': +(t.pgRead / t.earns).toFixed(1),
           }
         : {}),
-      'read KB/earn': +(t.io.rchar / t.earns / 1024).toFixed(1),
-      'written KB/earn': +(t.io.wchar / t.earns / 1024).toFixed(1),
-      'disk read KB/earn': +(t.io.read / t.earns / 1024).toFixed(1),
+      'read KB/req': +(t.io.rchar / t.earns / 1024).toFixed(1),
+      'written KB/req': +(t.io.wchar / t.earns / 1024).toFixed(1),
+      'disk read KB/req': +(t.io.read / t.earns / 1024).toFixed(1),
       'non-200': t.other,
     };
   });
@@ -230,11 +256,13 @@ try {
     const t = totals[mix];
     const busy = [...t.threads].filter(([, v]) => v.rchar + v.wchar > 512 * t.earns);
     console.log(
-      `${mix}, KB read/written per earn by thread: ${busy.map(([name, v]) => `${name} ${(v.rchar / t.earns / 1024).toFixed(1)}/${(v.wchar / t.earns / 1024).toFixed(1)}`).join(', ')}`,
+      `${mix}, KB read/written per request by thread: ${busy.map(([name, v]) => `${name} ${(v.rchar / t.earns / 1024).toFixed(1)}/${(v.wchar / t.earns / 1024).toFixed(1)}`).join(', ')}`,
     );
   }
   console.log(
     `members ${all.toLocaleString()}, peak RSS ${(memory.peak / 2 ** 20).toFixed(0)} MiB, ${connections} connections, ${rounds} rounds of ${seconds} s per mix`,
   );
-  console.log(JSON.stringify({ dir, postgres: Boolean(postgresUrl), rows, peakRssMiB: Math.round(memory.peak / 2 ** 20) }));
+  console.log(
+    JSON.stringify({ dir, request: requestKind, postgres: Boolean(postgresUrl), rows, peakRssMiB: Math.round(memory.peak / 2 ** 20) }),
+  );
 }
