@@ -159,6 +159,12 @@ describe.each(testDialects())('migration 0008 (members clustered) on $name', ({ 
     ).rejects.toThrow(/unique|duplicate/i);
     await expect(database.db.insertInto('members').values(newMember(member.id, {})).execute()).rejects.toThrow(/unique|duplicate/i);
 
+    // A member nothing references is still updated and deleted as before.
+    await database.db.insertInto('members').values(newMember('m-free', {})).execute();
+    await database.db.updateTable('members').set({ phone: '+15550109999' }).where('id', '=', 'm-free').execute();
+    await database.db.deleteFrom('members').where('id', '=', 'm-free').execute();
+    expect(await database.db.selectFrom('members').select('id').where('id', '=', 'm-free').execute()).toEqual([]);
+
     const engine = await createEmbeddedEngine({ database });
     try {
       const balance = await balanceOf(database.db, ANN.value);
