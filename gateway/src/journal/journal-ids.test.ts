@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { idRegion, requestKey, transactionKey } from './journal-ids.js';
+import { idFloor, idRegion, receivedAtOfId, requestKey, timeOrderedId, transactionKey } from './journal-ids.js';
+
+describe('timeOrderedId', () => {
+  it('begins with the time it is given, whether the time before it was the same or another, and sorts by time, then by the order of recording', () => {
+    const times = [1_764_300_000_000, 1_764_300_000_000, 1_764_300_000_001, 1_764_300_000_000, 0, 1_764_300_000_001.7, 1_764_300_000_002];
+    const ids = times.map((at) => timeOrderedId(at));
+    expect(ids.map((id) => id.slice(0, 9))).toEqual(times.map((at) => idFloor(at)));
+    expect(ids.map((id) => receivedAtOfId(id))).toEqual(times.map((at) => Math.floor(at)));
+    expect(ids.every((id) => /^[0-9a-z]{9}-[0-9a-z]{5}-[0-9a-f]{12}$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([ids[0], ids[1], ids[2], ids[6]]).toEqual([ids[0], ids[1], ids[2], ids[6]].sort());
+  });
+});
 
 describe('transactionKey', () => {
   it('is stable (keys and regions stored by any build stay valid), a 32-bit integer, and keeps ids that arrive in order next to each other', () => {
