@@ -13,10 +13,6 @@ const before0007 = {
   table: engineMigrations.table,
   migrations: Object.fromEntries(Object.entries(engineMigrations.migrations).filter(([name]) => name < '0007')),
 };
-const through0007 = {
-  table: engineMigrations.table,
-  migrations: Object.fromEntries(Object.entries(engineMigrations.migrations).filter(([name]) => name < '0008')),
-};
 
 /** A member with a wallet and a stamp card, as the migrations before 0007 store them. */
 async function seedMember(db: Kysely<any>): Promise<void> {
@@ -57,7 +53,7 @@ describe.each(testDialects())('migration 0007 (member rows clustered) on $name',
   it('keeps every wallet and stamp card, their keys and references, and the engine reads and writes them', async () => {
     await migrate(database.db, before0007);
     await seedMember(database.db);
-    expect(await migrate(database.db, through0007)).toEqual(['0007_member_rows_clustered']);
+    expect(await migrate(database.db, engineMigrations)).toEqual(['0007_member_rows_clustered']);
     if (name === 'sqlite') {
       const { rows } = await sql<{
         name: string;
@@ -96,7 +92,7 @@ describe.each(testDialects())('migration 0007 (member rows clustered) on $name',
       const stamps = await database.db.selectFrom('stamp_cards').select(['stamps_total', 'cards_completed']).executeTakeFirstOrThrow();
       expect([Number(stamps.stamps_total), Number(stamps.cards_completed)]).toEqual([15, 3]);
       // Migrating again does nothing.
-      expect(await migrate(database.db, through0007)).toEqual([]);
+      expect(await migrate(database.db, engineMigrations)).toEqual([]);
     } finally {
       await engine.close();
     }
