@@ -1,11 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { constants, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createGatewayLogging, LOG_FLUSH_MS, logDestination } from './logger-options.js';
+import { createGatewayLogging, LOG_EXIT_FLUSH_MS, LOG_FLUSH_MS, logDestination } from './logger-options.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -62,6 +62,46 @@ describe("the gateway's default log destination (stdout, asynchronous, in chunks
     },
     30_000,
   );
+
+  it('a process whose stdout nobody reads still exits: the last flush waits LOG_EXIT_FLUSH_MS for the reader, then gives up', async () => {
+    // A pipe that fills and is never read (a log collector that stalled, or a parent that died
+    // holding it): the synchronous flush at exit retried every 100 ms for ever, so the process
+    // never exited — a gateway sent SIGTERM hung after closing its port.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-log-'));
+    const fifo = path.join(dir, 'stdout');
+    spawnSync('mkfifo', [fifo]);
+    // The child's end; the test reads through its own (spawning a child makes the fd it is given blocking).
+    const fd = openSync(fifo, constants.O_RDWR);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/testing/log-then-exit.ts'], {
+        cwd: root,
+        env: { ...process.env, LINES: '5000', EXIT: 'exit' },
+        stdio: ['ignore', fd, 'ignore'],
+      });
+      const startedAt = Date.now();
+      const code = await new Promise<number | null>((resolve) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve(null);
+        }, 20_000);
+        child.once('exit', (status) => {
+          clearTimeout(timer);
+          resolve(status);
+        });
+      });
+      expect(code, 'exited by itself').toBe(3);
+      // Start-up through tsx, the lines, then at most LOG_EXIT_FLUSH_MS of retries.
+      expect(Date.now() - startedAt).toBeLessThan(LOG_EXIT_FLUSH_MS + 10_000);
+      // What the pipe took is whole lines from the first on.
+      const first = (await readUntilQuiet(reader)).split('\n')[0]!;
+      expect(JSON.parse(first)).toMatchObject({ n: 0, msg: 'request completed' });
+    } finally {
+      closeSync(fd);
+      closeSync(reader);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   it("an idle gateway's line is out within LOG_FLUSH_MS, though lines are written in chunks of LOG_WRITE_BYTES", async () => {
     const { fd, remove } = stalledPipe();

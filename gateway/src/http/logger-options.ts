@@ -37,6 +37,12 @@ export const LOG_BUFFER_BYTES = 8 * 1024 * 1024;
 /** Lines are written once this many bytes wait (~13 request lines), or LOG_FLUSH_MS after the first. */
 export const LOG_WRITE_BYTES = 4096;
 export const LOG_FLUSH_MS = 100;
+/**
+ * How long the last, synchronous flush (at exit) waits for a reader that takes nothing (a full pipe
+ * nobody reads) before the lines still waiting are given up, so that a stalled log collector can
+ * never keep the process from exiting.
+ */
+export const LOG_EXIT_FLUSH_MS = 2_000;
 
 /**
  * Where the gateway logs by default: stdout, written asynchronously in chunks of LOG_WRITE_BYTES
@@ -46,7 +52,8 @@ export const LOG_FLUSH_MS = 100;
  * PostgreSQL round of `npm run bench`, alternated: the main threads' CPU per earn 208 / 218 µs
  * with one synchronous write per line, 206 / 201 asynchronous line by line, 181 / 198 in chunks
  * (docs/benchmarks.md). pino flushes what is left synchronously when the process exits, by
- * `process.exit` or an uncaught error as well; only a kill -9 or a V8 abort loses the last lines.
+ * `process.exit` or an uncaught error as well; only a kill -9 or a V8 abort loses the last lines —
+ * or a reader that takes nothing for LOG_EXIT_FLUSH_MS at exit, which the process does not wait out.
  * When the reader stalls, the gateway keeps answering: lines queue up to `maxLength` bytes, then
  * are dropped and counted (`dropped`, gateway_log_dropped_lines_total) instead of blocking every
  * request on a full pipe.
@@ -61,6 +68,10 @@ export const LOG_FLUSH_MS = 100;
 export function logDestination(
   options: { fd?: number; maxLength?: number } = {},
 ): ReturnType<typeof pino.destination> & { dropped(): number } {
+  // While the last flush runs (synchronously: at exit, or after a fatal line), the time it may still
+  // wait for a reader that takes nothing; null while the gateway runs (asynchronous writes retry
+  // on a timer and are bounded by maxLength).
+  let flushSyncUntil: number | null = null;
   const stream = pino.destination({
     dest: options.fd ?? 1,
     sync: false,
@@ -68,7 +79,23 @@ export function logDestination(
     periodicFlush: LOG_FLUSH_MS,
     maxLength: options.maxLength ?? LOG_BUFFER_BYTES,
     contentMode: 'buffer',
+    // sonic-boom's default retries a full pipe every 100 ms for ever, its synchronous flush
+    // included: a process whose stdout nobody read never exited (not even by its 10 s timer:
+    // the flush holds the event loop).
+    retryEAGAIN: () => flushSyncUntil === null || Date.now() < flushSyncUntil,
   });
+  const flushSync = stream.flushSync.bind(stream);
+  stream.flushSync = () => {
+    flushSyncUntil = Date.now() + LOG_EXIT_FLUSH_MS;
+    try {
+      flushSync();
+    } catch (error) {
+      // Given up (the reader took nothing for LOG_EXIT_FLUSH_MS): what waits is lost, as a kill would lose it.
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' && (error as NodeJS.ErrnoException).code !== 'EBUSY') throw error;
+    } finally {
+      flushSyncUntil = null;
+    }
+  };
   // pino writes each line as a string; in buffer mode sonic-boom takes bytes (its types know only strings).
   const writeBytes = stream.write.bind(stream) as unknown as (data: Buffer) => boolean;
   stream.write = (line: string | Buffer) => writeBytes(typeof line === 'string' ? Buffer.from(line, 'utf8') : line);
