@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { sampleSaleBody } from './journal-sample.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entries = Number(process.env.JOURNAL_ENTRIES ?? 5_000);
@@ -45,15 +46,7 @@ async function child(tree: string): Promise<void> {
   const database = createDatabase<any>({ sqliteFile: file });
   await migrate(database.db, gatewayMigrations);
   const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), sqliteFile: file, flushMs: 250, maxBacklog: 1e9 });
-  const body = Buffer.from(
-    JSON.stringify({
-      eventType: 'sale.completed',
-      occurredAt: new Date().toISOString(),
-      store: { id: 'store-1' },
-      transaction: { id: randomUUID(), total: '12.50', currency: 'EUR', items: [{ sku: 'A-1', quantity: 1, unitPrice: '12.50' }] },
-      customer: { memberId: 'member-0001' },
-    }),
-  );
+  const body = sampleSaleBody();
   const parent = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
   const round = async (n: number) => {
     for (let i = 0; i < n; i += 1) {

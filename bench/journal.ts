@@ -25,6 +25,7 @@ import { runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import { timeOrderedUuid } from '../gateway/src/http/request-id.js';
 import { createDeliveryJournal } from '../gateway/src/journal/index.js';
 import { gatewayMigrations } from '../gateway/src/stores/gateway-migrations.js';
+import { sampleSaleBody } from './journal-sample.js';
 import { processesCpu } from './server-process.js';
 
 const TICK_US = 1e6 / 100;
@@ -63,15 +64,7 @@ const journal = await createDeliveryJournal({
 });
 const writerCpu = (): number => (postgresUrl ? processesCpu(['postgres']).postgres! : threads().others);
 for (const index of (process.env.JOURNAL_DROP ?? '').split(',').filter(Boolean)) await database.db.schema.dropIndex(index).execute();
-const body = Buffer.from(
-  JSON.stringify({
-    eventType: 'sale.completed',
-    occurredAt: new Date().toISOString(),
-    store: { id: 'store-1' },
-    transaction: { id: randomUUID(), total: '12.50', currency: 'EUR', items: [{ sku: 'A-1', quantity: 1, unitPrice: '12.50' }] },
-    customer: { memberId: 'member-0001' },
-  }),
-);
+const body = sampleSaleBody();
 
 /** Every 10,000th transaction id, looked up at the end (the inspector's `transactionId` filter). */
 const lookups: string[] = [];
