@@ -44,7 +44,9 @@ export function registerJournal(c: DependencyContainer, config: GatewayConfig): 
       (journal) => journal.close(),
     ),
   );
-  // Pruned at start, then hourly; stopped before the journal closes.
+  // Pruned at start, then hourly; stopped before the journal closes. A pass still running then
+  // fails at its next statement (the journal refuses them once closed): that is the stop, not a
+  // failure to warn about — a gateway stopped in its first second logged one with a stack.
   provide(
     c,
     TOKENS.journalPruning,
@@ -54,17 +56,26 @@ export function registerJournal(c: DependencyContainer, config: GatewayConfig): 
         const journal = await open(r, TOKENS.journal);
         if (!journal) return null;
         const log = get(r, TOKENS.logger);
+        let stopping = false;
         const prune = () =>
           journal.prune().then(
             (removed) => removed > 0 && log?.info({ removed, days: config.GATEWAY_JOURNAL_DAYS }, 'delivery journal pruned'),
-            (error: unknown) => log?.warn({ err: error }, 'delivery journal pruning failed; retried in an hour'),
+            (error: unknown) =>
+              stopping
+                ? log?.info('delivery journal pruning stopped: the gateway is stopping (it runs again at the next start)')
+                : log?.warn({ err: error }, 'delivery journal pruning failed; retried in an hour'),
           );
         const timer = setInterval(() => void prune(), HOUR);
         timer.unref();
         void prune();
-        return timer;
+        return {
+          stop: () => {
+            stopping = true;
+            clearInterval(timer);
+          },
+        };
       },
-      async (timer) => clearInterval(timer),
+      async (pruning) => pruning.stop(),
     ),
   );
 }

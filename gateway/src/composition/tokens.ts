@@ -71,7 +71,7 @@ export const TOKENS = {
   seeded: token<Promise<void>>('Seeded'),
   journal: token<Promise<DeliveryJournal | null>>('DeliveryJournal'),
   /** The journal's hourly pruning (a background job); null without a journal. */
-  journalPruning: token<Promise<NodeJS.Timeout | null>>('JournalPruning'),
+  journalPruning: token<Promise<{ stop(): void } | null>>('JournalPruning'),
   /** The one webhook pipeline: the doors, the earn preview, reconciliation, replay and the adapter preview. */
   pipeline: token<Promise<WebhookPipeline>>('WebhookPipeline'),
   /** The HTTP client of vendors' APIs (pulls, subscriptions): the vendor-call policy and the outbound rule. */
