@@ -15,7 +15,19 @@ export interface ServerProcess {
   cpu(): Record<string, number>;
   /** Resident set size now, in bytes (the whole process: every thread, the engine's included). */
   rss(): number;
+  /** Minor page faults so far (the whole process): pages the kernel mapped in, each one zeroed or found in its cache. */
+  faults(): number;
   stop(): Promise<void>;
+}
+
+/** Minor page faults of a process so far, from /proc (0 once it has exited). */
+export function processFaults(pid: number): number {
+  try {
+    const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(raw.slice(raw.lastIndexOf(')') + 2).split(' ')[7]);
+  } catch {
+    return 0;
+  }
 }
 
 /** VmRSS of a process from /proc, in bytes (0 once it has exited). */
@@ -140,6 +152,7 @@ export async function startServer(
         port,
         cpu: () => threadCpu(child.pid!),
         rss: () => processRss(child.pid!),
+        faults: () => processFaults(child.pid!),
         async stop() {
           child.kill('SIGTERM');
           await exited;

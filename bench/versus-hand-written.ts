@@ -11,12 +11,16 @@
  * BENCH_ROUNDS (default 3) rounds of BENCH_DURATION seconds (default 10) per target after a 3 s
  * warm-up, at BENCH_CONNECTIONS (default 50); the same signed, unique sales (bench/signed-load.ts)
  * to every target. An entry may carry its own environment after `?` (`gateway/dist/main.js?GATEWAY_JOURNAL_DAYS=0`).
+ * BENCH_START=prod starts each gateway entry as the production start does (gateway/bin/start, the
+ * compiled build; its file is then only a label): heap flags and glibc's malloc settings, which an
+ * entry's environment may override (`gateway/dist/main.js?MALLOC_TRIM_THRESHOLD_=524288`). Per target:
+ * req/s, p99, server CPU, minor page faults per request and peak RSS.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuPerRequest, gatewayEnv, startServer } from './server-process.js';
+import { cpuPerRequest, gatewayEnv, sampler, startServer } from './server-process.js';
 import { seed } from './seed.js';
 import { load } from './signed-load.js';
 
@@ -32,6 +36,10 @@ interface Measured {
   p99: number;
   /** Server CPU µs per request, all threads. */
   cpu: number;
+  /** Minor page faults per request (the whole process). */
+  faults: number;
+  /** Peak RSS while measured, MiB. */
+  rssMiB: number;
   bad: number;
 }
 
@@ -43,13 +51,29 @@ async function measure(target: string, dir: string): Promise<Measured> {
     target === HAND_WRITTEN
       ? { PORT: '0', DATA_DIR: dir }
       : { ...gatewayEnv(path.join(dir, 'data'), seedFile, process.env.BENCH_LOG_LEVEL), ...Object.fromEntries(new URLSearchParams(query)) };
-  const server = await startServer(root, path.join(dir, 'server.log'), [file], env);
+  // BENCH_START=prod: a gateway entry is started as the production start does (gateway/bin/start:
+  // its heap flags and glibc's malloc settings), the entry's own environment still applied.
+  const prod = process.env.BENCH_START === 'prod' && target !== HAND_WRITTEN;
+  const server = prod
+    ? await startServer(root, path.join(dir, 'server.log'), [], env, 'gateway/bin/start')
+    : await startServer(root, path.join(dir, 'server.log'), [file], env);
   try {
     await load(server.port, 3, connections);
     const before = server.cpu();
+    const faultsBefore = server.faults();
+    const memory = sampler(() => server.rss());
     const result = await load(server.port, duration, connections);
+    const { peak } = memory.stop();
+    const requests = Math.max(1, result.requests.total);
     const cpu = Object.values(cpuPerRequest(before, server.cpu(), result.requests.total)).reduce((a, b) => a + b, 0);
-    return { rps: result.requests.average, p99: result.latency.p99, cpu, bad: result.non2xx + result.errors };
+    return {
+      rps: result.requests.average,
+      p99: result.latency.p99,
+      cpu,
+      faults: (server.faults() - faultsBefore) / requests,
+      rssMiB: peak / 1024 / 1024,
+      bad: result.non2xx + result.errors,
+    };
   } finally {
     await server.stop();
   }
@@ -66,7 +90,7 @@ for (let round = 1; round <= rounds; round += 1) {
       results.get(target)!.push(m);
       const base = results.get(HAND_WRITTEN)![round - 1]!;
       line.push(
-        `${target}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ${m.cpu.toFixed(0)} µs CPU/request${target === HAND_WRITTEN ? '' : ` (${((m.rps / base.rps) * 100).toFixed(1)} %, p99 ${(m.p99 / base.p99).toFixed(2)}×)`}${m.bad > 0 ? `, ${m.bad} non-2xx/errors` : ''}`,
+        `${target}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ${m.cpu.toFixed(0)} µs CPU/request, ${m.faults.toFixed(2)} faults/request, peak ${m.rssMiB.toFixed(0)} MiB${target === HAND_WRITTEN ? '' : ` (${((m.rps / base.rps) * 100).toFixed(1)} %, p99 ${(m.p99 / base.p99).toFixed(2)}×)`}${m.bad > 0 ? `, ${m.bad} non-2xx/errors` : ''}`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -77,14 +101,14 @@ for (let round = 1; round <= rounds; round += 1) {
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const hand = results.get(HAND_WRITTEN)!;
 console.log(
-  `\n| target | req/s (mean of ${rounds}) | p99 ms (mean) | CPU µs/request | req/s ratio per round | p99 ratio per round |\n|---|---:|---:|---:|---|---|`,
+  `\n| target | req/s (mean of ${rounds}) | p99 ms (mean) | CPU µs/request | minor faults/request | peak RSS MiB (max) | req/s ratio per round | p99 ratio per round |\n|---|---:|---:|---:|---:|---:|---|---|`,
 );
 for (const target of targets) {
   const ms = results.get(target)!;
   const ratios = ms.map((m, i) => `${((m.rps / hand[i]!.rps) * 100).toFixed(0)} %`).join(', ');
   const p99s = ms.map((m, i) => `${(m.p99 / hand[i]!.p99).toFixed(2)}×`).join(', ');
   console.log(
-    `| ${target} | ${mean(ms.map((m) => m.rps)).toFixed(0)} | ${mean(ms.map((m) => m.p99)).toFixed(1)} | ${mean(ms.map((m) => m.cpu)).toFixed(0)} | ${target === HAND_WRITTEN ? '—' : ratios} | ${target === HAND_WRITTEN ? '—' : p99s} |`,
+    `| ${target} | ${mean(ms.map((m) => m.rps)).toFixed(0)} | ${mean(ms.map((m) => m.p99)).toFixed(1)} | ${mean(ms.map((m) => m.cpu)).toFixed(0)} | ${mean(ms.map((m) => m.faults)).toFixed(2)} | ${Math.max(...ms.map((m) => m.rssMiB)).toFixed(0)} | ${target === HAND_WRITTEN ? '—' : ratios} | ${target === HAND_WRITTEN ? '—' : p99s} |`,
   );
 }
 if ([...results.values()].some((ms) => ms.some((m) => m.bad > 0))) {
