@@ -153,7 +153,7 @@ describe('the production build', () => {
     expect(defaults).toEqual([
       'MALLOC_ARENA_MAX=2',
       'MALLOC_MMAP_THRESHOLD_=131072',
-      'MALLOC_TRIM_THRESHOLD_=131072',
+      'MALLOC_TRIM_THRESHOLD_=524288',
       `args: --max-old-space-size=56 --max-semi-space-size=4 --enable-source-maps ${root}/gateway/bin/../dist/main.js`,
       '',
     ]);
