@@ -67,7 +67,13 @@ function startWatchdog(ms: number): void {
        fs.write(2, 'still stopping ' + workerData.ms + ' ms after the signal (the main thread is held): killed\\n', () => {});
        setTimeout(() => process.kill(process.pid, 'SIGKILL'), 100);
      }, workerData.ms);`,
-    { eval: true, workerData: { ms }, stdout: false, stderr: false, resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 } },
+    {
+      eval: true,
+      workerData: { ms },
+      stdout: false,
+      stderr: false,
+      resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
+    },
   );
   watchdog.unref();
 }

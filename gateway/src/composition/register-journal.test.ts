@@ -40,7 +40,9 @@ describe('registerJournal: the journal and its pruning', () => {
       await closeContainer(c);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(lines.filter((line) => line.level >= 40)).toEqual([]);
-      expect(lines.map((line) => line.msg)).toContain('delivery journal pruning stopped: the gateway is stopping (it runs again at the next start)');
+      expect(lines.map((line) => line.msg)).toContain(
+        'delivery journal pruning stopped: the gateway is stopping (it runs again at the next start)',
+      );
     }
   }, 30_000);
 });
