@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 describe('runService', () => {
   it('a service whose closing holds the main thread is still ended: its watchdog thread kills it after the close limit and says why on stderr', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'core/src/testing/held-on-close.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '../testing/held-on-close.ts')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     // A child the watchdog did not end (the test failed) is not left behind.
     onTestFinished(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
