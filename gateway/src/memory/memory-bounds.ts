@@ -24,9 +24,13 @@ export const MAIN_SEMI_SPACE_MB = 4;
 
 /**
  * The embedded engine's worker: the ledger's code and one call's objects per call in flight.
- * Measured 15–18 MiB of heap in use under full load; the young generation matches the main thread's.
+ * Measured 15–18 MiB of heap in use under full load. Young generation: 3 semi-spaces, each a power
+ * of 2 MiB, so 6 gives 2 MiB semi-spaces (9 and 12 both give 4). The engine's garbage is one
+ * batch's commands and rows, dead once the batch commits: with 2 MiB semi-spaces the process
+ * peaked 6-7 MiB lower under load (139 against 145-146 MiB, 5 alternated rounds; the 5-minute soak
+ * 141 MiB) with no more CPU per earn measurable (docs/benchmarks.md, "Where the memory goes").
  */
-export const ENGINE_WORKER_LIMITS = { maxOldGenerationSizeMb: 40, maxYoungGenerationSizeMb: 12 } as const satisfies ResourceLimits;
+export const ENGINE_WORKER_LIMITS = { maxOldGenerationSizeMb: 40, maxYoungGenerationSizeMb: 6 } as const satisfies ResourceLimits;
 /** The delivery journal's SQLite writer: one prepared statement and one batch of rows at a time (4–6 MiB in use). */
 export const JOURNAL_WORKER_LIMITS = { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 6 } as const satisfies ResourceLimits;
 
