@@ -11,7 +11,8 @@
  * connection sends: `earn` (a signed sale to the generic door), `eligibility` (the checkout's
  * eligibility for the member, read-only) or `redeem` (one point of the member's wallet under a fresh
  * order id: every member of the generated ledger holds ~120). SCALE_START=prod runs the production
- * start (`npm run build` first) instead of the TypeScript sources. Per mix: earns/s, p50/p99, the gateway's
+ * start (`npm run build` first) instead of the TypeScript sources (SCALE_START_SCRIPT=DIR/bin/start:
+ * another build's, beside its DIR/dist). Per mix: earns/s, p50/p99, the gateway's
  * CPU per earn (all its threads; on PostgreSQL also the buffer pages its database's statements touched), the bytes its
  * process read and wrote per earn through system calls (/proc/PID/io rchar and wchar: SQLite's page
  * reads and its WAL writes, whether or not the OS's cache served them), and its peak RSS.
@@ -132,10 +133,17 @@ async function members(): Promise<number> {
 // SCALE_START=prod: the production start (gateway/bin/start: the compiled build with its heap
 // bounds; `npm run build` first), whose peak RSS is the one the memory target is about; by default
 // the TypeScript sources (the bytes per request are the same, the CPU and RSS are tsx's).
+// SCALE_START_SCRIPT: another build's production start (DIR/bin/start beside that build's DIR/dist).
 const env = { ...scaleEnv(dir, postgresUrl), GATEWAY_RATE_LIMIT: '100000000' };
 const server: ServerProcess =
   process.env.SCALE_START === 'prod'
-    ? await startServer(root, path.join(dir, 'scale.log'), [], env, 'gateway/bin/start')
+    ? await startServer(
+        root,
+        path.join(dir, 'scale.log'),
+        [],
+        env,
+        path.resolve(root, process.env.SCALE_START_SCRIPT ?? 'gateway/bin/start'),
+      )
     : await startServer(root, path.join(dir, 'scale.log'), ['gateway/src/main.ts'], env);
 const pid = server.child.pid!;
 const all = await members();

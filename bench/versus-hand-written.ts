@@ -11,9 +11,10 @@
  * BENCH_ROUNDS (default 3) rounds of BENCH_DURATION seconds (default 10) per target after a 3 s
  * warm-up, at BENCH_CONNECTIONS (default 50); the same signed, unique sales (bench/signed-load.ts)
  * to every target. An entry may carry its own environment after `?` (`gateway/dist/main.js?GATEWAY_JOURNAL_DAYS=0`).
- * BENCH_START=prod starts each gateway entry as the production start does (gateway/bin/start, the
- * compiled build; its file is then only a label): heap flags and glibc's malloc settings, which an
- * entry's environment may override (`gateway/dist/main.js?MALLOC_TRIM_THRESHOLD_=524288`). Per target:
+ * BENCH_START=prod starts each gateway entry as the production start does (the `bin/start` beside the
+ * entry's `dist/`: gateway/bin/start for gateway/dist/main.js, another checkout's for its build):
+ * heap flags and glibc's malloc settings, which an entry's environment may override
+ * (`gateway/dist/main.js?MALLOC_TRIM_THRESHOLD_=524288`). Per target:
  * req/s, p99, server CPU, minor page faults per request and peak RSS.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +37,8 @@ interface Measured {
   p99: number;
   /** Server CPU µs per request, all threads. */
   cpu: number;
+  /** Of it, the main thread's (the event loop); the rest is the engine's, the journal's and V8's threads. */
+  cpuMain: number;
   /** Minor page faults per request (the whole process). */
   faults: number;
   /** Peak RSS while measured, MiB. */
@@ -51,11 +54,11 @@ async function measure(target: string, dir: string): Promise<Measured> {
     target === HAND_WRITTEN
       ? { PORT: '0', DATA_DIR: dir }
       : { ...gatewayEnv(path.join(dir, 'data'), seedFile, process.env.BENCH_LOG_LEVEL), ...Object.fromEntries(new URLSearchParams(query)) };
-  // BENCH_START=prod: a gateway entry is started as the production start does (gateway/bin/start:
-  // its heap flags and glibc's malloc settings), the entry's own environment still applied.
+  // BENCH_START=prod: a gateway entry is started as the production start does (the bin/start beside
+  // its dist/: heap flags and glibc's malloc settings), the entry's own environment still applied.
   const prod = process.env.BENCH_START === 'prod' && target !== HAND_WRITTEN;
   const server = prod
-    ? await startServer(root, path.join(dir, 'server.log'), [], env, 'gateway/bin/start')
+    ? await startServer(root, path.join(dir, 'server.log'), [], env, path.resolve(root, path.dirname(file), '../bin/start'))
     : await startServer(root, path.join(dir, 'server.log'), [file], env);
   try {
     await load(server.port, 3, connections);
@@ -65,11 +68,13 @@ async function measure(target: string, dir: string): Promise<Measured> {
     const result = await load(server.port, duration, connections);
     const { peak } = memory.stop();
     const requests = Math.max(1, result.requests.total);
-    const cpu = Object.values(cpuPerRequest(before, server.cpu(), result.requests.total)).reduce((a, b) => a + b, 0);
+    const perThread = cpuPerRequest(before, server.cpu(), result.requests.total);
+    const cpu = Object.values(perThread).reduce((a, b) => a + b, 0);
     return {
       rps: result.requests.average,
       p99: result.latency.p99,
       cpu,
+      cpuMain: perThread.main ?? 0,
       faults: (server.faults() - faultsBefore) / requests,
       rssMiB: peak / 1024 / 1024,
       bad: result.non2xx + result.errors,
@@ -90,7 +95,7 @@ for (let round = 1; round <= rounds; round += 1) {
       results.get(target)!.push(m);
       const base = results.get(HAND_WRITTEN)![round - 1]!;
       line.push(
-        `${target}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ${m.cpu.toFixed(0)} µs CPU/request, ${m.faults.toFixed(2)} faults/request, peak ${m.rssMiB.toFixed(0)} MiB${target === HAND_WRITTEN ? '' : ` (${((m.rps / base.rps) * 100).toFixed(1)} %, p99 ${(m.p99 / base.p99).toFixed(2)}×)`}${m.bad > 0 ? `, ${m.bad} non-2xx/errors` : ''}`,
+        `${target}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ${m.cpu.toFixed(0)} µs CPU/request (main thread ${m.cpuMain.toFixed(0)}), ${m.faults.toFixed(2)} faults/request, peak ${m.rssMiB.toFixed(0)} MiB${target === HAND_WRITTEN ? '' : ` (${((m.rps / base.rps) * 100).toFixed(1)} %, p99 ${(m.p99 / base.p99).toFixed(2)}×)`}${m.bad > 0 ? `, ${m.bad} non-2xx/errors` : ''}`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -101,14 +106,14 @@ for (let round = 1; round <= rounds; round += 1) {
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const hand = results.get(HAND_WRITTEN)!;
 console.log(
-  `\n| target | req/s (mean of ${rounds}) | p99 ms (mean) | CPU µs/request | minor faults/request | peak RSS MiB (max) | req/s ratio per round | p99 ratio per round |\n|---|---:|---:|---:|---:|---:|---|---|`,
+  `\n| target | req/s (mean of ${rounds}) | p99 ms (mean) | CPU µs/request (main thread) | minor faults/request | peak RSS MiB (max) | req/s ratio per round | p99 ratio per round |\n|---|---:|---:|---:|---:|---:|---|---|`,
 );
 for (const target of targets) {
   const ms = results.get(target)!;
   const ratios = ms.map((m, i) => `${((m.rps / hand[i]!.rps) * 100).toFixed(0)} %`).join(', ');
   const p99s = ms.map((m, i) => `${(m.p99 / hand[i]!.p99).toFixed(2)}×`).join(', ');
   console.log(
-    `| ${target} | ${mean(ms.map((m) => m.rps)).toFixed(0)} | ${mean(ms.map((m) => m.p99)).toFixed(1)} | ${mean(ms.map((m) => m.cpu)).toFixed(0)} | ${mean(ms.map((m) => m.faults)).toFixed(2)} | ${Math.max(...ms.map((m) => m.rssMiB)).toFixed(0)} | ${target === HAND_WRITTEN ? '—' : ratios} | ${target === HAND_WRITTEN ? '—' : p99s} |`,
+    `| ${target} | ${mean(ms.map((m) => m.rps)).toFixed(0)} | ${mean(ms.map((m) => m.p99)).toFixed(1)} | ${mean(ms.map((m) => m.cpu)).toFixed(0)} (${mean(ms.map((m) => m.cpuMain)).toFixed(0)}) | ${mean(ms.map((m) => m.faults)).toFixed(2)} | ${Math.max(...ms.map((m) => m.rssMiB)).toFixed(0)} | ${target === HAND_WRITTEN ? '—' : ratios} | ${target === HAND_WRITTEN ? '—' : p99s} |`,
   );
 }
 if ([...results.values()].some((ms) => ms.some((m) => m.bad > 0))) {
