@@ -28,7 +28,7 @@ export const MAIN_SEMI_SPACE_MB = 4;
  * of 2 MiB, so 6 gives 2 MiB semi-spaces (9 and 12 both give 4). The engine's garbage is one
  * batch's commands and rows, dead once the batch commits: with 2 MiB semi-spaces the process
  * peaked 6-7 MiB lower under load (139 against 145-146 MiB, 5 alternated rounds; the 5-minute soak
- * 141 MiB) with no more CPU per earn measurable (docs/benchmarks.md, "Where the memory goes").
+ * 141 MiB) for +0.8 % instructions per earn, within the noise of CPU time (docs/benchmarks.md, "Where the memory goes").
  */
 export const ENGINE_WORKER_LIMITS = { maxOldGenerationSizeMb: 40, maxYoungGenerationSizeMb: 6 } as const satisfies ResourceLimits;
 /** The delivery journal's SQLite writer: one prepared statement and one batch of rows at a time (4–6 MiB in use). */
