@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createRedisClient } from '../stores/create-redis-client.js';
+import { monitorCommands } from '../testing/redis-monitor.js';
 import { LocalWindowCounter, RedisWindowCounter, type WindowCount, type WindowCounter } from './window-counter.js';
 
 /** A counter and a way to let time pass for it: the injected clock in this process, real time in Redis. */
@@ -123,6 +125,53 @@ describe.runIf(redis)('the window counter in Redis', () => {
     const ttl = await redis!.pttl(`${prefix}stuck`);
     expect(ttl).toBeGreaterThan(59_000);
     await redis!.del(`${prefix}stuck`);
+  });
+
+  it("a turn's hits are one command per key, each hit gets its own count in the order it came", async () => {
+    const prefix = `lg:test:window:${randomBytes(4).toString('hex')}:`;
+    const counter = new RedisWindowCounter(redis!, prefix);
+    const monitor = await monitorCommands(redis!, prefix);
+    const burst = Array.from({ length: 100 }, () => counter.hit('burst', 60_000));
+    const other = Array.from({ length: 20 }, () => counter.hit('other', 60_000));
+    expect((await Promise.all(burst)).map((hit) => hit.count)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect((await Promise.all(other)).map((hit) => hit.count)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect((await counter.hit('burst', 60_000)).count).toBe(101);
+    const sent = await monitor.stop();
+    // EVAL the first time on a connection, EVALSHA after: three commands for 121 hits.
+    expect(sent.map(([name]) => name)).toEqual([expect.stringMatching(/^eval(sha)?$/), expect.stringMatching(/^eval(sha)?$/), 'evalsha']);
+    expect(sent.map((command) => command.find((arg) => arg.startsWith(prefix)))).toEqual([
+      `${prefix}burst`,
+      `${prefix}other`,
+      `${prefix}burst`,
+    ]);
+    await redis!.del(`${prefix}burst`, `${prefix}other`);
+  });
+
+  it('a read made in the same turn as hits before it sees them (the refusal limit reads what it has just counted)', async () => {
+    const prefix = `lg:test:window:${randomBytes(4).toString('hex')}:`;
+    const counter = new RedisWindowCounter(redis!, prefix);
+    const [first, second, read] = await Promise.all([counter.hit('seen', 60_000), counter.hit('seen', 60_000), counter.read('seen')]);
+    expect([first.count, second.count, read.count]).toEqual([1, 2, 2]);
+    expect(read.ttlMs).toBeGreaterThan(59_000);
+    expect(await counter.read('never')).toEqual<WindowCount>({ count: 0, ttlMs: 0 });
+    await redis!.del(`${prefix}seen`);
+  });
+
+  it('two processes hitting one key at once: every count from 1 to the total given exactly once', async () => {
+    const prefix = `lg:test:window:${randomBytes(4).toString('hex')}:`;
+    const clients = [createRedisClient(process.env.REDIS_URL!), createRedisClient(process.env.REDIS_URL!)];
+    try {
+      const counters = clients.map((client) => new RedisWindowCounter(client, prefix));
+      const counts: number[] = [];
+      for (let turn = 0; turn < 5; turn += 1) {
+        const hits = counters.flatMap((counter) => Array.from({ length: 200 }, () => counter.hit('shared', 60_000)));
+        counts.push(...(await Promise.all(hits)).map((hit) => hit.count));
+      }
+      expect(counts.sort((a, b) => a - b)).toEqual(Array.from({ length: 2_000 }, (_, i) => i + 1));
+    } finally {
+      await redis!.del(`${prefix}shared`);
+      await Promise.all(clients.map((client) => client.quit()));
+    }
   });
 
   it('two counters on one client (the rate limit and the refusal limit) keep apart by prefix', async () => {

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { replyAt, turnBatcher } from '../stores/redis-turn.js';
 
 /** A key's count in its current window and the milliseconds left in it (0 and 0 when it has none). */
 export interface WindowCount {
@@ -99,11 +100,15 @@ export class LocalWindowCounter implements WindowCounter {
   }
 }
 
-/** INCR; a new key (or one that lost its expiry) gets the window as its expiry. Answers the count and the time left. */
+/**
+ * INCRBY the hits of one turn (ARGV[2]); a new key (or one that lost its expiry) gets the window
+ * as its expiry. Answers the count after them and the time left.
+ */
 const HIT = `
-local count = redis.call('INCR', KEYS[1])
+local hits = tonumber(ARGV[2])
+local count = redis.call('INCRBY', KEYS[1], hits)
 local ttl = -1
-if count > 1 then ttl = redis.call('PTTL', KEYS[1]) end
+if count > hits then ttl = redis.call('PTTL', KEYS[1]) end
 if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   ttl = tonumber(ARGV[1])
@@ -121,8 +126,30 @@ return {tonumber(count), ttl}
 `;
 
 interface WindowCommands {
-  lgWindowHit(key: string, windowMs: number): Promise<[number, number]>;
+  lgWindowHits(key: string, windowMs: number, hits: number): Promise<[number, number]>;
   lgWindowRead(key: string): Promise<[number, number]>;
+}
+
+/** A hit, or a read, waiting for its turn's answer. */
+interface Call {
+  key: string;
+  /** The window of a hit; a read has none. */
+  windowMs: number | null;
+  resolve(count: WindowCount): void;
+  reject(error: Error): void;
+}
+
+/** The hits of one key (and window) in one turn, in the order they came. */
+interface KeyHits {
+  key: string;
+  windowMs: number;
+  hits: Call[];
+}
+
+/** What one turn sent: per key its hits' command, then per key its reads' command. */
+interface Sent {
+  hits: KeyHits[];
+  reads: Array<{ key: string; reads: Call[] }>;
 }
 
 const toCount = ([count, ttlMs]: [number, number]): WindowCount => ({ count, ttlMs });
@@ -131,25 +158,66 @@ const toCount = ([count, ttlMs]: [number, number]): WindowCount => ({ count, ttl
  * The counters in Redis, shared by every gateway process (REDIS_URL): one key per counted key,
  * `prefix` + key, counted and given its expiry in one script (a process stopping between INCR and
  * PEXPIRE cannot leave a count that never ends). The window is Redis's expiry, on Redis's clock.
+ * The hits of one turn of the event loop go as one script call per key (stores/redis-turn.ts).
  */
 export class RedisWindowCounter implements WindowCounter {
-  private readonly commands: WindowCommands;
+  private readonly gather: (call: Call) => void;
 
   constructor(
     redis: Redis,
     private readonly prefix: string,
   ) {
     const commands = redis as unknown as Partial<WindowCommands>;
-    if (typeof commands.lgWindowHit !== 'function') redis.defineCommand('lgWindowHit', { numberOfKeys: 1, lua: HIT });
+    if (typeof commands.lgWindowHits !== 'function') redis.defineCommand('lgWindowHits', { numberOfKeys: 1, lua: HIT });
     if (typeof commands.lgWindowRead !== 'function') redis.defineCommand('lgWindowRead', { numberOfKeys: 1, lua: READ });
-    this.commands = redis as unknown as WindowCommands;
+    // A turn's hits of one key are one INCRBY: they take the count up to its new total in the order
+    // they came, exactly as as many INCRs would have. Its reads go after its hits (one per key), so
+    // no read overtakes a hit made before it (the refusal limit reads what it has just counted).
+    this.gather = turnBatcher<Call, Sent>(redis, {
+      send: (pipeline, calls) => {
+        const hitsByKey = new Map<string, KeyHits>();
+        const readsByKey = new Map<string, Call[]>();
+        for (const call of calls) {
+          if (call.windowMs === null) {
+            const reads = readsByKey.get(call.key);
+            if (reads) reads.push(call);
+            else readsByKey.set(call.key, [call]);
+            continue;
+          }
+          const id = `${call.windowMs}:${call.key}`;
+          let keyHits = hitsByKey.get(id);
+          if (!keyHits) hitsByKey.set(id, (keyHits = { key: call.key, windowMs: call.windowMs, hits: [] }));
+          keyHits.hits.push(call);
+        }
+        const sent: Sent = { hits: [...hitsByKey.values()], reads: [...readsByKey].map(([key, reads]) => ({ key, reads })) };
+        const batch = pipeline as unknown as WindowCommands;
+        for (const keyHits of sent.hits) void batch.lgWindowHits(this.prefix + keyHits.key, keyHits.windowMs, keyHits.hits.length);
+        for (const { key } of sent.reads) void batch.lgWindowRead(this.prefix + key);
+        return { sent, commands: sent.hits.length + sent.reads.length };
+      },
+      settle: (sent, replies) => {
+        sent.hits.forEach((keyHits, i) => {
+          const [error, value] = replyAt(replies, i);
+          if (error) return keyHits.hits.forEach((hit) => hit.reject(error));
+          const [total, ttlMs] = value as [number, number];
+          const first = total - keyHits.hits.length + 1;
+          keyHits.hits.forEach((hit, n) => hit.resolve({ count: first + n, ttlMs }));
+        });
+        sent.reads.forEach(({ reads }, i) => {
+          const [error, value] = replyAt(replies, sent.hits.length + i);
+          if (error) return reads.forEach((read) => read.reject(error));
+          const count = toCount(value as [number, number]);
+          reads.forEach((read) => read.resolve(count));
+        });
+      },
+    });
   }
 
   hit(key: string, windowMs: number): Promise<WindowCount> {
-    return this.commands.lgWindowHit(this.prefix + key, windowMs).then(toCount);
+    return new Promise((resolve, reject) => this.gather({ key, windowMs, resolve, reject }));
   }
 
   read(key: string): Promise<WindowCount> {
-    return this.commands.lgWindowRead(this.prefix + key).then(toCount);
+    return new Promise((resolve, reject) => this.gather({ key, windowMs: null, resolve, reject }));
   }
 }

@@ -13,10 +13,10 @@ import type * as IORedis from 'ioredis';
  * - at most 2 reconnect attempts per command (maxRetriesPerRequest) and 1 s per command
  *   (commandTimeout) for a Redis that is connected but slow;
  * - reconnect forever with a capped backoff, so the gateway recovers by itself when Redis returns;
- * - auto-pipelining: the commands issued in one turn of the event loop (every request's cache
- *   lookup, rate-limit script and refused-address count arriving together) leave in one write
- *   and their replies come back in one read, instead of one system call and one wake-up of Redis
- *   per command (five per signed sale).
+ * - auto-pipelining: the commands issued in one turn of the event loop leave in one write and
+ *   their replies come back in one read, instead of one system call and one wake-up of Redis per
+ *   command. The hot calls (rate-limit hits, idempotency-cache reads and writes) go further: a
+ *   turn's calls are folded into few commands of one pipeline (redis-turn.ts).
  *
  * ioredis is loaded here, on first use: a gateway without REDIS_URL never loads it (see pg in
  * storage's database.ts).

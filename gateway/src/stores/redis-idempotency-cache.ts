@@ -1,5 +1,6 @@
 import type { IdempotencyCache } from '@loyalty-gateway/core';
 import type { Redis } from 'ioredis';
+import { replyAt, turnBatcher } from './redis-turn.js';
 
 export const DEFAULT_IDEMPOTENCY_KEY_PREFIX = 'lg:idem:';
 
@@ -17,14 +18,87 @@ export interface RedisIdempotencyCacheOptions {
   onError?: (error: unknown, operation: 'get' | 'set') => void;
 }
 
-/** The cross-instance IdempotencyCache: `SET key value PX ttl`, `GET key` and `MGET keys…` on Redis. */
+/** The writes of one turn after the first: `SET key value PX ttl` each, in one script call. */
+const SET_MANY = `
+for i = 1, #KEYS do
+  redis.call('SET', KEYS[i], ARGV[2 * i - 1], 'PX', ARGV[2 * i])
+end
+return #KEYS
+`;
+
+interface SetManyCommand {
+  lgIdempotencySetMany(keyCount: number, ...keysThenValues: Array<string | number>): Promise<number>;
+}
+
+interface Read {
+  keys: readonly string[];
+  resolve(values: Array<string | null>): void;
+  reject(error: Error): void;
+}
+
+interface Write {
+  key: string;
+  value: string;
+  ttlMs: number;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The cross-instance IdempotencyCache on Redis. The reads and writes of one turn of the event loop
+ * are gathered (stores/redis-turn.ts): every read of the turn is one `MGET`, its writes one
+ * `SET key value PX ttl` or, for several, one script that sets them all: a signed sale's read of
+ * two keys and its two writes were three commands of their own.
+ */
 export function createRedisIdempotencyCache(options: RedisIdempotencyCacheOptions): IdempotencyCache {
   const { redis, onError } = options;
   const prefix = options.keyPrefix ?? DEFAULT_IDEMPOTENCY_KEY_PREFIX;
+  if (typeof (redis as unknown as Partial<SetManyCommand>).lgIdempotencySetMany !== 'function')
+    redis.defineCommand('lgIdempotencySetMany', { lua: SET_MANY });
+
+  const read = turnBatcher<Read, Read[]>(redis, {
+    send: (pipeline, reads) => {
+      pipeline.mget(reads.flatMap((r) => r.keys.map((key) => prefix + key)));
+      return { sent: reads, commands: 1 };
+    },
+    settle: (reads, replies) => {
+      const [error, values] = replyAt(replies, 0);
+      let at = 0;
+      for (const r of reads) {
+        if (error) r.reject(error);
+        else r.resolve((values as Array<string | null>).slice(at, at + r.keys.length));
+        at += r.keys.length;
+      }
+    },
+  });
+
+  const write = turnBatcher<Write, Write[]>(redis, {
+    send: (pipeline, writes) => {
+      if (writes.length === 1) pipeline.set(prefix + writes[0]!.key, writes[0]!.value, 'PX', writes[0]!.ttlMs);
+      else
+        void (pipeline as unknown as SetManyCommand).lgIdempotencySetMany(
+          writes.length,
+          ...writes.map((w) => prefix + w.key),
+          ...writes.flatMap((w) => [w.value, w.ttlMs]),
+        );
+      return { sent: writes, commands: 1 };
+    },
+    settle: (writes, replies) => {
+      const [error] = replyAt(replies, 0);
+      for (const w of writes) {
+        if (error) w.reject(error);
+        else w.resolve();
+      }
+    },
+  });
+
+  const getMany = (keys: readonly string[]): Promise<Array<string | null>> =>
+    new Promise((resolve, reject) => read({ keys, resolve, reject }));
+
   return {
     async get(key) {
       try {
-        return await redis.get(prefix + key);
+        return (await getMany([key]))[0] ?? null;
       } catch (error) {
         if (!onError) throw error;
         onError(error, 'get');
@@ -34,9 +108,7 @@ export function createRedisIdempotencyCache(options: RedisIdempotencyCacheOption
     async getMany(keys) {
       if (keys.length === 0) return [];
       try {
-        // One MGET, not a GET per key: each command costs the gateway's event loop and Redis
-        // ~10 µs apiece, and a signed sale reads two keys (its transaction and its event).
-        return await redis.mget(keys.map((key) => prefix + key));
+        return await getMany(keys);
       } catch (error) {
         if (!onError) throw error;
         onError(error, 'get');
@@ -46,7 +118,7 @@ export function createRedisIdempotencyCache(options: RedisIdempotencyCacheOption
     async set(key, value, ttlMs) {
       if (!(ttlMs > 0)) throw new RangeError(`idempotency TTL must be a positive number of milliseconds, got ${ttlMs}`);
       try {
-        await redis.set(prefix + key, value, 'PX', Math.ceil(ttlMs));
+        await new Promise<void>((resolve, reject) => write({ key, value, ttlMs: Math.ceil(ttlMs), resolve, reject }));
       } catch (error) {
         if (!onError) throw error;
         onError(error, 'set');

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createIdempotencyCache } from '../../src/stores/create-idempotency-cache.js';
 import { createRedisClient } from '../../src/stores/create-redis-client.js';
 import { scanKeys } from '../../src/testing/redis-keys.js';
+import { monitorCommands } from '../../src/testing/redis-monitor.js';
 import { createMemoryIdempotencyCache } from '../../src/stores/memory-idempotency-cache.js';
 import { createRedisIdempotencyCache } from '../../src/stores/redis-idempotency-cache.js';
 
@@ -115,6 +116,25 @@ describe.runIf(redis)('Redis idempotency cache specifics', () => {
     expect(ttl).toBeLessThanOrEqual(10_000);
     await cache.close(); // not the owner: the shared client stays usable
     expect(await redis!.get(`${keyPrefix}T-9`)).toBe('v');
+  });
+
+  it("one turn's reads are one MGET and its writes one command; each caller gets its own values", async () => {
+    const keyPrefix = `${runPrefix}turn:`;
+    const cache = createRedisIdempotencyCache({ redis: redis!, keyPrefix });
+    const monitor = await monitorCommands(redis!, keyPrefix);
+    await Promise.all([cache.set('a', 'A', 10_000), cache.set('b', 'B', 20_000), cache.set('c', 'C', 30_000)]);
+    const [a, several, c] = await Promise.all([cache.get('a'), cache.getMany(['b', 'missing', 'c']), cache.get('c')]);
+    expect([a, several, c]).toEqual(['A', ['B', null, 'C'], 'C']);
+    await cache.set('d', 'D', 10_000);
+    const sent = await monitor.stop();
+    expect(sent.map(([name]) => name)).toEqual([expect.stringMatching(/^eval(sha)?$/), 'mget', 'set']);
+    expect(sent[1]).toEqual(['mget', ...['a', 'b', 'missing', 'c', 'c'].map((key) => keyPrefix + key)]);
+    expect(sent[2]).toEqual(['set', `${keyPrefix}d`, 'D', 'PX', '10000']);
+    const ttls = await Promise.all(['a', 'b', 'c'].map((key) => redis!.pttl(keyPrefix + key)));
+    ttls.forEach((ttl, i) => {
+      expect(ttl).toBeGreaterThan((i + 1) * 10_000 - 1_000);
+      expect(ttl).toBeLessThanOrEqual((i + 1) * 10_000);
+    });
   });
 
   it('is shared by two clients, as by two gateway processes', async () => {
