@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { CompiledQuery } from 'kysely';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gatewayMigrations } from '../stores/gateway-migrations.js';
 import { journalEntry, migrateWithEarlierEntries } from '../testing/journal-entries.js';
 import { createDeliveryJournal } from './delivery-journal.js';
@@ -29,36 +29,6 @@ describe.each(testDialects())('delivery journal ($name)', ({ name }) => {
       expect(errors).toEqual([1]);
     } finally {
       await journal.close().catch(() => {});
-    }
-  });
-
-  it('a queue of flushRows entries is written at once, without waiting for the timer; fewer wait for it', async () => {
-    const database = await openTestDatabase<any>(name, gatewayMigrations);
-    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000, flushRows: 4 });
-    const stored = async () =>
-      Number(
-        (
-          await database.db
-            .selectFrom('gw_deliveries')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    try {
-      const at = Date.now();
-      for (let n = 0; n < 3; n += 1) journal.record(journalEntry(n, new Date(at + n)));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(journal.backlog().waiting).toBe(3);
-      expect(await stored()).toBe(0);
-      // The fourth starts a write; entries queued while it runs go with it or with the next one.
-      for (let n = 3; n < 10; n += 1) journal.record(journalEntry(n, new Date(at + n)));
-      await vi.waitFor(async () => expect(await stored()).toBeGreaterThanOrEqual(4), { timeout: 5_000 });
-      await journal.flush();
-      expect(await stored()).toBe(10);
-      expect(journal.backlog()).toMatchObject({ waiting: 0, dropped: 0 });
-    } finally {
-      await journal.close();
-      await database.close();
     }
   });
 

@@ -27,16 +27,6 @@ export { cursorAfter } from './journal-queries.js';
 export type DeliveryJournal = Awaited<ReturnType<typeof createDeliveryJournal>>;
 
 /**
- * Queued entries that start a write without waiting for the timer. At 6,000 earns a second the
- * timer alone let ~1,500 rows (their ~20 strings each) wait 250 ms on the event loop's heap: they
- * outlived two scavenges, were promoted and had to be collected by full mark-compacts. Written 64
- * at a time they wait ~10 ms: through the production start 10-11 mark-compacts in 10 s against
- * 19, peak RSS 139-140 MiB against 141-144 (two alternated pairs each, docs/benchmarks.md). The
- * writer commits ~100 batches a second instead of 4; its CPU per entry did not move measurably.
- */
-export const FLUSH_ROWS = 64;
-
-/**
  * The delivery journal, on either dialect. `record` only queues (a request never waits for it nor
  * fails because of it); the queue is written in batches every `flushMs`, and when the database is
  * slow the backlog is bounded: past `maxBacklog` new entries are dropped and counted. The ledger's
@@ -47,12 +37,9 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   const rows = journalRows(options.masterKey);
   const now = options.now ?? (() => new Date());
   const maxBacklog = options.maxBacklog ?? 10_000;
-  const flushRows = Math.max(1, options.flushRows ?? FLUSH_ROWS);
   const queue: Row[] = [];
   const writer = openJournalWriter(options);
   let dropped = 0;
-  /** A write started by the queue's length (not the timer) is under way: one at a time. */
-  let eager = false;
   let writing: Promise<void> = Promise.resolve();
   const aggregates = createRefusalAggregates();
   const pruning = journalPruning({
@@ -126,10 +113,6 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
           return;
         }
         queue.push(rows.row(input, request, body, id, address));
-        if (queue.length >= flushRows && !eager) {
-          eager = true;
-          void flush().finally(() => (eager = false));
-        }
       } catch (error) {
         options.onError?.(error, 1);
       }

@@ -224,11 +224,6 @@ export interface DeliveryJournalOptions {
   maxBacklog?: number;
   /** How often the backlog is written. Default 250 ms. */
   flushMs?: number;
-  /**
-   * Entries that start a write at once, before `flushMs` is up (default FLUSH_ROWS: 64). Under
-   * load the rows then wait a few milliseconds, not a quarter of a second, and die young.
-   */
-  flushRows?: number;
   now?: () => Date;
   onError?: (error: unknown, dropped: number) => void;
   /**
