@@ -44,11 +44,33 @@ interface Write {
   reject(error: Error): void;
 }
 
+/** Keys one command of a turn takes at most (a call's own keys are never split). */
+export const MAX_KEYS_PER_COMMAND = 500;
+
+/** Calls in order, cut into runs of at most MAX_KEYS_PER_COMMAND keys (a call with more goes alone). */
+function chunkByKeys<T>(calls: T[], keysOf: (call: T) => number): T[][] {
+  const chunks: T[][] = [];
+  let chunk: T[] = [];
+  let keys = 0;
+  for (const call of calls) {
+    const n = keysOf(call);
+    if (chunk.length > 0 && keys + n > MAX_KEYS_PER_COMMAND) {
+      chunks.push(chunk);
+      chunk = [];
+      keys = 0;
+    }
+    chunk.push(call);
+    keys += n;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
 /**
  * The cross-instance IdempotencyCache on Redis. The reads and writes of one turn of the event loop
- * are gathered (stores/redis-turn.ts): every read of the turn is one `MGET`, its writes one
- * `SET key value PX ttl` or, for several, one script that sets them all: a signed sale's read of
- * two keys and its two writes were three commands of their own.
+ * are gathered (stores/redis-turn.ts): the turn's reads are one `MGET`, its writes one
+ * `SET key value PX ttl` or, for several, one script that sets them all (per MAX_KEYS_PER_COMMAND
+ * keys): a signed sale's read of two keys and its two writes were three commands of their own.
  */
 export function createRedisIdempotencyCache(options: RedisIdempotencyCacheOptions): IdempotencyCache {
   const { redis, onError } = options;
@@ -56,40 +78,48 @@ export function createRedisIdempotencyCache(options: RedisIdempotencyCacheOption
   if (typeof (redis as unknown as Partial<SetManyCommand>).lgIdempotencySetMany !== 'function')
     redis.defineCommand('lgIdempotencySetMany', { lua: SET_MANY });
 
-  const read = turnBatcher<Read, Read[]>(redis, {
+  // A burst can hold thousands of calls in one turn: each command takes at most MAX_KEYS_PER_COMMAND
+  // keys, so none holds Redis (single-threaded) for long or spreads too many arguments.
+  const read = turnBatcher<Read, Read[][]>(redis, {
     send: (pipeline, reads) => {
-      pipeline.mget(reads.flatMap((r) => r.keys.map((key) => prefix + key)));
-      return { sent: reads, commands: 1 };
+      const chunks = chunkByKeys(reads, (r) => r.keys.length);
+      for (const chunk of chunks) pipeline.mget(chunk.flatMap((r) => r.keys.map((key) => prefix + key)));
+      return { sent: chunks, commands: chunks.length };
     },
-    settle: (reads, replies) => {
-      const [error, values] = replyAt(replies, 0);
-      let at = 0;
-      for (const r of reads) {
-        if (error) r.reject(error);
-        else r.resolve((values as Array<string | null>).slice(at, at + r.keys.length));
-        at += r.keys.length;
-      }
-    },
+    settle: (chunks, replies) =>
+      chunks.forEach((chunk, i) => {
+        const [error, values] = replyAt(replies, i);
+        let at = 0;
+        for (const r of chunk) {
+          if (error) r.reject(error);
+          else r.resolve((values as Array<string | null>).slice(at, at + r.keys.length));
+          at += r.keys.length;
+        }
+      }),
   });
 
-  const write = turnBatcher<Write, Write[]>(redis, {
+  const write = turnBatcher<Write, Write[][]>(redis, {
     send: (pipeline, writes) => {
-      if (writes.length === 1) pipeline.set(prefix + writes[0]!.key, writes[0]!.value, 'PX', writes[0]!.ttlMs);
-      else
-        void (pipeline as unknown as SetManyCommand).lgIdempotencySetMany(
-          writes.length,
-          ...writes.map((w) => prefix + w.key),
-          ...writes.flatMap((w) => [w.value, w.ttlMs]),
-        );
-      return { sent: writes, commands: 1 };
-    },
-    settle: (writes, replies) => {
-      const [error] = replyAt(replies, 0);
-      for (const w of writes) {
-        if (error) w.reject(error);
-        else w.resolve();
+      const chunks = chunkByKeys(writes, () => 1);
+      for (const chunk of chunks) {
+        if (chunk.length === 1) pipeline.set(prefix + chunk[0]!.key, chunk[0]!.value, 'PX', chunk[0]!.ttlMs);
+        else
+          void (pipeline as unknown as SetManyCommand).lgIdempotencySetMany(
+            chunk.length,
+            ...chunk.map((w) => prefix + w.key),
+            ...chunk.flatMap((w) => [w.value, w.ttlMs]),
+          );
       }
+      return { sent: chunks, commands: chunks.length };
     },
+    settle: (chunks, replies) =>
+      chunks.forEach((chunk, i) => {
+        const [error] = replyAt(replies, i);
+        for (const w of chunk) {
+          if (error) w.reject(error);
+          else w.resolve();
+        }
+      }),
   });
 
   const getMany = (keys: readonly string[]): Promise<Array<string | null>> =>

@@ -6,7 +6,7 @@ import { createRedisClient } from '../../src/stores/create-redis-client.js';
 import { scanKeys } from '../../src/testing/redis-keys.js';
 import { monitorCommands } from '../../src/testing/redis-monitor.js';
 import { createMemoryIdempotencyCache } from '../../src/stores/memory-idempotency-cache.js';
-import { createRedisIdempotencyCache } from '../../src/stores/redis-idempotency-cache.js';
+import { createRedisIdempotencyCache, MAX_KEYS_PER_COMMAND } from '../../src/stores/redis-idempotency-cache.js';
 
 /** Each backend: a fresh cache, and a way to let `ms` pass for its TTLs. */
 interface Backend {
@@ -135,6 +135,24 @@ describe.runIf(redis)('Redis idempotency cache specifics', () => {
       expect(ttl).toBeGreaterThan((i + 1) * 10_000 - 1_000);
       expect(ttl).toBeLessThanOrEqual((i + 1) * 10_000);
     });
+  });
+
+  it('a burst of 1,200 writes and reads in one turn: commands of at most MAX_KEYS_PER_COMMAND keys, every value where it belongs', async () => {
+    const keyPrefix = `${runPrefix}burst:`;
+    const cache = createRedisIdempotencyCache({ redis: redis!, keyPrefix });
+    const keys = Array.from({ length: 1_200 }, (_, i) => `T-${i}`);
+    const monitor = await monitorCommands(redis!, keyPrefix);
+    await Promise.all(keys.map((key) => cache.set(key, `v-${key}`, 60_000)));
+    const values = await Promise.all([...keys.map((key) => cache.get(key)), cache.getMany(['T-0', 'none', 'T-1199'])]);
+    expect(values.slice(0, 1_200)).toEqual(keys.map((key) => `v-${key}`));
+    expect(values[1_200]).toEqual(['v-T-0', null, 'v-T-1199']);
+    const sent = await monitor.stop();
+    const keysIn = (command: string[]) => command.filter((arg) => arg.startsWith(keyPrefix)).length;
+    expect(sent.map(([name]) => name)).toEqual(
+      ['eval', 'eval', 'eval', 'mget', 'mget', 'mget'].map((name) => (name === 'eval' ? expect.stringMatching(/^eval(sha)?$/) : name)),
+    );
+    expect(sent.map(keysIn)).toEqual([500, 500, 200, 500, 500, 203]);
+    expect(Math.max(...sent.map(keysIn))).toBeLessThanOrEqual(MAX_KEYS_PER_COMMAND);
   });
 
   it('is shared by two clients, as by two gateway processes', async () => {
