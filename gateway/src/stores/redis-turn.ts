@@ -57,7 +57,7 @@ function send(redis: Redis, turn: Turn): void {
  * the turn is sent. ioredis's auto-pipelining already sent a turn's commands in one write, but one
  * command per call, four per signed sale, each with its Command, promise, encoding and reply on the
  * event loop. Gathered, a loaded turn holds ~17-20 sales: 0.15 commands per sale instead of 4,
- * and the event loop spends ~30 µs less per earn on PostgreSQL and Redis (docs/benchmarks.md).
+ * and the event loop spends 12-36 µs less per earn on PostgreSQL and Redis (docs/benchmarks.md).
  * The turn is sent on setImmediate, as auto-pipelining sends its own: no call waits longer.
  *
  * scheduleOnTurn queues `part` for this turn (sent with the turn's other parts once its I/O
@@ -93,7 +93,10 @@ export interface TurnBatch<Call, Sent> {
  * A caller's calls of one turn, gathered and sent as one part of the turn's pipeline (see
  * scheduleOnTurn). Answers the function that queues one call.
  */
-export function turnBatcher<Call, Sent>(redis: Redis, batch: TurnBatch<Call, Sent>): (call: Call) => void {
+export function turnBatcher<Call extends { reject(error: Error): void }, Sent>(
+  redis: Redis,
+  batch: TurnBatch<Call, Sent>,
+): (call: Call) => void {
   let gathering: Call[] | null = null;
   return (call) => {
     if (gathering) {
@@ -102,15 +105,19 @@ export function turnBatcher<Call, Sent>(redis: Redis, batch: TurnBatch<Call, Sen
     }
     const calls: Call[] = [call];
     gathering = calls;
-    let sent: Sent;
+    let sent: { value: Sent } | undefined;
     scheduleOnTurn(redis, {
       add: (pipeline) => {
         gathering = null;
         const added = batch.send(pipeline, calls);
-        sent = added.sent;
+        sent = { value: added.sent };
         return added.commands;
       },
-      settle: (replies) => batch.settle(sent, replies),
+      settle: (replies) => {
+        // `send` threw before anything was sent: its calls fail with its error.
+        if (sent === undefined) for (const one of calls) one.reject(replies instanceof Error ? replies : new Error('not sent'));
+        else batch.settle(sent.value, replies);
+      },
     });
   };
 }
