@@ -1,6 +1,7 @@
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { preparedQuery, SQLITE_DEFAULT_CACHE_MB, sqliteCacheSizePragma } from '@loyalty-gateway/storage';
 import { CompiledQuery, sql } from 'kysely';
+import { chunkByWeight } from '../stores/chunk-by-weight.js';
 import { COLUMNS, type DeliveryJournalOptions, type JournalDb, type Row } from './journal-types.js';
 
 const WORKER_ENTRY = import.meta.url.endsWith('.ts')
@@ -151,22 +152,14 @@ const INSERT_BATCH_POSTGRES = preparedQuery((db, v: { rows: string }) => ({
  * escapes can make a character up to 6 bytes, so 16 Mi characters stay under 96 MiB.
  */
 export function chunkRows(rows: Row[], maxChars: number): Row[][] {
-  const chunks: Row[][] = [];
-  let chunk: Row[] = [];
-  let chars = 0;
-  for (const row of rows) {
-    let size = 0;
-    for (const value of row) size += typeof value === 'string' ? value.length + 3 : 16;
-    if (chunk.length > 0 && chars + size > maxChars) {
-      chunks.push(chunk);
-      chunk = [];
-      chars = 0;
-    }
-    chunk.push(row);
-    chars += size;
-  }
-  if (chunk.length > 0) chunks.push(chunk);
-  return chunks;
+  return chunkByWeight(rows, rowChars, maxChars);
+}
+
+/** A row's characters in JSON: each string's length + 3 (quotes, comma), 16 for any other value. */
+function rowChars(row: Row): number {
+  let size = 0;
+  for (const value of row) size += typeof value === 'string' ? value.length + 3 : 16;
+  return size;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { IdempotencyCache } from '@loyalty-gateway/core';
 import type { Redis } from 'ioredis';
+import { chunkByWeight } from './chunk-by-weight.js';
 import { replyAt, turnBatcher } from './redis-turn.js';
 
 export const DEFAULT_IDEMPOTENCY_KEY_PREFIX = 'lg:idem:';
@@ -47,25 +48,6 @@ interface Write {
 /** Keys one command of a turn takes at most (a call's own keys are never split). */
 export const MAX_KEYS_PER_COMMAND = 500;
 
-/** Calls in order, cut into runs of at most MAX_KEYS_PER_COMMAND keys (a call with more goes alone). */
-function chunkByKeys<T>(calls: T[], keysOf: (call: T) => number): T[][] {
-  const chunks: T[][] = [];
-  let chunk: T[] = [];
-  let keys = 0;
-  for (const call of calls) {
-    const n = keysOf(call);
-    if (chunk.length > 0 && keys + n > MAX_KEYS_PER_COMMAND) {
-      chunks.push(chunk);
-      chunk = [];
-      keys = 0;
-    }
-    chunk.push(call);
-    keys += n;
-  }
-  if (chunk.length > 0) chunks.push(chunk);
-  return chunks;
-}
-
 /**
  * The cross-instance IdempotencyCache on Redis. The reads and writes of one turn of the event loop
  * are gathered (stores/redis-turn.ts): the turn's reads are one `MGET`, its writes one
@@ -82,7 +64,7 @@ export function createRedisIdempotencyCache(options: RedisIdempotencyCacheOption
   // keys, so none holds Redis (single-threaded) for long or spreads too many arguments.
   const read = turnBatcher<Read, Read[][]>(redis, {
     send: (pipeline, reads) => {
-      const chunks = chunkByKeys(reads, (r) => r.keys.length);
+      const chunks = chunkByWeight(reads, (r) => r.keys.length, MAX_KEYS_PER_COMMAND);
       for (const chunk of chunks) pipeline.mget(chunk.flatMap((r) => r.keys.map((key) => prefix + key)));
       return { sent: chunks, commands: chunks.length };
     },
@@ -100,7 +82,7 @@ export function createRedisIdempotencyCache(options: RedisIdempotencyCacheOption
 
   const write = turnBatcher<Write, Write[][]>(redis, {
     send: (pipeline, writes) => {
-      const chunks = chunkByKeys(writes, () => 1);
+      const chunks = chunkByWeight(writes, () => 1, MAX_KEYS_PER_COMMAND);
       for (const chunk of chunks) {
         if (chunk.length === 1) pipeline.set(prefix + chunk[0]!.key, chunk[0]!.value, 'PX', chunk[0]!.ttlMs);
         else
