@@ -3,8 +3,9 @@ import { timeOrderedId } from './journal-ids.js';
 import { journalPruning } from './journal-pruning.js';
 import { journalReader } from './journal-reader.js';
 import { journalRows } from './journal-rows.js';
-import type { DeliveryInput, DeliveryJournalOptions, JournalDb, RecordedRequest, Row } from './journal-types.js';
+import type { DeliveryInput, DeliveryJournalOptions, JournalDb, RecordedRequest } from './journal-types.js';
 import { openJournalWriter } from './journal-writer.js';
+import { createRowTape } from './row-tape.js';
 import { createRefusalAggregates } from './refusal-aggregates.js';
 
 // The journal's front: what it offers the gateway, composed of its parts — the table and its
@@ -37,8 +38,9 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   const rows = journalRows(options.masterKey);
   const now = options.now ?? (() => new Date());
   const maxBacklog = options.maxBacklog ?? 10_000;
-  const queue: Row[] = [];
   const writer = openJournalWriter(options);
+  // The queue: rows encoded outside V8's heap until written (row-tape.ts), a chunk at most a batch.
+  const queue = createRowTape({ rowsPerChunk: writer.batchSize });
   let dropped = 0;
   let writing: Promise<void> = Promise.resolve();
   const aggregates = createRefusalAggregates();
@@ -55,13 +57,12 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
 
   async function flush(): Promise<void> {
     const writes = writing.then(async () => {
-      while (queue.length > 0) {
-        const batch = queue.splice(0, writer.batchSize);
+      for (let batch = queue.take(writer.batchSize); batch; batch = queue.take(writer.batchSize)) {
         try {
           await writer.write(batch);
-          pruning.wrote(batch);
+          pruning.wrote(batch.sizeBytes);
         } catch (error) {
-          options.onError?.(error, batch.length);
+          options.onError?.(error, batch.rows);
         }
       }
       // Aggregated refusals: their rows' counts, after the rows themselves (one statement per client address and minute).
@@ -108,7 +109,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
           if (!first) return;
           ({ id, address } = first);
         }
-        if (queue.length >= maxBacklog) {
+        if (queue.rows >= maxBacklog) {
           dropped += 1;
           return;
         }
@@ -122,7 +123,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
      * Entries waiting to be written (the gateway_journal_backlog gauge), entries dropped since
      * start, and entries the byte budget pruned before their days were up (gateway_journal_pruned_early_total).
      */
-    backlog: () => ({ waiting: queue.length, dropped, prunedEarly: pruning.prunedEarly() }),
+    backlog: () => ({ waiting: queue.rows, dropped, prunedEarly: pruning.prunedEarly() }),
     /** The SQLite writer thread now (null when batches are written through `database`). */
     writerThread: writer.thread,
     /**

@@ -2,7 +2,7 @@ import type { CompiledQuery } from 'kysely';
 import { pruneToBudget } from './byte-budget.js';
 import { idFloor, REGIONS } from './journal-ids.js';
 import { ofConnection } from './journal-queries.js';
-import { SIZE_COLUMN, type JournalDb, type Row } from './journal-types.js';
+import type { JournalDb } from './journal-types.js';
 import type { QueryAnswer } from './journal-writer.js';
 
 /**
@@ -104,9 +104,9 @@ export function journalPruning(options: {
 
   return {
     prune,
-    /** A batch was written: its rows' bytes count towards the next check of the budget. */
-    wrote(batch: Row[]): void {
-      for (const values of batch) writtenSinceBudget += Number(values[SIZE_COLUMN]);
+    /** A batch was written: its rows' bytes (their `size_bytes` added up) count towards the next check of the budget. */
+    wrote(sizeBytes: number): void {
+      writtenSinceBudget += sizeBytes;
     },
     /** After a flush: the byte budget's pass, in the background, once a tenth of the budget was written since the last. */
     checkBudget(): void {

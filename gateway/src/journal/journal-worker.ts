@@ -1,6 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { forEachRow } from './row-tape.js';
 
 /**
  * The delivery journal's SQLite writer, on its own thread: the HTTP thread only posts batches of
@@ -16,12 +17,13 @@ db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
 db.pragma(cacheSize);
 const insert = db.prepare(`insert into gw_deliveries (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
-// Rows arrive as arrays of values in `columns` order: cheaper to clone across threads and to bind than objects.
+// Rows arrive as the journal's tape (row-tape.ts): chunks of encoded rows whose memory was transferred
+// to this thread, read here one row at a time into one reused array of values in `columns` order.
 // Each is bound as the statement's arguments (spread), not as one array argument: better-sqlite3 reads
 // an array's elements through V8's API one lookup each (~40 a row, 43 % of this thread's work with
 // the binding's UTF-8 copies), its arguments directly (docs/benchmarks.md, "The delivery journal").
-const insertAll = db.transaction((rows: unknown[][]) => {
-  for (const row of rows) insert.run(...row);
+const insertAll = db.transaction((chunks: { bytes: Uint8Array }[]) => {
+  forEachRow(chunks, columns.length, (row) => insert.run(...row));
 });
 
 // First message: ready, with this thread's V8 heap limit in bytes as V8 applied it and its connection's page cache.
@@ -32,7 +34,7 @@ parentPort!.postMessage({
   cacheSize: db.pragma('cache_size', { simple: true }),
 });
 type Message =
-  | { id: number; rows: unknown[][] }
+  | { id: number; chunks: Uint8Array[] }
   /** One statement compiled on the HTTP thread (the pruning's), run on this thread's connection. */
   | { id: number; query: { sql: string; parameters: unknown[] } }
   | { close: true };
@@ -44,8 +46,8 @@ parentPort!.on('message', (message: Message) => {
     return;
   }
   try {
-    if ('rows' in message) {
-      insertAll(message.rows);
+    if ('chunks' in message) {
+      insertAll(message.chunks.map((bytes) => ({ bytes })));
       parentPort!.postMessage({ id: message.id, ok: true });
       return;
     }

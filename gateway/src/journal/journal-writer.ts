@@ -3,6 +3,7 @@ import { preparedQuery, SQLITE_DEFAULT_CACHE_MB, sqliteCacheSizePragma } from '@
 import { CompiledQuery, sql } from 'kysely';
 import { chunkByWeight } from '../stores/chunk-by-weight.js';
 import { COLUMNS, type DeliveryJournalOptions, type JournalDb, type Row } from './journal-types.js';
+import { rowsOf, type TapeBatch } from './row-tape.js';
 
 const WORKER_ENTRY = import.meta.url.endsWith('.ts')
   ? new URL('./journal-worker-boot.mjs', import.meta.url)
@@ -44,12 +45,15 @@ function writerThread(file: string, cacheSize: string, resourceLimits: ResourceL
   // Out of heap (ERR_WORKER_OUT_OF_MEMORY) or any other death: the batch in flight is reported lost.
   worker.on('error', (error) => stop(error));
   worker.on('exit', (code) => stop(new Error(`the journal writer thread stopped (exit code ${code})`)));
-  function post<T>(message: { rows: Row[] } | { query: { sql: string; parameters: unknown[] } }): Promise<T> {
+  function post<T>(
+    message: { chunks: Uint8Array[] } | { query: { sql: string; parameters: unknown[] } },
+    transfer: ArrayBuffer[] = [],
+  ): Promise<T> {
     if (stopped) return Promise.reject(stopped);
     const id = (next += 1);
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (result?: QueryAnswer) => void, reject });
-      worker.postMessage({ id, ...message });
+      worker.postMessage({ id, ...message }, transfer);
     });
   }
   return {
@@ -62,8 +66,13 @@ function writerThread(file: string, cacheSize: string, resourceLimits: ResourceL
     kill: () => worker.terminate(),
     /** From now on the thread holds the event loop (closing: the process waits for its last batch and its exit). */
     hold: () => worker.ref(),
-    write(rows: Row[]): Promise<void> {
-      return post<void>({ rows });
+    /** A batch's chunks, their memory transferred to the thread (not copied; unusable here afterwards). */
+    write(batch: TapeBatch): Promise<void> {
+      const chunks = batch.chunks.map((chunk) => chunk.bytes);
+      return post<void>(
+        { chunks },
+        chunks.map((bytes) => bytes.buffer as ArrayBuffer),
+      );
     },
     /** One compiled statement run on the writer's connection: its rows, or the rows it changed. */
     query(query: CompiledQuery): Promise<QueryAnswer> {
@@ -102,7 +111,7 @@ function startWriter(file: string, cacheMb: number, resourceLimits: ResourceLimi
     get thread() {
       return thread;
     },
-    write: async (rows: Row[]): Promise<void> => live().write(rows),
+    write: async (batch: TapeBatch): Promise<void> => live().write(batch),
     query: async (query: CompiledQuery): Promise<QueryAnswer> => live().query(query),
     hold: () => thread.hold(),
     close: () => {
@@ -192,11 +201,13 @@ export function openJournalWriter(options: DeliveryJournalOptions) {
   return {
     /** Rows a batch takes at most. */
     batchSize: thread ? 2_000 : 200,
-    async write(batch: Row[]): Promise<void> {
-      if (thread) await thread.write(batch);
-      else if (postgres) {
-        for (const rows of chunkRows(batch, maxStatementChars)) await INSERT_BATCH_POSTGRES(db, { rows: JSON.stringify(rows) });
-      } else await db.executeQuery(insertOf(batch));
+    /** One batch of the journal's tape, committed (rejected with the writer's error: the batch is lost). */
+    async write(batch: TapeBatch): Promise<void> {
+      if (thread) return thread.write(batch);
+      const rows = rowsOf(batch.chunks, COLUMNS.length);
+      if (postgres) {
+        for (const run of chunkRows(rows, maxStatementChars)) await INSERT_BATCH_POSTGRES(db, { rows: JSON.stringify(run) });
+      } else await db.executeQuery(insertOf(rows));
     },
 
     /**
