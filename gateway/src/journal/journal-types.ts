@@ -235,8 +235,8 @@ export interface DeliveryJournalOptions {
   sqliteCacheMb?: number | undefined;
   /** The writer thread's V8 heap bounds (with `sqliteFile`). Default: Node's. */
   writerResourceLimits?: ResourceLimits | undefined;
-  /** PostgreSQL: the characters of rows one statement carries at most (see chunkRows). Default 16 MiB. */
-  maxStatementChars?: number;
+  /** PostgreSQL: the bytes of rows (their JSON) one statement carries at most (see openJournalWriter). Default 16 MiB. */
+  maxStatementBytes?: number;
   /** Entries one statement of a list's search examines (see list). Default 20,000. */
   searchWindow?: number;
   /** Statements of that size one page's search runs at most. Default 10. */

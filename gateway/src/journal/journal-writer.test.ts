@@ -8,19 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { gatewayMigrations } from '../stores/gateway-migrations.js';
 import { journalEntry, journalRowCount, openJournalFile } from '../testing/journal-entries.js';
 import { createDeliveryJournal } from './delivery-journal.js';
-import type { Row } from './journal-types.js';
-import { chunkRows } from './journal-writer.js';
 
 describe.each(testDialects())("the journal's writer ($name)", ({ name }) => {
   it('kept requests too large for one statement together are written in several, each read back whole', async () => {
     const database = await openTestDatabase<any>(name, gatewayMigrations);
     const errors: unknown[] = [];
-    // 100 KiB bodies, sealed to ~140,000 characters each, at most 300,000 characters per statement.
+    // 100 KiB bodies, sealed to ~140,000 characters each, at most 300,000 bytes per statement.
     const journal = await createDeliveryJournal({
       database,
       masterKey: randomBytes(32),
       flushMs: 60_000,
-      maxStatementChars: 300_000,
+      maxStatementBytes: 300_000,
       onError: (e) => errors.push(e),
     });
     try {
@@ -38,18 +36,6 @@ describe.each(testDialects())("the journal's writer ($name)", ({ name }) => {
       await journal.close();
       await database.close();
     }
-  });
-});
-
-describe("chunkRows (the PostgreSQL batch statement's bound)", () => {
-  it('cuts a batch in order into runs of at most maxChars characters; a row larger than that goes alone; nothing is lost', () => {
-    const row = (n: number, chars: number): Row => [`id-${n}`, 'x'.repeat(chars), n];
-    // Each row weighs its strings' lengths + 3 (quotes, comma) and 16 per other value.
-    const rows = [row(1, 40), row(2, 40), row(3, 200), row(4, 10), row(5, 10), row(6, 10)];
-    const chunks = chunkRows(rows, 120);
-    expect(chunks.map((c) => c.map((r) => r[2]))).toEqual([[1], [2], [3], [4, 5, 6]]);
-    expect(chunkRows(rows, 1_000).map((c) => c.length)).toEqual([6]);
-    expect(chunkRows([], 100)).toEqual([]);
   });
 });
 

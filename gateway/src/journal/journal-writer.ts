@@ -3,7 +3,7 @@ import { preparedQuery, SQLITE_DEFAULT_CACHE_MB, sqliteCacheSizePragma } from '@
 import { CompiledQuery, sql } from 'kysely';
 import { chunkByWeight } from '../stores/chunk-by-weight.js';
 import { COLUMNS, type DeliveryJournalOptions, type JournalDb, type Row } from './journal-types.js';
-import { rowsOf, type TapeBatch } from './row-tape.js';
+import { jsonbArray, rowsOf, type TapeBatch } from './row-tape.js';
 
 const WORKER_ENTRY = import.meta.url.endsWith('.ts')
   ? new URL('./journal-worker-boot.mjs', import.meta.url)
@@ -142,11 +142,12 @@ const NOT_TEXT: Partial<Record<(typeof COLUMNS)[number], string>> = {
 
 /**
  * A batch of rows on PostgreSQL: one named prepared statement whose one parameter is the batch as a
- * JSON array of rows (each in COLUMNS order), whatever the batch's size. A multi-row VALUES list
- * of 22 parameters per row was parsed and planned again for every batch (an unnamed statement of
- * up to 4,400 parameters, a different text for each batch size).
+ * JSON array of rows (each in COLUMNS order), whatever the batch's size, sent in jsonb's binary
+ * format straight from the journal's tape (jsonbArray). A multi-row VALUES list of 22 parameters
+ * per row was parsed and planned again for every batch (an unnamed statement of up to 4,400
+ * parameters, a different text for each batch size).
  */
-const INSERT_BATCH_POSTGRES = preparedQuery((db, v: { rows: string }) => ({
+const INSERT_BATCH_POSTGRES = preparedQuery((db, v: { rows: Buffer }) => ({
   compile: () =>
     sql`insert into gw_deliveries (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
       select ${sql.join(COLUMNS.map((c, i) => (NOT_TEXT[c] ? sql`(r->>${sql.lit(i)})::${sql.raw(NOT_TEXT[c])}` : sql`r->>${sql.lit(i)}`)))}
@@ -154,27 +155,9 @@ const INSERT_BATCH_POSTGRES = preparedQuery((db, v: { rows: string }) => ({
 }));
 
 /**
- * A batch cut into runs of rows whose text adds up to at most `maxChars` (a row larger than that
- * goes alone), in order. On PostgreSQL a batch is one JSON parameter, and jsonb refuses a value
- * over 256 MiB: 200 kept requests of up to 1 MiB each (sealed, ~1.4 MiB of text) would exceed it
- * during an outage, exactly when every request is kept for replay. Characters, not bytes: JSON's
- * escapes can make a character up to 6 bytes, so 16 Mi characters stay under 96 MiB.
- */
-export function chunkRows(rows: Row[], maxChars: number): Row[][] {
-  return chunkByWeight(rows, rowChars, maxChars);
-}
-
-/** A row's characters in JSON: each string's length + 3 (quotes, comma), 16 for any other value. */
-function rowChars(row: Row): number {
-  let size = 0;
-  for (const value of row) size += typeof value === 'string' ? value.length + 3 : 16;
-  return size;
-}
-
-/**
  * Where the journal's batches and maintenance statements go: on SQLite with `sqliteFile`, a writer
  * thread with its own connection (off the HTTP thread); on PostgreSQL one prepared statement a
- * batch (chunkRows); on SQLite without a file (an in-memory database) `database` itself.
+ * batch (its chunks as one jsonb value, in statements of at most `maxStatementBytes`); on SQLite without a file (an in-memory database) `database` itself.
  */
 export function openJournalWriter(options: DeliveryJournalOptions) {
   const db = options.database.db as JournalDb;
@@ -183,7 +166,10 @@ export function openJournalWriter(options: DeliveryJournalOptions) {
       ? startWriter(options.sqliteFile, options.sqliteCacheMb ?? SQLITE_DEFAULT_CACHE_MB, options.writerResourceLimits)
       : null;
   const postgres = options.database.dialect === 'postgres';
-  const maxStatementChars = options.maxStatementChars ?? 16 * 1024 * 1024;
+  // jsonb refuses a value over 256 MiB: 200 kept requests of up to 1 MiB each (sealed, ~1.4 MiB of
+  // text) would exceed it during an outage, exactly when every request is kept for replay. A batch's
+  // chunks (a kept request's row is a chunk of its own or nearly) go in statements of at most this.
+  const maxStatementBytes = options.maxStatementBytes ?? 16 * 1024 * 1024;
 
   // SQLite without the writer thread (an in-memory database): the batch insert as SQL text built
   // once per batch size (Kysely's query builder cost more per row than SQLite's write).
@@ -201,13 +187,15 @@ export function openJournalWriter(options: DeliveryJournalOptions) {
   return {
     /** Rows a batch takes at most. */
     batchSize: thread ? 2_000 : 200,
+    /** How the journal's tape encodes rows for this writer: as JSON for PostgreSQL's batch statement. */
+    tapeEncoding: (postgres ? 'json' : 'values') as 'json' | 'values',
     /** One batch of the journal's tape, committed (rejected with the writer's error: the batch is lost). */
     async write(batch: TapeBatch): Promise<void> {
       if (thread) return thread.write(batch);
-      const rows = rowsOf(batch.chunks, COLUMNS.length);
       if (postgres) {
-        for (const run of chunkRows(rows, maxStatementChars)) await INSERT_BATCH_POSTGRES(db, { rows: JSON.stringify(run) });
-      } else await db.executeQuery(insertOf(rows));
+        for (const run of chunkByWeight(batch.chunks, (chunk) => chunk.bytes.length, maxStatementBytes))
+          await INSERT_BATCH_POSTGRES(db, { rows: jsonbArray(run) });
+      } else await db.executeQuery(insertOf(rowsOf(batch.chunks, COLUMNS.length)));
     },
 
     /**

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COLUMNS, SIZE_COLUMN, type Row } from './journal-types.js';
-import { createRowTape, forEachRow, rowsOf } from './row-tape.js';
+import { createRowTape, forEachRow, jsonbArray, rowsOf } from './row-tape.js';
 
 const value = fc.oneof(
   fc.constant(null),
@@ -45,6 +45,19 @@ describe("the journal's tape (rows queued outside V8's heap)", () => {
     const tape = createRowTape({ rowsPerChunk: 10 });
     tape.push(['a\ud800', '\udc00b', '\ud83d\ude00 ok']);
     expect(rowsOf(tape.take(10)!.chunks, 3)).toEqual([['a\ufffd', '\ufffdb', '\ud83d\ude00 ok']]);
+  });
+
+  it("a json tape's chunks are one jsonb value in PostgreSQL's binary format: version 1, then the rows as one JSON array", () => {
+    fc.assert(
+      fc.property(fc.array(row(5), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 7 }), (rows, rowsPerChunk) => {
+        const tape = createRowTape({ rowsPerChunk, chunkBytes: 512, encoding: 'json' });
+        for (const r of rows) tape.push(r);
+        const value = jsonbArray(tape.take(1_000)!.chunks);
+        expect(value[0]).toBe(1);
+        expect(JSON.parse(value.subarray(1).toString('utf8'))).toEqual(JSON.parse(JSON.stringify(rows)));
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('a batch is whole chunks of at most maxRows rows (one chunk even when it alone holds more), with their rows and sizes counted', () => {
