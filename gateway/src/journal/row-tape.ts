@@ -23,7 +23,7 @@ const FLOAT = 2;
 const TEXT = 3;
 
 /** A chunk's bytes (a row that could need more gets a chunk of the size it could need). */
-export const CHUNK_BYTES = 64 * 1024;
+const CHUNK_BYTES = 64 * 1024;
 
 /** Whole rows encoded in one chunk of memory: `bytes` holds exactly them. */
 export interface TapeChunk {
@@ -115,8 +115,6 @@ export function createRowTape(options: RowTapeOptions) {
     },
   };
 }
-
-export type RowTape = ReturnType<typeof createRowTape>;
 
 /** ES2024's String methods (Node 20 has them; the project's TypeScript lib is ES2023). */
 type WellFormed = string & { isWellFormed(): boolean; toWellFormed(): string };

@@ -1,7 +1,7 @@
 /**
  * `items` in order, cut into runs whose weights add up to at most `max` (an item heavier than that
  * goes alone). What bounds one statement or command built from many items: the journal's
- * PostgreSQL batch by its characters, a Redis turn's commands by their keys.
+ * PostgreSQL batch by its chunks' bytes, a Redis turn's commands by their keys.
  */
 export function chunkByWeight<T>(items: readonly T[], weightOf: (item: T) => number, max: number): T[][] {
   const chunks: T[][] = [];
