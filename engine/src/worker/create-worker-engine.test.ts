@@ -1,12 +1,15 @@
 import { EngineError, EngineUnavailableError, GatewayError, type EarnCommand } from '@loyalty-gateway/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runPostgresStatement, testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
+import { once } from 'node:events';
+import type { MessagePort } from 'node:worker_threads';
 import pg from 'pg';
-import type { EmbeddedEngine, EngineNotice } from '../ledger/create-embedded-engine.js';
+import type { EngineNotice } from '../ledger/create-embedded-engine.js';
 import { SCOPE, testSeed } from '../testing/fixture.js';
-import { createWorkerEngine } from './create-worker-engine.js';
+import { createWorkerEngine, type WorkerEngine } from './create-worker-engine.js';
 
 const CRASHING = new URL('./testing/crashing-engine-worker.mjs', import.meta.url);
+const ECHO = new URL('./testing/echo-service.mjs', import.meta.url).href;
 const ANN = { type: 'membershipId', value: 'MBR-0001' } as const;
 
 const sale = (id: string): EarnCommand => ({
@@ -18,7 +21,7 @@ const sale = (id: string): EarnCommand => ({
 });
 
 describe('the embedded engine on a worker thread', () => {
-  let engine: EmbeddedEngine;
+  let engine: WorkerEngine;
   let dispose: () => Promise<void>;
   const exits: string[] = [];
   const starts: number[] = [];
@@ -117,6 +120,46 @@ describe('the embedded engine on a worker thread', () => {
   it('refuses calls once closed', async () => {
     await engine.close();
     await expect(engine.ping()).rejects.toThrow('closed');
+    await expect(engine.hostOnEngineThread(ECHO, null)).rejects.toThrow('closed');
+  });
+
+  it("hosts its owner's service on the engine's own thread, on a port of its own, beside the engine's calls", async () => {
+    const port = await engine.hostOnEngineThread(ECHO, { file: 'x.sqlite', n: 3 });
+    try {
+      const [hello] = (await once(port, 'message')) as [{ threadId: number; data: unknown }];
+      expect(hello).toEqual({ threadId: starts[0], data: { file: 'x.sqlite', n: 3 } });
+      port.postMessage({ ping: 1 });
+      const [earned, [echo]] = await Promise.all([engine.earn(sale('T-hosted')), once(port, 'message')]);
+      expect(earned).toMatchObject({ status: 'processed' });
+      expect(echo).toEqual({ echo: { ping: 1 } });
+    } finally {
+      port.close();
+    }
+  });
+
+  it("a service whose module has no serve(port, data) is told so on its port, which closes; the engine's calls go on", async () => {
+    const port = await engine.hostOnEngineThread(new URL('./testing/no-service.mjs', import.meta.url).href, null);
+    const closed = once(port, 'close');
+    const [failed] = (await once(port, 'message')) as [{ hostFailed: string }];
+    expect(failed.hostFailed).toMatch(/no-service\.mjs exports no serve\(port, data\)/);
+    await closed;
+    expect(await engine.earn(sale('T-after-failed-host'))).toMatchObject({ status: 'processed' });
+  });
+
+  it("a hosted service's port closes when the engine's thread dies; hosting again starts it on the next thread", async () => {
+    const first = await engine.hostOnEngineThread(ECHO, 1);
+    await once(first, 'message');
+    const closed = once(first, 'close');
+    await engine.earn(sale('CRASH-3')).catch(() => undefined);
+    await closed;
+    const second: MessagePort = await engine.hostOnEngineThread(ECHO, 2);
+    try {
+      const [hello] = (await once(second, 'message')) as [{ threadId: number; data: unknown }];
+      expect(starts).toHaveLength(2);
+      expect(hello).toEqual({ threadId: starts[1], data: 2 });
+    } finally {
+      second.close();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import type { EngineCallOptions } from '@loyalty-gateway/core';
 import type { DatabaseOptions } from '@loyalty-gateway/storage';
 import type { EmbeddedEngine, EngineNotice } from '../ledger/create-embedded-engine.js';
@@ -9,6 +9,7 @@ import {
   workerStopped,
   type CallMessage,
   type EngineWorkerData,
+  type HostMessage,
   type NoticeMessage,
   type ReplyMessage,
   type StartMessage,
@@ -144,6 +145,14 @@ class EngineThread {
     if (this.stopped === null) this.worker.postMessage(packBatch(calls));
   };
 
+  /** A port to `module`'s `serve(port, data)`, started on this thread (see hostOnEngineThread). */
+  host(module: string, data: unknown): MessagePort {
+    if (this.stopped !== null) throw workerStopped(this.stopped);
+    const { port1, port2 } = new MessageChannel();
+    this.worker.postMessage({ host: { module, data, port: port2 } } satisfies HostMessage, [port2]);
+    return port1;
+  }
+
   get threadId(): number {
     return this.worker.threadId;
   }
@@ -172,6 +181,18 @@ class EngineThread {
   }
 }
 
+/** The embedded engine on its worker thread, which can host services of its owner beside it. */
+export interface WorkerEngine extends EmbeddedEngine {
+  /**
+   * Start `module`'s `serve(port, data)` on the engine's thread and return the owner's end of its
+   * port: work that would otherwise take a thread (and a V8 isolate, ~15 MiB) of its own, such as
+   * the gateway's delivery journal writer. It shares the thread's turns with the engine, so it must
+   * yield between slices of long work. When the thread dies (its port closes), the next call to
+   * this starts the next thread, as the next engine call would.
+   */
+  hostOnEngineThread(module: string, data: unknown): Promise<MessagePort>;
+}
+
 /**
  * The embedded engine on its own worker thread. better-sqlite3 is synchronous: in the caller's
  * thread every statement and commit blocks the event loop, so HTTP parsing, auth and validation
@@ -179,7 +200,7 @@ class EngineThread {
  * (coded errors cross as themselves); a worker that dies fails its calls in flight as
  * EngineUnavailableError and the next call starts a fresh worker on the same database.
  */
-export async function createWorkerEngine(options: WorkerEngineOptions): Promise<EmbeddedEngine> {
+export async function createWorkerEngine(options: WorkerEngineOptions): Promise<WorkerEngine> {
   const data: EngineWorkerData = { database: options.database, codePrefix: options.codePrefix, groupCommitLanes: options.groupCommitLanes };
   const entry = options.entry ?? BOOT;
   const onStop = (detail: string) => {
@@ -235,6 +256,10 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
     listMerchants: call('listMerchants'),
     applySeed: call('applySeed'),
     ping: call('ping'),
+    async hostOnEngineThread(module: string, data: unknown): Promise<MessagePort> {
+      if (closed) throw new Error('the loyalty engine is closed');
+      return (live?.alive ? live : await current()).host(module, data);
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -2,15 +2,19 @@
  * The worker thread's side of createWorkerEngine: the engine's boot in the gateway process. Opens
  * and migrates the database, opens the embedded engine,
  * then answers every call it is sent (calls and replies travel in batches, one message each way per
- * turn of the event loop). Runs nothing else; every failure is sent back coded.
+ * turn of the event loop); every failure is sent back coded. Besides the engine it runs only the
+ * services its owner asks it to host (hostOnEngineThread), each on its own port.
  */
 import { getHeapStatistics } from 'node:v8';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { EmbeddedEngine } from '../ledger/create-embedded-engine.js';
 import { openEngine } from '../ledger/open-engine.js';
 import {
+  isHostMessage,
   packBatch,
   toWireError,
+  type HostFailedMessage,
+  type HostMessage,
   unpackBatch,
   type CallMessage,
   type EngineWorkerData,
@@ -31,6 +35,22 @@ const open = (): Promise<EmbeddedEngine> =>
     ...(data.groupCommitLanes === undefined ? {} : { groupCommitLanes: data.groupCommitLanes }),
     onNotice: (notice) => port.postMessage({ notice } satisfies NoticeMessage),
   });
+
+/**
+ * Run a service of the owner's on this thread (its module's `serve(port, data)`). What it does
+ * there is its own; a failure to load or start it is told on its port, which is then closed.
+ */
+function host({ module, data, port: servicePort }: HostMessage['host']): void {
+  import(module)
+    .then((loaded: { serve?: (port: MessagePort, data: unknown) => void }) => {
+      if (typeof loaded.serve !== 'function') throw new Error(`${module} exports no serve(port, data)`);
+      loaded.serve(servicePort, data);
+    })
+    .catch((error: unknown) => {
+      servicePort.postMessage({ hostFailed: (error as Error).message ?? String(error) } satisfies HostFailedMessage);
+      servicePort.close();
+    });
+}
 
 async function answer(engine: EmbeddedEngine, message: CallMessage): Promise<ReplyMessage> {
   try {
@@ -63,7 +83,8 @@ try {
   const reply = (message: ReplyMessage) => {
     if (outbox.push(message) === 1) setImmediate(send);
   };
-  port.on('message', (batch: WireBatch<CallMessage>) => {
+  port.on('message', (batch: WireBatch<CallMessage> | HostMessage) => {
+    if (isHostMessage(batch)) return host(batch.host);
     for (const message of unpackBatch(batch)) {
       if (message.method === 'close') {
         // Let the calls in flight finish and answer before the engine and database close under them.

@@ -6,6 +6,7 @@ import {
   type EngineCallOptions,
   type FieldError,
 } from '@loyalty-gateway/core';
+import type { MessagePort } from 'node:worker_threads';
 import type { DatabaseOptions } from '@loyalty-gateway/storage';
 import type { EngineNotice } from '../ledger/create-embedded-engine.js';
 
@@ -61,6 +62,22 @@ export function packBatch<T>(batch: T[]): WireBatch<T> {
 
 export function unpackBatch<T>(message: WireBatch<T>): T[] {
   return typeof message === 'string' ? (JSON.parse(message) as T[]) : message;
+}
+
+/**
+ * Sent by the owner (hostOnEngineThread): load `module` on the engine's thread and run its
+ * `serve(port, data)` there, beside the engine, talking to its owner over `port` only.
+ */
+export interface HostMessage {
+  host: { module: string; data: unknown; port: MessagePort };
+}
+
+export const isHostMessage = (message: unknown): message is HostMessage =>
+  typeof message === 'object' && message !== null && !Array.isArray(message) && 'host' in message;
+
+/** Sent on a hosted service's port, then closed, when its module could not be loaded or started. */
+export interface HostFailedMessage {
+  hostFailed: string;
 }
 
 /** A failure as it crosses the thread boundary: coded errors keep code, message and fields. */

@@ -5,7 +5,9 @@
 import { parentPort } from 'node:worker_threads';
 
 parentPort.on('message', (batch) => {
-  // A batch crosses as one JSON string (worker-messages.ts packBatch), or as an array.
+  // A batch crosses as one JSON string (worker-messages.ts packBatch), or as an array; anything
+  // else (a service to host) is the real worker's alone.
+  if (typeof batch !== 'string' && !Array.isArray(batch)) return;
   for (const message of typeof batch === 'string' ? JSON.parse(batch) : batch) {
     const id = String(message.argument?.transaction?.id);
     if (message.method === 'earn' && id.startsWith('CRASH')) process.exit(70);

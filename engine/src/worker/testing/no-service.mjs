@@ -1,0 +1,2 @@
+// A module hostOnEngineThread cannot run: it exports no serve(port, data).
+export const notServe = true;
