@@ -52,7 +52,8 @@ async function codeStatuses(dataDir: string): Promise<Record<string, string>> {
   }
 }
 
-describe('development: the demo sandbox beside GATEWAY_SEED_FILE', () => {
+// Two or three gateway starts from source per test, each migrating and starting its threads: past vitest's 5 s on a slow host.
+describe('development: the demo sandbox beside GATEWAY_SEED_FILE', { timeout: 30_000 }, () => {
   it.each([['LOYAL' as const], [undefined]])(
     "the demo keeps the seed file's code prefix (codes live, a second start succeeds): codePrefix %s, two starts, codes usable",
     async (codePrefix) => {
