@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { WorkerEngine } from '@loyalty-gateway/engine';
 import type { DependencyContainer } from 'tsyringe';
 import type { GatewayConfig } from '../config.js';
 import { createDeliveryJournal } from '../journal/index.js';
@@ -18,26 +19,33 @@ export function registerJournal(c: DependencyContainer, config: GatewayConfig): 
       async (r) => {
         if (config.GATEWAY_JOURNAL_DAYS <= 0) return null;
         const log = get(r, TOKENS.logger);
+        const sqliteFile = config.DATABASE_URL ? undefined : join(config.GATEWAY_DATA_DIR, 'gateway.sqlite');
+        // On SQLite the embedded engine's thread hosts the writer (no thread and V8 isolate of its
+        // own, ~15 MiB); with the engine as a service, the writer gets a thread of its own.
+        const engine = sqliteFile ? await open(r, TOKENS.embeddedEngine) : null;
+        const writerHost = (engine as Partial<WorkerEngine> | null)?.hostOnEngineThread?.bind(engine);
         const journal = await createDeliveryJournal({
           database: await open(r, TOKENS.gatewayDatabase),
           masterKey: await open(r, TOKENS.masterKey),
           retentionDays: config.GATEWAY_JOURNAL_DAYS,
           maxBytes: config.GATEWAY_JOURNAL_MB * MiB,
-          // SQLite: written by its own thread (a second connection to gateway.sqlite), off the HTTP thread.
-          sqliteFile: config.DATABASE_URL ? undefined : join(config.GATEWAY_DATA_DIR, 'gateway.sqlite'),
+          // SQLite: written off the HTTP thread, by a second connection to gateway.sqlite.
+          sqliteFile,
           sqliteCacheMb: config.GATEWAY_SQLITE_CACHE_MB,
           writerResourceLimits: JOURNAL_WORKER_LIMITS,
+          writerHost,
           onError: (error, dropped) =>
             log?.warn({ err: error, dropped }, 'delivery journal: entries could not be written (requests are unaffected)'),
         });
-        void journal
-          .writerThread()
-          ?.ready.then(({ heapSizeLimit, cacheSize }) =>
-            log?.info(
-              { heapLimitMb: Math.round(heapSizeLimit / MiB), sqliteCacheMb: Math.round(-cacheSize / 1024) },
-              'delivery journal writer thread started',
-            ),
-          );
+        const writer = journal.writerThread();
+        void writer?.ready.then(({ heapSizeLimit, cacheSize }) =>
+          log?.info(
+            { on: writer.where, heapLimitMb: Math.round(heapSizeLimit / MiB), sqliteCacheMb: Math.round(-cacheSize / 1024) },
+            writer.where === 'engine thread'
+              ? "delivery journal writer started on the loyalty engine's thread"
+              : 'delivery journal writer thread started',
+          ),
+        );
         (await open(r, TOKENS.metrics))?.watchJournal(journal);
         return journal;
       },

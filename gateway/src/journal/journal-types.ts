@@ -4,6 +4,7 @@ import type { ResourceLimits } from 'node:worker_threads';
 import type { NothingEarnedReason } from '../webhooks/nothing-earned.js';
 import type { FieldError } from './clip-text.js';
 import type { FailureCause } from './failure-cause.js';
+import type { WriterHost } from './journal-writer.js';
 
 /** The journal's table, `gw_deliveries` (gateway migrations 0005 to 0015). */
 export interface GwDeliveriesTable {
@@ -233,8 +234,13 @@ export interface DeliveryJournalOptions {
   sqliteFile?: string | undefined;
   /** The writer thread's SQLite page cache in MiB (with `sqliteFile`). Default: storage's SQLITE_DEFAULT_CACHE_MB. */
   sqliteCacheMb?: number | undefined;
-  /** The writer thread's V8 heap bounds (with `sqliteFile`). Default: Node's. */
+  /** The writer thread's V8 heap bounds (with `sqliteFile`, without `writerHost`). Default: Node's. */
   writerResourceLimits?: ResourceLimits | undefined;
+  /**
+   * With `sqliteFile`: a thread that hosts the writer beside its own work (the embedded engine's),
+   * instead of a thread of its own. See journal-writer.ts.
+   */
+  writerHost?: WriterHost | undefined;
   /** PostgreSQL: the bytes of rows (their JSON) one statement carries at most (see openJournalWriter). Default 16 MiB. */
   maxStatementBytes?: number;
   /** Entries one statement of a list's search examines (see list). Default 20,000. */

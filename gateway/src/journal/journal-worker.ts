@@ -1,62 +1,117 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { getHeapStatistics } from 'node:v8';
-import { parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { forEachRow } from './row-tape.js';
 
 /**
- * The delivery journal's SQLite writer, on its own thread: the HTTP thread only posts batches of
- * rows. One prepared statement, one transaction per batch (a few µs a row, none of them on the
- * earn path's event loop). The pruning's statements run here too, so that deleting thousands of
- * rows never holds the event loop. The table exists already: the main thread migrated before
- * starting this.
+ * The delivery journal's SQLite writer: the HTTP thread only posts batches of rows. One prepared
+ * statement, one transaction per batch (a few µs a row, none of them on the earn path's event
+ * loop). The pruning's statements run here too, so that deleting thousands of rows never holds the
+ * event loop. The table exists already: the main thread migrated before starting this.
+ *
+ * It runs where journal-writer.ts puts it: hosted on the embedded engine's thread (`serve`, called
+ * there through the engine's hostOnEngineThread: no thread and V8 isolate of its own), or, when
+ * there is no such thread (the engine is a service), as its own worker thread (this module as the
+ * thread's entry, marked by `journalWriter` in its workerData).
  */
-const { file, columns, cacheSize } = workerData as { file: string; columns: string[]; cacheSize: string };
-const db = new Database(file);
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
-db.pragma('busy_timeout = 5000');
-db.pragma(cacheSize);
-const insert = db.prepare(`insert into gw_deliveries (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
-// Rows arrive as the journal's tape (row-tape.ts): chunks of encoded rows whose memory was transferred
-// to this thread, read here one row at a time into one reused array of values in `columns` order.
-// Each is bound as the statement's arguments (spread), not as one array argument: better-sqlite3 reads
-// an array's elements through V8's API one lookup each (~40 a row, 43 % of this thread's work with
-// the binding's UTF-8 copies), its arguments directly (docs/benchmarks.md, "The delivery journal").
-const insertAll = db.transaction((chunks: { bytes: Uint8Array }[]) => {
-  forEachRow(chunks, columns.length, (row) => insert.run(...row));
-});
+export interface JournalWriterData {
+  journalWriter: true;
+  file: string;
+  columns: string[];
+  cacheSize: string;
+}
 
-// First message: ready, with this thread's V8 heap limit in bytes as V8 applied it and its connection's page cache.
-parentPort!.postMessage({
-  id: 0,
-  ok: true,
-  heapSizeLimit: getHeapStatistics().heap_size_limit,
-  cacheSize: db.pragma('cache_size', { simple: true }),
-});
 type Message =
   | { id: number; chunks: Uint8Array[] }
   /** One statement compiled on the HTTP thread (the pruning's), run on this thread's connection. */
   | { id: number; query: { sql: string; parameters: unknown[] } }
   | { close: true };
 
-parentPort!.on('message', (message: Message) => {
-  if ('close' in message) {
-    db.close();
-    parentPort!.close();
-    return;
-  }
-  try {
-    if ('chunks' in message) {
-      insertAll(message.chunks.map((bytes) => ({ bytes })));
-      parentPort!.postMessage({ id: message.id, ok: true });
-      return;
+/** The messages a writer answers: its first (id 0, ready, with its bounds as applied) and one per batch or statement. */
+export type WriterAnswer = {
+  id: number;
+  ok: boolean;
+  error?: string;
+  result?: { rows: unknown[]; changes: number };
+  heapSizeLimit?: number;
+  cacheSize?: number;
+};
+
+/** Serve the journal's writes on `port` until it is closed or told to close. */
+export function serve(port: MessagePort, { file, columns, cacheSize }: JournalWriterData): void {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma(cacheSize);
+  const insert = db.prepare(`insert into gw_deliveries (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+  const begin = db.prepare('begin');
+  const commit = db.prepare('commit');
+  const rollback = db.prepare('rollback');
+
+  // Rows arrive as the journal's tape (row-tape.ts): chunks of encoded rows whose memory was
+  // transferred to this thread, read here one row at a time into one reused array of values in
+  // `columns` order. Each is bound as the statement's arguments (spread), not as one array argument:
+  // better-sqlite3 reads an array's elements through V8's API one lookup each (~40 a row, 43 % of
+  // this thread's work with the binding's UTF-8 copies), its arguments directly (docs/benchmarks.md,
+  // "The delivery journal"). One transaction per batch, written a chunk (≤ 64 KiB, ~150 earn rows,
+  // ~1.5 ms) per turn of this thread's event loop: on the engine's thread its calls run between
+  // them, instead of waiting ~10 ms behind a quarter-second's batch.
+  async function insertAll(chunks: Uint8Array[]): Promise<void> {
+    begin.run();
+    try {
+      for (const [n, bytes] of chunks.entries()) {
+        if (n > 0) await nextTurn();
+        forEachRow([{ bytes }], columns.length, (row) => insert.run(...row));
+      }
+      commit.run();
+    } catch (error) {
+      if (db.inTransaction) rollback.run();
+      throw error;
     }
+  }
+
+  function answer(message: Exclude<Message, { close: true }>): Promise<WriterAnswer> | WriterAnswer {
+    if ('chunks' in message) return insertAll(message.chunks).then(() => ({ id: message.id, ok: true }));
     const statement = db.prepare(message.query.sql);
     const result = statement.reader
       ? { rows: statement.all(message.query.parameters), changes: 0 }
       : { rows: [], changes: statement.run(message.query.parameters).changes };
-    parentPort!.postMessage({ id: message.id, ok: true, result });
-  } catch (error) {
-    parentPort!.postMessage({ id: message.id, ok: false, error: (error as Error).message });
+    return { id: message.id, ok: true, result };
   }
-});
+
+  // One message at a time, in order: a statement never runs inside a batch's open transaction.
+  let queue: Promise<unknown> = Promise.resolve();
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    void queue.then(() => {
+      db.close();
+      port.close();
+    });
+  };
+  port.on('close', close);
+  port.on('message', (message: Message) => {
+    if ('close' in message) return close();
+    queue = queue.then(async () => {
+      try {
+        port.postMessage(await answer(message));
+      } catch (error) {
+        port.postMessage({ id: message.id, ok: false, error: (error as Error).message } satisfies WriterAnswer);
+      }
+    });
+  });
+  // First message: ready, with this thread's V8 heap limit in bytes as V8 applied it and its connection's page cache.
+  port.postMessage({
+    id: 0,
+    ok: true,
+    heapSizeLimit: getHeapStatistics().heap_size_limit,
+    cacheSize: db.pragma('cache_size', { simple: true }) as number,
+  } satisfies WriterAnswer);
+}
+
+// As a thread of its own (journal-writer.ts starts this module with its data): serve the parent.
+if (!isMainThread && (workerData as Partial<JournalWriterData> | null)?.journalWriter === true)
+  serve(parentPort as unknown as MessagePort, workerData as JournalWriterData);

@@ -3,8 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
-import { describe, expect, it } from 'vitest';
+import { createWorkerEngine, type WorkerEngine } from '@loyalty-gateway/engine';
+import { openTestDatabase, testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gatewayMigrations } from '../stores/gateway-migrations.js';
 import { journalEntry, journalRowCount, openJournalFile } from '../testing/journal-entries.js';
 import { createDeliveryJournal } from './delivery-journal.js';
@@ -138,6 +139,113 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
     } finally {
       await database.close();
       remove();
+    }
+  });
+});
+
+describe("delivery journal on a SQLite file: written on the embedded engine's thread", () => {
+  let engine: WorkerEngine;
+  let disposeEngine: () => Promise<void>;
+  const starts: number[] = [];
+
+  async function hostedJournal(onError?: (error: unknown) => void) {
+    const { database, file, remove } = await openJournalFile();
+    const journal = await createDeliveryJournal({
+      database,
+      masterKey: randomBytes(32),
+      flushMs: 60_000,
+      sqliteFile: file,
+      writerHost: engine.hostOnEngineThread.bind(engine),
+      onError,
+    });
+    return {
+      database,
+      journal,
+      async dispose() {
+        await journal.close();
+        await database.close();
+        remove();
+      },
+    };
+  }
+
+  beforeEach(async () => {
+    const db = await testDatabaseOptions('sqlite');
+    disposeEngine = db.dispose;
+    starts.length = 0;
+    engine = await createWorkerEngine({
+      database: db.options,
+      resourceLimits: { maxOldGenerationSizeMb: 40, maxYoungGenerationSizeMb: 6 },
+      onWorkerStart: (id) => starts.push(id),
+    });
+  });
+  afterEach(async () => {
+    await engine.close();
+    await disposeEngine();
+  });
+
+  it("commits batches through no thread of its own, within the engine thread's bounds; pruning's statements run there too", async () => {
+    const { database, journal, dispose } = await hostedJournal();
+    try {
+      const writer = journal.writerThread()!;
+      expect(writer.where).toBe('engine thread');
+      // The engine thread's V8 heap limit (old + young generation) and storage's default page cache.
+      expect(await writer.ready).toEqual({ heapSizeLimit: (40 + 6) * 1024 * 1024, cacheSize: -4 * 1024 });
+      for (let n = 0; n < 2_500; n += 1) journal.record(journalEntry(n, new Date(Date.UTC(2026, 10, 25, 12, 0, 0, n))));
+      await journal.flush();
+      expect(await journalRowCount(database.db)).toBe(2_500);
+      const { rows } = await journal.runStatement(
+        database.db
+          .selectFrom('gw_deliveries')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .compile(),
+      );
+      expect(rows).toEqual([{ n: 2_500 }]);
+      const { changes } = await journal.runStatement(database.db.deleteFrom('gw_deliveries').where('request_id', '=', 'req-7').compile());
+      expect(changes).toBe(1);
+      expect(starts).toHaveLength(1); // no thread started for the journal
+    } finally {
+      await dispose();
+    }
+  });
+
+  it("writes a large batch a chunk per turn: the engine's calls are answered while it is written, and it commits whole", async () => {
+    const { database, journal, dispose } = await hostedJournal();
+    try {
+      await journal.writerThread()!.ready;
+      // One batch (the writer takes 2,000 rows at most): several 64 KiB chunks of the journal's tape.
+      for (let n = 0; n < 2_000; n += 1) journal.record(journalEntry(n, new Date(Date.UTC(2026, 10, 25, 12, 0, 0, n))));
+      // The batch is posted first; the ping after it is answered before the batch's chunks are all written.
+      const flushed = journal.flush().then(() => 'batch committed');
+      const pinged = engine.ping().then(() => 'ping answered');
+      expect(await Promise.race([flushed, pinged])).toBe('ping answered');
+      expect(await journalRowCount(database.db)).toBe(0); // one transaction: none of it visible yet
+      await flushed;
+      expect(await journalRowCount(database.db)).toBe(2_000);
+    } finally {
+      await dispose();
+    }
+  });
+
+  it("a writer whose port closed (its thread died) is started again for the next batch, on the engine's thread", async () => {
+    const errors: unknown[] = [];
+    const { journal, dispose } = await hostedJournal((error) => errors.push(error));
+    try {
+      const first = journal.writerThread()!;
+      journal.record(journalEntry(1, new Date(Date.UTC(2026, 10, 25, 12))));
+      await journal.flush();
+      await first.kill();
+      expect(first.alive).toBe(false);
+      journal.record(journalEntry(2, new Date(Date.UTC(2026, 10, 25, 13))));
+      await journal.flush();
+      const second = journal.writerThread()!;
+      expect(second).not.toBe(first);
+      expect(second.where).toBe('engine thread');
+      expect(errors).toEqual([]);
+      expect((await journal.list()).deliveries.map((d) => d.requestId)).toEqual(['req-2', 'req-1']);
+      expect(starts).toHaveLength(1);
+    } finally {
+      await dispose();
     }
   });
 });

@@ -1,30 +1,45 @@
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import { preparedQuery, SQLITE_DEFAULT_CACHE_MB, sqliteCacheSizePragma } from '@loyalty-gateway/storage';
 import { CompiledQuery, sql } from 'kysely';
 import { chunkByWeight } from '../stores/chunk-by-weight.js';
 import { COLUMNS, type DeliveryJournalOptions, type JournalDb, type Row } from './journal-types.js';
+import type { JournalWriterData, WriterAnswer } from './journal-worker.js';
 import { jsonbArray, rowsOf, type TapeBatch } from './row-tape.js';
 
-const WORKER_ENTRY = import.meta.url.endsWith('.ts')
-  ? new URL('./journal-worker-boot.mjs', import.meta.url)
-  : new URL('./journal-worker.js', import.meta.url);
+/** What a hosting thread posts on the writer's port when the writer could not start there (engine-worker.ts). */
+interface HostFailedMessage {
+  hostFailed: string;
+}
 
-/** A writer thread's bounds as applied: V8's heap limit in bytes, SQLite's `cache_size` (negative: KiB). */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+/** The writer as a thread's entry: from source, a boot module registers tsx in the new thread first. */
+const WORKER_ENTRY = FROM_SOURCE ? new URL('./journal-worker-boot.mjs', import.meta.url) : new URL('./journal-worker.js', import.meta.url);
+/** The writer as a module hosted on the engine's thread (which runs tsx already when from source). */
+const HOSTED_MODULE = new URL(FROM_SOURCE ? './journal-worker.ts' : './journal-worker.js', import.meta.url).href;
+
+/**
+ * A thread that hosts the writer beside its own work: the embedded engine's (WorkerEngine's
+ * hostOnEngineThread). Returns the writer's port; when that thread dies the port closes, and the
+ * next call starts the writer on the thread that replaced it.
+ */
+export type WriterHost = (module: string, data: JournalWriterData) => Promise<MessagePort>;
+
+/** A writer's bounds as applied: V8's heap limit in bytes, SQLite's `cache_size` (negative: KiB). */
 interface WriterLimits {
   heapSizeLimit: number;
   cacheSize: number;
 }
 
-/** One writer thread: post a batch, resolved when it is committed (rejected with the writer's error). */
-function writerThread(file: string, cacheSize: string, resourceLimits: ResourceLimits | undefined) {
-  const worker = new Worker(WORKER_ENTRY, {
-    workerData: { file, columns: [...COLUMNS], cacheSize },
-    ...(resourceLimits ? { resourceLimits } : {}),
-  });
-  worker.unref();
+/**
+ * One writer (journal-worker.ts), hosted on another thread (`host`) or on a thread of its own: post
+ * a batch, resolved when it is committed (rejected with the writer's error).
+ */
+function writerThread(file: string, cacheSize: string, resourceLimits: ResourceLimits | undefined, host: WriterHost | undefined) {
+  const data: JournalWriterData = { journalWriter: true, file, columns: [...COLUMNS], cacheSize };
   const pending = new Map<number, { resolve(result?: QueryAnswer): void; reject(error: Error): void }>();
   let next = 0;
   let stopped: Error | null = null;
+  let held = false;
   let onReady!: (limits: WriterLimits) => void;
   const ready = new Promise<WriterLimits>((resolve) => (onReady = resolve));
   const stop = (error: Error) => {
@@ -32,19 +47,41 @@ function writerThread(file: string, cacheSize: string, resourceLimits: ResourceL
     for (const waiter of pending.values()) waiter.reject(error);
     pending.clear();
   };
-  worker.on(
-    'message',
-    (answer: { id: number; ok: boolean; error?: string; result?: QueryAnswer; heapSizeLimit?: number; cacheSize?: number }) => {
-      if (answer.id === 0) return onReady({ heapSizeLimit: answer.heapSizeLimit ?? 0, cacheSize: answer.cacheSize ?? 0 });
-      const waiter = pending.get(answer.id);
-      pending.delete(answer.id);
-      if (answer.ok) waiter?.resolve(answer.result);
-      else waiter?.reject(new Error(answer.error ?? 'journal writer failed'));
+  const onAnswer = (answer: WriterAnswer | HostFailedMessage) => {
+    if ('hostFailed' in answer) return stop(new Error(`the journal writer could not start on the engine's thread: ${answer.hostFailed}`));
+    if (answer.id === 0) return onReady({ heapSizeLimit: answer.heapSizeLimit ?? 0, cacheSize: answer.cacheSize ?? 0 });
+    const waiter = pending.get(answer.id);
+    pending.delete(answer.id);
+    if (answer.ok) waiter?.resolve(answer.result);
+    else waiter?.reject(new Error(answer.error ?? 'journal writer failed'));
+  };
+  const started: Promise<Worker | MessagePort> = host
+    ? host(HOSTED_MODULE, data).then((port) => {
+        // Its thread died, or the writer was closed or could not start: the batch in flight is reported lost.
+        port.on('close', () => stop(new Error("the journal writer on the loyalty engine's thread stopped")));
+        return port;
+      })
+    : Promise.resolve(
+        (() => {
+          const worker = new Worker(WORKER_ENTRY, { workerData: data, ...(resourceLimits ? { resourceLimits } : {}) });
+          // Out of heap (ERR_WORKER_OUT_OF_MEMORY) or any other death: the batch in flight is reported lost.
+          worker.on('error', (error) => stop(error));
+          worker.on('exit', (code) => stop(new Error(`the journal writer thread stopped (exit code ${code})`)));
+          return worker;
+        })(),
+      );
+  const endpoint = started.then(
+    (end) => {
+      end.on('message', onAnswer);
+      // The writer does not hold the event loop while the gateway runs, only while closing (hold).
+      if (!held) end.unref();
+      return end;
+    },
+    (error: Error) => {
+      stop(error);
+      return null;
     },
   );
-  // Out of heap (ERR_WORKER_OUT_OF_MEMORY) or any other death: the batch in flight is reported lost.
-  worker.on('error', (error) => stop(error));
-  worker.on('exit', (code) => stop(new Error(`the journal writer thread stopped (exit code ${code})`)));
   function post<T>(
     message: { chunks: Uint8Array[] } | { query: { sql: string; parameters: unknown[] } },
     transfer: ArrayBuffer[] = [],
@@ -53,20 +90,29 @@ function writerThread(file: string, cacheSize: string, resourceLimits: ResourceL
     const id = (next += 1);
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (result?: QueryAnswer) => void, reject });
-      worker.postMessage({ id, ...message }, transfer);
+      void endpoint.then((end) => end?.postMessage({ id, ...message }, transfer));
     });
   }
   return {
     get alive(): boolean {
       return stopped === null;
     },
-    /** Resolves once the thread runs, with its V8 heap limit and its connection's page cache as applied. */
+    /** Where it runs: 'engine thread' (hosted) or 'own thread'. */
+    where: host ? ('engine thread' as const) : ('own thread' as const),
+    /** Resolves once the writer runs, with its thread's V8 heap limit and its connection's page cache as applied. */
     ready,
-    /** Ends the thread at once, as a crash would (tests). */
-    kill: () => worker.terminate(),
-    /** From now on the thread holds the event loop (closing: the process waits for its last batch and its exit). */
-    hold: () => worker.ref(),
-    /** A batch's chunks, their memory transferred to the thread (not copied; unusable here afterwards). */
+    /** Ends the writer at once, as a crash would (tests): its own thread terminated, or its port on the host closed. */
+    kill: async () => {
+      const end = await endpoint;
+      if (end instanceof Worker) await end.terminate();
+      else if (end) await new Promise((resolve) => (end.once('close', resolve), end.close()));
+    },
+    /** From now on the writer holds the event loop (closing: the process waits for its last batch and its end). */
+    hold: () => {
+      held = true;
+      void endpoint.then((end) => end?.ref());
+    },
+    /** A batch's chunks, their memory transferred to the writer (not copied; unusable here afterwards). */
     write(batch: TapeBatch): Promise<void> {
       const chunks = batch.chunks.map((chunk) => chunk.bytes);
       return post<void>(
@@ -79,10 +125,11 @@ function writerThread(file: string, cacheSize: string, resourceLimits: ResourceL
       return post<QueryAnswer>({ query: { sql: query.sql, parameters: [...query.parameters] } });
     },
     async close(): Promise<void> {
-      if (stopped) return;
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
-      worker.postMessage({ close: true });
-      await exited;
+      const end = await endpoint;
+      if (stopped || !end) return;
+      const ended = new Promise((resolve) => end.once(end instanceof Worker ? 'exit' : 'close', resolve));
+      end.postMessage({ close: true });
+      await ended;
     },
   };
 }
@@ -98,13 +145,13 @@ export interface QueryAnswer {
  * died — until close(): after it, batches and statements fail instead of starting a thread that
  * nothing would close (the run history's pruning sends its statements here too).
  */
-function startWriter(file: string, cacheMb: number, resourceLimits: ResourceLimits | undefined) {
+function startWriter(file: string, cacheMb: number, resourceLimits: ResourceLimits | undefined, host: WriterHost | undefined) {
   const cacheSize = sqliteCacheSizePragma(cacheMb);
-  let thread = writerThread(file, cacheSize, resourceLimits);
+  let thread = writerThread(file, cacheSize, resourceLimits, host);
   let closed = false;
   const live = () => {
     if (closed) throw new Error('the delivery journal is closed');
-    if (!thread.alive) thread = writerThread(file, cacheSize, resourceLimits);
+    if (!thread.alive) thread = writerThread(file, cacheSize, resourceLimits, host);
     return thread;
   };
   return {
@@ -163,7 +210,7 @@ export function openJournalWriter(options: DeliveryJournalOptions) {
   const db = options.database.db as JournalDb;
   const thread =
     options.sqliteFile && options.database.dialect === 'sqlite'
-      ? startWriter(options.sqliteFile, options.sqliteCacheMb ?? SQLITE_DEFAULT_CACHE_MB, options.writerResourceLimits)
+      ? startWriter(options.sqliteFile, options.sqliteCacheMb ?? SQLITE_DEFAULT_CACHE_MB, options.writerResourceLimits, options.writerHost)
       : null;
   const postgres = options.database.dialect === 'postgres';
   // jsonb refuses a value over 256 MiB: 200 kept requests of up to 1 MiB each (sealed, ~1.4 MiB of
