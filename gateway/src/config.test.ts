@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       GATEWAY_IDEMPOTENCY_CACHE_MB: 8,
       GATEWAY_JOURNAL_DAYS: 14,
       GATEWAY_JOURNAL_MB: 2048,
+      GATEWAY_JOURNAL_WRITER: 'thread',
       GATEWAY_RUNS_DAYS: 90,
       LOG_LEVEL: 'info',
       LOYALTY_ENGINE_TIMEOUT_MS: 2000,
@@ -51,6 +52,7 @@ describe('loadConfig', () => {
       GATEWAY_COMMIT_LANES: '4',
       GATEWAY_SQLITE_CACHE_MB: '2',
       GATEWAY_RUNS_DAYS: '30',
+      GATEWAY_JOURNAL_WRITER: 'engine',
     });
     expect(config).toMatchObject({
       PORT: 8080,
@@ -64,6 +66,7 @@ describe('loadConfig', () => {
       GATEWAY_COMMIT_LANES: 4,
       GATEWAY_SQLITE_CACHE_MB: 2,
       GATEWAY_RUNS_DAYS: 30,
+      GATEWAY_JOURNAL_WRITER: 'engine',
     });
   });
 
@@ -91,6 +94,7 @@ describe('loadConfig', () => {
     ['GATEWAY_FEATURES', 'eligibility,loyalty'],
     ['GATEWAY_ADMIN_TOKEN', 'short'],
     ['GATEWAY_SCHEDULER', 'maybe'],
+    ['GATEWAY_JOURNAL_WRITER', 'worker'],
     ['GATEWAY_TLS_PORT', '8443'],
     ['GATEWAY_IDEMPOTENCY_CACHE_MB', '0'],
     ['GATEWAY_REQUEST_TIMEOUT_MS', '10'],

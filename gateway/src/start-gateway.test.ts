@@ -154,15 +154,23 @@ describe('the memory bounds of a gateway process', () => {
       expect(run.heapLimitMb('loyalty engine thread started')).toBe(
         ENGINE_WORKER_LIMITS.maxOldGenerationSizeMb + ENGINE_WORKER_LIMITS.maxYoungGenerationSizeMb,
       );
-      // The journal's writer runs on the engine's thread (no thread of its own): within the same bound.
-      expect(run.heapLimitMb("delivery journal writer started on the loyalty engine's thread")).toBe(
-        ENGINE_WORKER_LIMITS.maxOldGenerationSizeMb + ENGINE_WORKER_LIMITS.maxYoungGenerationSizeMb,
+      expect(run.heapLimitMb('delivery journal writer thread started')).toBe(
+        JOURNAL_WORKER_LIMITS.maxOldGenerationSizeMb + JOURNAL_WORKER_LIMITS.maxYoungGenerationSizeMb,
       );
       // `npm start` (tsx) leaves the main thread's heap to node's default; the production start bounds it.
       if (compiled) expect(run.heapLimitMb('main thread heap limit')).toBe(cache + MAIN_WORKING_SET_MB + 3 * MAIN_SEMI_SPACE_MB);
     }
-    // With the engine as a service there is no engine thread: the writer runs on a thread of its own, within its bound.
-    const remote = await runGateway({ LOYALTY_ENGINE_URL: 'http://127.0.0.1:9', LOYALTY_ENGINE_TOKEN: 'x'.repeat(32) });
+    // GATEWAY_JOURNAL_WRITER=engine: the writer runs on the engine's thread (no thread of its own), within that thread's bound.
+    const hosted = await runGateway({ GATEWAY_JOURNAL_WRITER: 'engine' });
+    expect(hosted.heapLimitMb("delivery journal writer started on the loyalty engine's thread"), hosted.out).toBe(
+      ENGINE_WORKER_LIMITS.maxOldGenerationSizeMb + ENGINE_WORKER_LIMITS.maxYoungGenerationSizeMb,
+    );
+    // With the engine as a service there is no engine thread to host it: a thread of its own, whatever the setting.
+    const remote = await runGateway({
+      GATEWAY_JOURNAL_WRITER: 'engine',
+      LOYALTY_ENGINE_URL: 'http://127.0.0.1:9',
+      LOYALTY_ENGINE_TOKEN: 'x'.repeat(32),
+    });
     expect(remote.heapLimitMb('delivery journal writer thread started'), remote.out).toBe(
       JOURNAL_WORKER_LIMITS.maxOldGenerationSizeMb + JOURNAL_WORKER_LIMITS.maxYoungGenerationSizeMb,
     );

@@ -20,9 +20,10 @@ export function registerJournal(c: DependencyContainer, config: GatewayConfig): 
         if (config.GATEWAY_JOURNAL_DAYS <= 0) return null;
         const log = get(r, TOKENS.logger);
         const sqliteFile = config.DATABASE_URL ? undefined : join(config.GATEWAY_DATA_DIR, 'gateway.sqlite');
-        // On SQLite the embedded engine's thread hosts the writer (no thread and V8 isolate of its
-        // own, ~15 MiB); with the engine as a service, the writer gets a thread of its own.
-        const engine = sqliteFile ? await open(r, TOKENS.embeddedEngine) : null;
+        // GATEWAY_JOURNAL_WRITER=engine (SQLite, embedded engine): the engine's thread hosts the
+        // writer, no thread and V8 isolate of its own; otherwise (the default, or the engine as a
+        // service) the writer has a thread of its own.
+        const engine = sqliteFile && config.GATEWAY_JOURNAL_WRITER === 'engine' ? await open(r, TOKENS.embeddedEngine) : null;
         const writerHost = (engine as Partial<WorkerEngine> | null)?.hostOnEngineThread?.bind(engine);
         const journal = await createDeliveryJournal({
           database: await open(r, TOKENS.gatewayDatabase),

@@ -40,7 +40,7 @@ export async function createDeliveryJournal(options: DeliveryJournalOptions) {
   const maxBacklog = options.maxBacklog ?? 10_000;
   const writer = openJournalWriter(options);
   // The queue: rows encoded outside V8's heap until written (row-tape.ts), a chunk at most a batch.
-  const queue = createRowTape({ rowsPerChunk: writer.batchSize, encoding: writer.tapeEncoding });
+  const queue = createRowTape({ rowsPerChunk: writer.batchSize, encoding: writer.tapeEncoding, chunkBytes: writer.chunkBytes });
   let dropped = 0;
   let writing: Promise<void> = Promise.resolve();
   const aggregates = createRefusalAggregates();

@@ -35,7 +35,7 @@ interface WriterLimits {
  * a batch, resolved when it is committed (rejected with the writer's error).
  */
 function writerThread(file: string, cacheSize: string, resourceLimits: ResourceLimits | undefined, host: WriterHost | undefined) {
-  const data: JournalWriterData = { journalWriter: true, file, columns: [...COLUMNS], cacheSize };
+  const data: JournalWriterData = { journalWriter: true, hosted: host !== undefined, file, columns: [...COLUMNS], cacheSize };
   const pending = new Map<number, { resolve(result?: QueryAnswer): void; reject(error: Error): void }>();
   let next = 0;
   let stopped: Error | null = null;
@@ -234,6 +234,12 @@ export function openJournalWriter(options: DeliveryJournalOptions) {
   return {
     /** Rows a batch takes at most. */
     batchSize: thread ? 2_000 : 200,
+    /**
+     * The tape's chunk size in bytes, or undefined for its default (64 KiB). Hosted on the engine's
+     * thread the writer writes a chunk per turn of that thread, so there 16 KiB (~40 earn rows):
+     * ~0.5–2 ms between the engine's calls instead of 2–8 (measured under load, 64 KiB).
+     */
+    chunkBytes: options.writerHost && thread ? 16 * 1024 : undefined,
     /** How the journal's tape encodes rows for this writer: as JSON for PostgreSQL's batch statement. */
     tapeEncoding: (postgres ? 'json' : 'values') as 'json' | 'values',
     /** One batch of the journal's tape, committed (rejected with the writer's error: the batch is lost). */
