@@ -9,6 +9,7 @@ export {
   type EngineNotice,
 } from './ledger/create-embedded-engine.js';
 export { createWorkerEngine, type WorkerEngine, type WorkerEngineOptions } from './worker/create-worker-engine.js';
+export type { HostFailedMessage } from './worker/worker-messages.js';
 export { openEngine, type OpenEngineOptions } from './ledger/open-engine.js';
 export { normalizePhone, normalizeEmail } from './rules/phone.js';
 export { createEngineServer, type EngineServerOptions } from './http/create-engine-server.js';

@@ -10,6 +10,22 @@ import { gatewayMigrations } from '../stores/gateway-migrations.js';
 import { journalEntry, journalRowCount, openJournalFile } from '../testing/journal-entries.js';
 import { createDeliveryJournal } from './delivery-journal.js';
 
+type Journal = Awaited<ReturnType<typeof createDeliveryJournal>>;
+
+/** One entry written, the writer killed as a crash would, another entry written: the writer that wrote it (a new one). */
+async function killedAndReplaced(journal: Journal) {
+  const first = journal.writerThread()!;
+  journal.record(journalEntry(1, new Date(Date.UTC(2026, 10, 25, 12))));
+  await journal.flush();
+  await first.kill();
+  expect(first.alive).toBe(false);
+  journal.record(journalEntry(2, new Date(Date.UTC(2026, 10, 25, 13))));
+  await journal.flush();
+  const second = journal.writerThread()!;
+  expect(second).not.toBe(first);
+  return second;
+}
+
 describe.each(testDialects())("the journal's writer ($name)", ({ name }) => {
   it('kept requests too large for one statement together are written in several, each read back whole', async () => {
     const database = await openTestDatabase<any>(name, gatewayMigrations);
@@ -93,17 +109,9 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
       onError: (error, dropped) => errors.push({ message: (error as Error).message, dropped }),
     });
     try {
-      const first = journal.writerThread()!;
       // V8's heap limit of the thread: old + young generation; SQLite's cache_size in KiB (negative).
-      expect(await first.ready).toEqual({ heapSizeLimit: (16 + 6) * 1024 * 1024, cacheSize: -2 * 1024 });
-      journal.record(journalEntry(1, new Date(Date.UTC(2026, 10, 25, 12))));
-      await journal.flush();
-      await first.kill();
-      expect(first.alive).toBe(false);
-      journal.record(journalEntry(2, new Date(Date.UTC(2026, 10, 25, 13))));
-      await journal.flush();
-      const second = journal.writerThread()!;
-      expect(second).not.toBe(first);
+      expect(await journal.writerThread()!.ready).toEqual({ heapSizeLimit: (16 + 6) * 1024 * 1024, cacheSize: -2 * 1024 });
+      const second = await killedAndReplaced(journal);
       expect(await second.ready).toEqual({ heapSizeLimit: (16 + 6) * 1024 * 1024, cacheSize: -2 * 1024 });
       expect(errors).toEqual([]);
       expect(await journalRowCount(database.db)).toBe(2);
@@ -203,7 +211,7 @@ describe("delivery journal on a SQLite file: written on the embedded engine's th
       expect(rows).toEqual([{ n: 2_500 }]);
       const { changes } = await journal.runStatement(database.db.deleteFrom('gw_deliveries').where('request_id', '=', 'req-7').compile());
       expect(changes).toBe(1);
-      expect(starts).toHaveLength(1); // no thread started for the journal
+      expect(starts).toHaveLength(1); // the engine's thread, not restarted for it
     } finally {
       await dispose();
     }
@@ -231,19 +239,11 @@ describe("delivery journal on a SQLite file: written on the embedded engine's th
     const errors: unknown[] = [];
     const { journal, dispose } = await hostedJournal((error) => errors.push(error));
     try {
-      const first = journal.writerThread()!;
-      journal.record(journalEntry(1, new Date(Date.UTC(2026, 10, 25, 12))));
-      await journal.flush();
-      await first.kill();
-      expect(first.alive).toBe(false);
-      journal.record(journalEntry(2, new Date(Date.UTC(2026, 10, 25, 13))));
-      await journal.flush();
-      const second = journal.writerThread()!;
-      expect(second).not.toBe(first);
+      const second = await killedAndReplaced(journal);
       expect(second.where).toBe('engine thread');
       expect(errors).toEqual([]);
       expect((await journal.list()).deliveries.map((d) => d.requestId)).toEqual(['req-2', 'req-1']);
-      expect(starts).toHaveLength(1);
+      expect(starts).toHaveLength(1); // the same engine thread hosts the new writer
     } finally {
       await dispose();
     }

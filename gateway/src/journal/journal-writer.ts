@@ -1,15 +1,11 @@
 import { Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
+import type { HostFailedMessage } from '@loyalty-gateway/engine';
 import { preparedQuery, SQLITE_DEFAULT_CACHE_MB, sqliteCacheSizePragma } from '@loyalty-gateway/storage';
 import { CompiledQuery, sql } from 'kysely';
 import { chunkByWeight } from '../stores/chunk-by-weight.js';
 import { COLUMNS, type DeliveryJournalOptions, type JournalDb, type Row } from './journal-types.js';
 import type { JournalWriterData, WriterAnswer } from './journal-worker.js';
 import { jsonbArray, rowsOf, type TapeBatch } from './row-tape.js';
-
-/** What a hosting thread posts on the writer's port when the writer could not start there (engine-worker.ts). */
-interface HostFailedMessage {
-  hostFailed: string;
-}
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 /** The writer as a thread's entry: from source, a boot module registers tsx in the new thread first. */
@@ -55,21 +51,20 @@ function writerThread(file: string, cacheSize: string, resourceLimits: ResourceL
     if (answer.ok) waiter?.resolve(answer.result);
     else waiter?.reject(new Error(answer.error ?? 'journal writer failed'));
   };
-  const started: Promise<Worker | MessagePort> = host
-    ? host(HOSTED_MODULE, data).then((port) => {
-        // Its thread died, or the writer was closed or could not start: the batch in flight is reported lost.
-        port.on('close', () => stop(new Error("the journal writer on the loyalty engine's thread stopped")));
-        return port;
-      })
-    : Promise.resolve(
-        (() => {
-          const worker = new Worker(WORKER_ENTRY, { workerData: data, ...(resourceLimits ? { resourceLimits } : {}) });
-          // Out of heap (ERR_WORKER_OUT_OF_MEMORY) or any other death: the batch in flight is reported lost.
-          worker.on('error', (error) => stop(error));
-          worker.on('exit', (code) => stop(new Error(`the journal writer thread stopped (exit code ${code})`)));
-          return worker;
-        })(),
-      );
+  const ownThread = (): Worker => {
+    const worker = new Worker(WORKER_ENTRY, { workerData: data, ...(resourceLimits ? { resourceLimits } : {}) });
+    // Out of heap (ERR_WORKER_OUT_OF_MEMORY) or any other death: the batch in flight is reported lost.
+    worker.on('error', (error) => stop(error));
+    worker.on('exit', (code) => stop(new Error(`the journal writer thread stopped (exit code ${code})`)));
+    return worker;
+  };
+  const hosted = async (hostOn: WriterHost): Promise<MessagePort> => {
+    const port = await hostOn(HOSTED_MODULE, data);
+    // Its thread died, or the writer was closed or could not start: the batch in flight is reported lost.
+    port.on('close', () => stop(new Error("the journal writer on the loyalty engine's thread stopped")));
+    return port;
+  };
+  const started: Promise<Worker | MessagePort> = host ? hosted(host) : Promise.resolve(ownThread());
   const endpoint = started.then(
     (end) => {
       end.on('message', onAnswer);
