@@ -17,7 +17,7 @@ describe('loadConfig', () => {
       GATEWAY_MAX_CONNECTIONS: 4_096,
       GATEWAY_METRICS_HOST: '127.0.0.1',
       GATEWAY_OUTBOUND_ALLOW: [],
-      GATEWAY_IDEMPOTENCY_CACHE_MB: 8,
+      GATEWAY_IDEMPOTENCY_CACHE_MB: 4,
       GATEWAY_JOURNAL_DAYS: 14,
       GATEWAY_JOURNAL_MB: 2048,
       GATEWAY_JOURNAL_WRITER: 'thread',
@@ -102,7 +102,7 @@ describe('loadConfig', () => {
     ['GATEWAY_IDEMPOTENCY_CACHE_MB', '1.5'],
     ['GATEWAY_IDEMPOTENCY_CACHE_MB', 'big'],
     ['GATEWAY_HEAP_MB', 'lots'],
-    ['GATEWAY_HEAP_MB', '39'],
+    ['GATEWAY_HEAP_MB', '31'],
     ['GATEWAY_COMMIT_LANES', '0'],
     ['GATEWAY_COMMIT_LANES', '9'],
     ['GATEWAY_COMMIT_LANES', '1.5'],
@@ -120,20 +120,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
   });
 
-  it('GATEWAY_HEAP_MB must hold the idempotency cache and the working set (32 MiB more than GATEWAY_IDEMPOTENCY_CACHE_MB)', () => {
+  it('GATEWAY_HEAP_MB must hold the working set (32 MiB); the idempotency cache is outside the heap and does not count', () => {
     expect(loadConfig({}).GATEWAY_HEAP_MB).toBeUndefined();
     expect(loadConfig({ GATEWAY_HEAP_MB: '64' }).GATEWAY_HEAP_MB).toBe(64);
-    expect(() => loadConfig({ GATEWAY_HEAP_MB: '96', GATEWAY_IDEMPOTENCY_CACHE_MB: '128' })).toThrow(
-      /GATEWAY_HEAP_MB: must be at least GATEWAY_IDEMPOTENCY_CACHE_MB \+ 32 = 160 \(MiB\)/,
-    );
-    expect(loadConfig({ GATEWAY_HEAP_MB: '160', GATEWAY_IDEMPOTENCY_CACHE_MB: '128' }).GATEWAY_HEAP_MB).toBe(160);
+    expect(() => loadConfig({ GATEWAY_HEAP_MB: '31' })).toThrow(/GATEWAY_HEAP_MB: must be at least 32 \(MiB\): the gateway's working set/);
+    expect(loadConfig({ GATEWAY_HEAP_MB: '32', GATEWAY_IDEMPOTENCY_CACHE_MB: '128' }).GATEWAY_HEAP_MB).toBe(32);
     // With DATABASE_URL the loyalty engine runs on the event loop, in this heap too.
-    const postgres = { DATABASE_URL: 'postgres://u@db:5432/lg', GATEWAY_IDEMPOTENCY_CACHE_MB: '8' };
+    const postgres = { DATABASE_URL: 'postgres://u@db:5432/lg' };
     expect(() => loadConfig({ ...postgres, GATEWAY_HEAP_MB: '50' })).toThrow(
-      /GATEWAY_HEAP_MB: must be at least GATEWAY_IDEMPOTENCY_CACHE_MB \+ 32 \+ 24 \(the loyalty engine runs in this heap with DATABASE_URL\) = 64 \(MiB\)/,
+      /GATEWAY_HEAP_MB: must be at least 32 \+ 24 \(the loyalty engine runs in this heap with DATABASE_URL\) = 56 \(MiB\)/,
     );
-    expect(loadConfig({ ...postgres, GATEWAY_HEAP_MB: '64' }).GATEWAY_HEAP_MB).toBe(64);
-    expect(loadConfig({ ...postgres, LOYALTY_ENGINE_URL: 'http://engine:4000', GATEWAY_HEAP_MB: '50' }).GATEWAY_HEAP_MB).toBe(50);
+    expect(loadConfig({ ...postgres, GATEWAY_HEAP_MB: '56' }).GATEWAY_HEAP_MB).toBe(56);
+    expect(loadConfig({ ...postgres, LOYALTY_ENGINE_URL: 'http://engine:4000', GATEWAY_HEAP_MB: '40' }).GATEWAY_HEAP_MB).toBe(40);
   });
 
   it('refuses production without an admin token, and parses the feature list', () => {

@@ -5,7 +5,7 @@ import { demoBanner } from './boot/demo.js';
 import { adminBanner } from './boot/development-admin-token.js';
 import { loadConfig, type GatewayConfig } from './config.js';
 import { TOKENS, closeContainer, createGatewayContainer, get, open } from './composition/index.js';
-import { assertHeapHoldsCache, releaseHeapFlagsForWorkers } from './memory/memory-bounds.js';
+import { assertHeapHoldsWorkingSet, releaseHeapFlagsForWorkers } from './memory/memory-bounds.js';
 import { startMetricsListener } from './metrics/index.js';
 import { startTlsListener } from './tls/start-tls-listener.js';
 
@@ -37,9 +37,9 @@ const localUrl = (host: string, port: number) =>
  */
 export async function startGateway(env: Record<string, string | undefined> = process.env): Promise<RunningGateway> {
   const config = loadConfig(env);
-  // Without REDIS_URL the idempotency cache lives in this thread's heap: refuse a heap it cannot fill.
+  // Refuse a heap too small for the working set now, not when it runs out under load.
   const heapLimit = getHeapStatistics().heap_size_limit;
-  if (!config.REDIS_URL) assertHeapHoldsCache(config, heapLimit);
+  assertHeapHoldsWorkingSet(config, heapLimit);
   // The worker threads the container starts get their own bounds, not this thread's flags.
   releaseHeapFlagsForWorkers();
   const container = createGatewayContainer(config);

@@ -9,7 +9,7 @@ import {
   MAIN_WORKING_SET_MB,
   MIN_ENGINE_WORKING_SET_MB,
   MIN_MAIN_WORKING_SET_MB,
-  assertHeapHoldsCache,
+  assertHeapHoldsWorkingSet,
   mainThreadFlags,
   releaseHeapFlagsForWorkers,
 } from './memory-bounds.js';
@@ -26,45 +26,36 @@ function workerHeapLimit(resourceLimits: ResourceLimits): Promise<number> {
 }
 
 describe('memory bounds', () => {
-  it('the main thread: old generation = the idempotency cache + the working set, or GATEWAY_HEAP_MB', () => {
-    expect(mainThreadFlags({ GATEWAY_IDEMPOTENCY_CACHE_MB: 32 })).toEqual([
-      `--max-old-space-size=${32 + MAIN_WORKING_SET_MB}`,
-      `--max-semi-space-size=${MAIN_SEMI_SPACE_MB}`,
-    ]);
-    expect(mainThreadFlags({ GATEWAY_IDEMPOTENCY_CACHE_MB: 256 })[0]).toBe(`--max-old-space-size=${256 + MAIN_WORKING_SET_MB}`);
-    expect(mainThreadFlags({ GATEWAY_IDEMPOTENCY_CACHE_MB: 32, GATEWAY_HEAP_MB: 200 })[0]).toBe('--max-old-space-size=200');
+  it('the main thread: old generation = the working set (the idempotency cache is outside the heap), or GATEWAY_HEAP_MB', () => {
+    expect(mainThreadFlags({})).toEqual([`--max-old-space-size=${MAIN_WORKING_SET_MB}`, `--max-semi-space-size=${MAIN_SEMI_SPACE_MB}`]);
+    expect(mainThreadFlags({ GATEWAY_HEAP_MB: 200 })[0]).toBe('--max-old-space-size=200');
   });
 
   it("on PostgreSQL the embedded engine runs on the event loop, and the main thread's bound takes in the engine thread's", () => {
-    const postgres = { GATEWAY_IDEMPOTENCY_CACHE_MB: 8, DATABASE_URL: 'postgres://db/lg' };
+    const postgres = { DATABASE_URL: 'postgres://db/lg' };
     expect(engineOnEventLoop(postgres)).toBe(true);
-    expect(engineOnEventLoop({ GATEWAY_IDEMPOTENCY_CACHE_MB: 8 })).toBe(false);
+    expect(engineOnEventLoop({})).toBe(false);
     expect(engineOnEventLoop({ ...postgres, LOYALTY_ENGINE_URL: 'http://engine:4000' })).toBe(false);
-    expect(mainThreadFlags(postgres)[0]).toBe(
-      `--max-old-space-size=${8 + MAIN_WORKING_SET_MB + ENGINE_WORKER_LIMITS.maxOldGenerationSizeMb}`,
-    );
+    expect(mainThreadFlags(postgres)[0]).toBe(`--max-old-space-size=${MAIN_WORKING_SET_MB + ENGINE_WORKER_LIMITS.maxOldGenerationSizeMb}`);
     expect(mainThreadFlags({ ...postgres, LOYALTY_ENGINE_URL: 'http://engine:4000' })[0]).toBe(
-      `--max-old-space-size=${8 + MAIN_WORKING_SET_MB}`,
+      `--max-old-space-size=${MAIN_WORKING_SET_MB}`,
     );
     expect(mainThreadFlags({ ...postgres, GATEWAY_HEAP_MB: 70 })[0]).toBe('--max-old-space-size=70');
   });
 
-  it('a heap too small for a full idempotency cache stops the boot with a ConfigError naming the cache and the limit', () => {
-    const cache = { GATEWAY_IDEMPOTENCY_CACHE_MB: 64 };
-    expect(() => assertHeapHoldsCache(cache, 80 * MiB)).toThrow(ConfigError);
-    expect(() => assertHeapHoldsCache(cache, 80 * MiB)).toThrow(
-      new RegExp(
-        `GATEWAY_IDEMPOTENCY_CACHE_MB: 64 MiB does not fit the main thread's heap limit of 80 MiB[\\s\\S]*at least GATEWAY_IDEMPOTENCY_CACHE_MB \\+ ${MIN_MAIN_WORKING_SET_MB} = ${64 + MIN_MAIN_WORKING_SET_MB} \\(MiB\\)`,
-      ),
+  it('a heap too small for the working set stops the boot with a ConfigError naming the limit and what it needs', () => {
+    expect(() => assertHeapHoldsWorkingSet({}, 24 * MiB)).toThrow(ConfigError);
+    expect(() => assertHeapHoldsWorkingSet({}, 24 * MiB)).toThrow(
+      new RegExp(`the main thread's heap limit of 24 MiB[\\s\\S]*it needs at least ${MIN_MAIN_WORKING_SET_MB} \\(MiB\\)`),
     );
-    expect(() => assertHeapHoldsCache(cache, (64 + MIN_MAIN_WORKING_SET_MB) * MiB)).not.toThrow();
+    expect(() => assertHeapHoldsWorkingSet({}, MIN_MAIN_WORKING_SET_MB * MiB)).not.toThrow();
     // With the engine on the event loop (DATABASE_URL), the refusal names the engine's share too.
-    const onPostgres = { ...cache, DATABASE_URL: 'postgres://db/gateway' };
-    const needed = 64 + MIN_MAIN_WORKING_SET_MB + MIN_ENGINE_WORKING_SET_MB;
-    expect(() => assertHeapHoldsCache(onPostgres, (64 + MIN_MAIN_WORKING_SET_MB) * MiB)).toThrow(
-      `it needs at least GATEWAY_IDEMPOTENCY_CACHE_MB + ${MIN_MAIN_WORKING_SET_MB} + ${MIN_ENGINE_WORKING_SET_MB} (the loyalty engine runs in this heap with DATABASE_URL) = ${needed} (MiB)`,
+    const onPostgres = { DATABASE_URL: 'postgres://db/gateway' };
+    const needed = MIN_MAIN_WORKING_SET_MB + MIN_ENGINE_WORKING_SET_MB;
+    expect(() => assertHeapHoldsWorkingSet(onPostgres, MIN_MAIN_WORKING_SET_MB * MiB)).toThrow(
+      `it needs at least ${MIN_MAIN_WORKING_SET_MB} + ${MIN_ENGINE_WORKING_SET_MB} (the loyalty engine runs in this heap with DATABASE_URL) = ${needed} (MiB)`,
     );
-    expect(() => assertHeapHoldsCache(onPostgres, needed * MiB)).not.toThrow();
+    expect(() => assertHeapHoldsWorkingSet(onPostgres, needed * MiB)).not.toThrow();
   });
 
   it("the main thread's heap flags would override every worker's resourceLimits; released, each worker gets its own", async () => {

@@ -5,19 +5,19 @@ import { ConfigError } from '@loyalty-gateway/core';
 /**
  * The V8 heap bounds of one gateway process, derived from its configuration in this one place:
  * the main thread's (flags the production start passes to node, gateway/bin/start) and the two
- * worker threads' (`resourceLimits`). All in MiB. The main thread's old generation holds the
- * in-process idempotency cache, so its bound follows GATEWAY_IDEMPOTENCY_CACHE_MB.
+ * worker threads' (`resourceLimits`). All in MiB. The in-process idempotency cache is not in any of
+ * them: it lives outside V8's heap (stores/off-heap-ttl-map.ts), bounded by GATEWAY_IDEMPOTENCY_CACHE_MB.
  */
 
 /**
- * What the main thread's old generation holds besides the idempotency cache: compiled code, the
- * app's modules and the objects of requests in flight. Measured with `bench/memory.ts` through the
- * production start: 30 MiB in use at idle with an empty cache; 59–76 MiB in use through a 5-minute
- * soak with a 32 MiB cache (the default then) at its bound, working set and garbage not yet collected. 48 leaves
- * V8 room to collect incrementally instead of in back-to-back full collections near the limit.
+ * What the main thread's old generation holds: compiled code, the app's modules and the objects
+ * of requests in flight. Measured with `bench/memory.ts` through the production start: 30 MiB in
+ * use at idle; 27–44 MiB besides the idempotency cache through a 5-minute soak (when the cache was
+ * still in this heap), working set and garbage not yet collected. 48 leaves V8 room to collect
+ * incrementally instead of in back-to-back full collections near the limit.
  */
 export const MAIN_WORKING_SET_MB = 48;
-/** Below cache + this (the idle working set and little more), the process would run out of heap once the cache is full: refused at boot. */
+/** Below this (the idle working set and little more) the process would run out of heap under load: refused at boot. */
 export const MIN_MAIN_WORKING_SET_MB = 32;
 /** The main thread's semi-space (young generation = 3 × this): smaller scavenges more often. */
 export const MAIN_SEMI_SPACE_MB = 4;
@@ -35,7 +35,6 @@ export const ENGINE_WORKER_LIMITS = { maxOldGenerationSizeMb: 40, maxYoungGenera
 export const JOURNAL_WORKER_LIMITS = { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 6 } as const satisfies ResourceLimits;
 
 export interface MemoryConfig {
-  GATEWAY_IDEMPOTENCY_CACHE_MB: number;
   GATEWAY_HEAP_MB?: number | undefined;
   DATABASE_URL?: string | undefined;
   LOYALTY_ENGINE_URL?: string | undefined;
@@ -54,26 +53,25 @@ export const engineOnEventLoop = (config: MemoryConfig): boolean => Boolean(conf
 /** What the engine needs of the main thread's heap when it runs there: 15–18 MiB in use under load measured on its own thread. */
 export const MIN_ENGINE_WORKING_SET_MB = 24;
 
-/** The smallest main-thread old generation that holds a full idempotency cache (and the engine, when it runs there). */
+/** The smallest main-thread old generation the gateway runs in (with the engine, when it runs there). */
 export const minimumMainHeapMb = (config: MemoryConfig): number =>
-  config.GATEWAY_IDEMPOTENCY_CACHE_MB + MIN_MAIN_WORKING_SET_MB + (engineOnEventLoop(config) ? MIN_ENGINE_WORKING_SET_MB : 0);
+  MIN_MAIN_WORKING_SET_MB + (engineOnEventLoop(config) ? MIN_ENGINE_WORKING_SET_MB : 0);
 
 /**
- * minimumMainHeapMb written out for a refusal: "GATEWAY_IDEMPOTENCY_CACHE_MB + 32 = 40 (MiB)", with
- * the engine's share named when it runs on the event loop.
+ * minimumMainHeapMb written out for a refusal: "32 (MiB)", or with the engine's share named when
+ * it runs on the event loop.
  */
 export const minimumMainHeapText = (config: MemoryConfig): string =>
-  `GATEWAY_IDEMPOTENCY_CACHE_MB + ${MIN_MAIN_WORKING_SET_MB}` +
-  (engineOnEventLoop(config) ? ` + ${MIN_ENGINE_WORKING_SET_MB} (the loyalty engine runs in this heap with DATABASE_URL)` : '') +
-  ` = ${minimumMainHeapMb(config)} (MiB)`;
+  engineOnEventLoop(config)
+    ? `${MIN_MAIN_WORKING_SET_MB} + ${MIN_ENGINE_WORKING_SET_MB} (the loyalty engine runs in this heap with DATABASE_URL) = ${minimumMainHeapMb(config)} (MiB)`
+    : `${minimumMainHeapMb(config)} (MiB)`;
 
 /**
- * The main thread's old-generation bound: GATEWAY_HEAP_MB, or the cache's bound plus the working
- * set, plus the engine's own bound when the engine runs on the event loop (engineOnEventLoop).
+ * The main thread's old-generation bound: GATEWAY_HEAP_MB, or the working set, plus the engine's
+ * own bound when the engine runs on the event loop (engineOnEventLoop).
  */
 export const mainHeapMb = (config: MemoryConfig): number =>
-  config.GATEWAY_HEAP_MB ??
-  config.GATEWAY_IDEMPOTENCY_CACHE_MB + MAIN_WORKING_SET_MB + (engineOnEventLoop(config) ? ENGINE_WORKER_LIMITS.maxOldGenerationSizeMb : 0);
+  config.GATEWAY_HEAP_MB ?? MAIN_WORKING_SET_MB + (engineOnEventLoop(config) ? ENGINE_WORKER_LIMITS.maxOldGenerationSizeMb : 0);
 
 /** The node flags of the production start (the main thread's isolate is sized before any code runs). */
 export const mainThreadFlags = (config: MemoryConfig): string[] => [
@@ -94,16 +92,16 @@ export function releaseHeapFlagsForWorkers(): void {
 
 /**
  * Refuse to boot when the main thread's heap, however it was bounded (the production start's
- * flags, an operator's NODE_OPTIONS), cannot hold a full idempotency cache: the process would
- * otherwise run out of heap hours later, once the cache has filled.
+ * flags, an operator's NODE_OPTIONS), is below the gateway's working set: the process would
+ * otherwise run out of heap under load rather than at start.
  * `heapLimitBytes`: v8.getHeapStatistics().heap_size_limit (old and young generations together).
  */
-export function assertHeapHoldsCache(config: MemoryConfig, heapLimitBytes: number): void {
+export function assertHeapHoldsWorkingSet(config: MemoryConfig, heapLimitBytes: number): void {
   const limitMb = Math.floor(heapLimitBytes / (1024 * 1024));
   if (limitMb < minimumMainHeapMb(config))
     throw new ConfigError(
-      `Invalid configuration:\n  GATEWAY_IDEMPOTENCY_CACHE_MB: ${config.GATEWAY_IDEMPOTENCY_CACHE_MB} MiB does not fit the main thread's heap limit of ${limitMb} MiB ` +
-        `(--max-old-space-size in the node flags or NODE_OPTIONS); it needs at least ${minimumMainHeapText(config)}: ` +
-        'start with gateway/bin/start, which sizes the heap from the cache, or lower the cache',
+      `Invalid configuration:\n  the main thread's heap limit of ${limitMb} MiB (--max-old-space-size in the node flags or NODE_OPTIONS) ` +
+        `is below the gateway's working set: it needs at least ${minimumMainHeapText(config)}; ` +
+        'start with gateway/bin/start, which sizes the heap, or set GATEWAY_HEAP_MB',
     );
 }

@@ -1,9 +1,9 @@
 import type { IdempotencyCache } from '@loyalty-gateway/core';
-import { RotatingTtlMap } from './rotating-ttl-map.js';
+import { OffHeapTtlMap } from './off-heap-ttl-map.js';
 
 export interface MemoryIdempotencyCacheOptions {
   /**
-   * Bound on the memory the entries take, estimated per entry (default 32 MiB:
+   * Bound on the memory the entries take, outside V8's heap (default 32 MiB; the gateway passes
    * GATEWAY_IDEMPOTENCY_CACHE_MB); when a generation holds half of it, the older one is dropped whole.
    */
   maxBytes?: number;
@@ -18,39 +18,17 @@ export interface MemoryIdempotencyCacheOptions {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/**
- * A string stored for a day as one flat string. The keys and values callers build with template
- * literals are trees of V8 cons strings (a 32-byte node per concatenation, kept with its parts),
- * which held ~1.2–1.7× the heap the entries are weighed at, so the bound was not the memory
- * (measured: memory-idempotency-cache.memory.test.ts; docs/benchmarks.md).
- */
-const flat = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
-
 export const DEFAULT_IDEMPOTENCY_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
- * What one entry costs on the V8 heap beyond its key's and value's characters (one byte each: keys
- * and values are ASCII): the Map's slot and its share of the table, the {value, expiresAt} object,
- * the strings' headers. Measured with 200,000 gateway keys: 130–210 bytes (the upper end while the
- * Map's table has grown and is half empty); the estimate takes the upper end.
- */
-export const ENTRY_OVERHEAD_BYTES = 210;
-
-/** The estimated heap bytes of one cache entry. */
-export const entryBytes = (key: string, value: string): number => key.length + value.length + ENTRY_OVERHEAD_BYTES;
-
-/**
  * The in-process IdempotencyCache (single gateway process). O(1) get/set, lazy expiry on read,
- * bounded in bytes by two rotating generations: no sweep timer to keep the process alive or to stop.
- * Dropping an entry early is safe: a miss proves nothing and the ledger decides.
+ * bounded in bytes by two rotating generations held outside V8's heap (OffHeapTtlMap): a day of
+ * sales never reaches the garbage collector, and there is no sweep timer to keep the process alive
+ * or to stop. Dropping an entry early is safe: a miss proves nothing and the ledger decides.
  */
 export function createMemoryIdempotencyCache(options: MemoryIdempotencyCacheOptions = {}): IdempotencyCache {
-  const maxBytes = options.maxBytes ?? DEFAULT_IDEMPOTENCY_CACHE_BYTES;
-  const entries = new RotatingTtlMap<string>({
-    // The byte bound decides; the entry bound only guards against a mis-weighed entry.
-    maxEntries: Math.max(2, Math.ceil(maxBytes / ENTRY_OVERHEAD_BYTES)),
-    maxBytes,
-    weigh: entryBytes,
+  const entries = new OffHeapTtlMap({
+    maxBytes: options.maxBytes ?? DEFAULT_IDEMPOTENCY_CACHE_BYTES,
     rotateEveryMs: options.maxTtlMs ?? DAY_MS,
     ...(options.now ? { now: options.now } : {}),
   });
@@ -63,7 +41,7 @@ export function createMemoryIdempotencyCache(options: MemoryIdempotencyCacheOpti
     },
     async set(key, value, ttlMs) {
       if (!(ttlMs > 0)) throw new RangeError(`idempotency TTL must be a positive number of milliseconds, got ${ttlMs}`);
-      entries.set(flat(key), flat(value), ttlMs);
+      entries.set(key, value, ttlMs);
     },
     async close() {
       entries.clear();
