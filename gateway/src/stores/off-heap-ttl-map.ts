@@ -120,7 +120,7 @@ export class OffHeapTtlMap {
     this.old = new Generation(this.logBytes, slotCount, now);
   }
 
-  /** Entries held, both generations (an overwritten or expired entry counts until its generation is emptied). */
+  /** Keys indexed, both generations: an expired entry, or one also copied into the young generation, counts until its generation is emptied. */
   get size(): number {
     return this.young.count + this.old.count;
   }
