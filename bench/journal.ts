@@ -62,6 +62,9 @@ const journal = await createDeliveryJournal({
   flushMs: Number(process.env.JOURNAL_FLUSH_MS ?? 250),
   maxBacklog: 1e9,
 });
+// The writer's thread or port does not hold the event loop (in the gateway the listeners do): this
+// timer does while the bench waits on it, else node would exit mid-await.
+const keepAlive = setInterval(() => undefined, 1 << 30);
 const writerCpu = (): number => (postgresUrl ? processesCpu(['postgres']).postgres! : threads().others);
 for (const index of (process.env.JOURNAL_DROP ?? '').split(',').filter(Boolean)) await database.db.schema.dropIndex(index).execute();
 const body = sampleSaleBody();
@@ -166,6 +169,7 @@ console.log(
   `prune: ${(Number(process.hrtime.bigint() - pruneStarted) / 1e6).toFixed(0)} ms, of it ${((threads().main - pruneCpu) / 1000).toFixed(0)} ms on the event loop; ${pruned} entries removed (at most 100,000 kept per connection)`,
 );
 await journal.close();
+clearInterval(keepAlive);
 await database.close();
 if (postgresUrl) await runPostgresStatement(postgresUrl, `drop schema ${schema} cascade`);
 rmSync(dir, { recursive: true, force: true });
