@@ -126,7 +126,7 @@ export const GatewayConfig = z
     GATEWAY_COMMIT_LANES: optional(commitLanesEnv),
     /**
      * The in-process idempotency cache's memory bound, in MiB (without REDIS_URL), outside V8's heap.
-     * 4 MiB hold the last 7,000–14,000 sales (as 8 did while the entries were JS strings in the heap).
+     * 4 MiB hold the last ~6,800–13,900 sales (8 held ~7,000–14,000 while the entries were JS strings in the heap).
      */
     GATEWAY_IDEMPOTENCY_CACHE_MB: optional(
       wholeNumberEnv('MiB').min(1, { message: 'must be at least 1 (MiB)' }).max(65_536, { message: 'must be at most 65536 (MiB)' }),
