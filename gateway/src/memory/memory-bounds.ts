@@ -12,8 +12,9 @@ import { ConfigError } from '@loyalty-gateway/core';
 /**
  * What the main thread's old generation holds: compiled code, the app's modules and the objects
  * of requests in flight. Measured with `bench/memory.ts` through the production start: 30 MiB in
- * use at idle; 27–44 MiB besides the idempotency cache through a 5-minute soak (when the cache was
- * still in this heap), working set and garbage not yet collected. 48 leaves V8 room to collect
+ * use at idle; 59–76 MiB in use through a 5-minute soak when a 32 MiB idempotency cache was still
+ * in this heap at its bound (working set, cache and garbage not yet collected); 25–32 MiB in use
+ * through the soak since the cache left it (read every 10 s). 48 leaves V8 room to collect
  * incrementally instead of in back-to-back full collections near the limit.
  */
 export const MAIN_WORKING_SET_MB = 48;
@@ -102,6 +103,6 @@ export function assertHeapHoldsWorkingSet(config: MemoryConfig, heapLimitBytes: 
     throw new ConfigError(
       `Invalid configuration:\n  the main thread's heap limit of ${limitMb} MiB (--max-old-space-size in the node flags or NODE_OPTIONS) ` +
         `is below the gateway's working set: it needs at least ${minimumMainHeapText(config)}; ` +
-        'start with gateway/bin/start, which sizes the heap, or set GATEWAY_HEAP_MB',
+        'start with gateway/bin/start, which sizes the heap, or raise --max-old-space-size',
     );
 }
