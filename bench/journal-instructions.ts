@@ -12,6 +12,8 @@
  *   JOURNAL_TREES=.data/before,. npx tsx bench/journal-instructions.ts
  *                                              (each tree's gateway/src, one after the other; a tree
  *                                               inside the checkout finds its node_modules)
+ *   JOURNAL_CALLGRIND_OUT=DIR                 keeps each tree's dumps in DIR (one file per thread),
+ *                                              for callgrind_annotate
  *
  * Each tree: a fresh SQLite file, the journal with its writer thread (flushMs 250), JOURNAL_WARMUP
  * entries, callgrind's counters zeroed (callgrind_control), JOURNAL_ENTRIES entries in slices of 100
@@ -34,7 +36,9 @@ const warmUp = Number(process.env.JOURNAL_WARMUP ?? 2_000);
 /** Under callgrind: the journal of `tree`, told by the parent over stdin when to go on after each phase. */
 async function child(tree: string): Promise<void> {
   const { createDatabase, migrate } = await import('@loyalty-gateway/storage');
-  const { timeOrderedUuid } = (await import(path.join(tree, 'gateway/src/http/request-id.ts'))) as { timeOrderedUuid: () => string };
+  const { timeOrderedUuid } = (await import(path.join(tree, 'gateway/src/http/request-id.ts'))) as {
+    timeOrderedUuid: (now?: number) => string;
+  };
   const { createDeliveryJournal } = (await import(
     path.join(tree, 'gateway/src/journal/index.ts')
   )) as typeof import('../gateway/src/journal/index.js');
@@ -50,11 +54,13 @@ async function child(tree: string): Promise<void> {
   const parent = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
   const round = async (n: number) => {
     for (let i = 0; i < n; i += 1) {
-      // An earn's entry as the hook gives it (bench/journal.ts's, with the fields an earn adds).
+      // An earn's entry as the hook gives it (bench/journal.ts's, with the fields an earn adds): a
+      // generated id is a UUIDv7 of the millisecond the request was received.
+      const now = Date.now();
       journal.record(
         {
-          requestId: timeOrderedUuid(),
-          receivedAt: new Date(),
+          requestId: timeOrderedUuid(now),
+          receivedAt: new Date(now),
           method: 'POST',
           route: '/webhooks/generic',
           vendor: 'acme-pos',
@@ -91,7 +97,8 @@ async function child(tree: string): Promise<void> {
 
 /** One tree under callgrind: instructions per entry on the event loop (thread 01), on the writer and on all threads. */
 async function measure(tree: string): Promise<{ main: number; writer: number; all: number }> {
-  const out = mkdtempSync(path.join(os.tmpdir(), 'journal-callgrind-'));
+  const kept = process.env.JOURNAL_CALLGRIND_OUT;
+  const out = kept ? mkdtempSync(path.join(kept, `${path.basename(tree)}-`)) : mkdtempSync(path.join(os.tmpdir(), 'journal-callgrind-'));
   try {
     const valgrind = spawn(
       'valgrind',
@@ -100,6 +107,8 @@ async function measure(tree: string): Promise<{ main: number; writer: number; al
         '--smc-check=all-non-file',
         '--separate-threads=yes',
         `--callgrind-out-file=${out}/cg.%p`,
+        // Kept dumps name their functions in full: each file reads alone.
+        ...(kept ? ['--compress-strings=no', '--compress-pos=no'] : []),
         process.execPath,
         '--predictable',
         '--import',
@@ -135,7 +144,7 @@ async function measure(tree: string): Promise<{ main: number; writer: number; al
     const others = counts.filter((c) => c.thread !== '01').map((c) => c.count);
     return { main: main / entries, writer: Math.max(0, ...others) / entries, all: (main + others.reduce((a, b) => a + b, 0)) / entries };
   } finally {
-    rmSync(out, { recursive: true, force: true });
+    if (!kept) rmSync(out, { recursive: true, force: true });
   }
 }
 

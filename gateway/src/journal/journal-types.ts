@@ -95,6 +95,28 @@ export const COLUMNS = [
   'trace_id',
 ] as const satisfies ReadonlyArray<keyof GwDeliveriesTable>;
 
+/**
+ * The type of each column that is not text, as PostgreSQL declares it (SQLite's are `integer`):
+ * what the writers cast or bind as numbers; every other column is text.
+ */
+export const NUMERIC_COLUMNS: Partial<Record<(typeof COLUMNS)[number], 'bigint' | 'integer'>> = {
+  received_at: 'bigint',
+  status: 'integer',
+  duration_ms: 'integer',
+  skew_seconds: 'integer',
+  transaction_key: 'integer',
+  transaction_region: 'integer',
+  request_region: 'integer',
+  request_key: 'integer',
+  connection_region: 'integer',
+  refusals: 'integer',
+  authenticated: 'integer',
+  size_bytes: 'integer',
+  replay_forced: 'integer',
+  points_earned: 'integer',
+  points_reversed: 'integer',
+};
+
 /** A row's values in COLUMNS order. */
 export type Row = Array<GwDeliveriesTable[keyof GwDeliveriesTable]>;
 

@@ -20,7 +20,10 @@ export interface JournalWriterData {
   /** On a thread it shares (the engine's): a batch is written a chunk per turn, not in one go. */
   hosted: boolean;
   file: string;
-  columns: string[];
+  /** The insert of one row (journal-writer.ts), its values bound in COLUMNS order. */
+  insert: string;
+  /** How many values a row has. */
+  columns: number;
   cacheSize: string;
 }
 
@@ -41,13 +44,13 @@ export type WriterAnswer = {
 };
 
 /** Serve the journal's writes on `port` until it is closed or told to close. */
-export function serve(port: MessagePort, { file, columns, cacheSize, hosted }: JournalWriterData): void {
+export function serve(port: MessagePort, { file, insert: insertSql, columns, cacheSize, hosted }: JournalWriterData): void {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma(cacheSize);
-  const insert = db.prepare(`insert into gw_deliveries (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+  const insert = db.prepare(insertSql);
   const begin = db.prepare('begin');
   const commit = db.prepare('commit');
   const rollback = db.prepare('rollback');
@@ -57,10 +60,12 @@ export function serve(port: MessagePort, { file, columns, cacheSize, hosted }: J
   // `columns` order. Each is bound as the statement's arguments (spread), not as one array argument:
   // better-sqlite3 reads an array's elements through V8's API one lookup each (~40 a row, 43 % of
   // this thread's work with the binding's UTF-8 copies), its arguments directly (docs/benchmarks.md,
-  // "The delivery journal"). One transaction per batch. On a thread of its own, in one go; hosted on
+  // "The delivery journal"). An ASCII row's texts are views of their bytes in the chunk, bound as
+  // blobs that the insert casts to text: no string is made of them here, and better-sqlite3 makes
+  // no UTF-8 copy of one. One transaction per batch. On a thread of its own, in one go; hosted on
   // the engine's thread, a chunk of the tape (16 KiB there, ~40 earn rows, ~0.5–2 ms) per turn of
   // that thread, so that the engine's calls run between chunks instead of waiting behind the batch.
-  const insertChunk = (bytes: Uint8Array) => forEachRow([{ bytes }], columns.length, (row) => insert.run(...row));
+  const insertChunk = (bytes: Uint8Array) => forEachRow([{ bytes }], columns, (row) => insert.run(...row), 'utf8');
   const insertAtOnce = db.transaction((chunks: Uint8Array[]) => chunks.forEach(insertChunk));
   async function insertAll(chunks: Uint8Array[]): Promise<void> {
     if (!hosted) return insertAtOnce(chunks);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createWorkerEngine, type WorkerEngine } from '@loyalty-gateway/engine';
 import { openTestDatabase, testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gatewayMigrations } from '../stores/gateway-migrations.js';
 import { journalEntry, journalRowCount, openJournalFile } from '../testing/journal-entries.js';
@@ -89,6 +90,35 @@ describe('delivery journal on a SQLite file: written by its own thread', () => {
       expect(deliveries.map((d) => d.requestId)).toEqual(['req-9999', 'req-2499', 'req-2498']);
       expect((await journal.get('req-9999'))?.request?.headers).toEqual({ 'x-service-vendor': 'acme-pos' });
       expect(await journalRowCount(database.db)).toBe(2_501);
+    } finally {
+      await journal.close();
+      await database.close();
+      remove();
+    }
+  });
+
+  it('stores every text as text: an ASCII row bound as bytes, a row with other characters as strings, an empty text as empty', async () => {
+    const { database, file, remove } = await openJournalFile();
+    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000, sqliteFile: file });
+    try {
+      const at = new Date(Date.UTC(2026, 10, 29, 12));
+      journal.record(journalEntry(1, at, { transactionId: 'T-1', eventType: '', warning: 'plain ASCII' }), Buffer.from('{}'));
+      journal.record(journalEntry(2, at, { transactionId: 'T-2', storeId: 'café-1', warning: 'prix réduit 😀' }), Buffer.from('{}'));
+      await journal.flush();
+      const { rows } = await sql<Record<string, string>>`select request_id, typeof(id) as id, typeof(request_id) as request,
+        typeof(route) as route, typeof(store_id) as store, typeof(transaction_id) as tx, typeof(event_type) as event,
+        typeof(warning) as warning, typeof(body_sha256) as sha, event_type, store_id, warning as warning_text
+        from gw_deliveries order by request_id`.execute(database.db);
+      const text = { id: 'text', request: 'text', route: 'text', store: 'text', tx: 'text', sha: 'text', warning: 'text' };
+      expect(rows).toEqual([
+        { request_id: 'req-1', ...text, event: 'text', event_type: '', store_id: 's-1', warning_text: 'plain ASCII' },
+        { request_id: 'req-2', ...text, event: 'null', event_type: null, store_id: 'café-1', warning_text: 'prix réduit 😀' },
+      ]);
+      // The journal's lookups compare texts: they find both rows.
+      expect((await journal.list({ transactionId: 'T-1' })).deliveries.map((d) => d.requestId)).toEqual(['req-1']);
+      expect((await journal.list({ transactionId: 'T-2' })).deliveries.map((d) => d.requestId)).toEqual(['req-2']);
+      expect((await journal.get('req-1'))?.storeId).toBe('s-1');
+      expect((await journal.list({ store: 'café-1' })).deliveries.map((d) => d.requestId)).toEqual(['req-2']);
     } finally {
       await journal.close();
       await database.close();

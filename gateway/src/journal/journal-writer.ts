@@ -3,7 +3,7 @@ import type { HostFailedMessage } from '@loyalty-gateway/engine';
 import { preparedQuery, SQLITE_DEFAULT_CACHE_MB, sqliteCacheSizePragma } from '@loyalty-gateway/storage';
 import { CompiledQuery, sql } from 'kysely';
 import { chunkByWeight } from '../stores/chunk-by-weight.js';
-import { COLUMNS, type DeliveryJournalOptions, type JournalDb, type Row } from './journal-types.js';
+import { COLUMNS, NUMERIC_COLUMNS, type DeliveryJournalOptions, type JournalDb, type Row } from './journal-types.js';
 import type { JournalWriterData, WriterAnswer } from './journal-worker.js';
 import { jsonbArray, rowsOf, type TapeBatch } from './row-tape.js';
 
@@ -27,11 +27,25 @@ interface WriterLimits {
 }
 
 /**
+ * The writer's insert of one row. Each text column's value is cast to text: the writer binds an
+ * ASCII text as a view of its bytes in the tape (a blob, which the cast makes the same text a
+ * string would have stored; forEachRow's `utf8`), other texts as strings (the cast leaves them).
+ */
+const SQLITE_INSERT = `insert into gw_deliveries (${COLUMNS.join(', ')}) values (${COLUMNS.map((c) => (NUMERIC_COLUMNS[c] ? '?' : 'cast(? as text)')).join(', ')})`;
+
+/**
  * One writer (journal-worker.ts), hosted on another thread (`host`) or on a thread of its own: post
  * a batch, resolved when it is committed (rejected with the writer's error).
  */
 function writerThread(file: string, cacheSize: string, resourceLimits: ResourceLimits | undefined, host: WriterHost | undefined) {
-  const data: JournalWriterData = { journalWriter: true, hosted: host !== undefined, file, columns: [...COLUMNS], cacheSize };
+  const data: JournalWriterData = {
+    journalWriter: true,
+    hosted: host !== undefined,
+    file,
+    insert: SQLITE_INSERT,
+    columns: COLUMNS.length,
+    cacheSize,
+  };
   const pending = new Map<number, { resolve(result?: QueryAnswer): void; reject(error: Error): void }>();
   let next = 0;
   let stopped: Error | null = null;
@@ -163,25 +177,6 @@ function startWriter(file: string, cacheMb: number, resourceLimits: ResourceLimi
   };
 }
 
-/** PostgreSQL's type of each column that is not text. */
-const NOT_TEXT: Partial<Record<(typeof COLUMNS)[number], string>> = {
-  received_at: 'bigint',
-  status: 'integer',
-  duration_ms: 'integer',
-  skew_seconds: 'integer',
-  transaction_key: 'integer',
-  transaction_region: 'integer',
-  request_region: 'integer',
-  request_key: 'integer',
-  connection_region: 'integer',
-  refusals: 'integer',
-  authenticated: 'integer',
-  size_bytes: 'integer',
-  replay_forced: 'integer',
-  points_earned: 'integer',
-  points_reversed: 'integer',
-};
-
 /**
  * A batch of rows on PostgreSQL: one named prepared statement whose one parameter is the batch as a
  * JSON array of rows (each in COLUMNS order), whatever the batch's size, sent in jsonb's binary
@@ -192,7 +187,7 @@ const NOT_TEXT: Partial<Record<(typeof COLUMNS)[number], string>> = {
 const INSERT_BATCH_POSTGRES = preparedQuery((db, v: { rows: Buffer }) => ({
   compile: () =>
     sql`insert into gw_deliveries (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
-      select ${sql.join(COLUMNS.map((c, i) => (NOT_TEXT[c] ? sql`(r->>${sql.lit(i)})::${sql.raw(NOT_TEXT[c])}` : sql`r->>${sql.lit(i)}`)))}
+      select ${sql.join(COLUMNS.map((c, i) => (NUMERIC_COLUMNS[c] ? sql`(r->>${sql.lit(i)})::${sql.raw(NUMERIC_COLUMNS[c])}` : sql`r->>${sql.lit(i)}`)))}
       from jsonb_array_elements(${v.rows}::jsonb) as r`.compile(db),
 }));
 

@@ -129,3 +129,34 @@ describe("the journal's tape (rows queued outside V8's heap)", () => {
     expect(seen[1]).toEqual(['b', 2]);
   });
 });
+
+describe("forEachRow's utf8 texts (what the SQLite writer binds)", () => {
+  const decoded = (r: ReadonlyArray<Row[number] | Uint8Array>): Row =>
+    r.map((v) => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : v));
+
+  it('gives an ASCII row its texts as views of their bytes, a row with any other character its texts as strings', () => {
+    const tape = createRowTape({ rowsPerChunk: 10 });
+    tape.push(['ascii', '', 7, null, 'end']);
+    tape.push(['café', 'x', 7, null, '😀']);
+    const seen: Array<Array<string | number | null | Uint8Array>> = [];
+    forEachRow(tape.take(10)!.chunks, 5, (r) => seen.push(r.map((v) => (v instanceof Uint8Array ? new Uint8Array(v) : v))), 'utf8');
+    expect(seen[0]!.map((v) => (v instanceof Uint8Array ? 'bytes' : typeof v))).toEqual(['bytes', 'bytes', 'number', 'object', 'bytes']);
+    expect(seen[1]!.map((v) => typeof v)).toEqual(['string', 'string', 'number', 'object', 'string']);
+    expect(seen.map(decoded)).toEqual([
+      ['ascii', '', 7, null, 'end'],
+      ['café', 'x', 7, null, '😀'],
+    ]);
+  });
+
+  it('reads back the same rows as strings do, whatever their values', () => {
+    fc.assert(
+      fc.property(fc.array(row(7), { maxLength: 40 }), (rows) => {
+        const tape = createRowTape({ rowsPerChunk: 5, chunkBytes: 512 });
+        for (const r of rows) tape.push(r);
+        const back: Row[] = [];
+        for (let batch = tape.take(100); batch; batch = tape.take(100)) forEachRow(batch.chunks, 7, (r) => back.push(decoded(r)), 'utf8');
+        expect(back).toEqual(rows.map(asStored));
+      }),
+    );
+  });
+});

@@ -151,11 +151,37 @@ function encodeRow(buffer: Buffer, start: number, row: Row, text: string): numbe
 }
 
 /**
+ * How forEachRow gives a row's texts: `strings` (JS strings), or `utf8`: each text of an ASCII row
+ * as a view of its UTF-8 bytes in the chunk (no string made; valid until the chunk is let go), a
+ * row with any other character as strings. The writer binds `utf8` views as blobs cast to text
+ * (journal-worker.ts): better-sqlite3 copies a JS string's UTF-8 out of V8 into memory of its own
+ * before SQLite copies it again, a view it hands to SQLite as it is.
+ */
+export type TapeTexts = 'strings' | 'utf8';
+
+/** A row as forEachRow gives it with `utf8` texts: a text may be a view of its UTF-8 bytes. */
+export type BytesRow = Array<Row[number] | Uint8Array>;
+
+/**
  * Each row of `chunks`, in order, read into one array of `columns` values that is reused for every
  * row (copy it to keep it): what the writer binds and lets go.
  */
-export function forEachRow(chunks: readonly { bytes: Uint8Array }[], columns: number, each: (row: Row) => void): void {
-  const row: Row = new Array(columns).fill(null);
+export function forEachRow(chunks: readonly { bytes: Uint8Array }[], columns: number, each: (row: Row) => void, texts?: 'strings'): void;
+export function forEachRow(
+  chunks: readonly { bytes: Uint8Array }[],
+  columns: number,
+  each: (row: BytesRow) => void,
+  texts: TapeTexts,
+): void;
+export function forEachRow(
+  chunks: readonly { bytes: Uint8Array }[],
+  columns: number,
+  each: ((row: Row) => void) | ((row: BytesRow) => void),
+  texts: TapeTexts = 'strings',
+): void {
+  // Strings only unless the caller asked for `utf8`: then it takes a BytesRow.
+  const give = each as (row: BytesRow) => void;
+  const row: BytesRow = new Array(columns).fill(null);
   /** Per column, its text's length in UTF-16 code units, or -1 when it holds no text. */
   const textLengths = new Int32Array(columns);
   for (const chunk of chunks) {
@@ -164,6 +190,7 @@ export function forEachRow(chunks: readonly { bytes: Uint8Array }[], columns: nu
     while (at < bytes.length) {
       const end = at + bytes.readUInt32LE(at);
       at += 4;
+      let units = 0;
       for (let column = 0; column < columns; column += 1) {
         const tag = bytes[at]!;
         textLengths[column] = -1;
@@ -177,21 +204,35 @@ export function forEachRow(chunks: readonly { bytes: Uint8Array }[], columns: nu
           row[column] = bytes.readDoubleLE(at + 1);
           at += 9;
         } else {
-          textLengths[column] = bytes.readUInt32LE(at + 1);
+          const length = bytes.readUInt32LE(at + 1);
+          textLengths[column] = length;
+          units += length;
           at += 5;
         }
       }
-      // The texts were written as one UTF-8 run: read as one string, each text a slice of it by its length.
-      const text = at < end ? bytes.toString('utf8', at, end) : '';
-      let from = 0;
-      for (let column = 0; column < columns; column += 1) {
-        const length = textLengths[column]!;
-        if (length < 0) continue;
-        row[column] = text.slice(from, from + length);
-        from += length;
+      // The texts were written as one UTF-8 run. As many bytes as UTF-16 code units: every
+      // character is ASCII, one byte each, so each text is a view of its bytes (utf8). Otherwise
+      // the run is read as one string and each text is a slice of it by its length.
+      if (texts === 'utf8' && end - at === units) {
+        let from = chunk.bytes.byteOffset + at;
+        for (let column = 0; column < columns; column += 1) {
+          const length = textLengths[column]!;
+          if (length < 0) continue;
+          row[column] = new Uint8Array(chunk.bytes.buffer, from, length);
+          from += length;
+        }
+      } else {
+        const text = at < end ? bytes.toString('utf8', at, end) : '';
+        let from = 0;
+        for (let column = 0; column < columns; column += 1) {
+          const length = textLengths[column]!;
+          if (length < 0) continue;
+          row[column] = text.slice(from, from + length);
+          from += length;
+        }
       }
       at = end;
-      each(row);
+      give(row);
     }
   }
 }
