@@ -151,7 +151,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Every id a path carries reaches its route: admin ids and a caller's request id are up to 255
     // characters (core's operatorId and searchId); the router's default (100) refused longer ones.
     routerOptions: { maxParamLength: 255 },
-    genReqId: requestId,
+    // Generated ids carry the app's clock, as the journal's times do (an entry is found by its
+    // generated id's time: journal-ids.ts requestIdTime).
+    genReqId: (request) => requestId(request, options.clock),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
     frameworkErrors: (error, request, reply) => {

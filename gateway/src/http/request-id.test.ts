@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { requestId } from './request-id.js';
+import { requestId, requestIdGenerated } from './request-id.js';
 
 const request = (headers: Record<string, string> = {}) => ({ headers }) as unknown as IncomingMessage;
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -22,5 +22,13 @@ describe('request ids', () => {
     at = Date.now();
     expect(millis.every((ms, i) => i === 0 || ms >= millis[i - 1]!)).toBe(true);
     expect(Math.abs(millis.at(-1)! - at)).toBeLessThan(1_000);
+  });
+
+  it("generates it from the app's clock (whole milliseconds), and says which ids it generated", () => {
+    const generated = requestId(request(), () => 1_764_300_000_123.9);
+    expect(parseInt(generated.slice(0, 8) + generated.slice(9, 13), 16)).toBe(1_764_300_000_123);
+    expect(requestIdGenerated({ id: generated, headers: {} })).toBe(true);
+    expect(requestIdGenerated({ id: generated, headers: { 'x-request-id': 'has space' } })).toBe(true);
+    expect(requestIdGenerated({ id: 'till-7', headers: { 'x-request-id': 'till-7' } })).toBe(false);
   });
 });

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { clientKey } from '../http/client-key.js';
+import { requestIdGenerated } from '../http/request-id.js';
 import { journalHandOff } from '../tracing/journal-hand-off.js';
 import { traceIdsOf } from '../tracing/request-span.js';
 import '../http/fastify-types.js';
 import type { DeliveryJournal } from './delivery-journal.js';
+import { requestIdTime } from './journal-ids.js';
 
 /** Headers never kept with a request, even sealed: credentials of the caller. */
 const NOT_KEPT = new Set(['authorization', 'cookie', 'proxy-authorization']);
@@ -48,7 +50,9 @@ export function registerJournalHook(app: FastifyInstance, journal: DeliveryJourn
       request,
       {
         requestId: request.id,
-        receivedAt: new Date(now - reply.elapsedTime),
+        // A generated request id is a UUIDv7 of the millisecond the request arrived: its entry is
+        // received then, and found by that time (journal-ids.ts requestIdTime).
+        receivedAt: new Date((requestIdGenerated(request) ? requestIdTime(request.id) : undefined) ?? now - reply.elapsedTime),
         method: request.method,
         route: path,
         vendor: connection?.vendor ?? header(request, 'x-service-vendor') ?? featuredSlugOf(path),

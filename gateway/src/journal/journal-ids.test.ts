@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { idFloor, idRegion, receivedAtOfId, requestKey, timeOrderedId, transactionKey } from './journal-ids.js';
+import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from '../http/request-id.js';
+import { idFloor, idRegion, receivedAtOfId, requestIdTime, requestKey, timeOrderedId, transactionKey } from './journal-ids.js';
 
 describe('timeOrderedId', () => {
   it('begins with the time it is given, whether the time before it was the same or another, and sorts by time, then by the order of recording', () => {
@@ -38,5 +40,19 @@ describe('transactionKey', () => {
     expect(new Set(keys.map((k) => k >> 16)).size).toBe(1);
     expect(keys).toEqual([...keys].sort((a, b) => a - b));
     expect(new Set(keys).size).toBe(100);
+  });
+});
+
+describe('requestIdTime', () => {
+  it('is the millisecond of a generated request id (a UUIDv7), and nothing for any other id', () => {
+    for (const at of [0, 1, 1_764_300_000_000, 2 ** 48 - 1]) expect(requestIdTime(timeOrderedUuid(at))).toBe(at);
+    for (const id of [
+      'req-1',
+      randomUUID(),
+      timeOrderedUuid(1_764_300_000_000).toUpperCase(),
+      `${timeOrderedUuid(5)}x`,
+      '019ad0f4-6c00-7abc-8def-0123456789',
+    ])
+      expect(requestIdTime(id)).toBeUndefined();
   });
 });

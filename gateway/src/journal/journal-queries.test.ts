@@ -6,7 +6,8 @@ import { gatewayMigrations } from '../stores/gateway-migrations.js';
 import { journalEntry, migrateWithEarlierEntries } from '../testing/journal-entries.js';
 import { queryPlan } from '../testing/query-plan.js';
 import { createDeliveryJournal } from './delivery-journal.js';
-import { idFloor, idRegion, requestKey, transactionKey } from './journal-ids.js';
+import { timeOrderedUuid } from '../http/request-id.js';
+import { idFloor, idRegion, requestKey, timeOrderedId, transactionKey } from './journal-ids.js';
 import { deliveriesQuery, newestByRequestIdQuery, replaysQuery, windowEndQuery } from './journal-queries.js';
 
 describe.each(testDialects())("the journal's lookups ($name)", ({ name }) => {
@@ -100,6 +101,51 @@ describe.each(testDialects())("the journal's lookups ($name)", ({ name }) => {
     }
   });
 
+  it('finds an entry by a generated request id through its time, not the request index; any other id, and those journalled before, through their keys (migration 0016)', async () => {
+    const database = await openTestDatabase<any>(name);
+    const at = Date.UTC(2026, 10, 29, 9, 0, 0);
+    const before = timeOrderedUuid(at - 5000);
+    // Journalled before 0016 with a UUIDv7 of its own millisecond: it has its key, and keeps it.
+    await migrateWithEarlierEntries(database.db, '0016', [
+      {
+        id: timeOrderedId(at - 5000),
+        request_id: before,
+        received_at: at - 5000,
+        request_region: idRegion(before),
+        request_key: requestKey(before),
+      },
+    ]);
+    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
+    try {
+      const generated = timeOrderedUuid(at);
+      const sameMs = timeOrderedUuid(at); // another request of the same millisecond
+      const given = timeOrderedUuid(at - 60_000); // a caller's UUIDv7 of another time
+      journal.record(journalEntry(1, new Date(at), { requestId: generated }));
+      journal.record(journalEntry(2, new Date(at), { requestId: sameMs }));
+      journal.record(journalEntry(3, new Date(at + 1), { requestId: given }));
+      journal.record(journalEntry(4, new Date(at + 2), { requestId: 'vendor-trace-9' }));
+      await journal.flush();
+      const stored = await database.db.selectFrom('gw_deliveries').select(['request_id', 'request_region', 'request_key']).execute();
+      const keyOf = new Map(stored.map((r) => [r.request_id, r.request_key === null ? null : Number(r.request_key)]));
+      expect([generated, sameMs, given, 'vendor-trace-9', before].map((id) => keyOf.get(id))).toEqual([
+        null,
+        null,
+        requestKey(given),
+        requestKey('vendor-trace-9'),
+        requestKey(before),
+      ]);
+      expect(stored.every((r) => r.request_region !== null)).toBe(true);
+      for (const id of [generated, sameMs, given, 'vendor-trace-9', before]) {
+        expect((await journal.get(id))?.requestId).toBe(id);
+        expect((await journal.list({ requestId: id })).deliveries.map((d) => d.requestId)).toEqual([id]);
+      }
+      expect(await journal.get(timeOrderedUuid(at))).toBeNull();
+    } finally {
+      await journal.close();
+      await database.close();
+    }
+  });
+
   it('the lookups by transaction id, by request id, by connection and of replays read their indexes, never the whole table', async () => {
     const database = await openTestDatabase<any>(name, gatewayMigrations);
     const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
@@ -140,9 +186,19 @@ describe.each(testDialects())("the journal's lookups ($name)", ({ name }) => {
       expect(before).toContain('gw_deliveries_connection_unregioned_idx');
       expect(before).not.toMatch(/SCAN gw_deliveries(?! USING)|Seq Scan/);
       const plan = await queryPlan(database.db, name, newestByRequestIdQuery(database.db, 'req-1').compile());
-      expect(plan).toContain('gw_deliveries_request_region_idx');
+      expect(plan).toContain('gw_deliveries_request_key_idx');
       expect(plan).toContain('gw_deliveries_request_unregioned_idx');
       expect(plan).not.toMatch(/SCAN gw_deliveries|Seq Scan/);
+      // A request id that carries a time (a UUIDv7, as generated): also that millisecond's range of the primary key (migration 0016).
+      const timed = await queryPlan(
+        database.db,
+        name,
+        newestByRequestIdQuery(database.db, '019ad0f4-6c00-7abc-8def-0123456789ab').compile(),
+      );
+      expect(timed).toContain('gw_deliveries_request_key_idx');
+      expect(timed).toContain('gw_deliveries_request_unregioned_idx');
+      expect(timed).toMatch(/sqlite_autoindex_gw_deliveries_1 \(id>\? AND id<\?\)|gw_deliveries_pkey/);
+      expect(timed).not.toMatch(/SCAN gw_deliveries|Seq Scan/);
     } finally {
       await journal.close();
       await database.close();

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
-import { idFloor, idRegion, requestKey, transactionKey } from './journal-ids.js';
+import { idFloor, idRegion, requestIdTime, requestKey, transactionKey } from './journal-ids.js';
 import type { Delivery, DeliveryFilter, GwDeliveriesTable, JournalDb } from './journal-types.js';
 
 // The journal's statements and its list's order: which index each lookup reads (the query plan
@@ -149,16 +149,23 @@ export function newestByRequestIdQuery(db: JournalDb, requestId: string, limit =
     .limit(limit);
 }
 
-/** Entries with this request id: by its region and key (migration 0008), older ones by their partial index. */
-const withRequestId = (eb: ExpressionBuilder<{ gw_deliveries: GwDeliveriesTable }, 'gw_deliveries'>, requestId: string) =>
-  eb.or([
+/**
+ * Entries with this request id: by its region and key (migration 0008), older ones by their partial
+ * index, and when the id carries a time (a UUIDv7, as the gateway generates) those received at that
+ * millisecond by the primary key's range of it (migration 0016: they have no key).
+ */
+function withRequestId(eb: ExpressionBuilder<{ gw_deliveries: GwDeliveriesTable }, 'gw_deliveries'>, requestId: string) {
+  const at = requestIdTime(requestId);
+  return eb.or([
     eb.and([
       eb('request_region', '=', idRegion(requestId)),
       eb('request_key', '=', requestKey(requestId)),
       eb('request_id', '=', requestId),
     ]),
     eb.and([eb('request_region', 'is', null), eb('request_id', '=', requestId)]),
+    ...(at === undefined ? [] : [eb.and([eb('id', '>=', idFloor(at)), eb('id', '<', idFloor(at + 1)), eb('request_id', '=', requestId)])]),
   ]);
+}
 
 /** The entries replaying entry `id`, oldest first, through their partial index (migration 0010). */
 export function replaysQuery(db: JournalDb, id: string) {

@@ -5,7 +5,7 @@ import type { NothingEarnedReason } from '../webhooks/nothing-earned.js';
 import { ROW_OVERHEAD_BYTES } from './byte-budget.js';
 import { clipFields, clipText, type FieldError } from './clip-text.js';
 import { clipFailure, parseFailure } from './failure-text.js';
-import { fnv1a, idRegion, keyOf, regionOf, timeOrderedId, transactionKey } from './journal-ids.js';
+import { fnv1a, idRegion, keyOf, regionOf, requestIdTime, timeOrderedId, transactionKey } from './journal-ids.js';
 import { SIZE_COLUMN, type Delivery, type DeliveryInput, type GwDeliveriesTable, type RecordedRequest, type Row } from './journal-types.js';
 
 // An entry as the row the journal writes, and a row as the delivery it reads back.
@@ -81,7 +81,10 @@ export function journalRows(masterKey: Buffer) {
       id,
       requestId,
       regionOf(requestHash),
-      keyOf(requestHash),
+      // No key when the request id is a UUIDv7 of this entry's own millisecond (the ids the gateway
+      // generates): the entry stays out of the request index and is found by the primary key's
+      // range of that millisecond (migration 0016).
+      requestIdTime(requestId) === at ? null : keyOf(requestHash),
       at,
       clipText(input.method, 16)!,
       clipText(input.route)!,

@@ -14,6 +14,7 @@ import { deliveriesIdOrderMigration } from './gateway-migration-0012.js';
 import { deliveriesBoundsMigration } from './gateway-migration-0013.js';
 import { deliveriesOutcomesMigration } from './gateway-migration-0014.js';
 import { deliveriesTraceIdMigration } from './gateway-migration-0015.js';
+import { deliveriesGeneratedRequestIdsMigration } from './gateway-migration-0016.js';
 
 const init: Migration = {
   async up(db: Kysely<any>) {
@@ -89,5 +90,6 @@ export const gatewayMigrations: MigrationSet = {
     '0013_deliveries_bounds': deliveriesBoundsMigration,
     '0014_deliveries_outcomes': deliveriesOutcomesMigration,
     '0015_deliveries_trace_id': deliveriesTraceIdMigration,
+    '0016_deliveries_generated_request_ids': deliveriesGeneratedRequestIdsMigration,
   },
 };

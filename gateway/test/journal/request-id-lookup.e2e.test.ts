@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
 import { bodyOf, headersFor } from '../../src/testing/gateway-fixture.js';
 import { sale } from '../../src/testing/test-seed.js';
+import { requestIdTime } from '../../src/journal/journal-ids.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -30,6 +31,29 @@ describe.each(testDialects())("a caller's X-Request-ID cannot stand in for anoth
       payload: raw,
     });
   };
+
+  it("a delivery sent without X-Request-ID is found and replayed by the id the gateway generated, received at that id's millisecond", async () => {
+    fault.down = true;
+    const raw = bodyOf(sale({ id: 'RID-GEN' }));
+    const failed = await t.app.inject({ method: 'POST', url: '/webhooks/generic', headers: headersFor(raw), payload: raw });
+    expect(failed.statusCode).toBe(500);
+    fault.down = false;
+    const generated = String(failed.headers['x-request-id']);
+    const at = requestIdTime(generated);
+    expect(at).toBeTypeOf('number');
+    const shown = await t.admin('GET', `/admin/deliveries/${generated}`);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.json().delivery).toMatchObject({
+      requestId: generated,
+      transactionId: 'RID-GEN',
+      receivedAt: new Date(at!).toISOString(),
+    });
+    const listed = await t.admin('GET', `/admin/deliveries?requestId=${generated}`);
+    expect((listed.json().deliveries as Array<{ requestId: string }>).map((d) => d.requestId)).toEqual([generated]);
+    const replayed = await t.admin('POST', `/admin/deliveries/${generated}/replay`);
+    expect(replayed.statusCode).toBe(200);
+    expect(replayed.json()).toMatchObject({ result: { status: 'processed' } });
+  });
 
   it("an attacker's 401s reusing a vendor's request id: the lookup shows the vendor's delivery, lists all of them with their connection, and the replay replays the vendor's", async () => {
     fault.down = true;
