@@ -6,8 +6,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * and since this migration its entry is received at that millisecond: the id says when, and the
  * primary key (whose ids begin with their time, migration 0012) finds it by that millisecond's
  * range — a few rows, whatever the journal's size. Its entry in the request index was a fourth
- * B-tree written per entry for nothing: ~1.5 µs of the SQLite writer's ~8 per entry (`bench/journal.ts`,
- * docs/benchmarks.md).
+ * B-tree written per entry for nothing: ~1.6 µs of the SQLite writer's ~8.5 per entry in a
+ * micro-benchmark of its inserts; `bench/journal.ts` 7.3–7.9 → 6.5 µs with the rows' texts bound as
+ * bytes too (docs/benchmarks.md, "The delivery journal").
  *
  * Such entries keep their region and get no key (`request_key` null, journal-rows.ts); the index
  * of (region, received_at, key) is rebuilt for the entries that have a key: every one journalled
