@@ -69,10 +69,11 @@ const writerCpu = (): number => (postgresUrl ? processesCpu(['postgres']).postgr
 for (const index of (process.env.JOURNAL_DROP ?? '').split(',').filter(Boolean)) await database.db.schema.dropIndex(index).execute();
 const body = sampleSaleBody();
 
-/** Every 10,000th transaction id, looked up at the end (the inspector's `transactionId` filter). */
+/** Every 10,000th transaction id and request id, looked up at the end (the inspector's filters, a delivery's page). */
 const lookups: string[] = [];
-const sampled = (i: number, id: string): string => {
-  if (i % 10_000 === 5_000) lookups.push(id);
+const requestLookups: string[] = [];
+const sampled = (i: number, id: string, into = lookups): string => {
+  if (i % 10_000 === 5_000) into.push(id);
   return id;
 };
 
@@ -86,7 +87,7 @@ async function round(n: number) {
     const now = Date.now();
     journal.record(
       {
-        requestId: process.env.JOURNAL_RANDOM_REQUEST_IDS ? randomUUID() : timeOrderedUuid(now),
+        requestId: sampled(i, process.env.JOURNAL_RANDOM_REQUEST_IDS ? randomUUID() : timeOrderedUuid(now), requestLookups),
         receivedAt: new Date(now),
         method: 'POST',
         route: '/webhooks/generic',
@@ -139,6 +140,16 @@ for (const transactionId of lookups) {
 }
 console.log(
   `lookup by transaction id: ${(Number(process.hrtime.bigint() - lookupStarted) / 1e6 / lookups.length).toFixed(2)} ms (${lookups.length} lookups)`,
+);
+// A delivery by its request id (admin deliveries show, the console): a generated one by its time
+// (migration 0016), a caller's own (JOURNAL_RANDOM_REQUEST_IDS=1) through the request index.
+const byRequestStarted = process.hrtime.bigint();
+for (const requestId of requestLookups) {
+  const found = (await journal.list({ requestId })).deliveries.length;
+  if (found !== 1) throw new Error(`request ${requestId}: ${found} entries`);
+}
+console.log(
+  `lookup by request id: ${(Number(process.hrtime.bigint() - byRequestStarted) / 1e6 / requestLookups.length).toFixed(2)} ms (${requestLookups.length} lookups)`,
 );
 // The inspector's list with a filter no index serves and nothing to find: its search stops at its
 // bound (20,000 entries a statement, 10 statements) instead of reading the whole journal.
