@@ -23,7 +23,7 @@ import path from 'node:path';
 import { createDatabase, ensureSchema, migrate } from '@loyalty-gateway/storage';
 import { runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import { timeOrderedUuid } from '../gateway/src/http/request-id.js';
-import { createDeliveryJournal } from '../gateway/src/journal/index.js';
+import { createDeliveryJournal, type DeliveryFilter } from '../gateway/src/journal/index.js';
 import { gatewayMigrations } from '../gateway/src/stores/gateway-migrations.js';
 import { sampleSaleBody } from './journal-sample.js';
 import { processesCpu } from './server-process.js';
@@ -132,25 +132,20 @@ console.log(
 // On PostgreSQL, the statistics autovacuum would have taken of a journal this size by now: the
 // plans of the lookups below depend on them (a journal never analyzed yet gets sequential scans).
 if (postgresUrl) await runPostgresStatement(postgresUrl, `analyze ${schema}.gw_deliveries`);
-// The inspector's lookup by transaction id in a journal of this size (each must find its one entry).
-const lookupStarted = process.hrtime.bigint();
-for (const transactionId of lookups) {
-  const found = (await journal.list({ transactionId })).deliveries.length;
-  if (found !== 1) throw new Error(`transaction ${transactionId}: ${found} entries`);
+/** Each id looked up through the inspector's list (each must find its one entry): ms per lookup. */
+async function timeLookups(what: string, ids: readonly string[], filterOf: (id: string) => DeliveryFilter): Promise<void> {
+  const started = process.hrtime.bigint();
+  for (const id of ids) {
+    const found = (await journal.list(filterOf(id))).deliveries.length;
+    if (found !== 1) throw new Error(`${what} ${id}: ${found} entries`);
+  }
+  console.log(`lookup by ${what}: ${(Number(process.hrtime.bigint() - started) / 1e6 / ids.length).toFixed(2)} ms (${ids.length} lookups)`);
 }
-console.log(
-  `lookup by transaction id: ${(Number(process.hrtime.bigint() - lookupStarted) / 1e6 / lookups.length).toFixed(2)} ms (${lookups.length} lookups)`,
-);
-// A delivery by its request id (admin deliveries show, the console): a generated one by its time
-// (migration 0016), a caller's own (JOURNAL_RANDOM_REQUEST_IDS=1) through the request index.
-const byRequestStarted = process.hrtime.bigint();
-for (const requestId of requestLookups) {
-  const found = (await journal.list({ requestId })).deliveries.length;
-  if (found !== 1) throw new Error(`request ${requestId}: ${found} entries`);
-}
-console.log(
-  `lookup by request id: ${(Number(process.hrtime.bigint() - byRequestStarted) / 1e6 / requestLookups.length).toFixed(2)} ms (${requestLookups.length} lookups)`,
-);
+// By transaction id in a journal of this size (the inspector's filter); by request id (admin
+// deliveries show, the console): a generated one by its time (migration 0016), a caller's own
+// (JOURNAL_RANDOM_REQUEST_IDS=1) through the request index.
+await timeLookups('transaction id', lookups, (transactionId) => ({ transactionId }));
+await timeLookups('request id', requestLookups, (requestId) => ({ requestId }));
 // The inspector's list with a filter no index serves and nothing to find: its search stops at its
 // bound (20,000 entries a statement, 10 statements) instead of reading the whole journal.
 for (const filter of [{ store: 'no-such-store' }, { status: 500 }]) {
