@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { requestId } from '../http/request-id.js';
-import type { DeliveryInput } from './delivery-journal.js';
+import type { DeliveryInput, DeliveryJournal } from './delivery-journal.js';
 import { registerJournalHook } from './journal-hook.js';
 import { requestIdTime } from './journal-ids.js';
 
@@ -12,7 +12,9 @@ describe("the journal hook's received time", () => {
     const clock = () => now;
     const app = Fastify({ genReqId: (request) => requestId(request, clock) });
     const recorded: DeliveryInput[] = [];
-    registerJournalHook(app, { record: (input) => void recorded.push(input) } as never, clock);
+    // Only record is called (journal-hand-off.ts).
+    const journal = { record: (input: DeliveryInput) => void recorded.push(input) } as unknown as DeliveryJournal;
+    registerJournalHook(app, journal, clock);
     app.post('/webhooks/generic', async () => {
       now += 5_000;
       return { ok: true };
