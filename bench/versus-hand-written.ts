@@ -4,6 +4,8 @@
  * on a fresh data directory, one after the other, and gives each gateway's requests per second as a
  * ratio of the hand-written handler's in that round. This machine's load drifts by more than the
  * differences sought over a minute; a ratio taken within a round, over several rounds, does not.
+ * Each round starts one target later than the round before (the handler first in round 1), so
+ * over as many rounds as targets every target has run in every place.
  *
  *   npm run build && npx tsx bench/versus-hand-written.ts
  *   BENCH_ENTRIES=.data/base/main.js,gateway/dist/main.js npx tsx bench/versus-hand-written.ts   (two builds)
@@ -85,38 +87,42 @@ async function measure(target: string, dir: string): Promise<Measured> {
 }
 
 const targets = [HAND_WRITTEN, ...entries];
-const results = new Map<string, Measured[]>(targets.map((t) => [t, []]));
+// By position, not by name: an entry may be listed twice (the same build in two places of a round).
+const results: Measured[][] = targets.map(() => []);
 for (let round = 1; round <= rounds; round += 1) {
-  const line: string[] = [];
-  for (const target of targets) {
+  // Each round starts one target later, so no build keeps the same place: in two runs of four rounds
+  // (2026-11-29) the place alone moved a build's req/s by ~9 % (cause not established).
+  const shift = (round - 1) % targets.length;
+  const order = [...targets.keys()].map((i) => (i + shift) % targets.length);
+  for (const index of order) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-vs-'));
     try {
-      const m = await measure(target, dir);
-      results.get(target)!.push(m);
-      const base = results.get(HAND_WRITTEN)![round - 1]!;
-      line.push(
-        `${target}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ${m.cpu.toFixed(0)} µs CPU/request (main thread ${m.cpuMain.toFixed(0)}), ${m.faults.toFixed(2)} faults/request, peak ${m.rssMiB.toFixed(0)} MiB${target === HAND_WRITTEN ? '' : ` (${((m.rps / base.rps) * 100).toFixed(1)} %, p99 ${(m.p99 / base.p99).toFixed(2)}×)`}${m.bad > 0 ? `, ${m.bad} non-2xx/errors` : ''}`,
-      );
+      results[index]!.push(await measure(targets[index]!, dir));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  console.log(`round ${round}: ${line.join(' | ')}`);
+  const base = results[0]![round - 1]!;
+  const line = targets.map((target, index) => {
+    const m = results[index]![round - 1]!;
+    return `${target}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ${m.cpu.toFixed(0)} µs CPU/request (main thread ${m.cpuMain.toFixed(0)}), ${m.faults.toFixed(2)} faults/request, peak ${m.rssMiB.toFixed(0)} MiB${index === 0 ? '' : ` (${((m.rps / base.rps) * 100).toFixed(1)} %, p99 ${(m.p99 / base.p99).toFixed(2)}×)`}${m.bad > 0 ? `, ${m.bad} non-2xx/errors` : ''}`;
+  });
+  console.log(`round ${round} (order ${order.map((i) => i + 1).join(', ')}): ${line.join(' | ')}`);
 }
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-const hand = results.get(HAND_WRITTEN)!;
+const hand = results[0]!;
 console.log(
   `\n| target | req/s (mean of ${rounds}) | p99 ms (mean) | CPU µs/request (main thread) | minor faults/request | peak RSS MiB (max) | req/s ratio per round | p99 ratio per round |\n|---|---:|---:|---:|---:|---:|---|---|`,
 );
-for (const target of targets) {
-  const ms = results.get(target)!;
+targets.forEach((target, index) => {
+  const ms = results[index]!;
   const ratios = ms.map((m, i) => `${((m.rps / hand[i]!.rps) * 100).toFixed(0)} %`).join(', ');
   const p99s = ms.map((m, i) => `${(m.p99 / hand[i]!.p99).toFixed(2)}×`).join(', ');
   console.log(
-    `| ${target} | ${mean(ms.map((m) => m.rps)).toFixed(0)} | ${mean(ms.map((m) => m.p99)).toFixed(1)} | ${mean(ms.map((m) => m.cpu)).toFixed(0)} (${mean(ms.map((m) => m.cpuMain)).toFixed(0)}) | ${mean(ms.map((m) => m.faults)).toFixed(2)} | ${Math.max(...ms.map((m) => m.rssMiB)).toFixed(0)} | ${target === HAND_WRITTEN ? '—' : ratios} | ${target === HAND_WRITTEN ? '—' : p99s} |`,
+    `| ${target} | ${mean(ms.map((m) => m.rps)).toFixed(0)} | ${mean(ms.map((m) => m.p99)).toFixed(1)} | ${mean(ms.map((m) => m.cpu)).toFixed(0)} (${mean(ms.map((m) => m.cpuMain)).toFixed(0)}) | ${mean(ms.map((m) => m.faults)).toFixed(2)} | ${Math.max(...ms.map((m) => m.rssMiB)).toFixed(0)} | ${index === 0 ? '—' : ratios} | ${index === 0 ? '—' : p99s} |`,
   );
-}
-if ([...results.values()].some((ms) => ms.some((m) => m.bad > 0))) {
+});
+if (results.some((ms) => ms.some((m) => m.bad > 0))) {
   console.error('a target answered non-2xx or failed requests: the figures are not valid');
   process.exitCode = 1;
 }
