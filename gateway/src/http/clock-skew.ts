@@ -49,15 +49,21 @@ export class ClockSkewTracker {
   record(connection: Pick<Connection, 'id' | 'vendor' | 'storeId'>, timestampSeconds: number): void {
     const now = this.now();
     const skew = timestampSeconds - now / 1000;
-    const entry = this.entries.get(connection.id);
-    const next: Entry = entry
-      ? { ...entry, latest: skew, smoothed: entry.smoothed + ALPHA * (skew - entry.smoothed), seenAt: now }
-      : { vendor: connection.vendor, store: connection.storeId, latest: skew, smoothed: skew, seenAt: now, warnedAt: 0 };
-    if (Math.abs(next.smoothed) > SKEW_FLAG_SECONDS && now - next.warnedAt >= WARN_EVERY_MS) {
-      next.warnedAt = now;
-      this.warn(this.view(connection.id, next));
+    // Updated in place: every authenticated request passes here (a copy per request was ~1 % of the
+    // event loop's time on the earn path).
+    let entry = this.entries.get(connection.id);
+    if (entry) {
+      entry.latest = skew;
+      entry.smoothed += ALPHA * (skew - entry.smoothed);
+      entry.seenAt = now;
+    } else {
+      entry = { vendor: connection.vendor, store: connection.storeId, latest: skew, smoothed: skew, seenAt: now, warnedAt: 0 };
+      this.entries.set(connection.id, entry);
     }
-    this.entries.set(connection.id, next);
+    if (Math.abs(entry.smoothed) > SKEW_FLAG_SECONDS && now - entry.warnedAt >= WARN_EVERY_MS) {
+      entry.warnedAt = now;
+      this.warn(this.view(connection.id, entry));
+    }
   }
 
   /** The connection's skew as this process saw it, or null when it sent nothing here. */
