@@ -138,6 +138,13 @@ export interface EarnOutcome {
    * this one was applied.
    */
   conflict?: { firstReceivedAt: string } | undefined;
+  /**
+   * The sale's fingerprint (saleFingerprint), on a sale processed now or a repeat identical to the
+   * one recorded: what the gateway's idempotency cache remembers for the transaction id, taken from
+   * here so the gateway's event loop does not compute it a second time. Never part of an answer to
+   * a vendor. An engine that does not send it leaves the gateway to compute it.
+   */
+  fingerprint?: string | undefined;
 }
 
 /** `RAISED` when the sale's total rose now; `UNCHANGED` when it already was at least that (or the sale is unknown, or in another currency). */

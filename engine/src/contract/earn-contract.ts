@@ -1,3 +1,4 @@
+import { saleFingerprint } from '@loyalty-gateway/core';
 import { describe, expect, it } from 'vitest';
 import { ANN, IDS, SCOPE, line, sale, testSeed } from '../testing/fixture.js';
 import { expectEngineError, type ContractContext } from './contract-harness.js';
@@ -14,9 +15,18 @@ export function earnContract(t: ContractContext): void {
         pointsEarned: 12,
         stampsUpdated: [],
         warning: null,
+        // What the gateway's cache remembers for the transaction id (it does not compute it again).
+        fingerprint: saleFingerprint(command.transaction),
       });
       const again = await t.engine.earn({ ...command, eventId: 'another-event' });
-      expect(again).toEqual({ status: 'duplicate', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null });
+      expect(again).toEqual({
+        status: 'duplicate',
+        membershipId: '',
+        pointsEarned: 0,
+        stampsUpdated: [],
+        warning: null,
+        fingerprint: saleFingerprint(command.transaction),
+      });
       expect(await t.balance(ANN)).toBe(1212);
     });
 

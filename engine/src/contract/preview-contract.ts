@@ -1,3 +1,4 @@
+import { saleFingerprint } from '@loyalty-gateway/core';
 import { describe, expect, it } from 'vitest';
 import { ANN, IDS, line, sale, SCOPE } from '../testing/fixture.js';
 import { expectEngineError, type ContractContext } from './contract-harness.js';
@@ -15,6 +16,7 @@ export function previewContract(t: ContractContext): void {
         pointsEarned: 12,
         stampsUpdated: [{ rewardId: IDS.stamp, rewardTitle: STAMP_TITLE, current: 2, required: 5, completed: false }],
         warning: null,
+        fingerprint: saleFingerprint(command.transaction),
       };
       expect(await t.engine.previewEarn(command)).toEqual(expected);
       // Again: the card did not move, the sale key is still free.
@@ -28,6 +30,7 @@ export function previewContract(t: ContractContext): void {
         pointsEarned: 0,
         stampsUpdated: [],
         warning: null,
+        fingerprint: saleFingerprint(command.transaction),
       });
       // The next sale's card starts where the earn left it, not where the previews would have.
       expect((await t.engine.earn(sale({ items: [line('Coffee', 1)] }))).stampsUpdated[0]).toMatchObject({ current: 3 });

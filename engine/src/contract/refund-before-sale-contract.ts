@@ -1,3 +1,4 @@
+import { saleFingerprint } from '@loyalty-gateway/core';
 import { describe, expect, it } from 'vitest';
 import { ANN, IDS, SCOPE, line, sale, uniqueId } from '../testing/fixture.js';
 import type { ContractContext } from './contract-harness.js';
@@ -26,6 +27,7 @@ export function refundBeforeSaleContract(t: ContractContext): void {
         pointsEarned: 0,
         stampsUpdated: [],
         warning: 'This order was refunded before the sale arrived (refund r-1): the 60 points it earned were reversed at once.',
+        fingerprint: saleFingerprint(command.transaction),
       });
       expect(await t.balance(ANN)).toBe(1200);
       // The refund's retry is the refund already recorded (its first answer); a new one finds nothing left.

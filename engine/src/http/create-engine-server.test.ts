@@ -1,4 +1,4 @@
-import type { LoyaltyEngine } from '@loyalty-gateway/core';
+import { saleFingerprint, type LoyaltyEngine } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ANN, SCOPE, openSeededEngine, sale, type TestEngine } from '../testing/fixture.js';
@@ -42,7 +42,14 @@ describe('engine HTTP service', () => {
   it('serves each port call as JSON', async () => {
     const command = sale({ totalMinor: 1299 });
     const earn = await app.inject({ method: 'POST', url: '/v1/earn', headers: auth, payload: command });
-    expect(earn.json()).toEqual({ status: 'processed', membershipId: 'MBR-0001', pointsEarned: 12, stampsUpdated: [], warning: null });
+    expect(earn.json()).toEqual({
+      status: 'processed',
+      membershipId: 'MBR-0001',
+      pointsEarned: 12,
+      stampsUpdated: [],
+      warning: null,
+      fingerprint: saleFingerprint(command.transaction),
+    });
     const eligibility = await app.inject({ method: 'POST', url: '/v1/eligibility', headers: auth, payload: { ...SCOPE, customer: ANN } });
     expect(eligibility.json()).toMatchObject({ membershipId: 'MBR-0001', walletBalance: 1212 });
     const reverse = await app.inject({

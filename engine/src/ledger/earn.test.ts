@@ -1,3 +1,4 @@
+import { saleFingerprint } from '@loyalty-gateway/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import { ANN, balanceOf, ledgerSum, openSeededEngine, sale, testSeed, type TestEngine } from '../testing/fixture.js';
@@ -14,10 +15,18 @@ describe.each(testDialects())('earn on $name', ({ name }) => {
   it('credits floor(total × earnRate) to a resolved member, once', async () => {
     const command = sale({ totalMinor: 1299 });
     const first = await t.engine.earn(command);
-    expect(first).toEqual({ status: 'processed', membershipId: 'MBR-0001', pointsEarned: 12, stampsUpdated: [], warning: null });
+    const fingerprint = saleFingerprint(command.transaction);
+    expect(first).toEqual({
+      status: 'processed',
+      membershipId: 'MBR-0001',
+      pointsEarned: 12,
+      stampsUpdated: [],
+      warning: null,
+      fingerprint,
+    });
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1212);
     const again = await t.engine.earn({ ...command, eventId: 'another-event' });
-    expect(again).toEqual({ status: 'duplicate', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null });
+    expect(again).toEqual({ status: 'duplicate', membershipId: '', pointsEarned: 0, stampsUpdated: [], warning: null, fingerprint });
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1212);
     expect(await ledgerSum(t.db, 'MBR-0001')).toBe(1212);
   });

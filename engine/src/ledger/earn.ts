@@ -109,7 +109,7 @@ async function duplicateOf(trx: Tx, command: EarnCommand, fingerprint: string): 
     transactionId: command.transaction.id,
   });
   const recorded = rows[0];
-  if (!recorded?.fingerprint || recorded.fingerprint === fingerprint) return { ...DUPLICATE, stampsUpdated: [] };
+  if (!recorded?.fingerprint || recorded.fingerprint === fingerprint) return { ...DUPLICATE, stampsUpdated: [], fingerprint };
   return { ...DUPLICATE, stampsUpdated: [], conflict: { firstReceivedAt: recorded.created_at } };
 }
 
@@ -291,6 +291,7 @@ export async function earn(ctx: EngineContext, command: EarnCommand, options: En
         pointsEarned,
         stampsUpdated,
         warning: joinWarnings(earlier?.warning ?? null, plan.warning),
+        fingerprint,
       };
     },
     options.deadline,

@@ -155,11 +155,15 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
         const transactionId = envelope.transaction.id;
         const bySale = saleKey(connection, transactionId);
         const command = toEarnCommand(connection, envelope);
-        const fingerprint = saleFingerprint(command.transaction);
+        // Computed here only when the engine does not give it (a repeat found in the cache, an
+        // engine that does not send it): the engine computes it for the ledger anyway.
+        const fingerprintHere = () => saleFingerprint(command.transaction);
         const [sold = null, evented = null] = await readBoth(bySale, byEvent);
         if (sold !== null) {
           const mark = readSaleMark(sold);
-          if (mark === null || mark.fingerprint === fingerprint) return DUPLICATE_SALE;
+          if (mark === null) return DUPLICATE_SALE;
+          const fingerprint = fingerprintHere();
+          if (mark.fingerprint === fingerprint) return DUPLICATE_SALE;
           if (preview) return conflictResult(transactionId, mark.receivedAt, options.featured === true);
           return conflictOrRaise(
             { connection, transactionId, firstReceivedAt: mark.receivedAt, source: 'cache' },
@@ -169,15 +173,18 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
           );
         }
         if (evented !== null) return DUPLICATE_SALE;
-        if (preview) return earnResult(await call(() => engine.previewEarn(command)), transactionId, options.featured === true);
-        const outcome = await call(() => engine.earn(command));
+        if (preview) {
+          const { fingerprint: _previewed, ...previewed } = await call(() => engine.previewEarn(command));
+          return earnResult(previewed, transactionId, options.featured === true);
+        }
+        const { fingerprint: recorded, ...outcome } = await call(() => engine.earn(command));
         if (outcome.conflict) {
           const conflict: SaleConflict = { connection, transactionId, firstReceivedAt: outcome.conflict.firstReceivedAt, source: 'ledger' };
-          if (options.raise === true) return conflictOrRaise(conflict, command, fingerprint, options);
+          if (options.raise === true) return conflictOrRaise(conflict, command, fingerprintHere(), options);
           onConflict?.(conflict);
         } else {
           // The first sale under this key (or its identical repeat): its fingerprint answers later repeats.
-          remember(bySale, saleMark(fingerprint, new Date().toISOString()));
+          remember(bySale, saleMark(recorded ?? fingerprintHere(), new Date().toISOString()));
           remember(byEvent, SEEN);
         }
         return earnResult(outcome, transactionId, options.featured === true);
