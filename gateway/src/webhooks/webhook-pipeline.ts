@@ -173,18 +173,15 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
           );
         }
         if (evented !== null) return DUPLICATE_SALE;
-        if (preview) {
-          const { fingerprint: _previewed, ...previewed } = await call(() => engine.previewEarn(command));
-          return earnResult(previewed, transactionId, options.featured === true);
-        }
-        const { fingerprint: recorded, ...outcome } = await call(() => engine.earn(command));
+        if (preview) return earnResult(await call(() => engine.previewEarn(command)), transactionId, options.featured === true);
+        const outcome = await call(() => engine.earn(command));
         if (outcome.conflict) {
           const conflict: SaleConflict = { connection, transactionId, firstReceivedAt: outcome.conflict.firstReceivedAt, source: 'ledger' };
           if (options.raise === true) return conflictOrRaise(conflict, command, fingerprintHere(), options);
           onConflict?.(conflict);
         } else {
           // The first sale under this key (or its identical repeat): its fingerprint answers later repeats.
-          remember(bySale, saleMark(recorded ?? fingerprintHere(), new Date().toISOString()));
+          remember(bySale, saleMark(outcome.fingerprint ?? fingerprintHere(), new Date().toISOString()));
           remember(byEvent, SEEN);
         }
         return earnResult(outcome, transactionId, options.featured === true);

@@ -71,8 +71,12 @@ export function conflictResult(transactionId: string, firstReceivedAt: string, f
 /** The outcome a request log line and the metrics record: the status, or `conflict`. */
 export const webhookOutcome = (result: WebhookResult): string => (CONFLICTS.has(result) ? 'conflict' : result.status);
 
+/** An earn's (or a preview's) outcome as the vendor is answered: the engine's fingerprint stays out of it. */
 export function earnResult(outcome: EarnOutcome, transactionId: string, featured = false): WebhookResult {
-  if (outcome.status !== 'duplicate') return outcome;
+  if (outcome.status !== 'duplicate') {
+    const { fingerprint: _engineOnly, ...result } = outcome;
+    return result;
+  }
   return outcome.conflict ? conflictResult(transactionId, outcome.conflict.firstReceivedAt, featured) : DUPLICATE_SALE;
 }
 
