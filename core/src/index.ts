@@ -8,6 +8,7 @@
 export { decimalToMinor, fromMinorUnits, MAX_MONEY, NonNegativeMoney, PositiveMoney, toMinorUnits } from './money.js';
 export { groupDigits } from './number-text.js';
 export { trimTrailingSlashes } from './trim-trailing-slashes.js';
+export { uuidV7 } from './uuid-v7.js';
 
 // The coded error table
 export {

@@ -1,17 +1,4 @@
-import { randomBytes } from 'node:crypto';
-
-let pool = Buffer.alloc(0);
-let offset = 0;
-
-function random10(): Buffer {
-  if (offset + 10 > pool.length) {
-    pool = randomBytes(4096);
-    offset = 0;
-  }
-  const out = pool.subarray(offset, offset + 10);
-  offset += 10;
-  return out;
-}
+import { uuidV7 } from '@loyalty-gateway/core';
 
 let lastMs = -1;
 let counter = 0;
@@ -35,10 +22,5 @@ export function newId(now: number = Date.now()): string {
     lastMs += 1;
     counter = 0;
   }
-  const r = random10();
-  const hex = lastMs.toString(16).padStart(12, '0') + r.toString('hex');
-  // version 7 in the 13th hex digit (then the counter), variant 10xx in the 17th.
-  const version = `7${counter.toString(16).padStart(3, '0')}`;
-  const variant = ((parseInt(hex[15]!, 16) & 0x3) | 0x8).toString(16) + hex.slice(16, 19);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${version}-${variant}-${hex.slice(19, 31)}`;
+  return uuidV7(lastMs, counter);
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uuidV7 } from '@loyalty-gateway/core';
 import type { IncomingMessage } from 'node:http';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -11,15 +11,12 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * A UUIDv7 (RFC 9562): the millisecond time in the first 48 bits, then 74 random bits (taken from
- * Node's pooled v4 generator, whose variant bits are already v7's). Ids sort by time, so the
- * journal's request-id index is appended to instead of written at random pages (a random UUID
- * per request cost the journal's writer ~4 µs per entry), and logs sort by it too.
+ * A UUIDv7 (RFC 9562): the millisecond time in the first 48 bits, then 74 random bits. Ids sort by
+ * time, so the journal's request-id index is appended to instead of written at random pages (a
+ * random UUID per request cost the journal's writer ~4 µs per entry), and logs sort by it too.
  */
 export function timeOrderedUuid(now = Date.now()): string {
-  const random = randomUUID();
-  const time = now.toString(16).padStart(12, '0');
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15)}`;
+  return uuidV7(now);
 }
 
 /**
