@@ -129,19 +129,22 @@ function runGateway(extraEnv: Record<string, string>, nodeFlags: string[] = []) 
   };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
-  return new Promise<{ code: number | null; out: string; heapLimitMb: (msg: string) => number | undefined }>((resolve) =>
-    child.once('exit', (code) =>
-      resolve({
-        code,
-        out,
-        heapLimitMb: (msg) =>
-          out
-            .split('\n')
-            .filter((line) => line.startsWith('{'))
-            .map((line) => JSON.parse(line) as { msg: string; heapLimitMb?: number })
-            .find((line) => line.msg === msg)?.heapLimitMb,
-      }),
-    ),
+  type Line = { msg: string; heapLimitMb?: number; checkpointsLedger?: boolean };
+  return new Promise<{
+    code: number | null;
+    out: string;
+    heapLimitMb: (msg: string) => number | undefined;
+    line: (msg: string) => Line | undefined;
+  }>((resolve) =>
+    child.once('exit', (code) => {
+      const line = (msg: string) =>
+        out
+          .split('\n')
+          .filter((text) => text.startsWith('{'))
+          .map((text) => JSON.parse(text) as Line)
+          .find((parsed) => parsed.msg === msg);
+      resolve({ code, out, heapLimitMb: (msg) => line(msg)?.heapLimitMb, line });
+    }),
   );
 }
 
@@ -157,6 +160,8 @@ describe('the memory bounds of a gateway process', () => {
       expect(run.heapLimitMb('delivery journal writer thread started')).toBe(
         JOURNAL_WORKER_LIMITS.maxOldGenerationSizeMb + JOURNAL_WORKER_LIMITS.maxYoungGenerationSizeMb,
       );
+      // On its own thread the writer also checkpoints the embedded engine's ledger in the background.
+      expect(run.line('delivery journal writer thread started')?.checkpointsLedger).toBe(true);
       // `npm start` (tsx) leaves the main thread's heap to node's default; the production start bounds it.
       // The idempotency cache is outside V8's heap: its bound does not move the heap's.
       if (compiled) expect(run.heapLimitMb('main thread heap limit')).toBe(MAIN_WORKING_SET_MB + 3 * MAIN_SEMI_SPACE_MB);
@@ -166,6 +171,8 @@ describe('the memory bounds of a gateway process', () => {
     expect(hosted.heapLimitMb("delivery journal writer started on the loyalty engine's thread"), hosted.out).toBe(
       ENGINE_WORKER_LIMITS.maxOldGenerationSizeMb + ENGINE_WORKER_LIMITS.maxYoungGenerationSizeMb,
     );
+    // Hosted there, it leaves the ledger's checkpoints to the engine (on its thread they would hold the engine as its own do).
+    expect(hosted.line("delivery journal writer started on the loyalty engine's thread")?.checkpointsLedger).toBe(false);
     // With the engine as a service there is no engine thread to host it: a thread of its own, whatever the setting.
     const remote = await runGateway({
       GATEWAY_JOURNAL_WRITER: 'engine',
@@ -175,6 +182,8 @@ describe('the memory bounds of a gateway process', () => {
     expect(remote.heapLimitMb('delivery journal writer thread started'), remote.out).toBe(
       JOURNAL_WORKER_LIMITS.maxOldGenerationSizeMb + JOURNAL_WORKER_LIMITS.maxYoungGenerationSizeMb,
     );
+    // No ledger in this process to checkpoint.
+    expect(remote.line('delivery journal writer thread started')?.checkpointsLedger).toBe(false);
   }, 60_000);
 
   it('GATEWAY_HEAP_MB, or a --max-old-space-size, too small for the working set stops the boot with a ConfigError', async () => {

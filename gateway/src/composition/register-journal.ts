@@ -25,6 +25,10 @@ export function registerJournal(c: DependencyContainer, config: GatewayConfig): 
         // service) the writer has a thread of its own.
         const engine = sqliteFile && config.GATEWAY_JOURNAL_WRITER === 'engine' ? await open(r, TOKENS.embeddedEngine) : null;
         const writerHost = (engine as Partial<WorkerEngine> | null)?.hostOnEngineThread?.bind(engine);
+        // The embedded engine's ledger on SQLite: checkpointed in the background by the writer's own
+        // thread, off the engine's (journal-writer.ts, LEDGER_CHECKPOINT_MS).
+        const checkpointFile =
+          sqliteFile && !config.LOYALTY_ENGINE_URL && !writerHost ? (await open(r, TOKENS.databases)).engine.sqliteFile : undefined;
         const journal = await createDeliveryJournal({
           database: await open(r, TOKENS.gatewayDatabase),
           masterKey: await open(r, TOKENS.masterKey),
@@ -35,13 +39,19 @@ export function registerJournal(c: DependencyContainer, config: GatewayConfig): 
           sqliteCacheMb: config.GATEWAY_SQLITE_CACHE_MB,
           writerResourceLimits: JOURNAL_WORKER_LIMITS,
           writerHost,
+          checkpointFile,
           onError: (error, dropped) =>
             log?.warn({ err: error, dropped }, 'delivery journal: entries could not be written (requests are unaffected)'),
         });
         const writer = journal.writerThread();
         void writer?.ready.then(({ heapSizeLimit, cacheSize }) =>
           log?.info(
-            { on: writer.where, heapLimitMb: Math.round(heapSizeLimit / MiB), sqliteCacheMb: Math.round(-cacheSize / 1024) },
+            {
+              on: writer.where,
+              heapLimitMb: Math.round(heapSizeLimit / MiB),
+              sqliteCacheMb: Math.round(-cacheSize / 1024),
+              checkpointsLedger: checkpointFile !== undefined,
+            },
             writer.where === 'engine thread'
               ? "delivery journal writer started on the loyalty engine's thread"
               : 'delivery journal writer thread started',

@@ -263,6 +263,12 @@ export interface DeliveryJournalOptions {
    * instead of a thread of its own. See journal-writer.ts.
    */
   writerHost?: WriterHost | undefined;
+  /**
+   * With `sqliteFile` and a writer thread of its own: another SQLite database in WAL mode (the
+   * embedded engine's ledger) that the writer thread checkpoints in the background, so that the
+   * ledger's own checkpoints find its pages already copied (see journal-worker.ts, ledgerCheckpoints).
+   */
+  checkpointFile?: string | undefined;
   /** PostgreSQL: the bytes of rows (their JSON) one statement carries at most (see openJournalWriter). Default 16 MiB. */
   maxStatementBytes?: number;
   /** Entries one statement of a list's search examines (see list). Default 20,000. */

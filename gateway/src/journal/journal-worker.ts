@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { getHeapStatistics } from 'node:v8';
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
@@ -25,6 +26,44 @@ export interface JournalWriterData {
   /** How many values a row has. */
   columns: number;
   cacheSize: string;
+  /** Another WAL database this thread checkpoints in the background (ledgerCheckpoints). */
+  checkpoint?: { file: string; everyMs: number } | undefined;
+}
+
+/**
+ * Checkpoint `file`'s WAL every `everyMs` from this thread, with a connection of its own: a PASSIVE
+ * checkpoint copies the committed pages into the database file and syncs it without waiting for the
+ * database's writer or holding it. The writer (the engine's thread) keeps its own automatic
+ * checkpoint, which then finds the pages copied: it copies the few frames committed since, syncs,
+ * and its next transaction starts the WAL again from the top, so the WAL stays bounded as before.
+ * Before this, each of those checkpoints copied up to ~1,000 pages and waited for the sync on the
+ * engine's thread, and every earn behind it waited too; on a large ledger, where few earns share a
+ * page, each copied nearly all of them (docs/benchmarks.md, "Cost at ledger size").
+ *
+ * Opened on the first tick the file exists (the engine creates it; this thread never does). Busy
+ * (the engine's own checkpoint running, a recovery) is tried again at the next tick; any other
+ * failure stops the background checkpoints, and the engine's own carry on alone, as before.
+ * Answers a stop function.
+ */
+export function ledgerCheckpoints({ file, everyMs }: { file: string; everyMs: number }): () => void {
+  let db: Database.Database | null = null;
+  const timer = setInterval(() => {
+    if (db === null && !existsSync(file)) return;
+    try {
+      db ??= new Database(file, { fileMustExist: true, timeout: 0 });
+      db.pragma('wal_checkpoint(PASSIVE)');
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return;
+      stop();
+    }
+  }, everyMs);
+  timer.unref();
+  const stop = () => {
+    clearInterval(timer);
+    db?.close();
+    db = null;
+  };
+  return stop;
 }
 
 type Message =
@@ -44,7 +83,8 @@ export type WriterAnswer = {
 };
 
 /** Serve the journal's writes on `port` until it is closed or told to close. */
-export function serve(port: MessagePort, { file, insert: insertSql, columns, cacheSize, hosted }: JournalWriterData): void {
+export function serve(port: MessagePort, { file, insert: insertSql, columns, cacheSize, hosted, checkpoint }: JournalWriterData): void {
+  const stopCheckpoints = checkpoint ? ledgerCheckpoints(checkpoint) : () => undefined;
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -98,6 +138,7 @@ export function serve(port: MessagePort, { file, insert: insertSql, columns, cac
     if (closed) return;
     closed = true;
     void queue.then(() => {
+      stopCheckpoints();
       db.close();
       port.close();
     });
