@@ -103,11 +103,13 @@ describe('ledgerCheckpoints (the writer thread checkpointing the ledger in the b
   it("stops at a failure other than busy, leaving the checkpoints to the ledger's own connection", async () => {
     const file = path.join(dir, 'engine.sqlite');
     writeFileSync(file, Buffer.alloc(8192, 7)); // not a database
+    writeFileSync(`${file}-wal`, Buffer.alloc(8192, 7)); // nor a WAL: the pass opens the file, and fails
     const stop = ledgerCheckpoints({ file, everyMs: 10 });
     try {
       await new Promise((resolve) => setTimeout(resolve, 60));
       // The same file, emptied (an empty file is an empty database): a connection still open on it would checkpoint it now.
       truncateSync(file, 0);
+      rmSync(`${file}-wal`, { force: true });
       const { db, write } = openWriter(file);
       write(100);
       await new Promise((resolve) => setTimeout(resolve, 200));
