@@ -155,14 +155,11 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
         const transactionId = envelope.transaction.id;
         const bySale = saleKey(connection, transactionId);
         const command = toEarnCommand(connection, envelope);
-        // Computed here only when the engine does not give it (a repeat found in the cache, an
-        // engine that does not send it): the engine computes it for the ledger anyway.
-        const fingerprintHere = () => saleFingerprint(command.transaction);
         const [sold = null, evented = null] = await readBoth(bySale, byEvent);
         if (sold !== null) {
           const mark = readSaleMark(sold);
           if (mark === null) return DUPLICATE_SALE;
-          const fingerprint = fingerprintHere();
+          const fingerprint = saleFingerprint(command.transaction);
           if (mark.fingerprint === fingerprint) return DUPLICATE_SALE;
           if (preview) return conflictResult(transactionId, mark.receivedAt, options.featured === true);
           return conflictOrRaise(
@@ -177,11 +174,13 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
         const outcome = await call(() => engine.earn(command));
         if (outcome.conflict) {
           const conflict: SaleConflict = { connection, transactionId, firstReceivedAt: outcome.conflict.firstReceivedAt, source: 'ledger' };
-          if (options.raise === true) return conflictOrRaise(conflict, command, fingerprintHere(), options);
+          if (options.raise === true) return conflictOrRaise(conflict, command, saleFingerprint(command.transaction), options);
           onConflict?.(conflict);
         } else {
-          // The first sale under this key (or its identical repeat): its fingerprint answers later repeats.
-          remember(bySale, saleMark(outcome.fingerprint ?? fingerprintHere(), new Date().toISOString()));
+          // The first sale under this key (or its identical repeat): its fingerprint answers later
+          // repeats. The engine computes it for the ledger and gives it; computed here only when an
+          // engine does not send it.
+          remember(bySale, saleMark(outcome.fingerprint ?? saleFingerprint(command.transaction), new Date().toISOString()));
           remember(byEvent, SEEN);
         }
         return earnResult(outcome, transactionId, options.featured === true);
