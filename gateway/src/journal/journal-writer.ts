@@ -42,17 +42,25 @@ const SQLITE_INSERT = `insert into gw_deliveries (${COLUMNS.join(', ')}) values 
  */
 export const LEDGER_CHECKPOINT_MS = 50;
 
+/** What a writer thread is started with (startWriter's, the page cache as its pragma's value). */
+interface WriterSetup {
+  /** The journal's SQLite file. */
+  file: string;
+  /** SQLite's `cache_size` value (sqliteCacheSizePragma). */
+  cacheSize: string;
+  /** The thread's V8 heap bounds (its own thread only). */
+  resourceLimits: ResourceLimits | undefined;
+  /** Hosted on this thread instead of one of its own (the embedded engine's). */
+  host: WriterHost | undefined;
+  /** The ledger's SQLite file to checkpoint in the background (its own thread only; LEDGER_CHECKPOINT_MS). */
+  checkpointFile: string | undefined;
+}
+
 /**
  * One writer (journal-worker.ts), hosted on another thread (`host`) or on a thread of its own: post
  * a batch, resolved when it is committed (rejected with the writer's error).
  */
-function writerThread(
-  file: string,
-  cacheSize: string,
-  resourceLimits: ResourceLimits | undefined,
-  host: WriterHost | undefined,
-  checkpointFile: string | undefined,
-) {
+function writerThread({ file, cacheSize, resourceLimits, host, checkpointFile }: WriterSetup) {
   const data: JournalWriterData = {
     journalWriter: true,
     hosted: host !== undefined,
@@ -171,19 +179,12 @@ export interface QueryAnswer {
  * died — until close(): after it, batches and statements fail instead of starting a thread that
  * nothing would close (the run history's pruning sends its statements here too).
  */
-function startWriter(
-  file: string,
-  cacheMb: number,
-  resourceLimits: ResourceLimits | undefined,
-  host: WriterHost | undefined,
-  checkpointFile: string | undefined,
-) {
-  const cacheSize = sqliteCacheSizePragma(cacheMb);
-  let thread = writerThread(file, cacheSize, resourceLimits, host, checkpointFile);
+function startWriter(setup: WriterSetup) {
+  let thread = writerThread(setup);
   let closed = false;
   const live = () => {
     if (closed) throw new Error('the delivery journal is closed');
-    if (!thread.alive) thread = writerThread(file, cacheSize, resourceLimits, host, checkpointFile);
+    if (!thread.alive) thread = writerThread(setup);
     return thread;
   };
   return {
@@ -223,13 +224,13 @@ export function openJournalWriter(options: DeliveryJournalOptions) {
   const db = options.database.db as JournalDb;
   const thread =
     options.sqliteFile && options.database.dialect === 'sqlite'
-      ? startWriter(
-          options.sqliteFile,
-          options.sqliteCacheMb ?? SQLITE_DEFAULT_CACHE_MB,
-          options.writerResourceLimits,
-          options.writerHost,
-          options.checkpointFile,
-        )
+      ? startWriter({
+          file: options.sqliteFile,
+          cacheSize: sqliteCacheSizePragma(options.sqliteCacheMb ?? SQLITE_DEFAULT_CACHE_MB),
+          resourceLimits: options.writerResourceLimits,
+          host: options.writerHost,
+          checkpointFile: options.checkpointFile,
+        })
       : null;
   const postgres = options.database.dialect === 'postgres';
   // jsonb refuses a value over 256 MiB: 200 kept requests of up to 1 MiB each (sealed, ~1.4 MiB of
