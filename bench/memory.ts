@@ -129,7 +129,7 @@ try {
     `idle ${idle.toFixed(0)} MiB; under load (${duration} s, ${connections} connections, ${served} earns): peak ${peak.toFixed(0)} MiB, mean ${(sum / Math.max(1, samples)).toFixed(0)} MiB; idle 5 s after ${(server.rss() / MB).toFixed(0)} MiB` +
       `; ${(served / seconds).toFixed(0)} earns/s, ${cpu.toFixed(0)} µs CPU per earn (gateway, all threads)` +
       (process.env.BENCH_NODE_OPTIONS ? ` (NODE_OPTIONS=${process.env.BENCH_NODE_OPTIONS})` : '') +
-      (prod ? ' (gateway/bin/start)' : '') +
+      (prod ? ` (${process.env.BENCH_START_SCRIPT ?? 'gateway/bin/start'})` : '') +
       (process.env.BENCH_GATEWAY ? ` (${process.env.BENCH_GATEWAY})` : '') +
       (process.env.BENCH_ENV ? ` (${process.env.BENCH_ENV})` : ''),
   );
