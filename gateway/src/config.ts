@@ -138,8 +138,9 @@ export const GatewayConfig = z
      */
     GATEWAY_HEAP_MB: optional(wholeNumberEnv('MiB').max(1_048_576, { message: 'must be at most 1048576 (MiB)' })),
     /**
-     * SQLite: the page cache of each of the gateway's connections (store, engine, journal writer), in
-     * MiB. 2 by default, half of storage's SQLITE_DEFAULT_CACHE_MB (the engine service's): through the
+     * SQLite: the page cache of each of the gateway's connections (store, engine, journal writer,
+     * the ledger's background checkpoints), in MiB. 2 by default, half of storage's
+     * SQLITE_DEFAULT_CACHE_MB (the engine service's): through the
      * production start the process peaks 6 MiB lower under load at the same earns/s, and the journal
      * writer's µs per entry did not move (docs/benchmarks.md).
      */

@@ -26,7 +26,7 @@ export interface JournalWriterData {
   /** How many values a row has. */
   columns: number;
   cacheSize: string;
-  /** Another WAL database this thread checkpoints in the background (ledgerCheckpoints). */
+  /** Another WAL database this thread checkpoints in the background (ledgerCheckpoints; its connection's cache bounded by `cacheSize` too). */
   checkpoint?: { file: string; everyMs: number } | undefined;
 }
 
@@ -49,7 +49,7 @@ const IDLE_CHECK_MS = 1000;
  * own checkpoint running, a recovery) is tried again at the next look; any other failure stops the
  * background checkpoints, and the engine's own carry on alone, as before. Answers a stop function.
  */
-export function ledgerCheckpoints({ file, everyMs }: { file: string; everyMs: number }): () => void {
+export function ledgerCheckpoints({ file, everyMs, cacheSize }: { file: string; everyMs: number; cacheSize: string }): () => void {
   let db: Database.Database | null = null;
   let checkpoint: Database.Statement | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -68,7 +68,7 @@ export function ledgerCheckpoints({ file, everyMs }: { file: string; everyMs: nu
     }
     waitMs = everyMs;
     try {
-      db ??= new Database(file, { fileMustExist: true, timeout: 0 });
+      db ??= openForCheckpoints(file, cacheSize);
       checkpoint ??= db.prepare('pragma wal_checkpoint(passive)');
       checkpoint.get();
       walSeen = walNow;
@@ -93,6 +93,22 @@ export function ledgerCheckpoints({ file, everyMs }: { file: string; everyMs: nu
   return stop;
 }
 
+/**
+ * The checkpoints' own connection to `file`: never creating it, never waiting for a lock (a busy
+ * pass is tried again at the next look), and bounded by `cacheSize` as every other connection of
+ * the gateway is (GATEWAY_SQLITE_CACHE_MB), not better-sqlite3's 16 MB default.
+ */
+export function openForCheckpoints(file: string, cacheSize: string): Database.Database {
+  const db = new Database(file, { fileMustExist: true, timeout: 0 });
+  try {
+    db.pragma(cacheSize);
+  } catch (error) {
+    db.close(); // the pass decides, as for its own failures: busy opens it again at the next look, anything else stops
+    throw error;
+  }
+  return db;
+}
+
 type Message =
   | { id: number; chunks: Uint8Array[] }
   /** One statement compiled on the HTTP thread (the pruning's), run on this thread's connection. */
@@ -111,7 +127,7 @@ export type WriterAnswer = {
 
 /** Serve the journal's writes on `port` until it is closed or told to close. */
 export function serve(port: MessagePort, { file, insert: insertSql, columns, cacheSize, hosted, checkpoint }: JournalWriterData): void {
-  const stopCheckpoints = checkpoint ? ledgerCheckpoints(checkpoint) : () => undefined;
+  const stopCheckpoints = checkpoint ? ledgerCheckpoints({ ...checkpoint, cacheSize }) : () => undefined;
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -6,9 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { openJournalFile } from '../testing/journal-entries.js';
 import { createDeliveryJournal } from './delivery-journal.js';
-import { ledgerCheckpoints } from './journal-worker.js';
+import { ledgerCheckpoints, openForCheckpoints } from './journal-worker.js';
 
 const PAGE = 4096;
+const CACHE = 'cache_size = -2048';
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'lg-ledger-checkpoints-'));
@@ -51,7 +52,7 @@ describe('ledgerCheckpoints (the writer thread checkpointing the ledger in the b
     // Nothing checkpointed the 200 pages: they are in the WAL only.
     expect(before).toBeLessThan(20 * PAGE);
     expect(size(`${file}-wal`)).toBeGreaterThan(200 * PAGE);
-    const stop = ledgerCheckpoints({ file, everyMs: 10 });
+    const stop = ledgerCheckpoints({ file, everyMs: 10, cacheSize: CACHE });
     try {
       expect(await eventually(() => size(file) >= 200 * PAGE)).toBe(true);
       expect((db.prepare('select count(*) as n from rows').get() as { n: number }).n).toBe(200);
@@ -64,7 +65,7 @@ describe('ledgerCheckpoints (the writer thread checkpointing the ledger in the b
   it("keeps the WAL bounded: each of the writer's transactions finds the last one copied and starts the WAL again", async () => {
     const file = path.join(dir, 'engine.sqlite');
     const { db, write } = openWriter(file);
-    const stop = ledgerCheckpoints({ file, everyMs: 10 });
+    const stop = ledgerCheckpoints({ file, everyMs: 10, cacheSize: CACHE });
     try {
       let largestWal = 0;
       for (let n = 1; n <= 30; n++) {
@@ -85,9 +86,23 @@ describe('ledgerCheckpoints (the writer thread checkpointing the ledger in the b
     control.db.close();
   });
 
+  it("opens the ledger with the gateway's page-cache bound, not better-sqlite3's 16 MB default, and never creates it", () => {
+    const file = path.join(dir, 'engine.sqlite');
+    expect(() => openForCheckpoints(file, CACHE)).toThrow();
+    expect(existsSync(file)).toBe(false);
+    const { db: writer } = openWriter(file);
+    const db = openForCheckpoints(file, CACHE);
+    try {
+      expect(db.pragma('cache_size', { simple: true })).toBe(-2048);
+    } finally {
+      db.close();
+      writer.close();
+    }
+  });
+
   it('never creates the file: it begins once the engine has', async () => {
     const file = path.join(dir, 'engine.sqlite');
-    const stop = ledgerCheckpoints({ file, everyMs: 10 });
+    const stop = ledgerCheckpoints({ file, everyMs: 10, cacheSize: CACHE });
     try {
       await new Promise((resolve) => setTimeout(resolve, 60));
       expect(existsSync(file)).toBe(false);
@@ -104,7 +119,7 @@ describe('ledgerCheckpoints (the writer thread checkpointing the ledger in the b
     const file = path.join(dir, 'engine.sqlite');
     writeFileSync(file, Buffer.alloc(8192, 7)); // not a database
     writeFileSync(`${file}-wal`, Buffer.alloc(8192, 7)); // nor a WAL: the pass opens the file, and fails
-    const stop = ledgerCheckpoints({ file, everyMs: 10 });
+    const stop = ledgerCheckpoints({ file, everyMs: 10, cacheSize: CACHE });
     try {
       await new Promise((resolve) => setTimeout(resolve, 60));
       // The same file, emptied (an empty file is an empty database): a connection still open on it would checkpoint it now.
