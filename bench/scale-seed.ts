@@ -218,9 +218,13 @@ export async function grow(dir: string, want: Sizes, postgresUrl?: string): Prom
         `select * from ledger_entries where kind = 'earn' and ref_id in (select id from sales where transaction_id not like 'H-%') limit 1`,
         engine,
       ],
-      ['t_card', 'select * from stamp_cards limit 1', engine],
+      ['t_card', `select * from balances where reward_id <> '' limit 1`, engine],
       ['t_member', `select * from members where membership_id = 'MBR-BENCH'`, engine],
-      ['t_wallet', `select * from wallets where member_id in (select id from members where membership_id = 'MBR-BENCH')`, engine],
+      [
+        't_wallet',
+        `select * from balances where reward_id = '' and member_id in (select id from members where membership_id = 'MBR-BENCH')`,
+        engine,
+      ],
       [
         't_delivery',
         `select * from gw_deliveries where transaction_id not like 'H-%' and connection_id is not null order by id limit 1`,
@@ -235,7 +239,7 @@ export async function grow(dir: string, want: Sizes, postgresUrl?: string): Prom
     const stamps = Number((await engine.all('select stamps_total from t_card'))[0]!.stamps_total);
     const required = Number((await engine.all(`select stamps_required as r from rewards where id = (select reward_id from t_card)`))[0]!.r);
 
-    // Members (generated ones: membership id MBR-S-<n>), a wallet and a stamp card each.
+    // Members (generated ones: membership id MBR-S-<n>), a wallet and a stamp card each (their two balances rows).
     const haveMembers = await count(engine, 'members', `where membership_id like 'MBR-S-%'`);
     if (haveMembers > 0 && want.members !== haveMembers && (await count(engine, 'sales', `where transaction_id like 'H-%'`)) > 0)
       throw new Error(`members are fixed once sales are generated (have ${haveMembers})`);
@@ -263,24 +267,22 @@ export async function grow(dir: string, want: Sizes, postgresUrl?: string): Prom
     );
     await engine.exec('create unique index t_members_n on t_members (n)');
     if (want.members > haveMembers) {
-      for (const [table, template, key] of [
-        ['wallets', 't_wallet', 'member_id'],
-        ['stamp_cards', 't_card', 'member_id'],
-      ] as const) {
-        const cols = await columns(engine, table);
-        const zero: Record<string, string> = {
-          balance: '0',
-          lifetime_points: '0',
-          stamps_total: '0',
-          cards_completed: '0',
-          cards_redeemed: '0',
-        };
-        await engine.exec('begin');
-        await engine.exec(
-          `insert into ${table} (${cols.join(', ')}) select ${cols.map((c) => (c === key ? 'm.id' : (zero[c] ?? `t.${c}`))).join(', ')} from t_members m cross join ${template} t where m.n >= ${haveMembers}`,
-        );
-        await engine.exec('commit');
-      }
+      const cols = await columns(engine, 'balances');
+      const value: Record<string, string> = {
+        member_id: 'm.id',
+        balance: '0',
+        lifetime_points: '0',
+        stamps_total: '0',
+        cards_completed: '0',
+        cards_redeemed: '0',
+      };
+      // In key order: each member's wallet, then its card.
+      await engine.exec('begin');
+      await engine.exec(
+        `insert into balances (${cols.join(', ')}) select ${cols.map((c) => value[c] ?? `t.${c}`).join(', ')} ` +
+          `from t_members m cross join (select * from t_wallet union all select * from t_card) t where m.n >= ${haveMembers} order by m.n, t.reward_id`,
+      );
+      await engine.exec('commit');
     }
     const members = want.members;
 
@@ -323,10 +325,10 @@ export async function grow(dir: string, want: Sizes, postgresUrl?: string): Prom
     const times = (j: string) =>
       `(${s.div(`${want.sales} - 1 - ${j} + ${members}`, String(members))} - ${s.div(`${haveSales} - 1 - ${j} + ${members}`, String(members))})`;
     await engine.exec(
-      `update wallets set balance = balance + ${points} * ${times('m.n')}, lifetime_points = lifetime_points + ${points} * ${times('m.n')} from t_members m where m.id = wallets.member_id`,
+      `update balances set balance = balance + ${points} * ${times('m.n')}, lifetime_points = lifetime_points + ${points} * ${times('m.n')} from t_members m where m.id = balances.member_id and balances.reward_id = ''`,
     );
     await engine.exec(
-      `update stamp_cards set stamps_total = stamps_total + ${stamps} * ${times('m.n')}, cards_completed = ${s.div(`stamps_total + ${stamps} * ${times('m.n')}`, String(required))} from t_members m where m.id = stamp_cards.member_id`,
+      `update balances set stamps_total = stamps_total + ${stamps} * ${times('m.n')}, cards_completed = ${s.div(`stamps_total + ${stamps} * ${times('m.n')}`, String(required))} from t_members m where m.id = balances.member_id and balances.reward_id <> ''`,
     );
     await engine.exec('commit');
 

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * The engine's tables (no `gw_` prefix: that belongs to the gateway, which may share the
  * database). Surrogate keys are random UUID strings so the schema is identical on SQLite and
@@ -27,7 +29,23 @@ export interface EngineTables {
     external_id: string | null;
     created_at: string;
   };
-  wallets: { member_id: string; balance: number; lifetime_points: number };
+  /**
+   * A member's points wallet and stamp cards, one table keyed by the member so that an earn's rows
+   * share a leaf (migration 0008): the wallet under `reward_id` '' (WALLET in ledger/balances.ts),
+   * each stamp card under its reward's id. A wallet row's stamp columns and a card row's point
+   * columns stay 0 (checked).
+   */
+  balances: {
+    member_id: string;
+    reward_id: string;
+    balance: Generated<number>;
+    lifetime_points: Generated<number>;
+    /** Lifetime stamps; the current card holds `stamps_total mod stampsRequired`. */
+    stamps_total: Generated<number>;
+    /** Cards completed so far; `cards_completed - cards_redeemed` are redeemable now. */
+    cards_completed: Generated<number>;
+    cards_redeemed: Generated<number>;
+  };
   ledger_entries: {
     id: string;
     member_id: string;
@@ -58,7 +76,7 @@ export interface EngineTables {
     merchant_id: string;
     member_id: string;
     reward_id: string;
-    /** issued_code (stamp cards are counted on stamp_cards, never rows here; migration 0002 folded older rows into counts) */
+    /** issued_code (stamp cards are counted on their `balances` row, never rows here; migration 0002 folded older rows into counts) */
     origin: string;
     code: string | null;
     /** available · used */
@@ -67,15 +85,6 @@ export interface EngineTables {
     used_transaction_id: string | null;
     used_at: string | null;
     created_at: string;
-  };
-  stamp_cards: {
-    member_id: string;
-    reward_id: string;
-    /** Lifetime stamps; the current card holds `stamps_total mod stampsRequired`. */
-    stamps_total: number;
-    /** Cards completed so far; `cards_completed - cards_redeemed` are redeemable now. */
-    cards_completed: number;
-    cards_redeemed: number;
   };
   sales: {
     id: string;

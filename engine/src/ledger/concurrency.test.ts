@@ -18,7 +18,7 @@ describe.each(testDialects())('concurrency on $name', ({ name }) => {
     expect(results.filter((r) => r.status === 'duplicate')).toHaveLength(19);
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1242);
     expect(await ledgerSum(t.db, 'MBR-0001')).toBe(1242);
-    const card = await t.db.selectFrom('stamp_cards').select('stamps_total').executeTakeFirstOrThrow();
+    const card = await t.db.selectFrom('balances').select('stamps_total').where('reward_id', '=', IDS.stamp).executeTakeFirstOrThrow();
     expect(Number(card.stamps_total)).toBe(2);
   });
 

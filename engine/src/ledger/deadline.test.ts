@@ -43,7 +43,7 @@ describe.each(testDialects())('call deadlines on $name: the engine never commits
     ).toBeInstanceOf(EngineUnavailableError);
 
   it('a redemption still running at its deadline is rolled back, never committed after the caller gave up', async () => {
-    slow.set('wallets', 150); // the debit, inside the redemption's transaction
+    slow.set('balances', 150); // the debit (the wallet's row), inside the redemption's transaction
     await refused(engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'o-1', pointsToRedeem: 100 }, within(50)));
     expect(await balanceOf(database.db, 'MBR-0001')).toBe(1200);
     expect(await count('redemptions')).toBe(0);

@@ -67,7 +67,12 @@ describe.runIf(onPostgres)("recordSales, a group-commit batch's closing statemen
         [true, [[4, 5, false]]],
       ]);
       expect(await salesOf()).toEqual([{ transaction_id: 'tx-a' }, { transaction_id: 'tx-b' }]);
-      const card = await t.db.selectFrom('stamp_cards').select('stamps_total').where('member_id', '=', member.id).executeTakeFirstOrThrow();
+      const card = await t.db
+        .selectFrom('balances')
+        .select('stamps_total')
+        .where('member_id', '=', member.id)
+        .where('reward_id', '=', IDS.stamp)
+        .executeTakeFirstOrThrow();
       expect(Number(card.stamps_total)).toBe(4);
     } finally {
       await t.close();

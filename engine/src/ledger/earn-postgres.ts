@@ -10,6 +10,7 @@ import { lookupKey, notFound, type LookupColumn, type Resolution } from './resol
 import { SALE_LOCK_CLASS, saleLockKey } from './sale-lock.js';
 import type { MerchantSettings } from './settings-cache.js';
 import { MAX_STAMPS, tooManyStamps } from './stamp-limit.js';
+import { WALLET } from './balances.js';
 
 /**
  * The earn's statements on PostgreSQL, where each statement is a round trip: the sale's lock with
@@ -35,7 +36,7 @@ const LOCK_AND_LOOKUPS = Object.fromEntries(
         db,
         sql<MemberRow>`select m.id, m.membership_id, w.balance, w.lifetime_points
           from (select pg_advisory_xact_lock(${sql.lit(SALE_LOCK_CLASS)}, hashtext(${v.lockKey}))) as locked
-          left join (members m join wallets w on w.member_id = m.id)
+          left join (members m join balances w on w.member_id = m.id and w.reward_id = ${sql.lit(WALLET)})
             on m.merchant_id = ${v.merchantId} and m.${sql.ref(column)} = ${v.value}`,
       ),
     ),
@@ -101,7 +102,7 @@ export async function lockSaleAndResolve(
 
 /** One identifier column's branch of LOCK_ALL's lookup: runs only for the units that name this column. */
 const lookupBranch = (column: LookupColumn) =>
-  sql`select m.id, m.membership_id, w.balance, w.lifetime_points from members m join wallets w on w.member_id = m.id
+  sql`select m.id, m.membership_id, w.balance, w.lifetime_points from members m join balances w on w.member_id = m.id and w.reward_id = ${sql.lit(WALLET)}
     where u.col = ${sql.lit(column)} and m.merchant_id = u.merchant_id and m.${sql.ref(column)} = u.val`;
 
 /**
@@ -190,8 +191,8 @@ function saleCte(v: SaleValues) {
       on conflict (source_vendor, source_store_id, transaction_id) do nothing
       returning id
     ), wallet as (
-      update wallets set balance = balance + ${v.points}::bigint, lifetime_points = lifetime_points + ${v.points}::bigint
-      where member_id = ${v.memberId}::text and ${v.points}::bigint > 0 and exists (select 1 from sale)
+      update balances set balance = balance + ${v.points}::bigint, lifetime_points = lifetime_points + ${v.points}::bigint
+      where member_id = ${v.memberId}::text and reward_id = ${sql.lit(WALLET)} and ${v.points}::bigint > 0 and exists (select 1 from sale)
       returning member_id
     ), ledger as (
       insert into ledger_entries (id, member_id, kind, points, ref_id, created_at)
@@ -215,12 +216,12 @@ const RECORD_SALE_WITH_CARD = preparedQuery((db, v: SaleValues & CardValues) => 
   return raw(
     db,
     sql<RecordRow>`with ${saleCte(v)}, card as (
-        insert into stamp_cards (member_id, reward_id, stamps_total, cards_completed, cards_redeemed)
+        insert into balances (member_id, reward_id, stamps_total, cards_completed, cards_redeemed)
         select ${v.memberId}::text, ${v.rewardId}::text, ${v.stamps}::bigint, ${v.completedIfNew}::bigint, 0 where exists (select 1 from sale)
         on conflict (member_id, reward_id) do update set
-          stamps_total = stamp_cards.stamps_total + excluded.stamps_total,
-          cards_completed = stamp_cards.cards_completed + (stamp_cards.stamps_total + excluded.stamps_total) / ${required} - stamp_cards.stamps_total / ${required}
-        where stamp_cards.stamps_total <= ${MAX_STAMPS} - excluded.stamps_total
+          stamps_total = balances.stamps_total + excluded.stamps_total,
+          cards_completed = balances.cards_completed + (balances.stamps_total + excluded.stamps_total) / ${required} - balances.stamps_total / ${required}
+        where balances.stamps_total <= ${MAX_STAMPS} - excluded.stamps_total
         returning stamps_total
       )
       select exists (select 1 from sale) as inserted, ${refundedProbe(v)} as refunded, (select stamps_total from card) as stamps_total`,
@@ -260,10 +261,10 @@ const RECORD_SALES = preparedQuery((db, v: { units: string }) =>
         select member_id, sum(points)::bigint as points, min(n) as first from ins
         where member_id is not null and points > 0 group by member_id
       ), locked as materialized (
-        select w.member_id from wallets w join credit c on c.member_id = w.member_id order by c.first for update of w
+        select w.member_id from balances w join credit c on c.member_id = w.member_id and w.reward_id = ${sql.lit(WALLET)} order by c.first for update of w
       ), wallet as (
-        update wallets w set balance = w.balance + c.points, lifetime_points = w.lifetime_points + c.points
-        from credit c where w.member_id = c.member_id and w.member_id in (select member_id from locked)
+        update balances w set balance = w.balance + c.points, lifetime_points = w.lifetime_points + c.points
+        from credit c where w.member_id = c.member_id and w.reward_id = ${sql.lit(WALLET)} and w.member_id in (select member_id from locked)
         returning w.member_id
       ), ledger as (
         insert into ledger_entries (id, member_id, kind, points, ref_id, created_at)
@@ -273,14 +274,14 @@ const RECORD_SALES = preparedQuery((db, v: { units: string }) =>
         select member_id, reward_id, sum(stamps)::bigint as stamps, min(required) as required, min(n) as first from ins
         where member_id is not null and reward_id is not null group by member_id, reward_id
       ), card as (
-        insert into stamp_cards (member_id, reward_id, stamps_total, cards_completed, cards_redeemed)
+        insert into balances (member_id, reward_id, stamps_total, cards_completed, cards_redeemed)
         select member_id, reward_id, stamps, stamps / required, 0 from cards order by first
         on conflict (member_id, reward_id) do update set
-          stamps_total = stamp_cards.stamps_total + excluded.stamps_total,
-          cards_completed = stamp_cards.cards_completed
-            + (stamp_cards.stamps_total + excluded.stamps_total) / (select c.required from cards c where c.member_id = excluded.member_id and c.reward_id = excluded.reward_id)
-            - stamp_cards.stamps_total / (select c.required from cards c where c.member_id = excluded.member_id and c.reward_id = excluded.reward_id)
-        where stamp_cards.stamps_total <= ${MAX_STAMPS} - excluded.stamps_total
+          stamps_total = balances.stamps_total + excluded.stamps_total,
+          cards_completed = balances.cards_completed
+            + (balances.stamps_total + excluded.stamps_total) / (select c.required from cards c where c.member_id = excluded.member_id and c.reward_id = excluded.reward_id)
+            - balances.stamps_total / (select c.required from cards c where c.member_id = excluded.member_id and c.reward_id = excluded.reward_id)
+        where balances.stamps_total <= ${MAX_STAMPS} - excluded.stamps_total
         returning member_id, reward_id, stamps_total
       )
       select u.n, i.id is not null as inserted,

@@ -13,14 +13,14 @@ describe.each(testDialects())('stamps on $name', ({ name }) => {
     await t.close();
   });
 
-  /** Completed, not yet redeemed stamp cards of MBR-0001 (counted on the card, never one row each). */
+  /** Completed, not yet redeemed stamp cards of MBR-0001 (counted on the card's row, never one row each). */
   const available = async () => {
     const card = await t.db
-      .selectFrom('stamp_cards')
-      .innerJoin('members', 'members.id', 'stamp_cards.member_id')
-      .select(['stamp_cards.cards_completed', 'stamp_cards.cards_redeemed'])
+      .selectFrom('balances')
+      .innerJoin('members', 'members.id', 'balances.member_id')
+      .select(['balances.cards_completed', 'balances.cards_redeemed'])
       .where('members.membership_id', '=', 'MBR-0001')
-      .where('stamp_cards.reward_id', '=', IDS.stamp)
+      .where('balances.reward_id', '=', IDS.stamp)
       .executeTakeFirst();
     return card ? Number(card.cards_completed) - Number(card.cards_redeemed) : 0;
   };

@@ -20,6 +20,7 @@ import {
 import { resolveMember } from './resolve-member.js';
 import { lockSale } from './sale-lock.js';
 import { MAX_STAMPS, tooManyStamps } from './stamp-limit.js';
+import { WALLET } from './balances.js';
 
 const EMPTY_CATALOG = new Map<string, string | null>();
 
@@ -78,9 +79,10 @@ const INSERT_SALE = preparedQuery((db, v: SaleRow) =>
 );
 const CREDIT_WALLET = preparedQuery((db, v: { memberId: string; points: number }) =>
   db
-    .updateTable('wallets')
+    .updateTable('balances')
     .set({ balance: sql`balance + ${v.points}`, lifetime_points: sql`lifetime_points + ${v.points}` })
-    .where('member_id', '=', v.memberId),
+    .where('member_id', '=', v.memberId)
+    .where('reward_id', '=', WALLET),
 );
 const INSERT_LEDGER = preparedQuery((db, v: { id: string; memberId: string; points: number; saleId: string; now: string }) =>
   db
@@ -155,7 +157,7 @@ const ADD_STAMPS = preparedQuery(
   (db, v: { memberId: string; rewardId: string; stamps: number; completedIfNew: number; required: number }) => {
     const required = sql`cast(${v.required} as integer)`;
     return db
-      .insertInto('stamp_cards')
+      .insertInto('balances')
       .values({
         member_id: v.memberId,
         reward_id: v.rewardId,
@@ -167,10 +169,10 @@ const ADD_STAMPS = preparedQuery(
         oc
           .columns(['member_id', 'reward_id'])
           .doUpdateSet({
-            stamps_total: sql`stamp_cards.stamps_total + excluded.stamps_total`,
-            cards_completed: sql`stamp_cards.cards_completed + (stamp_cards.stamps_total + excluded.stamps_total) / ${required} - stamp_cards.stamps_total / ${required}`,
+            stamps_total: sql`balances.stamps_total + excluded.stamps_total`,
+            cards_completed: sql`balances.cards_completed + (balances.stamps_total + excluded.stamps_total) / ${required} - balances.stamps_total / ${required}`,
           })
-          .where(sql<boolean>`stamp_cards.stamps_total <= ${MAX_STAMPS} - excluded.stamps_total`),
+          .where(sql<boolean>`balances.stamps_total <= ${MAX_STAMPS} - excluded.stamps_total`),
       )
       .returning('stamps_total');
   },
@@ -178,7 +180,7 @@ const ADD_STAMPS = preparedQuery(
 
 /**
  * Add stamps and count the cards they complete: work independent of the quantities (a completed
- * card is a count on stamp_cards, not a row), one statement per affected card. Throws 422
+ * card is a count on the card's `balances` row, not a row of its own), one statement per affected card. Throws 422
  * (rolling the sale back) when a card would pass MAX_STAMPS.
  */
 async function addStamps(trx: Tx, plan: EarnPlan): Promise<StampUpdate[]> {

@@ -8,7 +8,7 @@ import { createDatabase, migrate, type SqlDatabase } from '@loyalty-gateway/stor
 import { openTestDatabase, testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
 import type { EngineTables } from '../db/schema.js';
 import { engineMigrations } from '../db/migrations/index.js';
-import { ANN, BOB, SCOPE, balanceOf, ledgerSum, line, sale, testSeed } from '../testing/fixture.js';
+import { ANN, BOB, IDS, SCOPE, balanceOf, ledgerSum, line, sale, testSeed } from '../testing/fixture.js';
 import type { Tx } from './context.js';
 import { createEmbeddedEngine, type EmbeddedEngine, type EngineNotice } from './create-embedded-engine.js';
 import { TransactionBatcher } from './transaction-batcher.js';
@@ -66,7 +66,7 @@ describe.runIf(onPostgres)('group commit across two engines on postgres', () => 
     expect(await db.selectFrom('ledger_entries').select('id').where('kind', '=', 'earn').execute()).toHaveLength(1);
     expect(await balanceOf(db, 'MBR-0001')).toBe(1242);
     expect(await ledgerSum(db, 'MBR-0001')).toBe(1242);
-    const card = await db.selectFrom('stamp_cards').select('stamps_total').executeTakeFirstOrThrow();
+    const card = await db.selectFrom('balances').select('stamps_total').where('reward_id', '=', IDS.stamp).executeTakeFirstOrThrow();
     expect(Number(card.stamps_total)).toBe(2);
   });
 
@@ -344,9 +344,10 @@ describe.runIf(onPostgres)("a group-commit batch's sales recorded in one stateme
     bob: [await balanceOf(db, 'MBR-0002'), await ledgerSum(db, 'MBR-0002')],
     cards: (
       await db
-        .selectFrom('stamp_cards')
-        .innerJoin('members', 'members.id', 'stamp_cards.member_id')
-        .select(['members.membership_id', 'stamp_cards.stamps_total', 'stamp_cards.cards_completed'])
+        .selectFrom('balances')
+        .innerJoin('members', 'members.id', 'balances.member_id')
+        .select(['members.membership_id', 'balances.stamps_total', 'balances.cards_completed'])
+        .where('balances.reward_id', '=', IDS.stamp)
         .orderBy('members.membership_id')
         .execute()
     ).map((c) => [c.membership_id, Number(c.stamps_total), Number(c.cards_completed)]),

@@ -1,14 +1,16 @@
 import type { EngineContext, Tx } from './context.js';
 import type { MemberHoldings } from '../rules/evaluate-reward.js';
 import type { ResolvedMember } from './resolve-member.js';
+import { WALLET } from './balances.js';
 
 /** The member's issued rewards and stamp cards (optionally for one reward), as MemberHoldings. */
 export async function loadHoldings(db: EngineContext['db'] | Tx, member: ResolvedMember, rewardId?: string): Promise<MemberHoldings> {
   let instanceQuery = db.selectFrom('reward_instances').select(['reward_id', 'status', 'code']).where('member_id', '=', member.id);
   let stampQuery = db
-    .selectFrom('stamp_cards')
+    .selectFrom('balances')
     .select(['reward_id', 'stamps_total', 'cards_completed', 'cards_redeemed'])
-    .where('member_id', '=', member.id);
+    .where('member_id', '=', member.id)
+    .where('reward_id', '<>', WALLET);
   if (rewardId !== undefined) {
     instanceQuery = instanceQuery.where('reward_id', '=', rewardId);
     stampQuery = stampQuery.where('reward_id', '=', rewardId);

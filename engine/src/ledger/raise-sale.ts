@@ -22,6 +22,7 @@ import type { EngineContext, Tx } from './context.js';
 import { transactBefore } from './deadline.js';
 import { newId } from './new-id.js';
 import { lockSale } from './sale-lock.js';
+import { WALLET } from './balances.js';
 
 const UNCHANGED = (membershipId: string, totalMinor: number): RaiseSaleResult => ({
   status: 'UNCHANGED',
@@ -73,9 +74,10 @@ export async function raiseSale(ctx: EngineContext, command: EarnCommand, option
       .execute();
     if (credit !== 0 && sale.member_id) {
       await trx
-        .updateTable('wallets')
+        .updateTable('balances')
         .set({ balance: sql`balance + ${credit}`, lifetime_points: sql`lifetime_points + ${credit}` })
         .where('member_id', '=', sale.member_id)
+        .where('reward_id', '=', WALLET)
         .execute();
       await trx
         .insertInto('ledger_entries')

@@ -2,6 +2,7 @@ import { newId } from './new-id.js';
 import type { RedeemCommand } from '@loyalty-gateway/core';
 import { sql } from 'kysely';
 import type { EngineContext, Tx } from './context.js';
+import { WALLET } from './balances.js';
 
 export type RedemptionRow = {
   id: string;
@@ -34,9 +35,10 @@ export async function findRedemption(
 /** The one conditional debit: null when the balance does not cover `points` (nothing changed). */
 export async function debitWallet(trx: Tx, memberId: string, points: number): Promise<number | null> {
   const row = await trx
-    .updateTable('wallets')
+    .updateTable('balances')
     .set({ balance: sql`balance - ${points}` })
     .where('member_id', '=', memberId)
+    .where('reward_id', '=', WALLET)
     .where('balance', '>=', points)
     .returning('balance')
     .executeTakeFirst();
@@ -44,14 +46,19 @@ export async function debitWallet(trx: Tx, memberId: string, points: number): Pr
 }
 
 export async function currentBalance(db: EngineContext['db'] | Tx, memberId: string): Promise<number> {
-  const row = await db.selectFrom('wallets').select('balance').where('member_id', '=', memberId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('balances')
+    .select('balance')
+    .where('member_id', '=', memberId)
+    .where('reward_id', '=', WALLET)
+    .executeTakeFirstOrThrow();
   return Number(row.balance);
 }
 
 /** Take one completed, unredeemed card of a stamp reward; false when the member holds none. */
 export async function consumeStampCard(trx: Tx, memberId: string, rewardId: string): Promise<boolean> {
   const result = await trx
-    .updateTable('stamp_cards')
+    .updateTable('balances')
     .set({ cards_redeemed: sql`cards_redeemed + 1` })
     .where('member_id', '=', memberId)
     .where('reward_id', '=', rewardId)

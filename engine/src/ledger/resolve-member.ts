@@ -3,6 +3,7 @@ import { preparedQuery } from '@loyalty-gateway/storage';
 import { normalizeEmail, normalizePhone } from '../rules/phone.js';
 import type { EngineContext } from './context.js';
 import type { MerchantSettings } from './settings-cache.js';
+import { WALLET } from './balances.js';
 
 export interface ResolvedMember {
   id: string;
@@ -63,8 +64,8 @@ const LOOKUPS = Object.fromEntries(
     preparedQuery((db, v: { merchantId: string; value: string }) =>
       db
         .selectFrom('members')
-        .innerJoin('wallets', 'wallets.member_id', 'members.id')
-        .select(['members.id', 'members.membership_id', 'wallets.balance', 'wallets.lifetime_points'])
+        .innerJoin('balances', (join) => join.onRef('balances.member_id', '=', 'members.id').on('balances.reward_id', '=', WALLET))
+        .select(['members.id', 'members.membership_id', 'balances.balance', 'balances.lifetime_points'])
         .where('members.merchant_id', '=', v.merchantId)
         .where(`members.${column}`, '=', v.value),
     ),

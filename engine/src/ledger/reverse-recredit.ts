@@ -1,6 +1,7 @@
 import { newId } from './new-id.js';
 import { sql } from 'kysely';
 import type { Tx } from './context.js';
+import { WALLET } from './balances.js';
 
 export interface SaleRef {
   merchantId: string;
@@ -23,13 +24,14 @@ export async function moveWalletPoints(
   },
 ): Promise<void> {
   await trx
-    .updateTable('wallets')
+    .updateTable('balances')
     .set(
       entry.lifetime
         ? { balance: sql`balance + ${entry.points}`, lifetime_points: sql`lifetime_points + ${entry.points}` }
         : { balance: sql`balance + ${entry.points}` },
     )
     .where('member_id', '=', entry.memberId)
+    .where('reward_id', '=', WALLET)
     .execute();
   await trx
     .insertInto('ledger_entries')
@@ -50,7 +52,7 @@ async function restoreInstance(trx: Tx, instanceId: string): Promise<number> {
 /** Give a redeemed stamp card back (the card the redemption took). */
 async function restoreStampCard(trx: Tx, memberId: string, rewardId: string): Promise<number> {
   const result = await trx
-    .updateTable('stamp_cards')
+    .updateTable('balances')
     .set({ cards_redeemed: sql`cards_redeemed - 1` })
     .where('member_id', '=', memberId)
     .where('reward_id', '=', rewardId)
@@ -188,7 +190,7 @@ async function consumeInstance(trx: Tx, instanceId: string, transactionId: strin
 
 async function consumeStampCard(trx: Tx, memberId: string, rewardId: string): Promise<void> {
   await trx
-    .updateTable('stamp_cards')
+    .updateTable('balances')
     .set({ cards_redeemed: sql`cards_redeemed + 1` })
     .where('member_id', '=', memberId)
     .where('reward_id', '=', rewardId)

@@ -130,7 +130,7 @@ describe.each(testDialects())('reverse on $name', ({ name }) => {
       (await t.db.selectFrom('reward_instances').select('status').orderBy('reward_id').execute()).map((r) => r.status);
     const cards = async () => {
       const card = await t.db
-        .selectFrom('stamp_cards')
+        .selectFrom('balances')
         .select(['cards_completed', 'cards_redeemed'])
         .where('reward_id', '=', IDS.stamp)
         .executeTakeFirstOrThrow();

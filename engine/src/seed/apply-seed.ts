@@ -3,6 +3,7 @@ import { parseOrThrow, toMinorUnits } from '@loyalty-gateway/core';
 import { normalizeEmail, normalizePhone } from '../rules/phone.js';
 import { parseRate, rateToText } from '../rules/earn-rate.js';
 import type { Tx } from '../ledger/context.js';
+import { WALLET } from '../ledger/balances.js';
 import { declaredPrefix, establishPrefix } from './code-prefix.js';
 import { EngineSeed, type MerchantSeed, type RewardSeed } from './engine-seed.js';
 
@@ -54,9 +55,14 @@ async function seedMembers(trx: Tx, merchant: MerchantSeed, now: string): Promis
     // Points are credited only when the member is created: a re-applied seed never re-credits.
     const points = new Map(batch.map((m) => [m.membershipId, m.points]));
     await trx
-      .insertInto('wallets')
+      .insertInto('balances')
       .values(
-        created.map((c) => ({ member_id: c.id, balance: points.get(c.membership_id)!, lifetime_points: points.get(c.membership_id)! })),
+        created.map((c) => ({
+          member_id: c.id,
+          reward_id: WALLET,
+          balance: points.get(c.membership_id)!,
+          lifetime_points: points.get(c.membership_id)!,
+        })),
       )
       .execute();
     const opening = created.filter((c) => points.get(c.membership_id)! > 0);

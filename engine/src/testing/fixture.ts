@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
 import { openTestDatabase } from '@loyalty-gateway/storage/testing';
+import { WALLET } from '../ledger/balances.js';
 import { engineMigrations } from '../db/migrations/index.js';
 import { createEmbeddedEngine, type EmbeddedEngine } from '../ledger/create-embedded-engine.js';
 import type { EngineSeed } from '../seed/engine-seed.js';
@@ -101,10 +102,11 @@ export function sale(overrides: Partial<EarnCommand['transaction']> = {}, scope 
 
 export async function balanceOf(db: Kysely<EngineTables>, membershipId: string): Promise<number> {
   const row = await db
-    .selectFrom('wallets')
-    .innerJoin('members', 'members.id', 'wallets.member_id')
-    .select('wallets.balance')
+    .selectFrom('balances')
+    .innerJoin('members', 'members.id', 'balances.member_id')
+    .select('balances.balance')
     .where('members.membership_id', '=', membershipId)
+    .where('balances.reward_id', '=', WALLET)
     .executeTakeFirstOrThrow();
   return Number(row.balance);
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { SCOPE, testSeed } from './fixture.js';
+import { ANN, IDS, SCOPE, testSeed } from './fixture.js';
 
 /**
  * The test seed's merchant, its outlet and one member (id `mem-1`), written as rows directly — as
@@ -34,4 +34,35 @@ export async function insertMerchantAndMember(db: Kysely<any>, membershipId: str
     })
     .execute();
   return merchant.id;
+}
+
+/**
+ * The test seed's merchant and member `mem-1` (membership id ANN's) with a wallet (250 points,
+ * 900 lifetime) and a stamp card of IDS.stamp (Buy 5: 12 stamps, 2 cards completed, 1 redeemed),
+ * in the two tables the migrations before 0008 keep them in.
+ */
+export async function insertWalletAndCard(db: Kysely<any>, createdAt: string): Promise<void> {
+  const merchantId = await insertMerchantAndMember(db, ANN.value, createdAt);
+  await db.insertInto('wallets').values({ member_id: 'mem-1', balance: 250, lifetime_points: 900 }).execute();
+  await db
+    .insertInto('rewards')
+    .values({
+      id: IDS.stamp,
+      merchant_id: merchantId,
+      position: 0,
+      type: 'STAMP',
+      title: 'Buy 5',
+      points_cost: null,
+      discount_minor: null,
+      min_spend_minor: null,
+      stamps_required: 5,
+      min_points: null,
+      match_skus: '[]',
+      match_keywords: '["coffee"]',
+    })
+    .execute();
+  await db
+    .insertInto('stamp_cards')
+    .values({ member_id: 'mem-1', reward_id: IDS.stamp, stamps_total: 12, cards_completed: 2, cards_redeemed: 1 })
+    .execute();
 }

@@ -35,7 +35,7 @@ describe.each(testDialects())('a remote engine that times out, through the gatew
 
   it('eligibility past the deadline: 502 engine_unavailable at the deadline (read-only, but never retried after a timeout), then served again', async () => {
     const body = { customer: byMembership(MEMBERS.rich.id), orderValue: 12.5 };
-    slow.set('stamp_cards', SLOW_MS, 1); // the member's holdings, read by every eligibility
+    slow.set('balances', SLOW_MS); // the member's stamp cards, read by every eligibility
     const started = performance.now();
     const error = expectError(await gw.post(PATHS.eligibility, body), 502, 'engine_unavailable');
     expect(performance.now() - started).toBeLessThan(SLOW_MS);
@@ -48,7 +48,7 @@ describe.each(testDialects())('a remote engine that times out, through the gatew
   it('a redeem that times out with 502 deducts nothing (the engine does not commit it afterwards) and the identical retry is REDEEMED', async () => {
     const before = await balance(MEMBERS.rich.id);
     const body = { customer: byMembership(MEMBERS.rich.id), externalTransactionId: freshId('TO'), pointsToRedeem: 70 };
-    slow.set('wallets', SLOW_MS, 1); // the conditional debit, inside the redemption's transaction
+    slow.set('balances', SLOW_MS); // the conditional debit, inside the redemption's transaction
     const started = performance.now();
     const error = expectError(await gw.post(PATHS.redeem, body), 502, 'engine_unavailable');
     expect(performance.now() - started).toBeLessThan(SLOW_MS);

@@ -108,7 +108,7 @@ describe.each(testDialects())('migration 0002 (stamp cards counted) on $name', (
     await migrate(database.db, engineMigrations);
     const engine = await createEmbeddedEngine({ database });
     try {
-      const card = await database.db.selectFrom('stamp_cards').selectAll().executeTakeFirstOrThrow();
+      const card = await database.db.selectFrom('balances').selectAll().where('reward_id', '=', IDS.stamp).executeTakeFirstOrThrow();
       expect([Number(card.stamps_total), Number(card.cards_completed), Number(card.cards_redeemed)]).toEqual([17, 3, 1]);
       expect((await database.db.selectFrom('reward_instances').select('id').execute()).map((r) => r.id)).toEqual(['code-1']);
       expect((await database.db.selectFrom('redemptions').select('instance_id').executeTakeFirstOrThrow()).instance_id).toBeNull();
@@ -119,7 +119,11 @@ describe.each(testDialects())('migration 0002 (stamp cards counted) on $name', (
         status: 'REVERSED',
         pointsReCredited: 0,
       });
-      const after = await database.db.selectFrom('stamp_cards').select(['cards_completed', 'cards_redeemed']).executeTakeFirstOrThrow();
+      const after = await database.db
+        .selectFrom('balances')
+        .select(['cards_completed', 'cards_redeemed'])
+        .where('reward_id', '=', IDS.stamp)
+        .executeTakeFirstOrThrow();
       expect([Number(after.cards_completed), Number(after.cards_redeemed)]).toEqual([3, 0]);
     } finally {
       await engine.close();

@@ -6,6 +6,7 @@ import { refundsSaleIndex } from './0004-refunds-sale-index.js';
 import { saleFingerprint } from './0005-sale-fingerprint.js';
 import { refundWithdrawal } from './0006-refund-withdrawal.js';
 import { memberRowsClustered } from './0007-member-rows-clustered.js';
+import { memberBalances } from './0008-member-balances.js';
 
 /**
  * The engine's schema: numbered migrations, applied in name order on SQLite and PostgreSQL alike
@@ -22,5 +23,6 @@ export const engineMigrations: MigrationSet = {
     '0005_sale_fingerprint': saleFingerprint,
     '0006_refund_withdrawal': refundWithdrawal,
     '0007_member_rows_clustered': memberRowsClustered,
+    '0008_member_balances': memberBalances,
   },
 };
