@@ -44,25 +44,27 @@ export async function insertMerchantAndMember(db: Kysely<any>, membershipId: str
 export async function insertWalletAndCard(db: Kysely<any>, createdAt: string): Promise<void> {
   const merchantId = await insertMerchantAndMember(db, ANN.value, createdAt);
   await db.insertInto('wallets').values({ member_id: 'mem-1', balance: 250, lifetime_points: 900 }).execute();
-  await db
-    .insertInto('rewards')
-    .values({
-      id: IDS.stamp,
-      merchant_id: merchantId,
-      position: 0,
-      type: 'STAMP',
-      title: 'Buy 5',
-      points_cost: null,
-      discount_minor: null,
-      min_spend_minor: null,
-      stamps_required: 5,
-      min_points: null,
-      match_skus: '[]',
-      match_keywords: '["coffee"]',
-    })
-    .execute();
+  await db.insertInto('rewards').values(stampRewardRow(merchantId)).execute();
   await db
     .insertInto('stamp_cards')
     .values({ member_id: 'mem-1', reward_id: IDS.stamp, stamps_total: 12, cards_completed: 2, cards_redeemed: 1 })
     .execute();
+}
+
+/** The test seed's stamp reward (IDS.stamp, Buy 5 coffees) as a `rewards` row, position 0. */
+export function stampRewardRow(merchantId: string) {
+  return {
+    id: IDS.stamp,
+    merchant_id: merchantId,
+    position: 0,
+    type: 'STAMP',
+    title: 'Buy 5',
+    points_cost: null,
+    discount_minor: null,
+    min_spend_minor: null,
+    stamps_required: 5,
+    min_points: null,
+    match_skus: '[]',
+    match_keywords: '["coffee"]',
+  };
 }

@@ -7,7 +7,7 @@ import type { EngineTables } from '../schema.js';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { init } from './0001-init.js';
 import { engineMigrations } from './index.js';
-import { insertMerchantAndMember } from '../../testing/older-rows.js';
+import { insertMerchantAndMember, stampRewardRow } from '../../testing/older-rows.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
@@ -18,20 +18,7 @@ async function seedOldShape(db: Kysely<any>): Promise<void> {
   await db
     .insertInto('rewards')
     .values([
-      {
-        id: IDS.stamp,
-        merchant_id: merchant.id,
-        position: 0,
-        type: 'STAMP',
-        title: 'Buy 5',
-        points_cost: null,
-        discount_minor: null,
-        min_spend_minor: null,
-        stamps_required: 5,
-        min_points: null,
-        match_skus: '[]',
-        match_keywords: '["coffee"]',
-      },
+      stampRewardRow(merchant.id),
       {
         id: IDS.discount,
         merchant_id: merchant.id,
