@@ -1,5 +1,15 @@
 import type { Kysely } from 'kysely';
+import type { MigrationSet } from '@loyalty-gateway/storage';
+import { engineMigrations } from '../db/migrations/index.js';
 import { ANN, IDS, SCOPE, testSeed } from './fixture.js';
+
+/** The engine's migrations up to and including `last` (a name such as '0006_refund_withdrawal'): the schema a migration test starts from. */
+export function engineMigrationsThrough(last: string): MigrationSet {
+  return {
+    table: engineMigrations.table,
+    migrations: Object.fromEntries(Object.entries(engineMigrations.migrations).filter(([name]) => name <= last)),
+  };
+}
 
 /**
  * The test seed's merchant, its outlet and one member (id `mem-1`), written as rows directly — as

@@ -5,9 +5,8 @@ import { ANN, IDS, SCOPE } from '../../testing/fixture.js';
 import { migrate, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../schema.js';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
-import { init } from './0001-init.js';
 import { engineMigrations } from './index.js';
-import { insertMerchantAndMember, stampRewardRow } from '../../testing/older-rows.js';
+import { engineMigrationsThrough, insertMerchantAndMember, stampRewardRow } from '../../testing/older-rows.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
@@ -90,7 +89,7 @@ describe.each(testDialects())('migration 0002 (stamp cards counted) on $name', (
   });
 
   it('folds completed-card rows into counts, keeps issued codes, and the old redemption still reverses', async () => {
-    await migrate(database.db, { table: engineMigrations.table, migrations: { '0001_init': init } });
+    await migrate(database.db, engineMigrationsThrough('0001_init'));
     await seedOldShape(database.db);
     await migrate(database.db, engineMigrations);
     const engine = await createEmbeddedEngine({ database });

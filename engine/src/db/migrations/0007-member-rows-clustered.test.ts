@@ -3,15 +3,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IDS } from '../../testing/fixture.js';
 import { migrate, type SqlDatabase } from '@loyalty-gateway/storage';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
-import { engineMigrations } from './index.js';
-import { insertWalletAndCard } from '../../testing/older-rows.js';
+import { engineMigrationsThrough, insertWalletAndCard } from '../../testing/older-rows.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
-const upTo = (last: string) => ({
-  table: engineMigrations.table,
-  migrations: Object.fromEntries(Object.entries(engineMigrations.migrations).filter(([name]) => name <= last)),
-});
-const before0007 = upTo('0006_refund_withdrawal');
+const before0007 = engineMigrationsThrough('0006_refund_withdrawal');
+const through0007 = engineMigrationsThrough('0007_member_rows_clustered');
 
 describe.each(testDialects())('migration 0007 (member rows clustered) on $name', ({ name }) => {
   // The tables as 0007 left them (migration 0008 then moved their rows to `balances`).
@@ -26,7 +22,7 @@ describe.each(testDialects())('migration 0007 (member rows clustered) on $name',
   it('keeps every wallet and stamp card, their keys and references', async () => {
     await migrate(database.db, before0007);
     await insertWalletAndCard(database.db, NOW);
-    expect(await migrate(database.db, upTo('0007_member_rows_clustered'))).toEqual(['0007_member_rows_clustered']);
+    expect(await migrate(database.db, through0007)).toEqual(['0007_member_rows_clustered']);
     if (name === 'sqlite') {
       const { rows } = await sql<{
         name: string;
@@ -57,6 +53,6 @@ describe.each(testDialects())('migration 0007 (member rows clustered) on $name',
     expect([Number(card.stamps_total), Number(card.cards_completed), Number(card.cards_redeemed)]).toEqual([12, 2, 1]);
 
     // Migrating again does nothing.
-    expect(await migrate(database.db, upTo('0007_member_rows_clustered'))).toEqual([]);
+    expect(await migrate(database.db, through0007)).toEqual([]);
   });
 });

@@ -6,13 +6,10 @@ import { migrate, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../schema.js';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { engineMigrations } from './index.js';
-import { insertWalletAndCard } from '../../testing/older-rows.js';
+import { engineMigrationsThrough, insertWalletAndCard } from '../../testing/older-rows.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
-const before0008 = {
-  table: engineMigrations.table,
-  migrations: Object.fromEntries(Object.entries(engineMigrations.migrations).filter(([name]) => name < '0008')),
-};
+const before0008 = engineMigrationsThrough('0007_member_rows_clustered');
 const MEMBER_2 = { type: 'membershipId', value: 'MBR-0002' } as const;
 
 /** Every row of `balances` as [member, reward, balance, lifetime, stamps, completed, redeemed], in key order. */
@@ -73,7 +70,7 @@ describe.each(testDialects())('migration 0008 (member balances) on $name', ({ na
         .values({ member_id: 'mem-2', reward_id: IDS.stamp, ...row })
         .execute();
     // A second wallet for a member.
-    await expect(insert({ reward_id: '', balance: 1 })).rejects.toThrow();
+    await expect(insert({ reward_id: '', balance: 1 })).rejects.toThrow(/unique/i);
     // A wallet for no member.
     await expect(insert({ member_id: 'nobody', reward_id: '' })).rejects.toThrow(/foreign key/i);
     // Points on a card row; stamps on a wallet row.
