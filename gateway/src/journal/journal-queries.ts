@@ -141,12 +141,16 @@ export function windowEndQuery(db: JournalDb, filter: DeliveryFilter, cursor: st
  * journalled before it have no region: their own partial index.
  */
 export function newestByRequestIdQuery(db: JournalDb, requestId: string, limit = 1) {
-  return db
-    .selectFrom('gw_deliveries')
-    .selectAll()
-    .where((eb) => withRequestId(eb, requestId))
-    .orderBy('received_at', 'desc')
-    .limit(limit);
+  return (
+    db
+      .selectFrom('gw_deliveries')
+      .selectAll()
+      .where((eb) => withRequestId(eb, requestId))
+      // The list's order: entries of one millisecond by journal id (the order they were journalled).
+      .orderBy('received_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+  );
 }
 
 /**
@@ -167,9 +171,9 @@ function withRequestId(eb: ExpressionBuilder<{ gw_deliveries: GwDeliveriesTable 
   ]);
 }
 
-/** The entries replaying entry `id`, oldest first, through their partial index (migration 0010). */
+/** The entries replaying entry `id`, oldest first (those of one millisecond in the order journalled), through their partial index (migration 0010). */
 export function replaysQuery(db: JournalDb, id: string) {
-  return db.selectFrom('gw_deliveries').selectAll().where('replay_of', '=', id).orderBy('received_at', 'asc');
+  return db.selectFrom('gw_deliveries').selectAll().where('replay_of', '=', id).orderBy('received_at', 'asc').orderBy('id', 'asc');
 }
 
 /**
@@ -183,5 +187,6 @@ export function recoveriesQuery(db: JournalDb, ids: readonly string[]) {
     .where('replay_of', 'in', ids)
     .where('status', '>=', 200)
     .where('status', '<', 300)
-    .orderBy('received_at', 'asc');
+    .orderBy('received_at', 'asc')
+    .orderBy('id', 'asc');
 }

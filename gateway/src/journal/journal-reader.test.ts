@@ -91,6 +91,36 @@ describe.each(testDialects())("the journal's list ($name)", ({ name }) => {
   });
 });
 
+describe.each(testDialects())("the journal's entries by request id ($name)", ({ name }) => {
+  it('lists them newest first, those of one millisecond by journal id (the order they were journalled), as the list does', async () => {
+    const database = await openTestDatabase<any>(name, gatewayMigrations);
+    const journal = await createDeliveryJournal({ database, masterKey: randomBytes(32), flushMs: 60_000 });
+    try {
+      // Twelve entries reusing one request id, four to a millisecond, each millisecond's journalled in turn.
+      const at = Date.UTC(2026, 10, 30, 5, 0, 0);
+      for (let n = 0; n < 12; n += 1)
+        journal.record(
+          journalEntry(n, new Date(at + Math.floor(n / 4)), {
+            requestId: 'VENDOR-REQ-7',
+            status: n === 5 ? 200 : 401,
+            connectionId: n === 5 ? 'c-1' : `c-${n}`,
+            vendor: `v-${n}`,
+            authenticated: n === 5,
+          }),
+        );
+      await journal.flush();
+      const listed = (await journal.list({ requestId: 'VENDOR-REQ-7', limit: 50 })).deliveries;
+      expect(listed.map((d) => d.vendor)).toEqual(Array.from({ length: 12 }, (_, n) => `v-${11 - n}`));
+      const shown = await journal.get('VENDOR-REQ-7');
+      expect(shown?.vendor).toBe('v-5');
+      expect(shown?.matches.map((m) => m.vendor)).toEqual(listed.map((d) => d.vendor));
+    } finally {
+      await journal.close();
+      await database.close();
+    }
+  });
+});
+
 /** Every page of `filter`, following nextCursor: the deliveries in order, and each page with the index (in the whole list) its search started below. */
 async function allPages(journal: DeliveryJournal, filter: DeliveryFilter, limit: number) {
   const whole = await journal.list({ limit: 500 });
