@@ -228,8 +228,14 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
       throw workerStopped(`a new worker could not start: ${(error as Error).message}`);
     });
   };
-  // Calls issued and not yet answered: close() lets them finish first.
-  const issued = new Set<Promise<unknown>>();
+  // Calls issued and not yet answered: close() lets them finish first. A count and one reaction per
+  // call, not a set of promises and two derived ones (catch, finally) per call on the earn path.
+  let unanswered = 0;
+  let allAnswered: (() => void) | null = null;
+  const answered = (): void => {
+    unanswered -= 1;
+    if (unanswered === 0) allAnswered?.();
+  };
   const call =
     <R>(method: WorkerMethod) =>
     (argument?: unknown, options?: EngineCallOptions): Promise<R> => {
@@ -237,8 +243,8 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
       const answer = (
         live?.alive ? live.call(method, argument, options) : current().then((running) => running.call(method, argument, options))
       ) as Promise<R>;
-      issued.add(answer);
-      void answer.catch(() => undefined).finally(() => issued.delete(answer));
+      unanswered += 1;
+      answer.then(answered, answered);
       return answer;
     };
 
@@ -263,7 +269,7 @@ export async function createWorkerEngine(options: WorkerEngineOptions): Promise<
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.allSettled([...issued]);
+      if (unanswered > 0) await new Promise<void>((resolve) => (allAnswered = resolve));
       const running = await thread.catch(() => null);
       await running?.close();
     },

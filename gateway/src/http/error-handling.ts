@@ -17,6 +17,7 @@ async function errorHandling(app: FastifyInstance): Promise<void> {
   app.decorateRequest('authenticated', false);
   app.decorateRequest('audit', null);
   app.decorateRequest('replay', null);
+  app.decorateRequest('routeSeen', null);
 
   app.addHook('onRoute', (route) => allowed.add(route.url, route.method));
   app.addHook('onRequest', (request, reply, done) => {

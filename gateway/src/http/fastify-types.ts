@@ -39,6 +39,8 @@ declare module 'fastify' {
     audit: RequestAudit | null;
     /** Set when this request is an operator's replay of a kept delivery (an in-process ticket). */
     replay: ReplayTicket | null;
+    /** `routeOptions` as first read by routeOf (Fastify's getter builds a new object at every read). */
+    routeSeen: FastifyRequest['routeOptions'] | null;
   }
   interface FastifyContextConfig {
     /** A load-balancer probe (/health, /ready): its request line is logged at debug only. */

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { clientKey } from './client-key.js';
 import './fastify-types.js';
 import { LocalWindowCounter, RedisWindowCounter, type WindowCount } from './window-counter.js';
+import { routeOf } from './route-of.js';
 
 export interface RefusalLimitOptions {
   /** Refused requests (401, 403) one client address may cause per window before it is answered 429 (GATEWAY_REFUSED_LIMIT). */
@@ -89,7 +90,7 @@ export function registerRefusalLimit(app: FastifyInstance, options: RefusalLimit
 
   // Callback hooks: every request passes them, and the in-process count answers without a promise.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (request.routeOptions?.config?.probe === true) return done();
+    if (routeOf(request).config?.probe === true) return done();
     let state: WindowCount | Promise<WindowCount>;
     try {
       state = store.read(clientKey(request.ip));

@@ -1,6 +1,8 @@
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { traceIdsOf } from '../tracing/request-span.js';
+import { requestLineWriter, type RequestLineWriter } from './request-line.js';
 import './fastify-types.js';
+import { routeOf } from './route-of.js';
 
 const header = (request: FastifyRequest, name: string): string | undefined => {
   const value = request.headers[name];
@@ -13,12 +15,15 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
  * Replaces Fastify's two default lines. Health probes log at debug only.
  */
 export class RequestLogController extends LogController {
+  private readonly writeLine: RequestLineWriter | undefined;
+
   /**
    * @param lineLogger writes the request line without redaction (see GatewayLogging.requestLine);
    * without one, lines go through the request's own (redacting) logger.
    */
-  constructor(private readonly lineLogger?: FastifyBaseLogger | undefined) {
+  constructor(lineLogger?: FastifyBaseLogger | undefined) {
     super();
+    this.writeLine = lineLogger ? requestLineWriter(lineLogger) : undefined;
   }
 
   override incomingRequest(): void {}
@@ -28,12 +33,11 @@ export class RequestLogController extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const connection = request.connection;
     const audit = request.audit;
-    const log = this.lineLogger;
     // With tracing on and the request sampled: its trace and root span (the line is written after the answer, outside it).
     const trace = traceIdsOf(request);
     const line = {
       // The request's own logger binds reqId; the line logger does not (undefined is not written).
-      reqId: log ? request.id : undefined,
+      reqId: this.writeLine ? request.id : undefined,
       method: request.method,
       url: request.url,
       statusCode: reply.statusCode,
@@ -54,8 +58,8 @@ export class RequestLogController extends LogController {
       span_id: trace?.spanId,
     };
     if (error) return reply.log.error({ ...line, reqId: undefined, err: error }, 'request errored');
-    const target = log ?? reply.log;
-    if (request.routeOptions?.config?.probe === true) target.debug(line, 'request completed');
-    else target.info(line, 'request completed');
+    const level = routeOf(request).config?.probe === true ? 'debug' : 'info';
+    if (this.writeLine) this.writeLine(level, line, 'request completed');
+    else reply.log[level](line, 'request completed');
   }
 }

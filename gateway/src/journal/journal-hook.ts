@@ -6,6 +6,7 @@ import { traceIdsOf } from '../tracing/request-span.js';
 import '../http/fastify-types.js';
 import type { DeliveryJournal } from './delivery-journal.js';
 import { requestIdTime } from './journal-ids.js';
+import { routeOf } from '../http/route-of.js';
 
 /** Headers never kept with a request, even sealed: credentials of the caller. */
 const NOT_KEPT = new Set(['authorization', 'cookie', 'proxy-authorization']);
@@ -40,7 +41,7 @@ export function registerJournalHook(app: FastifyInstance, journal: DeliveryJourn
     done();
     const path = request.url.split('?', 1)[0]!;
     if (!path.startsWith('/webhooks/') && !path.startsWith('/v1/')) return;
-    if (request.routeOptions.config?.journal === false) return;
+    if (routeOf(request).config?.journal === false) return;
     const now = clock();
     const connection = request.connection;
     const audit = request.audit;

@@ -14,14 +14,20 @@ export function traceEngineFailures<E extends LoyaltyEngine>(engine: E): E {
   const traced: E = { ...engine };
   for (const operation of TRACED) {
     const call = (engine[operation] as (...args: unknown[]) => Promise<unknown>).bind(engine);
-    (traced as unknown as Record<string, unknown>)[operation] = async (...args: unknown[]) => {
+    // One reaction on the engine's promise, not an async wrapper around it.
+    (traced as unknown as Record<string, unknown>)[operation] = (...args: unknown[]): Promise<unknown> => {
       const started = performance.now();
-      try {
-        return await call(...args);
-      } catch (error) {
+      const failed = (error: unknown): never => {
         const cause = engineCallFailure(operation, error, performance.now() - started);
         throw cause ? noteFailure(error, cause) : error;
+      };
+      let answer: Promise<unknown>;
+      try {
+        answer = call(...args);
+      } catch (error) {
+        answer = Promise.reject(error);
       }
+      return answer.then(undefined, failed);
     };
   }
   return traced;

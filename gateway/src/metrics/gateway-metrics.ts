@@ -215,18 +215,27 @@ export class GatewayMetrics {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 
-  /** The engine port, timing each call (the gateway's view: queueing and the worker hop included). */
+  /**
+   * The engine port, timing each call (the gateway's view: queueing and the worker hop included).
+   * The caller gets the engine's own promise; the timing hangs one reaction on it (no async wrapper,
+   * no timer closure or label object per call).
+   */
   timeEngine<E extends LoyaltyEngine>(engine: E): E {
     const timed: E = { ...engine };
     for (const operation of ENGINE_OPERATIONS) {
       const call = (engine[operation] as (...args: unknown[]) => Promise<unknown>).bind(engine);
-      (timed as unknown as Record<string, unknown>)[operation] = async (...args: unknown[]) => {
-        const end = this.engineCallDuration.startTimer({ operation });
+      const labels = { operation };
+      (timed as unknown as Record<string, unknown>)[operation] = (...args: unknown[]): Promise<unknown> => {
+        const started = performance.now();
+        const observe = () => this.engineCallDuration.observe(labels, (performance.now() - started) / 1000);
+        let answer: Promise<unknown>;
         try {
-          return await call(...args);
-        } finally {
-          end();
+          answer = call(...args);
+        } catch (error) {
+          answer = Promise.reject(error);
         }
+        answer.then(observe, observe);
+        return answer;
       };
     }
     return timed;

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { adminAuth } from '../admin/admin-auth.js';
 import '../http/fastify-types.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
+import { routeOf } from '../http/route-of.js';
 
 /**
  * Outcomes of the webhook doors (the request audit's `outcome`, or a featured batch's `outcomes`)
@@ -26,7 +27,7 @@ export function registerMetrics(app: FastifyInstance, options: MetricsRouteOptio
   const { metrics } = options;
   // A callback hook: no promise per request.
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions?.url ?? 'unmatched';
+    const route = routeOf(request).url ?? 'unmatched';
     const vendor = request.connection?.vendor ?? '-';
     const status = reply.statusCode;
     metrics.requests.inc({ route, status: String(status), vendor });

@@ -80,6 +80,12 @@ export interface PipelineOptions {
 
 export type WebhookPipeline = (connection: Connection, envelope: FeaturedEnvelope, options?: PipelineOptions) => Promise<PipelineResult>;
 
+/** An unavailable engine is the spec's retryable 500 (engine_unavailable_retry); other failures pass. */
+function retryWhenUnavailable(error: unknown): never {
+  if (error instanceof EngineUnavailableError) throw new GatewayError('engine_unavailable_retry', { cause: error });
+  throw error;
+}
+
 /**
  * A validated envelope from an authenticated connection → WebhookResult. Idempotency: the
  * 24-hour cache is read first (a hit answers `duplicate` without touching the engine) and written
@@ -113,13 +119,15 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
     cache.set(key, value, IDEMPOTENCY_TTL_MS).catch((error: unknown) => onCacheError(error, 'set'));
   }
 
-  async function call<T>(operation: () => Promise<T>): Promise<T> {
+  /** An engine call's answer, an unavailable engine's failure turned into the retry the spec names. */
+  function call<T>(operation: () => Promise<T>): Promise<T> {
+    let answer: Promise<T>;
     try {
-      return await operation();
+      answer = operation();
     } catch (error) {
-      if (error instanceof EngineUnavailableError) throw new GatewayError('engine_unavailable_retry', { cause: error });
-      throw error;
+      answer = Promise.reject(error);
     }
+    return answer.then(undefined, retryWhenUnavailable);
   }
 
   /**
