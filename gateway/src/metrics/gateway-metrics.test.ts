@@ -1,6 +1,6 @@
 import { EngineUnavailableError, type LoyaltyEngine } from '@loyalty-gateway/core';
 import { describe, expect, it } from 'vitest';
-import { GatewayMetrics } from './gateway-metrics.js';
+import { ENGINE_OPERATIONS, GatewayMetrics } from './gateway-metrics.js';
 
 /** gateway_engine_call_duration_seconds's count for `operation`, read from the exposition. */
 async function callsTimed(metrics: GatewayMetrics, operation: string): Promise<number> {
@@ -17,20 +17,7 @@ describe('the engine port, timed', () => {
     let next: () => Promise<unknown> = () => answer;
     const unused = () => Promise.reject(new Error('not called here'));
     const engine = {
-      ...Object.fromEntries(
-        [
-          'raiseSale',
-          'previewEarn',
-          'reverse',
-          'withdrawRefunds',
-          'redeem',
-          'catalogSync',
-          'findOutlet',
-          'reversedOrders',
-          'listMerchants',
-          'ping',
-        ].map((name) => [name, unused]),
-      ),
+      ...Object.fromEntries(ENGINE_OPERATIONS.map((name) => [name, unused])),
       earn: () => next(),
       eligibility: () => {
         throw new TypeError('thrown before any promise');

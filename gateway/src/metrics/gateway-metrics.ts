@@ -2,7 +2,7 @@ import type { LoyaltyEngine } from '@loyalty-gateway/core';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** The engine port's operations, as the `operation` label of gateway_engine_call_duration_seconds. */
-const ENGINE_OPERATIONS = [
+export const ENGINE_OPERATIONS = [
   'earn',
   'raiseSale',
   'previewEarn',
