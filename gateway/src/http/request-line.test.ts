@@ -1,5 +1,6 @@
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createGatewayLogging } from './logger-options.js';
 import { requestLineWriter } from './request-line.js';
 
 /** A pino logger over a destination that keeps each line written. */
@@ -41,6 +42,19 @@ describe('the request line writer', () => {
     expect(parsed).toMatchObject({ level: 30, pid: process.pid, msg: 'request completed', store: FIELDS.store, nan: null });
     expect(parsed).not.toHaveProperty('connectionId');
     expect(ours.lines[0]!.endsWith('}\n')).toBe(true);
+  });
+
+  it("the gateway's own request-line logger takes that path (pino's info is never called); another logger goes through it", () => {
+    const written: string[] = [];
+    const { requestLine } = createGatewayLogging('info', { write: (line: string) => written.push(line) });
+    const info = vi.spyOn(requestLine, 'info');
+    requestLineWriter(requestLine)('info', { url: '/webhooks/generic' }, 'request completed');
+    expect(info).not.toHaveBeenCalled();
+    expect(JSON.parse(written[0]!)).toMatchObject({ level: 30, url: '/webhooks/generic', msg: 'request completed' });
+    const mixed = logged({ mixin: () => ({ trace_id: 'abc' }) });
+    const mixedInfo = vi.spyOn(mixed.logger, 'info');
+    requestLineWriter(mixed.logger)('info', { url: '/x' }, 'request completed');
+    expect(mixedInfo).toHaveBeenCalledTimes(1);
   });
 
   it('keeps the logger’s level: debug lines only when debug is on, at level 20', () => {
