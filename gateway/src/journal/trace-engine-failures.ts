@@ -1,4 +1,5 @@
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
+import { wrapEngineCalls } from '../engine-client/wrap-engine-calls.js';
 import { engineCallFailure } from './engine-call-cause.js';
 import { noteFailure } from './failure-cause.js';
 
@@ -11,24 +12,12 @@ const TRACED = ['earn', 'raiseSale', 'previewEarn', 'reverse', 'withdrawRefunds'
  * thrown on unchanged: the pipeline still turns an unavailable engine into engine_unavailable_retry.
  */
 export function traceEngineFailures<E extends LoyaltyEngine>(engine: E): E {
-  const traced: E = { ...engine };
-  for (const operation of TRACED) {
-    const call = (engine[operation] as (...args: unknown[]) => Promise<unknown>).bind(engine);
-    // One reaction on the engine's promise, not an async wrapper around it.
-    (traced as unknown as Record<string, unknown>)[operation] = (...args: unknown[]): Promise<unknown> => {
-      const started = performance.now();
-      const failed = (error: unknown): never => {
-        const cause = engineCallFailure(operation, error, performance.now() - started);
-        throw cause ? noteFailure(error, cause) : error;
-      };
-      let answer: Promise<unknown>;
-      try {
-        answer = call(...args);
-      } catch (error) {
-        answer = Promise.reject(error);
-      }
-      return answer.then(undefined, failed);
-    };
-  }
-  return traced;
+  // One reaction on the engine's promise, not an async wrapper around it.
+  return wrapEngineCalls(engine, TRACED, (operation, call) => (...args) => {
+    const started = performance.now();
+    return call(...args).then(undefined, (error: unknown): never => {
+      const cause = engineCallFailure(operation, error, performance.now() - started);
+      throw cause ? noteFailure(error, cause) : error;
+    });
+  });
 }

@@ -1,5 +1,6 @@
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { wrapEngineCalls } from '../engine-client/wrap-engine-calls.js';
 
 /** The engine port's operations, as the `operation` label of gateway_engine_call_duration_seconds. */
 export const ENGINE_OPERATIONS = [
@@ -221,23 +222,15 @@ export class GatewayMetrics {
    * no timer closure or label object per call).
    */
   timeEngine<E extends LoyaltyEngine>(engine: E): E {
-    const timed: E = { ...engine };
-    for (const operation of ENGINE_OPERATIONS) {
-      const call = (engine[operation] as (...args: unknown[]) => Promise<unknown>).bind(engine);
+    return wrapEngineCalls(engine, ENGINE_OPERATIONS, (operation, call) => {
       const labels = { operation };
-      (timed as unknown as Record<string, unknown>)[operation] = (...args: unknown[]): Promise<unknown> => {
+      return (...args) => {
         const started = performance.now();
         const observe = () => this.engineCallDuration.observe(labels, (performance.now() - started) / 1000);
-        let answer: Promise<unknown>;
-        try {
-          answer = call(...args);
-        } catch (error) {
-          answer = Promise.reject(error);
-        }
+        const answer = call(...args);
         answer.then(observe, observe);
         return answer;
       };
-    }
-    return timed;
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { inSpan, type LoyaltyEngine } from '@loyalty-gateway/core';
+import { wrapEngineCalls } from '../engine-client/wrap-engine-calls.js';
 
 /** The engine port's operations a request or a run calls (ping, close and the read-only lookups included). */
 const OPERATIONS = [
@@ -22,16 +23,16 @@ const OPERATIONS = [
  * (EARNED, DUPLICATE, …) or the error's code. Only wrapped when tracing is on.
  */
 export function traceEngine<E extends LoyaltyEngine>(engine: E): E {
-  const traced: E = { ...engine };
-  for (const operation of OPERATIONS) {
-    const call = (engine[operation] as (...args: unknown[]) => Promise<unknown>).bind(engine);
-    (traced as unknown as Record<string, unknown>)[operation] = (...args: unknown[]) =>
-      inSpan(`engine ${operation}`, { 'loyalty.engine.operation': operation }, async (span) => {
-        const result = await call(...args);
-        const status = (result as { status?: unknown } | null)?.status;
-        if (typeof status === 'string') span.set({ 'loyalty.outcome': status });
-        return result;
-      });
-  }
-  return traced;
+  return wrapEngineCalls(
+    engine,
+    OPERATIONS,
+    (operation, call) =>
+      (...args) =>
+        inSpan(`engine ${operation}`, { 'loyalty.engine.operation': operation }, async (span) => {
+          const result = await call(...args);
+          const status = (result as { status?: unknown } | null)?.status;
+          if (typeof status === 'string') span.set({ 'loyalty.outcome': status });
+          return result;
+        }),
+  );
 }

@@ -11,6 +11,7 @@ import {
 } from '@loyalty-gateway/core';
 import { traceEngineFailures } from '../journal/trace-engine-failures.js';
 import { eventKey, refundKey, saleKey } from './idempotency-keys.js';
+import { promiseOf } from '../engine-client/wrap-engine-calls.js';
 import { refundFingerprint } from './refund-fingerprint.js';
 import { toEarnCommand, toReverseCommand, toWithdrawCommand } from './to-engine-command.js';
 import {
@@ -121,13 +122,7 @@ export function createWebhookPipeline(options: WebhookPipelineOptions): WebhookP
 
   /** An engine call's answer, an unavailable engine's failure turned into the retry the spec names. */
   function call<T>(operation: () => Promise<T>): Promise<T> {
-    let answer: Promise<T>;
-    try {
-      answer = operation();
-    } catch (error) {
-      answer = Promise.reject(error);
-    }
-    return answer.then(undefined, retryWhenUnavailable);
+    return promiseOf(operation).then(undefined, retryWhenUnavailable);
   }
 
   /**
