@@ -56,6 +56,29 @@ describe.each(testDialects())('concurrency on $name', ({ name }) => {
     expect(await balanceOf(t.db, 'MBR-0001')).toBe(1100);
   });
 
+  it("redemptions over the member's budget arriving with earns of the same member: never below zero, every point in the ledger", async () => {
+    // The redemptions refused in a batch write nothing and leave the batch's earns and other
+    // redemptions to commit; an identical copy among them replays its original.
+    const command = (i: number) => ({ ...SCOPE, customer: ANN, externalTransactionId: `over-${i}`, pointsToRedeem: 150 });
+    const attempts = [...Array.from({ length: 12 }, (_, i) => command(i)), command(0), command(1)].map((c) =>
+      t.engine.redeem(c).then(
+        (r) => r.status,
+        (e: { code?: string }) => e.code,
+      ),
+    );
+    const earns = Array.from({ length: 4 }, () => t.engine.earn(sale({ totalMinor: 5000 })));
+    const [statuses, earned] = await Promise.all([Promise.all(attempts), Promise.all(earns)]);
+    expect(earned.every((r) => r.status === 'processed')).toBe(true);
+    expect(statuses.every((s) => s === 'REDEEMED' || s === 'ALREADY_PROCESSED' || s === 'insufficient_points')).toBe(true);
+    const redeemed = statuses.filter((s) => s === 'REDEEMED').length;
+    expect(redeemed).toBeGreaterThanOrEqual(8);
+    const expected = 1200 + earned.reduce((sum, r) => sum + r.pointsEarned, 0) - 150 * redeemed;
+    expect(expected).toBeGreaterThanOrEqual(0);
+    expect(await balanceOf(t.db, 'MBR-0001')).toBe(expected);
+    expect(await ledgerSum(t.db, 'MBR-0001')).toBe(expected);
+    expect(await t.db.selectFrom('redemptions').select('id').execute()).toHaveLength(redeemed);
+  });
+
   it('parallel partial refunds of one sale never reverse more than was earned', async () => {
     const command = sale({ totalMinor: 10_000 });
     await t.engine.earn(command);

@@ -4,6 +4,7 @@ import { saleFingerprint, type EarnCommand, type EarnOutcome, type EngineCallOpt
 import { sql } from 'kysely';
 import { preparedQuery } from '@loyalty-gateway/storage';
 import { cardProgress } from '../rules/stamps.js';
+import { memberKey } from './commit-key.js';
 import type { EngineContext, Tx } from './context.js';
 import { needsCatalog, planEarn, type EarnPlan } from './earn-plan.js';
 import { applyEarlierRefunds } from './earlier-refunds.js';
@@ -329,6 +330,6 @@ function saleValues(command: EarnCommand, plan: EarnPlan, saleId: string, now: s
 function lockKey(command: EarnCommand): string {
   const customer = command.transaction.customer;
   return customer
-    ? `m ${command.merchantId} ${customer.type} ${customer.value}`
+    ? memberKey(command.merchantId, customer)
     : `s ${command.source.vendor} ${command.source.storeId} ${command.transaction.id}`;
 }

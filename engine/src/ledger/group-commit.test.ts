@@ -126,6 +126,47 @@ describe.runIf(onPostgres)('group commit across two engines on postgres', () => 
     expect(await ledgerSum(db, 'MBR-0002')).toBe(bob);
     expect(await db.selectFrom('sales').select('id').execute()).toHaveLength(60);
   });
+  it('copies of one redemption sent in waves to both engines: deducted once, every other copy replays it', async () => {
+    // Within a batch the debit sees the key held by an earlier unit and writes nothing; across the
+    // two engines the insert waits for the other's commit and finds the key taken (the unit is
+    // rolled back with its batch). Either way the copy replays the redemption that holds the key.
+    const command = { ...SCOPE, customer: ANN, externalTransactionId: 'order-waves', pointsToRedeem: 100 };
+    const waves = [];
+    for (let wave = 0; wave < 4; wave++) {
+      waves.push(...Array.from({ length: 10 }, (_, i) => engines[i % 2]!.redeem(command)));
+      await sleep(5);
+    }
+    const results = await Promise.all(waves);
+    expect(results.filter((r) => r.status === 'REDEEMED')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'ALREADY_PROCESSED')).toHaveLength(39);
+    expect(new Set(results.map((r) => r.redemptionId)).size).toBe(1);
+    expect(results.every((r) => r.walletBalance === 1100 && r.pointsDeducted === 100)).toBe(true);
+    const db = databases[0]!.db;
+    expect(await db.selectFrom('redemptions').select('id').execute()).toHaveLength(1);
+    expect(await balanceOf(db, 'MBR-0001')).toBe(1100);
+    expect(await ledgerSum(db, 'MBR-0001')).toBe(1100);
+  });
+
+  it("redemptions over the member's budget on both engines, with earns of the same member: never below zero, every point in the ledger", async () => {
+    const redemptions = Array.from({ length: 24 }, (_, i) =>
+      engines[i % 2]!.redeem({ ...SCOPE, customer: ANN, externalTransactionId: `over-${i}`, pointsToRedeem: 100 }).then(
+        (r) => r.status,
+        (error: { code?: string }) => error.code,
+      ),
+    );
+    const earns = Array.from({ length: 10 }, (_, i) => engines[i % 2]!.earn(sale({ totalMinor: 5000 })));
+    const [statuses, earned] = await Promise.all([Promise.all(redemptions), Promise.all(earns)]);
+    expect(earned.every((r) => r.status === 'processed')).toBe(true);
+    const redeemed = statuses.filter((s) => s === 'REDEEMED').length;
+    expect(statuses.filter((s) => s !== 'REDEEMED').every((s) => s === 'insufficient_points')).toBe(true);
+    expect(redeemed).toBeGreaterThanOrEqual(12);
+    const db = databases[0]!.db;
+    const expected = 1200 + earned.reduce((sum, r) => sum + r.pointsEarned, 0) - 100 * redeemed;
+    expect(expected).toBeGreaterThanOrEqual(0);
+    expect(await balanceOf(db, 'MBR-0001')).toBe(expected);
+    expect(await ledgerSum(db, 'MBR-0001')).toBe(expected);
+    expect(await db.selectFrom('redemptions').select('id').execute()).toHaveLength(redeemed);
+  });
 });
 
 describe.runIf(onPostgres)('group commit on postgres', () => {
@@ -154,6 +195,66 @@ describe.runIf(onPostgres)('group commit on postgres', () => {
     const expected = 1200 + results.reduce((sum, r) => sum + r.pointsEarned, 0);
     expect(await balanceOf(database.db, 'MBR-0001')).toBe(expected);
     expect(await ledgerSum(database.db, 'MBR-0001')).toBe(expected);
+  });
+
+  it('redemptions arriving together share transactions with each other, as earns do', async () => {
+    await sql`alter table redemptions add column written_by bigint default txid_current()`.execute(database.db);
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        engine.redeem({
+          ...SCOPE,
+          customer: i % 2 ? ANN : { type: 'phone', value: '+15550100001' },
+          externalTransactionId: `o-${i}`,
+          pointsToRedeem: 10,
+        }),
+      ),
+    );
+    expect(results.every((r) => r.status === 'REDEEMED')).toBe(true);
+    const { rows } = await sql<{ redemptions: number; transactions: number }>`
+      select count(*)::int as redemptions, count(distinct written_by)::int as transactions from redemptions`.execute(database.db);
+    expect(rows[0]!.redemptions).toBe(30);
+    expect(rows[0]!.transactions).toBeLessThan(15);
+    expect(await balanceOf(database.db, 'MBR-0001')).toBe(900);
+    expect(await ledgerSum(database.db, 'MBR-0001')).toBe(900);
+    // Each answer's balance is the wallet's right after that redemption: 30 distinct figures.
+    expect(new Set(results.map((r) => r.walletBalance)).size).toBe(30);
+  });
+
+  it('a key taken by another transaction while a redemption waits in its batch: the debit is rolled back and the holder replayed', async () => {
+    const command = { ...SCOPE, customer: ANN, externalTransactionId: 'order-elsewhere', pointsToRedeem: 100 };
+    await engine.redeem({ ...command, externalTransactionId: 'warm-up', pointsToRedeem: 1 }); // prepared statements, settings cache
+    const ann = await database.db.selectFrom('members').select('id').where('membership_id', '=', 'MBR-0001').executeTakeFirstOrThrow();
+    let answer: Promise<unknown> | undefined;
+    // Another process's redemption of the same order, uncommitted: the engine's debit does not see
+    // it, its insert waits for it, then finds the key taken once it commits.
+    await database.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('redemptions')
+        .values({
+          id: 'r-elsewhere',
+          merchant_id: SCOPE.merchantId,
+          outlet_id: SCOPE.outletId,
+          source_vendor: SCOPE.source.vendor,
+          source_store_id: SCOPE.source.storeId,
+          external_transaction_id: command.externalTransactionId,
+          reward_key: 'points',
+          member_id: ann.id,
+          reward_id: null,
+          points_requested: 100,
+          order_value_minor: null,
+          points_deducted: 100,
+          balance_after: 1099,
+          instance_id: null,
+          status: 'committed',
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      answer = engine.redeem(command);
+      await sleep(200);
+    });
+    await expect(answer).resolves.toMatchObject({ status: 'ALREADY_PROCESSED', redemptionId: 'r-elsewhere', walletBalance: 1099 });
+    expect(await balanceOf(database.db, 'MBR-0001')).toBe(1199); // the warm-up's point only: the engine's debit was rolled back
+    expect(await database.db.selectFrom('redemptions').select('id').execute()).toHaveLength(2);
   });
 
   it("a batch's earns take their sale locks and member lookups in one statement, and record their sales in one more", async () => {

@@ -1,6 +1,7 @@
 import { newId } from './new-id.js';
 import type { RedeemCommand } from '@loyalty-gateway/core';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { EngineTables } from '../db/schema.js';
 import type { EngineContext, Tx } from './context.js';
 import { WALLET } from './balances.js';
 
@@ -32,16 +33,49 @@ export async function findRedemption(
     .executeTakeFirst();
 }
 
-/** The one conditional debit: null when the balance does not cover `points` (nothing changed). */
-export async function debitWallet(trx: Tx, memberId: string, points: number): Promise<number | null> {
-  const row = await trx
-    .updateTable('balances')
-    .set({ balance: sql`balance - ${points}` })
-    .where('member_id', '=', memberId)
-    .where('reward_id', '=', WALLET)
-    .where('balance', '>=', points)
-    .returning('balance')
-    .executeTakeFirst();
+/** The redemption key's columns (the `redemptions` UNIQUE key). */
+export interface RedemptionKey {
+  command: RedeemCommand;
+  rewardKey: string;
+}
+
+/**
+ * The wallet's balance after taking `points` from it (0: the balance as it stands), in one
+ * statement; null when the balance does not cover `points`, or when a redemption this transaction
+ * can see already holds the key (one earlier in the same group-commit batch, say): nothing changed
+ * then. Concurrent redemptions can never overdraw: the debit is conditional on the balance.
+ */
+export async function debitWallet(trx: Tx, memberId: string, points: number, key: RedemptionKey): Promise<number | null> {
+  const free = (eb: ExpressionBuilder<EngineTables, 'balances'>) =>
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('redemptions')
+          .select(sql.lit(1).as('one'))
+          .where('source_vendor', '=', key.command.source.vendor)
+          .where('source_store_id', '=', key.command.source.storeId)
+          .where('external_transaction_id', '=', key.command.externalTransactionId)
+          .where('reward_key', '=', key.rewardKey),
+      ),
+    );
+  const row =
+    points > 0
+      ? await trx
+          .updateTable('balances')
+          .set({ balance: sql`balance - ${points}` })
+          .where('member_id', '=', memberId)
+          .where('reward_id', '=', WALLET)
+          .where('balance', '>=', points)
+          .where(free)
+          .returning('balance')
+          .executeTakeFirst()
+      : await trx
+          .selectFrom('balances')
+          .select('balance')
+          .where('member_id', '=', memberId)
+          .where('reward_id', '=', WALLET)
+          .where(free)
+          .executeTakeFirst();
   return row === undefined ? null : Number(row.balance);
 }
 

@@ -21,7 +21,8 @@ import { evaluateReward, pointsShort } from '../rules/evaluate-reward.js';
 import { isIssuedReward, type RewardRule } from '../rules/reward-rule.js';
 import { spendablePoints } from '../rules/spendable.js';
 import type { EngineContext } from './context.js';
-import { ensureBefore, transactBefore } from './deadline.js';
+import { memberKey } from './commit-key.js';
+import { ensureBefore } from './deadline.js';
 import { loadHoldings } from './member-holdings.js';
 import {
   consumeInstance,
@@ -35,7 +36,7 @@ import {
 import { resolveMember, type ResolvedMember } from './resolve-member.js';
 import type { MerchantSettings } from './settings-cache.js';
 
-/** Thrown inside the transaction to roll it back; turned into an answer outside. */
+/** Why a redemption's writes were not made (see commit); turned into an answer outside. */
 class Refusal extends Error {
   constructor(readonly kind: 'insufficient' | 'unavailable' | 'taken') {
     super(kind);
@@ -84,6 +85,17 @@ async function precheck(
   if (!verdict.eligible) throw new EngineError(verdict.code, verdict.reason);
 }
 
+/**
+ * The redemption's writes, as one unit of the engine's group commit (context.ts atomically): they
+ * commit with the batch's other units, or not at all. A refusal found before the unit's first
+ * write is the unit's answer, and its batch goes on: the debit matched no row (the balance falls
+ * short, or a redemption earlier in the same batch holds the key: debitWallet), or no card or
+ * issued reward is left (those cost 0: nothing was debited). The caller is answered after the
+ * batch's commit, so explainRefusal then finds the redemption that holds the key. Only a key taken
+ * by another transaction meanwhile (on PostgreSQL, another process's) is found by the insert,
+ * after the debit: that refusal is thrown, which rolls the unit back with its batch
+ * (transaction-batcher.ts: the batch's other units run again).
+ */
 async function commit(
   ctx: EngineContext,
   member: ResolvedMember,
@@ -92,33 +104,40 @@ async function commit(
   deadline: number | undefined,
 ): Promise<RedeemResult> {
   const cost = reward ? (reward.type === 'POINTS' ? reward.pointsCost! : 0) : command.pointsToRedeem!;
+  const issued = reward !== null && isIssuedReward(reward.type);
   const id = newId();
   const now = ctx.now();
-  return transactBefore(ctx.db, deadline, async (trx) => {
-    const balanceAfter = cost > 0 ? await debitWallet(trx, member.id, cost) : await currentBalance(trx, member.id);
-    if (balanceAfter === null) throw new Refusal('insufficient');
-    if (reward?.type === 'STAMP' && !(await consumeStampCard(trx, member.id, reward.id))) throw new Refusal('unavailable');
-    const instanceId =
-      reward && isIssuedReward(reward.type) ? await consumeInstance(trx, member.id, reward.id, command.externalTransactionId, now) : null;
-    if (reward && isIssuedReward(reward.type) && instanceId === null) throw new Refusal('unavailable');
-    const rewardKey = reward?.id ?? 'points';
-    if (
-      !(await insertRedemption(trx, command, { id, rewardKey, memberId: member.id, pointsDeducted: cost, balanceAfter, instanceId, now }))
-    ) {
-      throw new Refusal('taken');
-    }
-    return {
-      status: 'REDEEMED',
-      membershipId: member.membershipId,
-      redemptionId: id,
-      rewardId: reward?.id ?? null,
-      pointsDeducted: cost,
-      walletBalance: spendablePoints(balanceAfter),
-    };
-  });
+  const outcome = await ctx.atomically(
+    async (trx): Promise<RedeemResult | Refusal> => {
+      const rewardKey = reward?.id ?? 'points';
+      const balanceAfter = await debitWallet(trx, member.id, cost, { command, rewardKey });
+      if (balanceAfter === null) return new Refusal(cost > 0 ? 'insufficient' : 'taken');
+      // Only a reward that costs nothing consumes a card or an issued instance: nothing debited yet.
+      if (reward?.type === 'STAMP' && !(await consumeStampCard(trx, member.id, reward.id))) return new Refusal('unavailable');
+      const instanceId = issued ? await consumeInstance(trx, member.id, reward.id, command.externalTransactionId, now) : null;
+      if (issued && instanceId === null) return new Refusal('unavailable');
+      if (
+        !(await insertRedemption(trx, command, { id, rewardKey, memberId: member.id, pointsDeducted: cost, balanceAfter, instanceId, now }))
+      ) {
+        throw new Refusal('taken');
+      }
+      return {
+        status: 'REDEEMED',
+        membershipId: member.membershipId,
+        redemptionId: id,
+        rewardId: reward?.id ?? null,
+        pointsDeducted: cost,
+        walletBalance: spendablePoints(balanceAfter),
+      };
+    },
+    deadline,
+    memberKey(command.merchantId, command.customer),
+  );
+  if (outcome instanceof Refusal) throw outcome;
+  return outcome;
 }
 
-/** After a rolled-back attempt: replay a redemption that won the key, else explain the refusal. */
+/** After a refused attempt (nothing of it written): replay a redemption that holds the key, else explain the refusal. */
 async function explainRefusal(
   ctx: EngineContext,
   refusal: Refusal,
