@@ -147,8 +147,12 @@ const server: ServerProcess =
     : await startServer(root, path.join(dir, 'scale.log'), ['gateway/src/main.ts'], env);
 const pid = server.child.pid!;
 const all = await members();
+// The regular members: the first REGULARS, or for redeem a window of as many at a random offset
+// per run (each member holds ~120 points and a run spends ~30 of each regular's: a fixed set would
+// be refused from the fifth run on, with insufficient_points).
+const regularsFrom = requestKind === 'redeem' ? Math.floor(Math.random() * Math.max(0, all - REGULARS)) : 0;
 const mixes = {
-  regular: () => `MBR-S-${Math.floor(Math.random() * Math.min(REGULARS, all))}`,
+  regular: () => `MBR-S-${regularsFrom + Math.floor(Math.random() * Math.min(REGULARS, all))}`,
   spread: () => `MBR-S-${Math.floor(Math.random() * all)}`,
 };
 type Mix = keyof typeof mixes;
