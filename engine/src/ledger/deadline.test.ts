@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { EngineUnavailableError } from '@loyalty-gateway/core';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { engineMigrations } from '../db/migrations/index.js';
@@ -43,8 +45,25 @@ describe.each(testDialects())('call deadlines on $name: the engine never commits
     ).toBeInstanceOf(EngineUnavailableError);
 
   it('a redemption still running at its deadline is rolled back, never committed after the caller gave up', async () => {
-    slow.set('balances', 150); // the debit (the wallet's row), inside the redemption's transaction
-    await refused(engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'o-1', pointsToRedeem: 100 }, within(50)));
+    const attempt = () => engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'o-1', pointsToRedeem: 100 }, within(50));
+    if (name === 'postgres') {
+      // There the redemption is one prepared statement (redeem-postgres.ts), which SlowStatements
+      // does not delay: another transaction holds the wallet's row for 150 ms instead.
+      let locked!: () => void;
+      const held = new Promise<void>((resolve) => (locked = resolve));
+      const holder = database.db.transaction().execute(async (trx) => {
+        await sql`select 1 from balances b join members m on m.id = b.member_id
+          where m.membership_id = 'MBR-0001' and b.reward_id = '' for update of b`.execute(trx);
+        locked();
+        await sleep(150);
+      });
+      await held;
+      await refused(attempt());
+      await holder;
+    } else {
+      slow.set('balances', 150); // the debit (the wallet's row), inside the redemption's transaction
+      await refused(attempt());
+    }
     expect(await balanceOf(database.db, 'MBR-0001')).toBe(1200);
     expect(await count('redemptions')).toBe(0);
     slow.clear();

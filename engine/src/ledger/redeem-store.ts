@@ -1,6 +1,7 @@
 import { newId } from './new-id.js';
 import type { RedeemCommand } from '@loyalty-gateway/core';
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { preparedQuery } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
 import type { EngineContext, Tx } from './context.js';
 import { WALLET } from './balances.js';
@@ -17,20 +18,29 @@ export type RedemptionRow = {
   status: string;
 };
 
+const FIND_REDEMPTION = preparedQuery((db, v: { vendor: string; storeId: string; transactionId: string; rewardKey: string }) =>
+  (db as Kysely<EngineTables>)
+    .selectFrom('redemptions')
+    .select(['id', 'member_id', 'reward_id', 'points_requested', 'order_value_minor', 'points_deducted', 'balance_after', 'status'])
+    .where('source_vendor', '=', v.vendor)
+    .where('source_store_id', '=', v.storeId)
+    .where('external_transaction_id', '=', v.transactionId)
+    .where('reward_key', '=', v.rewardKey),
+);
+
 /** The redemption already recorded under (source, externalTransactionId, reward key), if any. */
 export async function findRedemption(
   db: EngineContext['db'] | Tx,
   command: RedeemCommand,
   rewardKey: string,
 ): Promise<RedemptionRow | undefined> {
-  return db
-    .selectFrom('redemptions')
-    .select(['id', 'member_id', 'reward_id', 'points_requested', 'order_value_minor', 'points_deducted', 'balance_after', 'status'])
-    .where('source_vendor', '=', command.source.vendor)
-    .where('source_store_id', '=', command.source.storeId)
-    .where('external_transaction_id', '=', command.externalTransactionId)
-    .where('reward_key', '=', rewardKey)
-    .executeTakeFirst();
+  const { rows } = await FIND_REDEMPTION(db, {
+    vendor: command.source.vendor,
+    storeId: command.source.storeId,
+    transactionId: command.externalTransactionId,
+    rewardKey,
+  });
+  return rows[0] as RedemptionRow | undefined;
 }
 
 /** The redemption key's columns (the `redemptions` UNIQUE key). */

@@ -23,6 +23,7 @@ import { spendablePoints } from '../rules/spendable.js';
 import type { EngineContext } from './context.js';
 import { memberKey } from './commit-key.js';
 import { ensureBefore } from './deadline.js';
+import { redeemPoints } from './redeem-postgres.js';
 import { loadHoldings } from './member-holdings.js';
 import {
   consumeInstance,
@@ -105,11 +106,20 @@ async function commit(
 ): Promise<RedeemResult> {
   const cost = reward ? (reward.type === 'POINTS' ? reward.pointsCost! : 0) : command.pointsToRedeem!;
   const issued = reward !== null && isIssuedReward(reward.type);
+  // On PostgreSQL a redemption that only costs points is one statement (redeem-postgres.ts): one
+  // round trip of the batch's connection instead of three.
+  const atOnce = ctx.dialect === 'postgres' && cost > 0 && (reward === null || reward.type === 'POINTS');
   const id = newId();
   const now = ctx.now();
   const outcome = await ctx.atomically(
     async (trx): Promise<RedeemResult | Refusal> => {
       const rewardKey = reward?.id ?? 'points';
+      if (atOnce) {
+        const done = await redeemPoints(trx, command, { id, rewardKey, memberId: member.id, points: cost, now, ledgerId: newId() });
+        if (done === null) return new Refusal('insufficient');
+        if (!done.inserted) throw new Refusal('taken');
+        return redeemed(member, reward, id, cost, done.balanceAfter);
+      }
       const balanceAfter = await debitWallet(trx, member.id, cost, { command, rewardKey });
       if (balanceAfter === null) return new Refusal(cost > 0 ? 'insufficient' : 'taken');
       // Only a reward that costs nothing consumes a card or an issued instance: nothing debited yet.
@@ -121,20 +131,24 @@ async function commit(
       ) {
         throw new Refusal('taken');
       }
-      return {
-        status: 'REDEEMED',
-        membershipId: member.membershipId,
-        redemptionId: id,
-        rewardId: reward?.id ?? null,
-        pointsDeducted: cost,
-        walletBalance: spendablePoints(balanceAfter),
-      };
+      return redeemed(member, reward, id, cost, balanceAfter);
     },
     deadline,
     memberKey(command.merchantId, command.customer),
   );
   if (outcome instanceof Refusal) throw outcome;
   return outcome;
+}
+
+function redeemed(member: ResolvedMember, reward: RewardRule | null, id: string, cost: number, balanceAfter: number): RedeemResult {
+  return {
+    status: 'REDEEMED',
+    membershipId: member.membershipId,
+    redemptionId: id,
+    rewardId: reward?.id ?? null,
+    pointsDeducted: cost,
+    walletBalance: spendablePoints(balanceAfter),
+  };
 }
 
 /** After a refused attempt (nothing of it written): replay a redemption that holds the key, else explain the refusal. */
