@@ -1,12 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { EngineUnavailableError } from '@loyalty-gateway/core';
-import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing';
 import { engineMigrations } from '../db/migrations/index.js';
 import type { EngineTables } from '../db/schema.js';
 import { ANN, IDS, SCOPE, balanceOf, line, sale, testSeed } from '../testing/fixture.js';
-import { SlowStatements } from '../testing/slow-statements.js';
+import { SlowStatements, holdWallet } from '../testing/slow-statements.js';
 import { createEmbeddedEngine, type EmbeddedEngine } from './create-embedded-engine.js';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
 
@@ -49,17 +47,9 @@ describe.each(testDialects())('call deadlines on $name: the engine never commits
     if (name === 'postgres') {
       // There the redemption is one prepared statement (redeem-postgres.ts), which SlowStatements
       // does not delay: another transaction holds the wallet's row for 150 ms instead.
-      let locked!: () => void;
-      const held = new Promise<void>((resolve) => (locked = resolve));
-      const holder = database.db.transaction().execute(async (trx) => {
-        await sql`select 1 from balances b join members m on m.id = b.member_id
-          where m.membership_id = 'MBR-0001' and b.reward_id = '' for update of b`.execute(trx);
-        locked();
-        await sleep(150);
-      });
-      await held;
+      const { released } = await holdWallet(database.db, 'MBR-0001', 150);
       await refused(attempt());
-      await holder;
+      await released;
     } else {
       slow.set('balances', 150); // the debit (the wallet's row), inside the redemption's transaction
       await refused(attempt());

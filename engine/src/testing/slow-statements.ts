@@ -1,5 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import {
+  sql,
+  type Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
 
 /** True when the operation tree names `table` anywhere (into, from, join, update target...). */
@@ -49,4 +58,23 @@ export class SlowStatements implements KyselyPlugin {
     if (ms !== undefined) await sleep(ms);
     return args.result;
   }
+}
+
+/**
+ * Test-only, PostgreSQL: another transaction holds a member's wallet row (`FOR UPDATE`) for `ms`,
+ * as a busy server would. What SlowStatements cannot slow (a statement compiled once, such as the
+ * one-statement redemption) then waits on the row lock. Resolves once the lock is held, with the
+ * holder's end.
+ */
+export async function holdWallet(db: Kysely<any>, membershipId: string, ms: number): Promise<{ released: Promise<void> }> {
+  let locked!: () => void;
+  const held = new Promise<void>((resolve) => (locked = resolve));
+  const released = db.transaction().execute(async (trx) => {
+    await sql`select 1 from balances b join members m on m.id = b.member_id
+      where m.membership_id = ${membershipId} and b.reward_id = '' for update of b`.execute(trx);
+    locked();
+    await sleep(ms);
+  });
+  await Promise.race([held, released]);
+  return { released };
 }

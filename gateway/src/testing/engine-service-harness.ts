@@ -1,5 +1,12 @@
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
-import { createEmbeddedEngine, createEngineServer, engineMigrations, type EmbeddedEngine } from '@loyalty-gateway/engine';
+import {
+  createEmbeddedEngine,
+  createEngineServer,
+  engineMigrations,
+  type EmbeddedEngine,
+  type EngineTables,
+} from '@loyalty-gateway/engine';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 import { openTestDatabase } from '@loyalty-gateway/storage/testing';
 import type { SlowStatements } from '@loyalty-gateway/engine/testing';
 import type { FastifyInstance } from 'fastify';
@@ -12,6 +19,8 @@ export interface EngineServiceHarness {
   client: HttpEngine;
   /** The embedded engine behind the service (seed it, inspect it). */
   embedded: EmbeddedEngine;
+  /** The engine's database (the real one, not slowed). */
+  database: SqlDatabase<EngineTables>;
   server: FastifyInstance;
   url: string;
   close(): Promise<void>;
@@ -29,7 +38,7 @@ export async function openEngineService(
   wrap: (engine: EmbeddedEngine) => LoyaltyEngine = (engine) => engine,
   slow?: SlowStatements,
 ): Promise<EngineServiceHarness> {
-  const database = await openTestDatabase(dialect, engineMigrations);
+  const database = await openTestDatabase<EngineTables>(dialect, engineMigrations);
   const embedded = await createEmbeddedEngine({ database: slow ? slow.wrap(database) : database });
   const server = createEngineServer({ engine: wrap(embedded), token: TEST_ENGINE_TOKEN });
   const url = await server.listen({ port: 0, host: '127.0.0.1' });
@@ -37,6 +46,7 @@ export async function openEngineService(
   return {
     client,
     embedded,
+    database,
     server,
     url,
     async close() {
