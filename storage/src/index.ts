@@ -15,5 +15,5 @@ export {
 export { migrate, type MigrationSet } from './migrate.js';
 export { isConnectionLoss } from './connection-loss.js';
 export { isUniqueViolation } from './unique-violation.js';
-export { preparedQuery } from './prepared-query.js';
+export { preparedQuery, rawStatement } from './prepared-query.js';
 export { runQuery, transaction } from './held-connection.js';

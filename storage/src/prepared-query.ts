@@ -1,4 +1,4 @@
-import { PostgresAdapter, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { PostgresAdapter, type Compilable, type Kysely, type QueryResult, type RawBuilder } from 'kysely';
 import { runSql } from './held-connection.js';
 
 const SLOT = '\u0000slot:';
@@ -43,6 +43,9 @@ export function preparedQuery<Values extends Record<string, unknown>, Row>(
     return runSql<Row>(db, compiled.sql, parameters);
   };
 }
+
+/** A `sql` template as preparedQuery's build result (a raw statement compiled for `db`'s dialect). */
+export const rawStatement = <Row>(db: Kysely<any>, query: RawBuilder<Row>): Compilable<Row> => ({ compile: () => query.compile(db) });
 
 /** SQL text of the hot queries → the name each connection prepares it under (`lg_1`, `lg_2`, …). */
 const statementNames = new Map<string, string>();

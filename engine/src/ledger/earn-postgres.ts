@@ -1,7 +1,7 @@
 // One file: the PostgreSQL earn's batch statements (lock and look up, then record) and their one-sale forms share one set of CTEs and row shapes; apart they would drift.
 import type { CustomerIdentifier, StampUpdate } from '@loyalty-gateway/core';
-import { sql, type Compilable, type Kysely, type RawBuilder } from 'kysely';
-import { preparedQuery } from '@loyalty-gateway/storage';
+import { sql } from 'kysely';
+import { preparedQuery, rawStatement } from '@loyalty-gateway/storage';
 import { cardProgress } from '../rules/stamps.js';
 import type { Tx } from './context.js';
 import type { EarnPlan } from './earn-plan.js';
@@ -18,8 +18,6 @@ import { WALLET } from './balances.js';
  * the earlier-refunds probe in one (data-modifying CTEs, one snapshot taken after the lock).
  */
 
-const raw = <Row>(db: Kysely<any>, query: RawBuilder<Row>): Compilable<Row> => ({ compile: () => query.compile(db) });
-
 export interface MemberRow {
   id: string | null;
   membership_id: string | null;
@@ -32,7 +30,7 @@ const LOCK_AND_LOOKUPS = Object.fromEntries(
   (['phone', 'email', 'membership_id', 'external_id'] as const).map((column) => [
     column,
     preparedQuery((db, v: { lockKey: string; merchantId: string; value: string }) =>
-      raw(
+      rawStatement(
         db,
         sql<MemberRow>`select m.id, m.membership_id, w.balance, w.lifetime_points
           from (select pg_advisory_xact_lock(${sql.lit(SALE_LOCK_CLASS)}, hashtext(${v.lockKey}))) as locked
@@ -44,7 +42,7 @@ const LOCK_AND_LOOKUPS = Object.fromEntries(
 ) as Record<string, (db: Tx, v: { lockKey: string; merchantId: string; value: string }) => Promise<{ rows: MemberRow[] }>>;
 
 const LOCK_ONLY = preparedQuery((db, v: { lockKey: string }) =>
-  raw(db, sql`select pg_advisory_xact_lock(${sql.lit(SALE_LOCK_CLASS)}, hashtext(${v.lockKey}))`),
+  rawStatement(db, sql`select pg_advisory_xact_lock(${sql.lit(SALE_LOCK_CLASS)}, hashtext(${v.lockKey}))`),
 );
 
 /** What an earn's first statement does: its sale's lock and, when the customer can match, the lookup. */
@@ -116,7 +114,7 @@ const lookupBranch = (column: LookupColumn) =>
  * statement's generic plan is kept.
  */
 const LOCK_ALL = preparedQuery((db, v: { units: string }) =>
-  raw(
+  rawStatement(
     db,
     sql<MemberRow & { n: number }>`select u.n, f.id, f.membership_id, f.balance, f.lifetime_points
       from jsonb_to_recordset(${v.units}::jsonb) as u(n int, lock_key text, merchant_id text, col text, val text)
@@ -150,13 +148,17 @@ export async function lockSales(trx: Tx, locks: SaleLock[]): Promise<LockedSale[
   return found;
 }
 
-export type SaleValues = {
+/** What a row recorded for a source's transaction (a sale, a redemption) is keyed and scoped by. */
+export type SourceRowValues = {
   id: string;
   merchantId: string;
   outletId: string;
   vendor: string;
   storeId: string;
   transactionId: string;
+};
+
+export type SaleValues = SourceRowValues & {
   eventId: string;
   memberId: string | null;
   totalMinor: number;
@@ -204,7 +206,7 @@ const refundedProbe = (v: SaleValues) =>
   sql`exists (select 1 from refunds where source_vendor = ${v.vendor} and source_store_id = ${v.storeId} and transaction_id = ${v.transactionId} and status <> 'WITHDRAWN')`;
 
 const RECORD_SALE = preparedQuery((db, v: SaleValues) =>
-  raw(
+  rawStatement(
     db,
     sql<RecordRow>`with ${saleCte(v)}
       select exists (select 1 from sale) as inserted, ${refundedProbe(v)} as refunded, null::bigint as stamps_total`,
@@ -213,7 +215,7 @@ const RECORD_SALE = preparedQuery((db, v: SaleValues) =>
 
 const RECORD_SALE_WITH_CARD = preparedQuery((db, v: SaleValues & CardValues) => {
   const required = sql`${v.required}::bigint`;
-  return raw(
+  return rawStatement(
     db,
     sql<RecordRow>`with ${saleCte(v)}, card as (
         insert into balances (member_id, reward_id, stamps_total, cards_completed, cards_redeemed)
@@ -241,7 +243,7 @@ const RECORD_SALE_WITH_CARD = preparedQuery((db, v: SaleValues & CardValues) => 
  * sale that passes it is refused alone.
  */
 const RECORD_SALES = preparedQuery((db, v: { units: string }) =>
-  raw(
+  rawStatement(
     db,
     sql<RecordRow & { n: number }>`with u as materialized (
         select * from jsonb_to_recordset(${v.units}::jsonb) as u(n int, id text, merchant_id text, outlet_id text, vendor text,

@@ -1,18 +1,11 @@
 import type { RedeemCommand } from '@loyalty-gateway/core';
-import { sql, type Compilable, type Kysely, type RawBuilder } from 'kysely';
-import { preparedQuery } from '@loyalty-gateway/storage';
+import { sql } from 'kysely';
+import { preparedQuery, rawStatement } from '@loyalty-gateway/storage';
+import type { SourceRowValues } from './earn-postgres.js';
 import type { Tx } from './context.js';
 import { WALLET } from './balances.js';
 
-const raw = <Row>(db: Kysely<any>, query: RawBuilder<Row>): Compilable<Row> => ({ compile: () => query.compile(db) });
-
-type PointsRedemption = {
-  id: string;
-  merchantId: string;
-  outletId: string;
-  vendor: string;
-  storeId: string;
-  transactionId: string;
+type PointsRedemption = SourceRowValues & {
   rewardKey: string;
   rewardId: string | null;
   memberId: string;
@@ -31,7 +24,7 @@ type PointsRedemption = {
  * was; the ledger entry only when the redemption was inserted.
  */
 const REDEEM_POINTS = preparedQuery((db, v: PointsRedemption) =>
-  raw(
+  rawStatement(
     db,
     sql<{ balance: number | string; inserted: boolean }>`with debit as (
         update balances set balance = balance - ${v.points}::bigint
