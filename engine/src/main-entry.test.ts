@@ -12,6 +12,7 @@ describe('the engine package entries', () => {
       'SCOPE',
       'SlowStatements',
       'balanceOf',
+      'holdWallet',
       'ledgerSum',
       'line',
       'openSeededEngine',
