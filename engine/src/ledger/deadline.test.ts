@@ -51,7 +51,9 @@ describe.each(testDialects())('call deadlines on $name: the engine never commits
       await refused(attempt());
       await released;
     } else {
-      slow.set('balances', 150); // the debit (the wallet's row), inside the redemption's transaction
+      // The redemption's insert, after its debit (prepared statements, which SlowStatements does not
+      // delay): the debit already made must be rolled back with it.
+      slow.set('redemptions', 150);
       await refused(attempt());
     }
     expect(await balanceOf(database.db, 'MBR-0001')).toBe(1200);

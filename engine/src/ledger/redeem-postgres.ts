@@ -1,20 +1,22 @@
 import type { RedeemCommand } from '@loyalty-gateway/core';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { preparedQuery, rawStatement } from '@loyalty-gateway/storage';
 import type { SourceRowValues } from './earn-postgres.js';
 import type { Tx } from './context.js';
 import { WALLET } from './balances.js';
+import type { EngineTables } from '../db/schema.js';
+import { redemptionKey, underKey, type RedemptionKey } from './redeem-store.js';
 
-type PointsRedemption = SourceRowValues & {
-  rewardKey: string;
-  rewardId: string | null;
-  memberId: string;
-  points: number;
-  pointsRequested: number | null;
-  orderValueMinor: number | null;
-  now: string;
-  ledgerId: string;
-};
+type PointsRedemption = SourceRowValues &
+  RedemptionKey & {
+    rewardId: string | null;
+    memberId: string;
+    points: number;
+    pointsRequested: number | null;
+    orderValueMinor: number | null;
+    now: string;
+    ledgerId: string;
+  };
 
 /**
  * A redemption that costs points (pointsToRedeem, or a POINTS reward) on PostgreSQL, in one round
@@ -29,8 +31,7 @@ const REDEEM_POINTS = preparedQuery((db, v: PointsRedemption) =>
     sql<{ balance: number | string; inserted: boolean }>`with debit as (
         update balances set balance = balance - ${v.points}::bigint
         where member_id = ${v.memberId}::text and reward_id = ${sql.lit(WALLET)} and balance >= ${v.points}::bigint
-          and not exists (select 1 from redemptions where source_vendor = ${v.vendor}::text and source_store_id = ${v.storeId}::text
-            and external_transaction_id = ${v.transactionId}::text and reward_key = ${v.rewardKey}::text)
+          and not exists (${underKey((db as Kysely<EngineTables>).selectFrom('redemptions').select(sql.lit(1).as('one')), v)})
         returning balance
       ), redeemed as (
         insert into redemptions (id, merchant_id, outlet_id, source_vendor, source_store_id, external_transaction_id, reward_key,
@@ -63,10 +64,7 @@ export async function redeemPoints(
     id: row.id,
     merchantId: command.merchantId,
     outletId: command.outletId,
-    vendor: command.source.vendor,
-    storeId: command.source.storeId,
-    transactionId: command.externalTransactionId,
-    rewardKey: row.rewardKey,
+    ...redemptionKey(command, row.rewardKey),
     rewardId: row.rewardKey === 'points' ? null : row.rewardKey,
     memberId: row.memberId,
     points: row.points,

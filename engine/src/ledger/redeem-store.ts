@@ -1,6 +1,6 @@
 import { newId } from './new-id.js';
 import type { RedeemCommand } from '@loyalty-gateway/core';
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { preparedQuery } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
 import type { EngineContext, Tx } from './context.js';
@@ -18,36 +18,70 @@ export type RedemptionRow = {
   status: string;
 };
 
-const FIND_REDEMPTION = preparedQuery((db, v: { vendor: string; storeId: string; transactionId: string; rewardKey: string }) =>
-  (db as Kysely<EngineTables>)
-    .selectFrom('redemptions')
-    .select(['id', 'member_id', 'reward_id', 'points_requested', 'order_value_minor', 'points_deducted', 'balance_after', 'status'])
-    .where('source_vendor', '=', v.vendor)
-    .where('source_store_id', '=', v.storeId)
-    .where('external_transaction_id', '=', v.transactionId)
-    .where('reward_key', '=', v.rewardKey),
+/** A redemption's key: the columns of the `redemptions` UNIQUE key. */
+export type RedemptionKey = {
+  vendor: string;
+  storeId: string;
+  transactionId: string;
+  rewardKey: string;
+};
+
+/** The key a redemption of `command` is recorded under (`rewardKey`: the reward's id, or `points`). */
+export const redemptionKey = (command: RedeemCommand, rewardKey: string): RedemptionKey => ({
+  vendor: command.source.vendor,
+  storeId: command.source.storeId,
+  transactionId: command.externalTransactionId,
+  rewardKey,
+});
+
+/** `query` narrowed to the redemption under `key` (the one place the key's columns are matched; redeem-postgres.ts embeds it). */
+export const underKey = <O>(query: SelectQueryBuilder<EngineTables, 'redemptions', O>, key: RedemptionKey) =>
+  query
+    .where('source_vendor', '=', key.vendor)
+    .where('source_store_id', '=', key.storeId)
+    .where('external_transaction_id', '=', key.transactionId)
+    .where('reward_key', '=', key.rewardKey);
+
+const FIND_REDEMPTION = preparedQuery((db, key: RedemptionKey) =>
+  underKey(
+    (db as Kysely<EngineTables>)
+      .selectFrom('redemptions')
+      .select(['id', 'member_id', 'reward_id', 'points_requested', 'order_value_minor', 'points_deducted', 'balance_after', 'status']),
+    key,
+  ),
 );
 
-/** The redemption already recorded under (source, externalTransactionId, reward key), if any. */
-export async function findRedemption(
-  db: EngineContext['db'] | Tx,
-  command: RedeemCommand,
-  rewardKey: string,
-): Promise<RedemptionRow | undefined> {
-  const { rows } = await FIND_REDEMPTION(db, {
-    vendor: command.source.vendor,
-    storeId: command.source.storeId,
-    transactionId: command.externalTransactionId,
-    rewardKey,
-  });
+/** The redemption already recorded under `key`, if any. */
+export async function findRedemption(db: EngineContext['db'] | Tx, key: RedemptionKey): Promise<RedemptionRow | undefined> {
+  const { rows } = await FIND_REDEMPTION(db, key);
   return rows[0] as RedemptionRow | undefined;
 }
 
-/** The redemption key's columns (the `redemptions` UNIQUE key). */
-export interface RedemptionKey {
-  command: RedeemCommand;
-  rewardKey: string;
-}
+/** Whether no redemption this transaction can see holds `key` (a condition on the wallet's row). */
+export const keyFree = (db: Kysely<any>, key: RedemptionKey) => (eb: ExpressionBuilder<EngineTables, 'balances'>) =>
+  eb.not(eb.exists(underKey((db as Kysely<EngineTables>).selectFrom('redemptions').select(sql.lit(1).as('one')), key)));
+
+type Debit = RedemptionKey & { memberId: string; points: number };
+
+// Compiled once each (the redemption's hot path on SQLite, and a cost-0 reward's on PostgreSQL).
+const DEBIT_WALLET = preparedQuery((db, v: Debit) =>
+  (db as Kysely<EngineTables>)
+    .updateTable('balances')
+    .set({ balance: sql`balance - ${v.points}` })
+    .where('member_id', '=', v.memberId)
+    .where('reward_id', '=', WALLET)
+    .where('balance', '>=', v.points)
+    .where(keyFree(db, v))
+    .returning('balance'),
+);
+const WALLET_IF_KEY_FREE = preparedQuery((db, v: Omit<Debit, 'points'>) =>
+  (db as Kysely<EngineTables>)
+    .selectFrom('balances')
+    .select('balance')
+    .where('member_id', '=', v.memberId)
+    .where('reward_id', '=', WALLET)
+    .where(keyFree(db, v)),
+);
 
 /**
  * The wallet's balance after taking `points` from it (0: the balance as it stands), in one
@@ -56,36 +90,8 @@ export interface RedemptionKey {
  * then. Concurrent redemptions can never overdraw: the debit is conditional on the balance.
  */
 export async function debitWallet(trx: Tx, memberId: string, points: number, key: RedemptionKey): Promise<number | null> {
-  const free = (eb: ExpressionBuilder<EngineTables, 'balances'>) =>
-    eb.not(
-      eb.exists(
-        eb
-          .selectFrom('redemptions')
-          .select(sql.lit(1).as('one'))
-          .where('source_vendor', '=', key.command.source.vendor)
-          .where('source_store_id', '=', key.command.source.storeId)
-          .where('external_transaction_id', '=', key.command.externalTransactionId)
-          .where('reward_key', '=', key.rewardKey),
-      ),
-    );
-  const row =
-    points > 0
-      ? await trx
-          .updateTable('balances')
-          .set({ balance: sql`balance - ${points}` })
-          .where('member_id', '=', memberId)
-          .where('reward_id', '=', WALLET)
-          .where('balance', '>=', points)
-          .where(free)
-          .returning('balance')
-          .executeTakeFirst()
-      : await trx
-          .selectFrom('balances')
-          .select('balance')
-          .where('member_id', '=', memberId)
-          .where('reward_id', '=', WALLET)
-          .where(free)
-          .executeTakeFirst();
+  const { rows } = points > 0 ? await DEBIT_WALLET(trx, { ...key, memberId, points }) : await WALLET_IF_KEY_FREE(trx, { ...key, memberId });
+  const row = rows[0] as { balance: number | string } | undefined;
   return row === undefined ? null : Number(row.balance);
 }
 

@@ -31,6 +31,7 @@ import {
   currentBalance,
   debitWallet,
   findRedemption,
+  redemptionKey,
   insertRedemption,
   type RedemptionRow,
 } from './redeem-store.js';
@@ -120,7 +121,7 @@ async function commit(
         if (!done.inserted) throw new Refusal('taken');
         return redeemed(member, reward, id, cost, done.balanceAfter);
       }
-      const balanceAfter = await debitWallet(trx, member.id, cost, { command, rewardKey });
+      const balanceAfter = await debitWallet(trx, member.id, cost, redemptionKey(command, rewardKey));
       if (balanceAfter === null) return new Refusal(cost > 0 ? 'insufficient' : 'taken');
       // Only a reward that costs nothing consumes a card or an issued instance: nothing debited yet.
       if (reward?.type === 'STAMP' && !(await consumeStampCard(trx, member.id, reward.id))) return new Refusal('unavailable');
@@ -160,7 +161,7 @@ async function explainRefusal(
   reward: RewardRule | null,
   command: RedeemCommand,
 ): Promise<RedeemResult> {
-  const existing = await findRedemption(ctx.db, command, reward?.id ?? 'points');
+  const existing = await findRedemption(ctx.db, redemptionKey(command, reward?.id ?? 'points'));
   if (existing) return replay(existing, member, command, merchant);
   const balance = await currentBalance(ctx.db, member.id);
   if (refusal.kind === 'insufficient') {
@@ -182,7 +183,7 @@ export async function redeem(ctx: EngineContext, command: RedeemCommand, options
   const resolution = await resolveMember(ctx.db, merchant, command.customer);
   if (!resolution.member) throw new EngineError('member_not_found');
   const member = resolution.member;
-  const existing = await findRedemption(ctx.db, command, reward?.id ?? command.rewardId?.toLowerCase() ?? 'points');
+  const existing = await findRedemption(ctx.db, redemptionKey(command, reward?.id ?? command.rewardId?.toLowerCase() ?? 'points'));
   if (existing) return replay(existing, member, command, merchant);
   if (command.rewardId !== undefined && !reward) throw new EngineError('reward_not_found');
   await precheck(ctx, merchant, member, reward, command);

@@ -48,10 +48,11 @@ describe.each(testDialects())('a remote engine that times out, through the gatew
   it('a redeem that times out with 502 deducts nothing (the engine does not commit it afterwards) and the identical retry is REDEEMED', async () => {
     const before = await balance(MEMBERS.rich.id);
     const body = { customer: byMembership(MEMBERS.rich.id), externalTransactionId: freshId('TO'), pointsToRedeem: 70 };
-    // The conditional debit, inside the redemption's transaction; on PostgreSQL the redemption is
-    // one prepared statement, which SlowStatements does not delay: the wallet's row is held instead.
+    // SlowStatements does not delay prepared statements: on SQLite the redemption's insert is
+    // slowed, after its debit (prepared), inside its transaction; on PostgreSQL the redemption is
+    // one prepared statement, so the wallet's row is held instead.
     const held =
-      name === 'postgres' ? await holdWallet(remote.service.database.db, MEMBERS.rich.id, SLOW_MS) : slow.set('balances', SLOW_MS);
+      name === 'postgres' ? await holdWallet(remote.service.database.db, MEMBERS.rich.id, SLOW_MS) : slow.set('redemptions', SLOW_MS);
     const started = performance.now();
     const error = expectError(await gw.post(PATHS.redeem, body), 502, 'engine_unavailable');
     expect(performance.now() - started).toBeLessThan(SLOW_MS);
