@@ -6,6 +6,9 @@
  *   npx tsx bench/scale-seed.ts DIR 1000000 10000000 2000000
  *   npx tsx bench/scale.ts DIR                  (SCALE_POSTGRES_URL as for the seed: PostgreSQL)
  *
+ * The rounds begin once the journal's start-up pass has ended (its `delivery journal pruned` log
+ * line; at most SCALE_JOURNAL_WAIT seconds, default 300, for a build that does not log it): at
+ * 2,000,000 entries it reads the whole journal for seconds, and fell on the first rounds.
  * SCALE_ROUNDS (default 3) rounds of SCALE_SECONDS (default 8) per mix after a warm-up (SCALE_WARMUP, 3 s), at
  * SCALE_CONNECTIONS (default 32) keep-alive connections. SCALE_REQUEST (default `earn`) is what each
  * connection sends: `earn` (a signed sale to the generic door), `eligibility` (the checkout's
@@ -20,6 +23,7 @@
 import http from 'node:http';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sampler, startServer, type ServerProcess } from './server-process.js';
@@ -130,6 +134,18 @@ async function members(): Promise<number> {
   return n;
 }
 
+/** The journal's start-up pass as its log line gives it, once that line is in `logFile`; undefined after `waitMs` without it. */
+async function journalStartUpPass(logFile: string, waitMs: number): Promise<{ ms: number } | undefined> {
+  for (const until = Date.now() + waitMs; Date.now() < until; await sleep(250)) {
+    for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+      if (!line.includes('"delivery journal pruned"')) continue;
+      const entry = JSON.parse(line) as { ms: number; atStart?: boolean };
+      if (entry.atStart) return { ms: entry.ms };
+    }
+  }
+  return undefined;
+}
+
 // SCALE_START=prod: the production start (gateway/bin/start: the compiled build with its heap
 // bounds; `npm run build` first), whose peak RSS is the one the memory target is about; by default
 // the TypeScript sources (the bytes per request are the same, the CPU and RSS are tsx's).
@@ -197,14 +213,21 @@ const rss = sampler(() => server.rss());
 const pgClient = postgresUrl ? new pg.Client({ connectionString: postgresUrl }) : undefined;
 await pgClient?.connect();
 try {
-  // The warm-up (SCALE_WARMUP seconds, default 3) also covers the journal's start-up pass (its
-  // pruning counts and sums the whole journal): what its threads read meanwhile is reported apart.
+  // The journal's start-up pass (its pruning counts the whole journal) ends before the warm-up:
+  // what the threads read meanwhile, and in the warm-up, is reported apart from the rounds.
   const warm0 = threadIo(pid);
+  const waited = Date.now();
+  const pass = await journalStartUpPass(path.join(dir, 'scale.log'), Number(process.env.SCALE_JOURNAL_WAIT ?? 300) * 1000);
+  console.log(
+    pass === undefined
+      ? `journal start-up pass: no log line within ${((Date.now() - waited) / 1000).toFixed(0)} s (a build that does not log it)`
+      : `journal start-up pass: ${pass.ms} ms (waited ${((Date.now() - waited) / 1000).toFixed(1)} s)`,
+  );
   const warmCpu0 = server.cpu();
   await drive(server.port, Number(process.env.SCALE_WARMUP ?? 3) * 1000, mixes.spread);
   const warmCpu1 = server.cpu();
   console.log(
-    `warm-up, MB read by thread: ${[...threadIo(pid)]
+    `start-up pass and warm-up, MB read by thread (CPU: the warm-up): ${[...threadIo(pid)]
       .map(
         ([name, v]) =>
           `${name} ${((v.rchar - (warm0.get(name)?.rchar ?? 0)) / 2 ** 20).toFixed(0)} (CPU ${(((warmCpu1[name] ?? 0) - (warmCpu0[name] ?? 0)) / 1e6).toFixed(1)} s)`,

@@ -76,17 +76,26 @@ export function registerJournal(c: DependencyContainer, config: GatewayConfig): 
         if (!journal) return null;
         const log = get(r, TOKENS.logger);
         let stopping = false;
-        const prune = () =>
-          journal.prune().then(
-            (removed) => removed > 0 && log?.info({ removed, days: config.GATEWAY_JOURNAL_DAYS }, 'delivery journal pruned'),
+        // The start-up pass is logged even when it removed nothing: over a journal of millions it
+        // counts for seconds, and the requests of those seconds share the database with it.
+        const prune = (atStart = false) => {
+          const started = performance.now();
+          return journal.prune().then(
+            (removed) =>
+              (removed > 0 || atStart) &&
+              log?.info(
+                { removed, days: config.GATEWAY_JOURNAL_DAYS, ms: Math.round(performance.now() - started), atStart },
+                'delivery journal pruned',
+              ),
             (error: unknown) =>
               stopping
                 ? log?.info('delivery journal pruning stopped: the gateway is stopping (it runs again at the next start)')
                 : log?.warn({ err: error }, 'delivery journal pruning failed; retried in an hour'),
           );
+        };
         const timer = setInterval(() => void prune(), HOUR);
         timer.unref();
-        void prune();
+        void prune(true);
         return {
           stop: () => {
             stopping = true;
