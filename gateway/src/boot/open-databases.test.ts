@@ -4,7 +4,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { openDatabases } from './open-databases.js';
+import { canRunThrowawayPostgres, startThrowawayPostgres } from '../testing/throwaway-postgres.js';
+import { AUTOVACUUM_OFF, openDatabases } from './open-databases.js';
 
 describe('openDatabases without DATABASE_URL (two SQLite files)', () => {
   it.each([
@@ -23,4 +24,30 @@ describe('openDatabases without DATABASE_URL (two SQLite files)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe.skipIf(!canRunThrowawayPostgres())("openDatabases on PostgreSQL: the server's autovacuum", () => {
+  it.each([
+    ['off', { autovacuum: 'off' }, [AUTOVACUUM_OFF]],
+    ['off through track_counts (autovacuum needs it)', { track_counts: 'off' }, [AUTOVACUUM_OFF]],
+    ['on (the default)', {}, []],
+  ])(
+    '%s: warned at start as the operator must act on it, or not at all',
+    async (_name, settings, warnings) => {
+      const server = await startThrowawayPostgres(settings);
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-open-'));
+      try {
+        const warned: string[] = [];
+        const databases = await openDatabases(loadConfig({ GATEWAY_DATA_DIR: dir, DATABASE_URL: server.url }), undefined, (message) =>
+          warned.push(message),
+        );
+        await databases.close();
+        expect(warned).toEqual(warnings);
+      } finally {
+        server.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
 });

@@ -17,8 +17,10 @@ export function registerStorage(c: DependencyContainer, config: GatewayConfig): 
       async (r) => {
         await open(r, TOKENS.dataDir);
         // Opened and migrated here, once per boot; the stores assume a migrated database.
-        return openDatabases(config, (error) =>
-          get(r, TOKENS.logger)?.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects on its next use'),
+        return openDatabases(
+          config,
+          (error) => get(r, TOKENS.logger)?.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects on its next use'),
+          (message) => get(r, TOKENS.logger)?.warn(message),
         );
       },
       (databases) => databases.close(),

@@ -37,9 +37,10 @@ export interface ThrowawayPostgres {
 
 /**
  * A PostgreSQL cluster of its own on a free loopback port (initdb ~1 s): for tests that restart or
- * stop the database, never the shared server.
+ * stop the database, or need server settings of their own (`settings`: name → value), never the
+ * shared server.
  */
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+export async function startThrowawayPostgres(settings: Record<string, string> = {}): Promise<ThrowawayPostgres> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-pg-'));
   const data = path.join(dir, 'data');
   const sockets = path.join(dir, 'sockets');
@@ -50,7 +51,10 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     execFileSync('runuser', ['-u', 'postgres', '--', `${BIN}/${command}`, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   asPostgres('initdb', '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync');
   const port = await freePort();
-  const options = `-p ${port} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const options = [
+    `-p ${port} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
+  ].join(' ');
   const ctl = (...args: string[]) => asPostgres('pg_ctl', '-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', ...args);
   ctl('start');
   const run = promisify(execFile);
