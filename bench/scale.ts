@@ -26,10 +26,10 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { sampler, startServer, type ServerProcess } from './server-process.js';
+import { cpuSpent, processesCpuByPid, sampler, startServer, type ServerProcess } from './server-process.js';
 import { signedHeaders } from '@loyalty-gateway/core';
 import { SECRET, STORE, signedSale } from './signed-load.js';
-import { scaleEnv } from './scale-seed.js';
+import { SCALE_SCHEMA, scaleEnv } from './scale-seed.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = process.argv[2];
@@ -87,10 +87,40 @@ function threadIo(pid: number): Map<string, { rchar: number; wchar: number }> {
  * PostgreSQL's side, of this database only (the server is shared): the
  * buffer pages its statements touched (found in shared buffers, or read from the OS).
  */
-async function postgresSide(client: pg.Client): Promise<{ hit: number; read: number }> {
-  const { rows } = await client.query('select blks_hit, blks_read from pg_stat_database where datname = current_database()');
-  return { hit: Number(rows[0].blks_hit), read: Number(rows[0].blks_read) };
+/**
+ * The PostgreSQL server's side so far: buffer pages its statements found in shared buffers (hit)
+ * or read from the OS (read), those reads by relation (table, index or TOAST of the gateway's
+ * schema), the WAL it wrote (bytes, and the full-page images among its records: a page's first
+ * change after a checkpoint logs the whole page), and the CPU of its processes.
+ */
+async function postgresSide(client: pg.Client): Promise<PostgresSide> {
+  const { rows } = await client.query(
+    `select (select blks_hit from pg_stat_database where datname = current_database()) as hit,
+       (select blks_read from pg_stat_database where datname = current_database()) as read,
+       (select wal_bytes from pg_stat_wal) as wal_bytes, (select wal_fpi from pg_stat_wal) as wal_fpi`,
+  );
+  const { rows: relations } = await client.query(
+    `select relname as name, coalesce(heap_blks_read, 0) + coalesce(toast_blks_read, 0) as read from pg_statio_user_tables where schemaname = '${SCALE_SCHEMA}'
+     union all select indexrelname, idx_blks_read from pg_statio_user_indexes where schemaname = '${SCALE_SCHEMA}'`,
+  );
+  return {
+    hit: Number(rows[0].hit),
+    read: Number(rows[0].read),
+    walBytes: Number(rows[0].wal_bytes),
+    walFpi: Number(rows[0].wal_fpi),
+    cpu: processesCpuByPid(['postgres']),
+    byRelation: new Map(relations.map((r: { name: string; read: string }) => [r.name, Number(r.read)])),
+  };
 }
+type PostgresSide = {
+  hit: number;
+  read: number;
+  walBytes: number;
+  walFpi: number;
+  /** The server's processes then (their CPU: cpuSpent). */
+  cpu: ReturnType<typeof processesCpuByPid>;
+  byRelation: Map<string, number>;
+};
 
 const totalCpu = (cpu: Record<string, number>) => Object.values(cpu).reduce((a, b) => a + b, 0);
 
@@ -180,6 +210,10 @@ const totals: Record<
     cpu: number;
     pgHit: number;
     pgRead: number;
+    pgWal: number;
+    pgFpi: number;
+    pgCpu: number;
+    pgByRelation: Map<string, number>;
     io: ReturnType<typeof io>;
     threads: Map<string, { rchar: number; wchar: number }>;
     latencies: number[];
@@ -192,6 +226,10 @@ const totals: Record<
     cpu: 0,
     pgHit: 0,
     pgRead: 0,
+    pgWal: 0,
+    pgFpi: 0,
+    pgCpu: 0,
+    pgByRelation: new Map(),
     io: { rchar: 0, wchar: 0, read: 0, write: 0 },
     threads: new Map(),
     latencies: [],
@@ -203,6 +241,10 @@ const totals: Record<
     cpu: 0,
     pgHit: 0,
     pgRead: 0,
+    pgWal: 0,
+    pgFpi: 0,
+    pgCpu: 0,
+    pgByRelation: new Map(),
     io: { rchar: 0, wchar: 0, read: 0, write: 0 },
     threads: new Map(),
     latencies: [],
@@ -250,6 +292,11 @@ try {
         const pg1 = await postgresSide(pgClient);
         t.pgHit += pg1.hit - pg0.hit;
         t.pgRead += pg1.read - pg0.read;
+        t.pgWal += pg1.walBytes - pg0.walBytes;
+        t.pgFpi += pg1.walFpi - pg0.walFpi;
+        t.pgCpu += cpuSpent(pg0.cpu, pg1.cpu);
+        for (const [name, read] of pg1.byRelation)
+          t.pgByRelation.set(name, (t.pgByRelation.get(name) ?? 0) + read - (pg0.byRelation.get(name) ?? 0));
       }
       const io1 = io(pid);
       for (const k of ['rchar', 'wchar', 'read', 'write'] as const) t.io[k] += io1[k] - io0[k];
@@ -283,6 +330,9 @@ try {
         ? {
             'pages hit/req': +(t.pgHit / t.earns).toFixed(1),
             'pages read/req': +(t.pgRead / t.earns).toFixed(1),
+            'WAL KB/req': +(t.pgWal / t.earns / 1024).toFixed(1),
+            'full pages/req': +(t.pgFpi / t.earns).toFixed(2),
+            'server CPU µs/req': Math.round(t.pgCpu / t.earns),
           }
         : {}),
       'read KB/req': +(t.io.rchar / t.earns / 1024).toFixed(1),
@@ -299,6 +349,14 @@ try {
       `${mix}, KB read/written per request by thread: ${busy.map(([name, v]) => `${name} ${(v.rchar / t.earns / 1024).toFixed(1)}/${(v.wchar / t.earns / 1024).toFixed(1)}`).join(', ')}`,
     );
   }
+  if (postgresUrl)
+    for (const mix of ['regular', 'spread'] as Mix[]) {
+      const t = totals[mix];
+      const top = [...t.pgByRelation].filter(([, read]) => read >= 0.05 * t.earns).sort((a, b) => b[1] - a[1]);
+      console.log(
+        `${mix}, pages read from the OS per request by relation: ${top.map(([name, read]) => `${name} ${(read / t.earns).toFixed(2)}`).join(', ')}`,
+      );
+    }
   console.log(
     `members ${all.toLocaleString()}, peak RSS ${(memory.peak / 2 ** 20).toFixed(0)} MiB, ${connections} connections, ${rounds} rounds of ${seconds} s per mix`,
   );

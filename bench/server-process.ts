@@ -104,23 +104,40 @@ function threadCpu(pid: number): Record<string, number> {
  * CPU time (µs) of every process on the machine whose command is one of `names` (PostgreSQL's
  * backends and background processes, redis-server): what the servers a target talks to spent. A
  * process that ends between two readings takes its time with it; the pools' backends live through
- * a run.
+ * a run (`cpuSpent` of two `processesCpuByPid` readings leaves such processes out).
  */
 export function processesCpu(names: readonly string[]): Record<string, number> {
   const out: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
+  for (const { name, us } of processesCpuByPid(names).values()) out[name]! += us;
+  return out;
+}
+
+/** processesCpu per process: pid → its command and CPU time (µs). */
+export function processesCpuByPid(names: readonly string[]): Map<string, { name: string; us: number }> {
+  const out = new Map<string, { name: string; us: number }>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const name = raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')'));
-      if (!(name in out)) continue;
+      if (!names.includes(name)) continue;
       const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-      out[name]! += (Number(fields[11]) + Number(fields[12])) * TICK_US;
+      out.set(pid, { name, us: (Number(fields[11]) + Number(fields[12])) * TICK_US });
     } catch {
       // the process ended between listing and reading
     }
   }
   return out;
+}
+
+/** CPU time (µs) spent between two readings of processesCpuByPid, counting only processes in both (an ended process's time is gone). */
+export function cpuSpent(before: Map<string, { name: string; us: number }>, after: Map<string, { name: string; us: number }>): number {
+  let spent = 0;
+  for (const [pid, now] of after) {
+    const then = before.get(pid);
+    spent += now.us - (then?.name === now.name ? then.us : 0);
+  }
+  return spent;
 }
 
 /**
