@@ -16,7 +16,8 @@
  * order id: every member of the generated ledger holds ~120). SCALE_START=prod runs the production
  * start (`npm run build` first) instead of the TypeScript sources (SCALE_START_SCRIPT=DIR/bin/start:
  * another build's, beside its DIR/dist). Per mix: earns/s, p50/p99, the gateway's
- * CPU per earn (all its threads; on PostgreSQL also the buffer pages its database's statements touched), the bytes its
+ * CPU per earn (all its threads; on PostgreSQL also the server's side: buffer pages touched and read from the OS, those
+ * reads by relation, WAL bytes and full-page images, the server's CPU), the bytes its
  * process read and wrote per earn through system calls (/proc/PID/io rchar and wchar: SQLite's page
  * reads and its WAL writes, whether or not the OS's cache served them), and its peak RSS.
  */
