@@ -58,7 +58,7 @@ export async function findRedemption(db: EngineContext['db'] | Tx, key: Redempti
 }
 
 /** Whether no redemption this transaction can see holds `key` (a condition on the wallet's row). */
-export const keyFree = (db: Kysely<any>, key: RedemptionKey) => (eb: ExpressionBuilder<EngineTables, 'balances'>) =>
+const keyFree = (db: Kysely<any>, key: RedemptionKey) => (eb: ExpressionBuilder<EngineTables, 'balances'>) =>
   eb.not(eb.exists(underKey((db as Kysely<EngineTables>).selectFrom('redemptions').select(sql.lit(1).as('one')), key)));
 
 type Debit = RedemptionKey & { memberId: string; points: number };

@@ -31,8 +31,8 @@ import {
   currentBalance,
   debitWallet,
   findRedemption,
-  redemptionKey,
   insertRedemption,
+  redemptionKey,
   type RedemptionRow,
 } from './redeem-store.js';
 import { resolveMember, type ResolvedMember } from './resolve-member.js';
