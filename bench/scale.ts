@@ -9,6 +9,8 @@
  * The rounds begin once the journal's start-up pass has ended (its `delivery journal pruned` log
  * line; at most SCALE_JOURNAL_WAIT seconds, default 300, for a build that does not log it): at
  * 2,000,000 entries it reads the whole journal for seconds, and fell on the first rounds.
+ * On PostgreSQL, SCALE_CHECKPOINT=1 issues a CHECKPOINT before the warm-up; the server's disk reads
+ * per request tell a run whose pages came from the disk rather than the OS's cache.
  * SCALE_ROUNDS (default 3) rounds of SCALE_SECONDS (default 8) per mix after a warm-up (SCALE_WARMUP, 3 s), at
  * SCALE_CONNECTIONS (default 32) keep-alive connections. SCALE_REQUEST (default `earn`) is what each
  * connection sends: `earn` (a signed sale to the generic door), `eligibility` (the checkout's
@@ -17,7 +19,7 @@
  * start (`npm run build` first) instead of the TypeScript sources (SCALE_START_SCRIPT=DIR/bin/start:
  * another build's, beside its DIR/dist). Per mix: earns/s, p50/p99, the gateway's
  * CPU per earn (all its threads; on PostgreSQL also the server's side: buffer pages touched and read from the OS, those
- * reads by relation, WAL bytes and full-page images, the server's CPU), the bytes its
+ * reads by relation, WAL bytes and full-page images, the server's CPU and disk reads), the bytes its
  * process read and wrote per earn through system calls (/proc/PID/io rchar and wchar: SQLite's page
  * reads and its WAL writes, whether or not the OS's cache served them), and its peak RSS.
  */
@@ -27,7 +29,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { cpuSpent, processesCpuByPid, sampler, startServer, type ServerProcess } from './server-process.js';
+import { processesUsage, sampler, spentBetween, startServer, type ServerProcess } from './server-process.js';
 import { signedHeaders } from '@loyalty-gateway/core';
 import { SECRET, STORE, signedSale } from './signed-load.js';
 import { SCALE_SCHEMA, scaleEnv } from './scale-seed.js';
@@ -109,7 +111,7 @@ async function postgresSide(client: pg.Client): Promise<PostgresSide> {
     read: Number(rows[0].read),
     walBytes: Number(rows[0].wal_bytes),
     walFpi: Number(rows[0].wal_fpi),
-    cpu: processesCpuByPid(['postgres']),
+    processes: processesUsage(['postgres']),
     byRelation: new Map(relations.map((r: { name: string; read: string }) => [r.name, Number(r.read)])),
   };
 }
@@ -118,8 +120,8 @@ type PostgresSide = {
   read: number;
   walBytes: number;
   walFpi: number;
-  /** The server's processes then (their CPU: cpuSpent). */
-  cpu: ReturnType<typeof processesCpuByPid>;
+  /** The server's processes then (their CPU and disk reads: spentBetween). */
+  processes: ReturnType<typeof processesUsage>;
   byRelation: Map<string, number>;
 };
 
@@ -214,6 +216,7 @@ const totals: Record<
     pgWal: number;
     pgFpi: number;
     pgCpu: number;
+    pgDisk: number;
     pgByRelation: Map<string, number>;
     io: ReturnType<typeof io>;
     threads: Map<string, { rchar: number; wchar: number }>;
@@ -230,6 +233,7 @@ const totals: Record<
     pgWal: 0,
     pgFpi: 0,
     pgCpu: 0,
+    pgDisk: 0,
     pgByRelation: new Map(),
     io: { rchar: 0, wchar: 0, read: 0, write: 0 },
     threads: new Map(),
@@ -245,6 +249,7 @@ const totals: Record<
     pgWal: 0,
     pgFpi: 0,
     pgCpu: 0,
+    pgDisk: 0,
     pgByRelation: new Map(),
     io: { rchar: 0, wchar: 0, read: 0, write: 0 },
     threads: new Map(),
@@ -266,6 +271,10 @@ try {
       ? `journal start-up pass: no log line within ${((Date.now() - waited) / 1000).toFixed(0)} s (a build that does not log it)`
       : `journal start-up pass: ${pass.ms} ms (waited ${((Date.now() - waited) / 1000).toFixed(1)} s)`,
   );
+  // SCALE_CHECKPOINT=1, PostgreSQL: a checkpoint before the warm-up, so the run starts at a known
+  // point of the server's cycle (a page's first change after one writes the whole page to the WAL,
+  // which costs the spread mix most: docs/benchmarks.md, "Where a PostgreSQL spread earn goes").
+  if (pgClient && process.env.SCALE_CHECKPOINT === '1') await pgClient.query('checkpoint');
   const warmCpu0 = server.cpu();
   await drive(server.port, Number(process.env.SCALE_WARMUP ?? 3) * 1000, mixes.spread);
   const warmCpu1 = server.cpu();
@@ -295,7 +304,9 @@ try {
         t.pgRead += pg1.read - pg0.read;
         t.pgWal += pg1.walBytes - pg0.walBytes;
         t.pgFpi += pg1.walFpi - pg0.walFpi;
-        t.pgCpu += cpuSpent(pg0.cpu, pg1.cpu);
+        const spent = spentBetween(pg0.processes, pg1.processes);
+        t.pgCpu += spent.us;
+        t.pgDisk += spent.diskRead;
         for (const [name, read] of pg1.byRelation)
           t.pgByRelation.set(name, (t.pgByRelation.get(name) ?? 0) + read - (pg0.byRelation.get(name) ?? 0));
       }
@@ -334,6 +345,7 @@ try {
             'WAL KB/req': +(t.pgWal / t.earns / 1024).toFixed(1),
             'full pages/req': +(t.pgFpi / t.earns).toFixed(2),
             'server CPU µs/req': Math.round(t.pgCpu / t.earns),
+            'server disk read KB/req': +(t.pgDisk / t.earns / 1024).toFixed(1),
           }
         : {}),
       'read KB/req': +(t.io.rchar / t.earns / 1024).toFixed(1),

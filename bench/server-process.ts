@@ -104,17 +104,22 @@ function threadCpu(pid: number): Record<string, number> {
  * CPU time (µs) of every process on the machine whose command is one of `names` (PostgreSQL's
  * backends and background processes, redis-server): what the servers a target talks to spent. A
  * process that ends between two readings takes its time with it; the pools' backends live through
- * a run (`cpuSpent` of two `processesCpuByPid` readings leaves such processes out).
+ * a run (`spentBetween` of two `processesUsage` readings leaves such processes out).
  */
 export function processesCpu(names: readonly string[]): Record<string, number> {
   const out: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
-  for (const { name, us } of processesCpuByPid(names).values()) out[name]! += us;
+  for (const { name, us } of processesUsage(names).values()) out[name]! += us;
   return out;
 }
 
-/** processesCpu per process: pid → its command and CPU time (µs). */
-export function processesCpuByPid(names: readonly string[]): Map<string, { name: string; us: number }> {
-  const out = new Map<string, { name: string; us: number }>();
+type ProcessUsage = { name: string; us: number; diskRead: number };
+
+/**
+ * processesCpu per process: pid → its command, CPU time (µs) and the bytes it has read from the
+ * disk itself (/proc/PID/io read_bytes: not what the OS's cache served; 0 where unreadable).
+ */
+export function processesUsage(names: readonly string[]): Map<string, ProcessUsage> {
+  const out = new Map<string, ProcessUsage>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
@@ -122,7 +127,13 @@ export function processesCpuByPid(names: readonly string[]): Map<string, { name:
       const name = raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')'));
       if (!names.includes(name)) continue;
       const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-      out.set(pid, { name, us: (Number(fields[11]) + Number(fields[12])) * TICK_US });
+      let diskRead = 0;
+      try {
+        diskRead = Number(/^read_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
+      } catch {
+        // another user's process, without root
+      }
+      out.set(pid, { name, us: (Number(fields[11]) + Number(fields[12])) * TICK_US, diskRead });
     } catch {
       // the process ended between listing and reading
     }
@@ -130,12 +141,13 @@ export function processesCpuByPid(names: readonly string[]): Map<string, { name:
   return out;
 }
 
-/** CPU time (µs) spent between two readings of processesCpuByPid, counting only processes in both (an ended process's time is gone). */
-export function cpuSpent(before: Map<string, { name: string; us: number }>, after: Map<string, { name: string; us: number }>): number {
-  let spent = 0;
+/** CPU time (µs) and disk bytes read between two readings of processesUsage, counting only processes in both (an ended process's share is gone). */
+export function spentBetween(before: Map<string, ProcessUsage>, after: Map<string, ProcessUsage>): { us: number; diskRead: number } {
+  const spent = { us: 0, diskRead: 0 };
   for (const [pid, now] of after) {
-    const then = before.get(pid);
-    spent += now.us - (then?.name === now.name ? then.us : 0);
+    const then = before.get(pid)?.name === now.name ? before.get(pid) : undefined;
+    spent.us += now.us - (then?.us ?? 0);
+    spent.diskRead += now.diskRead - (then?.diskRead ?? 0);
   }
   return spent;
 }
