@@ -87,14 +87,11 @@ function threadIo(pid: number): Map<string, { rchar: number; wchar: number }> {
 }
 
 /**
- * PostgreSQL's side, of this database only (the server is shared): the
- * buffer pages its statements touched (found in shared buffers, or read from the OS).
- */
-/**
- * The PostgreSQL server's side so far: buffer pages its statements found in shared buffers (hit)
- * or read from the OS (read), those reads by relation (table, index or TOAST of the gateway's
- * schema), the WAL it wrote (bytes, and the full-page images among its records: a page's first
- * change after a checkpoint logs the whole page), and the CPU of its processes.
+ * The PostgreSQL server's side so far: buffer pages this database's statements found in shared
+ * buffers (hit) or read from the OS (read), those reads by relation (table, index or TOAST of the
+ * gateway's schema); and, server-wide (nothing else should run meanwhile), the WAL written (bytes,
+ * and the full-page images among its records: a page's first change after a checkpoint logs the
+ * whole page) and its processes' CPU and disk reads.
  */
 async function postgresSide(client: pg.Client): Promise<PostgresSide> {
   const { rows } = await client.query(
@@ -205,58 +202,24 @@ const mixes = {
   spread: () => `MBR-S-${Math.floor(Math.random() * all)}`,
 };
 type Mix = keyof typeof mixes;
-const totals: Record<
-  Mix,
-  {
-    earns: number;
-    seconds: number;
-    cpu: number;
-    pgHit: number;
-    pgRead: number;
-    pgWal: number;
-    pgFpi: number;
-    pgCpu: number;
-    pgDisk: number;
-    pgByRelation: Map<string, number>;
-    io: ReturnType<typeof io>;
-    threads: Map<string, { rchar: number; wchar: number }>;
-    latencies: number[];
-    other: number;
-  }
-> = {
-  regular: {
-    earns: 0,
-    seconds: 0,
-    cpu: 0,
-    pgHit: 0,
-    pgRead: 0,
-    pgWal: 0,
-    pgFpi: 0,
-    pgCpu: 0,
-    pgDisk: 0,
-    pgByRelation: new Map(),
-    io: { rchar: 0, wchar: 0, read: 0, write: 0 },
-    threads: new Map(),
-    latencies: [],
-    other: 0,
-  },
-  spread: {
-    earns: 0,
-    seconds: 0,
-    cpu: 0,
-    pgHit: 0,
-    pgRead: 0,
-    pgWal: 0,
-    pgFpi: 0,
-    pgCpu: 0,
-    pgDisk: 0,
-    pgByRelation: new Map(),
-    io: { rchar: 0, wchar: 0, read: 0, write: 0 },
-    threads: new Map(),
-    latencies: [],
-    other: 0,
-  },
-};
+/** One mix's sums over its rounds. */
+const emptyTotals = () => ({
+  earns: 0,
+  seconds: 0,
+  cpu: 0,
+  pgHit: 0,
+  pgRead: 0,
+  pgWal: 0,
+  pgFpi: 0,
+  pgCpu: 0,
+  pgDisk: 0,
+  pgByRelation: new Map<string, number>(),
+  io: { rchar: 0, wchar: 0, read: 0, write: 0 } as ReturnType<typeof io>,
+  threads: new Map<string, { rchar: number; wchar: number }>(),
+  latencies: [] as number[],
+  other: 0,
+});
+const totals: Record<Mix, ReturnType<typeof emptyTotals>> = { regular: emptyTotals(), spread: emptyTotals() };
 const rss = sampler(() => server.rss());
 const pgClient = postgresUrl ? new pg.Client({ connectionString: postgresUrl }) : undefined;
 await pgClient?.connect();
