@@ -9,6 +9,7 @@
  * The rounds begin once the journal's start-up pass has ended (its `delivery journal pruned` log
  * line; at most SCALE_JOURNAL_WAIT seconds, default 300, for a build that does not log it): at
  * 2,000,000 entries it reads the whole journal for seconds, and fell on the first rounds.
+ * Before the gateway starts, the ledger's files are read into the OS's cache (SCALE_PREWARM=0: not).
  * On PostgreSQL, SCALE_CHECKPOINT=1 issues a CHECKPOINT before the warm-up; the server's disk reads
  * per request tell a run whose pages came from the disk rather than the OS's cache.
  * SCALE_ROUNDS (default 3) rounds of SCALE_SECONDS (default 8) per mix after a warm-up (SCALE_WARMUP, 3 s), at
@@ -24,7 +25,7 @@
  * reads and its WAL writes, whether or not the OS's cache served them), and its peak RSS.
  */
 import http from 'node:http';
-import { readFileSync, readdirSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -174,6 +175,50 @@ async function journalStartUpPass(logFile: string, waitMs: number): Promise<{ ms
     }
   }
   return undefined;
+}
+
+/**
+ * The ledger's files into the OS's cache before the run (SCALE_PREWARM=0: not), so that a run
+ * right after other work on the host (a test suite, another database's run) does not read its
+ * pages from the disk, which made such runs incomparable (docs/benchmarks.md, "Where a PostgreSQL
+ * spread earn goes"). SQLite: every file of DIR/data read through; PostgreSQL: pg_prewarm's `read`
+ * mode over the schema's tables and indexes (the extension is created in the bench's own database).
+ * How long it took, and how many bytes.
+ */
+async function prewarm(dataDir: string): Promise<{ ms: number; bytes: number }> {
+  const started = Date.now();
+  let bytes = 0;
+  if (postgresUrl) {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      await client.query('create extension if not exists pg_prewarm');
+      const { rows } = await client.query(
+        `select coalesce(sum(pg_prewarm(c.oid, 'read')), 0) as blocks from pg_class c join pg_namespace n on n.oid = c.relnamespace
+         where n.nspname = $1 and c.relkind in ('r', 'i', 't')`,
+        [SCALE_SCHEMA],
+      );
+      bytes = Number(rows[0].blocks) * 8192;
+    } finally {
+      await client.end();
+    }
+  } else {
+    const buffer = Buffer.alloc(1 << 20);
+    for (const name of readdirSync(dataDir)) {
+      const fd = openSync(path.join(dataDir, name), 'r');
+      try {
+        for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) bytes += n;
+      } finally {
+        closeSync(fd);
+      }
+    }
+  }
+  return { ms: Date.now() - started, bytes };
+}
+
+if (process.env.SCALE_PREWARM !== '0') {
+  const warmed = await prewarm(path.join(dir, 'data'));
+  console.log(`ledger pre-read into the OS's cache: ${(warmed.bytes / 2 ** 30).toFixed(1)} GiB in ${(warmed.ms / 1000).toFixed(1)} s`);
 }
 
 // SCALE_START=prod: the production start (gateway/bin/start: the compiled build with its heap
