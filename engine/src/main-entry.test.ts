@@ -12,11 +12,11 @@ describe('the engine package entries', () => {
       'SCOPE',
       'SlowStatements',
       'balanceOf',
-      'holdWallet',
       'ledgerSum',
       'line',
       'openSeededEngine',
       'sale',
+      'slowRedemptions',
       'testSeed',
       'uniqueId',
     ]);

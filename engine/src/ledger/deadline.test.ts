@@ -4,7 +4,7 @@ import { openTestDatabase, testDialects } from '@loyalty-gateway/storage/testing
 import { engineMigrations } from '../db/migrations/index.js';
 import type { EngineTables } from '../db/schema.js';
 import { ANN, IDS, SCOPE, balanceOf, line, sale, testSeed } from '../testing/fixture.js';
-import { SlowStatements, holdWallet } from '../testing/slow-statements.js';
+import { SlowStatements, slowRedemptions } from '../testing/slow-statements.js';
 import { createEmbeddedEngine, type EmbeddedEngine } from './create-embedded-engine.js';
 import type { SqlDatabase } from '@loyalty-gateway/storage';
 
@@ -44,18 +44,9 @@ describe.each(testDialects())('call deadlines on $name: the engine never commits
 
   it('a redemption still running at its deadline is rolled back, never committed after the caller gave up', async () => {
     const attempt = () => engine.redeem({ ...SCOPE, customer: ANN, externalTransactionId: 'o-1', pointsToRedeem: 100 }, within(50));
-    if (name === 'postgres') {
-      // There the redemption is one prepared statement (redeem-postgres.ts), which SlowStatements
-      // does not delay: another transaction holds the wallet's row for 150 ms instead.
-      const { released } = await holdWallet(database.db, 'MBR-0001', 150);
-      await refused(attempt());
-      await released;
-    } else {
-      // The redemption's insert, after its debit (prepared statements, which SlowStatements does not
-      // delay): the debit already made must be rolled back with it.
-      slow.set('redemptions', 150);
-      await refused(attempt());
-    }
+    const { released } = await slowRedemptions(name, slow, database.db, 'MBR-0001', 150);
+    await refused(attempt());
+    await released;
     expect(await balanceOf(database.db, 'MBR-0001')).toBe(1200);
     expect(await count('redemptions')).toBe(0);
     slow.clear();

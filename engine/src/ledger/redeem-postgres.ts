@@ -5,7 +5,7 @@ import type { SourceRowValues } from './earn-postgres.js';
 import type { Tx } from './context.js';
 import { WALLET } from './balances.js';
 import type { EngineTables } from '../db/schema.js';
-import { redemptionKey, underKey, type RedemptionKey } from './redeem-store.js';
+import { rewardIdOf, underKey, type RedemptionKey } from './redeem-store.js';
 
 type PointsRedemption = SourceRowValues &
   RedemptionKey & {
@@ -58,14 +58,14 @@ const REDEEM_POINTS = preparedQuery((db, v: PointsRedemption) =>
 export async function redeemPoints(
   trx: Tx,
   command: RedeemCommand,
-  row: { id: string; rewardKey: string; memberId: string; points: number; now: string; ledgerId: string },
+  row: { id: string; key: RedemptionKey; memberId: string; points: number; now: string; ledgerId: string },
 ): Promise<{ balanceAfter: number; inserted: boolean } | null> {
   const { rows } = await REDEEM_POINTS(trx, {
     id: row.id,
     merchantId: command.merchantId,
     outletId: command.outletId,
-    ...redemptionKey(command, row.rewardKey),
-    rewardId: row.rewardKey === 'points' ? null : row.rewardKey,
+    ...row.key,
+    rewardId: rewardIdOf(row.key),
     memberId: row.memberId,
     points: row.points,
     pointsRequested: command.pointsToRedeem ?? null,

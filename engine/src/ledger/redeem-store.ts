@@ -34,6 +34,9 @@ export const redemptionKey = (command: RedeemCommand, rewardKey: string): Redemp
   rewardKey,
 });
 
+/** The reward a redemption under `key` is of: null for points. */
+export const rewardIdOf = (key: RedemptionKey): string | null => (key.rewardKey === 'points' ? null : key.rewardKey);
+
 /** `query` narrowed to the redemption under `key` (the one place the key's columns are matched; redeem-postgres.ts embeds it). */
 export const underKey = <O>(query: SelectQueryBuilder<EngineTables, 'redemptions', O>, key: RedemptionKey) =>
   query
@@ -156,7 +159,7 @@ export async function insertRedemption(
   command: RedeemCommand,
   row: {
     id: string;
-    rewardKey: string;
+    key: RedemptionKey;
     memberId: string;
     pointsDeducted: number;
     balanceAfter: number;
@@ -170,12 +173,12 @@ export async function insertRedemption(
       id: row.id,
       merchant_id: command.merchantId,
       outlet_id: command.outletId,
-      source_vendor: command.source.vendor,
-      source_store_id: command.source.storeId,
-      external_transaction_id: command.externalTransactionId,
-      reward_key: row.rewardKey,
+      source_vendor: row.key.vendor,
+      source_store_id: row.key.storeId,
+      external_transaction_id: row.key.transactionId,
+      reward_key: row.key.rewardKey,
       member_id: row.memberId,
-      reward_id: row.rewardKey === 'points' ? null : row.rewardKey,
+      reward_id: rewardIdOf(row.key),
       points_requested: command.pointsToRedeem ?? null,
       order_value_minor: command.orderValueMinor ?? null,
       points_deducted: row.pointsDeducted,

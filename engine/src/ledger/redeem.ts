@@ -33,6 +33,7 @@ import {
   findRedemption,
   insertRedemption,
   redemptionKey,
+  type RedemptionKey,
   type RedemptionRow,
 } from './redeem-store.js';
 import { resolveMember, type ResolvedMember } from './resolve-member.js';
@@ -103,6 +104,7 @@ async function commit(
   member: ResolvedMember,
   reward: RewardRule | null,
   command: RedeemCommand,
+  key: RedemptionKey,
   deadline: number | undefined,
 ): Promise<RedeemResult> {
   const cost = reward ? (reward.type === 'POINTS' ? reward.pointsCost! : 0) : command.pointsToRedeem!;
@@ -114,22 +116,19 @@ async function commit(
   const now = ctx.now();
   const outcome = await ctx.atomically(
     async (trx): Promise<RedeemResult | Refusal> => {
-      const rewardKey = reward?.id ?? 'points';
       if (atOnce) {
-        const done = await redeemPoints(trx, command, { id, rewardKey, memberId: member.id, points: cost, now, ledgerId: newId() });
+        const done = await redeemPoints(trx, command, { id, key, memberId: member.id, points: cost, now, ledgerId: newId() });
         if (done === null) return new Refusal('insufficient');
         if (!done.inserted) throw new Refusal('taken');
         return redeemed(member, reward, id, cost, done.balanceAfter);
       }
-      const balanceAfter = await debitWallet(trx, member.id, cost, redemptionKey(command, rewardKey));
+      const balanceAfter = await debitWallet(trx, member.id, cost, key);
       if (balanceAfter === null) return new Refusal(cost > 0 ? 'insufficient' : 'taken');
       // Only a reward that costs nothing consumes a card or an issued instance: nothing debited yet.
       if (reward?.type === 'STAMP' && !(await consumeStampCard(trx, member.id, reward.id))) return new Refusal('unavailable');
       const instanceId = issued ? await consumeInstance(trx, member.id, reward.id, command.externalTransactionId, now) : null;
       if (issued && instanceId === null) return new Refusal('unavailable');
-      if (
-        !(await insertRedemption(trx, command, { id, rewardKey, memberId: member.id, pointsDeducted: cost, balanceAfter, instanceId, now }))
-      ) {
+      if (!(await insertRedemption(trx, command, { id, key, memberId: member.id, pointsDeducted: cost, balanceAfter, instanceId, now }))) {
         throw new Refusal('taken');
       }
       return redeemed(member, reward, id, cost, balanceAfter);
@@ -160,8 +159,9 @@ async function explainRefusal(
   member: ResolvedMember,
   reward: RewardRule | null,
   command: RedeemCommand,
+  key: RedemptionKey,
 ): Promise<RedeemResult> {
-  const existing = await findRedemption(ctx.db, redemptionKey(command, reward?.id ?? 'points'));
+  const existing = await findRedemption(ctx.db, key);
   if (existing) return replay(existing, member, command, merchant);
   const balance = await currentBalance(ctx.db, member.id);
   if (refusal.kind === 'insufficient') {
@@ -183,14 +183,17 @@ export async function redeem(ctx: EngineContext, command: RedeemCommand, options
   const resolution = await resolveMember(ctx.db, merchant, command.customer);
   if (!resolution.member) throw new EngineError('member_not_found');
   const member = resolution.member;
-  const existing = await findRedemption(ctx.db, redemptionKey(command, reward?.id ?? command.rewardId?.toLowerCase() ?? 'points'));
+  // The key of a reward deleted since it was redeemed is the id the command names: a retry replays it.
+  const key = redemptionKey(command, reward?.id ?? command.rewardId?.toLowerCase() ?? 'points');
+  const existing = await findRedemption(ctx.db, key);
   if (existing) return replay(existing, member, command, merchant);
+  // From here the reward is known (or points are redeemed), so the key is the one commit writes.
   if (command.rewardId !== undefined && !reward) throw new EngineError('reward_not_found');
   await precheck(ctx, merchant, member, reward, command);
   try {
-    return await commit(ctx, member, reward, command, options.deadline);
+    return await commit(ctx, member, reward, command, key, options.deadline);
   } catch (error) {
-    if (error instanceof Refusal) return explainRefusal(ctx, error, merchant, member, reward, command);
+    if (error instanceof Refusal) return explainRefusal(ctx, error, merchant, member, reward, command, key);
     throw error;
   }
 }

@@ -9,7 +9,7 @@ import {
   type RootOperationNode,
   type UnknownRow,
 } from 'kysely';
-import type { SqlDatabase } from '@loyalty-gateway/storage';
+import type { SqlDatabase, SqlDialect } from '@loyalty-gateway/storage';
 
 /** True when the operation tree names `table` anywhere (into, from, join, update target...). */
 function names(node: unknown, table: string): boolean {
@@ -77,4 +77,24 @@ export async function holdWallet(db: Kysely<any>, membershipId: string, ms: numb
   });
   await Promise.race([held, released]);
   return { released };
+}
+
+/**
+ * Test-only: the next redemptions of `membershipId` are slowed by `ms` after their debit, inside
+ * their transaction, so a deadline that passes meanwhile must roll the debit back. Neither slowing
+ * works on both dialects: on SQLite the redemption's insert is slowed (its debit is a prepared
+ * statement, which SlowStatements cannot delay; SQLite has no row locks to hold); on PostgreSQL the
+ * redemption is one prepared statement (redeem-postgres.ts), so another transaction holds the
+ * wallet's row instead. `released`: when the slowing ends (`slow.clear()` also ends it on SQLite).
+ */
+export async function slowRedemptions(
+  dialect: SqlDialect,
+  slow: SlowStatements,
+  db: Kysely<any>,
+  membershipId: string,
+  ms: number,
+): Promise<{ released: Promise<void> }> {
+  if (dialect === 'postgres') return holdWallet(db, membershipId, ms);
+  slow.set('redemptions', ms);
+  return { released: Promise.resolve() };
 }

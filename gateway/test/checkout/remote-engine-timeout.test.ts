@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERRORS } from '@loyalty-gateway/core';
 import { testDialects } from '@loyalty-gateway/storage/testing';
-import { SlowStatements, holdWallet } from '@loyalty-gateway/engine/testing';
+import { SlowStatements, slowRedemptions } from '@loyalty-gateway/engine/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayFixture } from '../../src/testing/gateway-fixture.js';
 import { sale } from '../../src/testing/test-seed.js';
@@ -48,17 +48,13 @@ describe.each(testDialects())('a remote engine that times out, through the gatew
   it('a redeem that times out with 502 deducts nothing (the engine does not commit it afterwards) and the identical retry is REDEEMED', async () => {
     const before = await balance(MEMBERS.rich.id);
     const body = { customer: byMembership(MEMBERS.rich.id), externalTransactionId: freshId('TO'), pointsToRedeem: 70 };
-    // SlowStatements does not delay prepared statements: on SQLite the redemption's insert is
-    // slowed, after its debit (prepared), inside its transaction; on PostgreSQL the redemption is
-    // one prepared statement, so the wallet's row is held instead.
-    const held =
-      name === 'postgres' ? await holdWallet(remote.service.database.db, MEMBERS.rich.id, SLOW_MS) : slow.set('redemptions', SLOW_MS);
+    const { released } = await slowRedemptions(name, slow, remote.service.database.db, MEMBERS.rich.id, SLOW_MS);
     const started = performance.now();
     const error = expectError(await gw.post(PATHS.redeem, body), 502, 'engine_unavailable');
     expect(performance.now() - started).toBeLessThan(SLOW_MS);
     expect(error.message).toBe(ERRORS.engine_unavailable.message);
     await engineSettles();
-    if ('released' in held) await held.released;
+    await released;
     slow.clear();
     expect(await balance(MEMBERS.rich.id)).toBe(before);
     expect(expectOk(await gw.post(PATHS.redeem, body))).toMatchObject({
