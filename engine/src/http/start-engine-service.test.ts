@@ -1,6 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { AUTOVACUUM_OFF } from '@loyalty-gateway/storage';
+import { canRunThrowawayPostgres, startThrowawayPostgres } from '@loyalty-gateway/storage/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ANN, SCOPE, testSeed } from '../testing/fixture.js';
 import { startEngineService } from './start-engine-service.js';
@@ -52,4 +55,39 @@ describe('startEngineService', () => {
       /ENGINE_SEED_FILE is invalid/,
     );
   });
+
+  /** The service's log lines at `warn` and above, from its start to its close. */
+  const warningsAtStart = async (env: Record<string, string>) => {
+    const lines: string[] = [];
+    const logStream = new PassThrough().on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
+    const running = await startEngineService(
+      { ENGINE_PORT: '0', ENGINE_DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn', ...env },
+      { logStream },
+    );
+    await running.close();
+    return lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+  };
+
+  it('warns at start when ENGINE_TOKEN is not set, and only then', async () => {
+    expect(await warningsAtStart({})).toEqual(['ENGINE_TOKEN is not set: the engine service accepts unauthenticated requests']);
+    expect(await warningsAtStart({ ENGINE_TOKEN: 'a-long-enough-token' })).toEqual([]);
+  });
+
+  it.skipIf(!canRunThrowawayPostgres())(
+    "on PostgreSQL, warns at start when the server's autovacuum is off, as the gateway does",
+    async () => {
+      for (const [settings, warnings] of [
+        [{ autovacuum: 'off' }, [AUTOVACUUM_OFF]],
+        [{}, []],
+      ] as const) {
+        const server = await startThrowawayPostgres(settings);
+        try {
+          expect(await warningsAtStart({ DATABASE_URL: server.url, ENGINE_TOKEN: 'a-long-enough-token' })).toEqual(warnings);
+        } finally {
+          server.destroy();
+        }
+      }
+    },
+    60_000,
+  );
 });

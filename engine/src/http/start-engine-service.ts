@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GatewayError, startTracing, traceLogFields } from '@loyalty-gateway/core';
 import type { FastifyInstance } from 'fastify';
-import { createDatabase, migrate } from '@loyalty-gateway/storage';
+import { createDatabase, migrate, warnWithoutAutovacuum } from '@loyalty-gateway/storage';
 import { engineMigrations } from '../db/migrations/index.js';
 import { createEmbeddedEngine, ENGINE_NOTICE_MESSAGES } from '../ledger/create-embedded-engine.js';
 import { createEngineServer } from './create-engine-server.js';
@@ -23,9 +23,13 @@ const REDACT = ['req.headers.authorization', 'headers.authorization'];
 /**
  * Boot the engine service from an environment: config, database (SQLite file under
  * ENGINE_DATA_DIR, or PostgreSQL), migrations, seed file, then the HTTP server, listening.
- * Anything opened is closed again when a later step fails.
+ * Anything opened is closed again when a later step fails. `logStream`: where the log goes
+ * (standard output by default).
  */
-export async function startEngineService(env: Record<string, string | undefined> = process.env): Promise<RunningEngineService> {
+export async function startEngineService(
+  env: Record<string, string | undefined> = process.env,
+  { logStream }: { logStream?: NodeJS.WritableStream } = {},
+): Promise<RunningEngineService> {
   const config = loadEngineServiceConfig(env);
   const seed = config.ENGINE_SEED_FILE ? await loadEngineSeedFile(config.ENGINE_SEED_FILE) : null;
   // OpenTelemetry when OTEL_* ask for it (nothing of it loaded otherwise): before pg is loaded and
@@ -55,7 +59,12 @@ export async function startEngineService(env: Record<string, string | undefined>
       engine,
       token: config.ENGINE_TOKEN,
       batches: config.ENGINE_COMMAND_BATCHES === 'on',
-      logger: { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' }, ...(tracing ? { mixin: traceLogFields } : {}) },
+      logger: {
+        level: config.LOG_LEVEL,
+        redact: { paths: REDACT, censor: '[redacted]' },
+        ...(tracing ? { mixin: traceLogFields } : {}),
+        ...(logStream ? { stream: logStream } : {}),
+      },
     });
     tracing?.useLogger(app.log);
     app.addHook('onClose', async () => {
@@ -64,8 +73,9 @@ export async function startEngineService(env: Record<string, string | undefined>
       await tracing?.shutdown();
     });
     const address = await app.listen({ port: config.ENGINE_PORT, host: config.ENGINE_HOST });
-    if (!config.ENGINE_TOKEN) app.log.warn('ENGINE_TOKEN is not set: the engine service accepts unauthenticated requests');
     const running = app;
+    if (!config.ENGINE_TOKEN) running.log.warn('ENGINE_TOKEN is not set: the engine service accepts unauthenticated requests');
+    await warnWithoutAutovacuum(database, (message) => running.log.warn(message));
     return { app: running, config, address, close: () => running.close() };
   } catch (error) {
     if (app) await app.close().catch(() => undefined);

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { createDatabase, migrate, type DatabaseOptions, type SqlDatabase } from '@loyalty-gateway/storage';
-import { sql } from 'kysely';
+import { createDatabase, migrate, warnWithoutAutovacuum, type DatabaseOptions, type SqlDatabase } from '@loyalty-gateway/storage';
 import type { GatewayConfig } from '../config.js';
 import { gatewayMigrations } from '../stores/gateway-migrations.js';
 
@@ -31,29 +30,9 @@ export async function openDatabases(
     await gateway.close().catch(() => undefined);
     throw error;
   }
-  if (config.DATABASE_URL && warn) await warnWithoutAutovacuum(gateway, warn);
+  if (warn) await warnWithoutAutovacuum(gateway, warn);
   const engine: DatabaseOptions = config.DATABASE_URL
     ? { postgresUrl: config.DATABASE_URL }
     : { sqliteFile: join(config.GATEWAY_DATA_DIR, 'engine.sqlite'), sqliteCacheMb: config.GATEWAY_SQLITE_CACHE_MB };
   return { gateway, engine, close: () => gateway.close() };
-}
-
-/** The warning logged at start when the PostgreSQL server's autovacuum is off (docs/operators.md, PostgreSQL). */
-export const AUTOVACUUM_OFF =
-  "PostgreSQL's autovacuum is off: nothing analyzes or vacuums the ledger's tables as they grow, so a statement planned while a table was small (redemptions, refunds) goes on reading all of it, and dead rows pile up. Turn it on (autovacuum = on, the default), or run VACUUM ANALYZE on a schedule.";
-
-/**
- * Warn once at start when the server's autovacuum is off (a server setting the gateway cannot
- * change). The gateway prepares its hot statements once per connection: their plans follow the
- * tables' statistics only when something refreshes them. Measured: a ledger whose `redemptions`
- * table was analyzed nearly empty and then grew served redemptions 3× slower, each scanning it.
- */
-export async function warnWithoutAutovacuum(database: SqlDatabase<any>, warn: (message: string) => void): Promise<void> {
-  // Advice only: a server that will not say (a proxy in front of it, say) does not stop the start.
-  const answer = await sql<{
-    on: boolean;
-  }>`select current_setting('autovacuum')::boolean and current_setting('track_counts')::boolean as on`
-    .execute(database.db)
-    .catch(() => null);
-  if (answer?.rows[0]?.on === false) warn(AUTOVACUUM_OFF);
 }

@@ -1,12 +1,11 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { adapter as square } from '@loyalty-gateway/adapter-square';
 import { startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
-import { testDialects } from '@loyalty-gateway/storage/testing';
+import { freePort, testDialects } from '@loyalty-gateway/storage/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
 import { createHttpEngine } from '../../src/engine-client/index.js';
 import { featuredSeedDocument, SQUARE_NOTIFICATION_URL, SQUARE_SIGNATURE_KEY } from '../../src/testing/featured-seed.js';
-import { freePort } from '../../src/testing/free-port.js';
 import { bodyOf, headersFor } from '../../src/testing/gateway-fixture.js';
 import { adapterFixture, vendorSignature } from '../../src/testing/native-fixtures.js';
 import { sale } from '../../src/testing/test-seed.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../src/start-gateway.js';
 import { headersFor } from '../../src/testing/gateway-fixture.js';
 import { sale, testSeedDocument } from '../../src/testing/test-seed.js';
-import { freePort } from '../../src/testing/free-port.js';
+import { freePort } from '@loyalty-gateway/storage/testing';
 
 const ADMIN_TOKEN = 'metrics-admin-token-0123456789abcdef';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-metrics-'));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSeed } from '../../src/boot/seed-schema.js';
 import { TEST_ENGINE_TOKEN, openEngineService, type EngineServiceHarness } from '../../src/testing/engine-service-harness.js';
 import { startGateway, type RunningGateway } from '../../src/start-gateway.js';
-import { freePort } from '../../src/testing/free-port.js';
+import { freePort } from '@loyalty-gateway/storage/testing';
 import { SECRET, STORE, VENDOR, sale, testSeedDocument } from '../../src/testing/test-seed.js';
 
 /**

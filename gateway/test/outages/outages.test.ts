@@ -4,14 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorBody } from '@loyalty-gateway/core';
-import { postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/storage/testing';
+import { freePort, postgresUrlWithSchema, runPostgresStatement } from '@loyalty-gateway/storage/testing';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { headersFor } from '../../src/testing/gateway-fixture.js';
 import { exited, spawnGateway, type SpawnedGateway } from '../../src/testing/spawn-gateway.js';
 import { sale, testSeedDocument } from '../../src/testing/test-seed.js';
-import { freePort } from '../../src/testing/free-port.js';
 
 /**
  * Outages under load (issue: "outages survived under load"): a load of distinct sales runs while a

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headersFor } from '../../src/testing/gateway-fixture.js';
 import { exited, spawnGateway, type SpawnedGateway } from '../../src/testing/spawn-gateway.js';
 import { sale, testSeedDocument } from '../../src/testing/test-seed.js';
-import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayPostgres } from '../../src/testing/throwaway-postgres.js';
+import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayPostgres } from '@loyalty-gateway/storage/testing';
 
 /**
  * A PostgreSQL restart (failover, upgrade, an idle-connection reaper) under a load of distinct
