@@ -4,7 +4,7 @@ import type { ResourceLimits } from 'node:worker_threads';
 import type { NothingEarnedReason } from '../webhooks/nothing-earned.js';
 import type { FieldError } from './clip-text.js';
 import type { FailureCause } from './failure-cause.js';
-import type { WriterHost } from './journal-writer.js';
+import type { WriterHost } from './journal-writer-messages.js';
 
 /** The journal's table, `gw_deliveries` (gateway migrations 0005 to 0015). */
 export interface GwDeliveriesTable {

@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { getHeapStatistics } from 'node:v8';
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import type { JournalWriterData, WriterAnswer, WriterMessage } from './journal-writer-messages.js';
 import { forEachRow } from './row-tape.js';
 
 /**
@@ -16,19 +17,6 @@ import { forEachRow } from './row-tape.js';
  * there is no such thread (the engine is a service), as its own worker thread (this module as the
  * thread's entry, marked by `journalWriter` in its workerData).
  */
-export interface JournalWriterData {
-  journalWriter: true;
-  /** On a thread it shares (the engine's): a batch is written a chunk per turn, not in one go. */
-  hosted: boolean;
-  file: string;
-  /** The insert of one row (journal-writer.ts), its values bound in COLUMNS order. */
-  insert: string;
-  /** How many values a row has. */
-  columns: number;
-  cacheSize: string;
-  /** Another WAL database this thread checkpoints in the background (ledgerCheckpoints; its connection's cache bounded by `cacheSize` too). */
-  checkpoint?: { file: string; everyMs: number } | undefined;
-}
 
 /** The longest wait between two looks at an idle ledger's WAL (ledgerCheckpoints). */
 const IDLE_CHECK_MS = 1000;
@@ -109,22 +97,6 @@ export function openForCheckpoints(file: string, cacheSize: string): Database.Da
   return db;
 }
 
-type Message =
-  | { id: number; chunks: Uint8Array[] }
-  /** One statement compiled on the HTTP thread (the pruning's), run on this thread's connection. */
-  | { id: number; query: { sql: string; parameters: unknown[] } }
-  | { close: true };
-
-/** The messages a writer answers: its first (id 0, ready, with its bounds as applied) and one per batch or statement. */
-export type WriterAnswer = {
-  id: number;
-  ok: boolean;
-  error?: string;
-  result?: { rows: unknown[]; changes: number };
-  heapSizeLimit?: number;
-  cacheSize?: number;
-};
-
 /** Serve the journal's writes on `port` until it is closed or told to close. */
 export function serve(port: MessagePort, { file, insert: insertSql, columns, cacheSize, hosted, checkpoint }: JournalWriterData): void {
   const stopCheckpoints = checkpoint ? ledgerCheckpoints({ ...checkpoint, cacheSize }) : () => undefined;
@@ -165,7 +137,7 @@ export function serve(port: MessagePort, { file, insert: insertSql, columns, cac
     }
   }
 
-  function answer(message: Exclude<Message, { close: true }>): Promise<WriterAnswer> | WriterAnswer {
+  function answer(message: Exclude<WriterMessage, { close: true }>): Promise<WriterAnswer> | WriterAnswer {
     if ('chunks' in message) return insertAll(message.chunks).then(() => ({ id: message.id, ok: true }));
     const statement = db.prepare(message.query.sql);
     const result = statement.reader
@@ -187,7 +159,7 @@ export function serve(port: MessagePort, { file, insert: insertSql, columns, cac
     });
   };
   port.on('close', close);
-  port.on('message', (message: Message) => {
+  port.on('message', (message: WriterMessage) => {
     if ('close' in message) return close();
     queue = queue.then(async () => {
       try {

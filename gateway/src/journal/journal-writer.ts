@@ -4,7 +4,7 @@ import { preparedQuery, SQLITE_DEFAULT_CACHE_MB, sqliteCacheSizePragma } from '@
 import { CompiledQuery, sql } from 'kysely';
 import { chunkByWeight } from '../stores/chunk-by-weight.js';
 import { COLUMNS, NUMERIC_COLUMNS, type DeliveryJournalOptions, type JournalDb, type Row } from './journal-types.js';
-import type { JournalWriterData, WriterAnswer } from './journal-worker.js';
+import type { JournalWriterData, WriterAnswer, WriterHost, WriterMessage } from './journal-writer-messages.js';
 import { jsonbArray, rowsOf, type TapeBatch } from './row-tape.js';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -12,13 +12,6 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const WORKER_ENTRY = FROM_SOURCE ? new URL('./journal-worker-boot.mjs', import.meta.url) : new URL('./journal-worker.js', import.meta.url);
 /** The writer as a module hosted on the engine's thread (which runs tsx already when from source). */
 const HOSTED_MODULE = new URL(FROM_SOURCE ? './journal-worker.ts' : './journal-worker.js', import.meta.url).href;
-
-/**
- * A thread that hosts the writer beside its own work: the embedded engine's (WorkerEngine's
- * hostOnEngineThread). Returns the writer's port; when that thread dies the port closes, and the
- * next call starts the writer on the thread that replaced it.
- */
-export type WriterHost = (module: string, data: JournalWriterData) => Promise<MessagePort>;
 
 /** A writer's bounds as applied: V8's heap limit in bytes, SQLite's `cache_size` (negative: KiB). */
 interface WriterLimits {
@@ -124,7 +117,7 @@ function writerThread({ file, cacheSize, resourceLimits, host, checkpointFile }:
     const id = (next += 1);
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (result?: QueryAnswer) => void, reject });
-      void endpoint.then((end) => end?.postMessage({ id, ...message }, transfer));
+      void endpoint.then((end) => end?.postMessage({ id, ...message } satisfies WriterMessage, transfer));
     });
   }
   return {
@@ -162,7 +155,7 @@ function writerThread({ file, cacheSize, resourceLimits, host, checkpointFile }:
       const end = await endpoint;
       if (stopped || !end) return;
       const ended = new Promise((resolve) => end.once(end instanceof Worker ? 'exit' : 'close', resolve));
-      end.postMessage({ close: true });
+      end.postMessage({ close: true } satisfies WriterMessage);
       await ended;
     },
   };
