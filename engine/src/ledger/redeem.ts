@@ -183,12 +183,11 @@ export async function redeem(ctx: EngineContext, command: RedeemCommand, options
   const resolution = await resolveMember(ctx.db, merchant, command.customer);
   if (!resolution.member) throw new EngineError('member_not_found');
   const member = resolution.member;
-  // The key of a reward deleted since it was redeemed is the id the command names: a retry replays it.
-  const key = redemptionKey(command, reward?.id ?? command.rewardId?.toLowerCase() ?? 'points');
+  // Rewards are never removed, so no redemption can be recorded under an id the merchant lacks.
+  if (command.rewardId !== undefined && !reward) throw new EngineError('reward_not_found');
+  const key = redemptionKey(command, reward?.id ?? 'points');
   const existing = await findRedemption(ctx.db, key);
   if (existing) return replay(existing, member, command, merchant);
-  // From here the reward is known (or points are redeemed), so the key is the one commit writes.
-  if (command.rewardId !== undefined && !reward) throw new EngineError('reward_not_found');
   await precheck(ctx, merchant, member, reward, command);
   try {
     return await commit(ctx, member, reward, command, key, options.deadline);
