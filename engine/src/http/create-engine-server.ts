@@ -32,43 +32,27 @@ export interface EngineServerOptions {
 
 type Options = EngineCallOptions;
 
-/** Path → port method and the schema of its command. */
-const COMMANDS = {
-  '/v1/earn': { schema: EarnCommandSchema, run: (e: LoyaltyEngine, c: z.infer<typeof EarnCommandSchema>, o: Options) => e.earn(c, o) },
-  '/v1/raise-sale': {
-    schema: EarnCommandSchema,
-    run: (e: LoyaltyEngine, c: z.infer<typeof EarnCommandSchema>, o: Options) => e.raiseSale(c, o),
-  },
-  '/v1/preview-earn': {
-    schema: EarnCommandSchema,
-    run: (e: LoyaltyEngine, c: z.infer<typeof EarnCommandSchema>, o: Options) => e.previewEarn(c, o),
-  },
-  '/v1/reverse': {
-    schema: ReverseCommandSchema,
-    run: (e: LoyaltyEngine, c: z.infer<typeof ReverseCommandSchema>, o: Options) => e.reverse(c, o),
-  },
-  '/v1/withdraw-refunds': {
-    schema: WithdrawRefundsCommandSchema,
-    run: (e: LoyaltyEngine, c: z.infer<typeof WithdrawRefundsCommandSchema>, o: Options) => e.withdrawRefunds(c, o),
-  },
-  '/v1/eligibility': {
-    schema: EligibilityCommandSchema,
-    run: (e: LoyaltyEngine, c: z.infer<typeof EligibilityCommandSchema>, o: Options) => e.eligibility(c, o),
-  },
-  '/v1/redeem': {
-    schema: RedeemCommandSchema,
-    run: (e: LoyaltyEngine, c: z.infer<typeof RedeemCommandSchema>, o: Options) => e.redeem(c, o),
-  },
-  '/v1/catalog-sync': {
-    schema: CatalogSyncCommandSchema,
-    run: (e: LoyaltyEngine, c: z.infer<typeof CatalogSyncCommandSchema>, o: Options) => e.catalogSync(c, o),
-  },
-  '/v1/find-outlet': { schema: OutletQuerySchema, run: (e: LoyaltyEngine, c: z.infer<typeof OutletQuerySchema>) => e.findOutlet(c) },
-  '/v1/reversed-orders': {
-    schema: ReversedOrdersQuerySchema,
-    run: (e: LoyaltyEngine, c: z.infer<typeof ReversedOrdersQuerySchema>) => e.reversedOrders(c),
-  },
-} as const;
+type Command = { schema: z.ZodType; run: (e: LoyaltyEngine, c: unknown, o: Options) => Promise<unknown> };
+
+/** A command's schema and the port call it runs, the command typed from its schema. */
+const command = <S extends z.ZodType>(schema: S, run: (e: LoyaltyEngine, c: z.infer<S>, o: Options) => Promise<unknown>): Command => ({
+  schema,
+  run: run as Command['run'],
+});
+
+/** Path → the schema of its command and the port method it runs. */
+const COMMANDS: Record<string, Command> = {
+  '/v1/earn': command(EarnCommandSchema, (e, c, o) => e.earn(c, o)),
+  '/v1/raise-sale': command(EarnCommandSchema, (e, c, o) => e.raiseSale(c, o)),
+  '/v1/preview-earn': command(EarnCommandSchema, (e, c, o) => e.previewEarn(c, o)),
+  '/v1/reverse': command(ReverseCommandSchema, (e, c, o) => e.reverse(c, o)),
+  '/v1/withdraw-refunds': command(WithdrawRefundsCommandSchema, (e, c, o) => e.withdrawRefunds(c, o)),
+  '/v1/eligibility': command(EligibilityCommandSchema, (e, c, o) => e.eligibility(c, o)),
+  '/v1/redeem': command(RedeemCommandSchema, (e, c, o) => e.redeem(c, o)),
+  '/v1/catalog-sync': command(CatalogSyncCommandSchema, (e, c, o) => e.catalogSync(c, o)),
+  '/v1/find-outlet': command(OutletQuerySchema, (e, c) => e.findOutlet(c)),
+  '/v1/reversed-orders': command(ReversedOrdersQuerySchema, (e, c) => e.reversedOrders(c)),
+};
 
 const UNAUTHORIZED: EngineErrorBody = { code: 'unauthorized', message: 'Missing or wrong engine bearer token.' };
 
@@ -116,10 +100,8 @@ export function createEngineServer(options: EngineServerOptions): FastifyInstanc
     }
   });
 
-  type Command = { schema: z.ZodType; run: (e: LoyaltyEngine, c: unknown, o: Options) => Promise<unknown> };
   const byOperation = new Map<string, Command>();
-  for (const [path, command] of Object.entries(COMMANDS)) {
-    const { schema, run } = command as Command;
+  for (const [path, { schema, run }] of Object.entries(COMMANDS)) {
     byOperation.set(path.slice('/v1/'.length), { schema, run });
     app.post(path, async (request) => run(engine, parseCommand(schema, request.body), { deadline: deadlineOf(request) }));
   }
