@@ -80,12 +80,12 @@ export async function holdWallet(db: Kysely<any>, membershipId: string, ms: numb
 }
 
 /**
- * Test-only: the next redemptions of `membershipId` are slowed by `ms` after their debit, inside
- * their transaction, so a deadline that passes meanwhile must roll the debit back. Neither slowing
- * works on both dialects: on SQLite the redemption's insert is slowed (its debit is a prepared
+ * Test-only: redemptions are slowed by `ms` after their debit, inside their transaction, so a
+ * deadline that passes meanwhile must roll the debit back. Neither slowing works on both dialects:
+ * on SQLite every redemption's insert is slowed until `slow.clear()` (its debit is a prepared
  * statement, which SlowStatements cannot delay; SQLite has no row locks to hold); on PostgreSQL the
  * redemption is one prepared statement (redeem-postgres.ts), so another transaction holds the
- * wallet's row instead. `released`: when the slowing ends (`slow.clear()` also ends it on SQLite).
+ * wallet's row of `membershipId` for `ms` instead. `released`: when that hold ends (at once on SQLite).
  */
 export async function slowRedemptions(
   dialect: SqlDialect,
