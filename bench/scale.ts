@@ -11,7 +11,9 @@
  * 2,000,000 entries it reads the whole journal for seconds, and fell on the first rounds.
  * Before the gateway starts, the ledger's files are read into the OS's cache (SCALE_PREWARM=0: not).
  * On PostgreSQL, SCALE_CHECKPOINT=1 issues a CHECKPOINT before the warm-up; the server's disk reads
- * per request tell a run whose pages came from the disk rather than the OS's cache.
+ * per request tell a run whose pages came from the disk rather than the OS's cache. On a server
+ * whose autovacuum is off, the tables the seed left empty are analyzed after the warm-up, as
+ * autovacuum would have (a redeem run on a new database was otherwise void).
  * SCALE_ROUNDS (default 3) rounds of SCALE_SECONDS (default 8) per mix after a warm-up (SCALE_WARMUP, 3 s), at
  * SCALE_CONNECTIONS (default 32) keep-alive connections. SCALE_REQUEST (default `earn`) is what each
  * connection sends: `earn` (a signed sale to the generic door), `eligibility` (the checkout's
@@ -94,6 +96,28 @@ function threadIo(pid: number): Map<string, { rchar: number; wchar: number }> {
  * and the full-page images among its records: a page's first change after a checkpoint logs the
  * whole page) and its processes' CPU and disk reads.
  */
+/**
+ * On a server whose autovacuum is off (this project's test machines), what it would have done
+ * early in the run: ANALYZE the schema's tables the seed left empty (`redemptions`, `refunds`, …),
+ * now that the warm-up has written to them. Without it the gateway's connections keep the plans
+ * they made while such a table was empty, and a redeem run scanned all of `redemptions` for every
+ * redemption (docs/benchmarks.md, "Cost at ledger size"); ANALYZE makes them plan again. The
+ * tables analyzed, or undefined when autovacuum is on (then nothing is done).
+ */
+async function analyzeAsAutovacuumWould(client: pg.Client): Promise<string[] | undefined> {
+  const { rows: settings } = await client.query(
+    `select current_setting('autovacuum')::boolean and current_setting('track_counts')::boolean as on`,
+  );
+  if (settings[0].on) return undefined;
+  const { rows } = await client.query<{ name: string }>(
+    `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = $1 and c.relkind = 'r' and c.reltuples <= 0 order by c.relname`,
+    [SCALE_SCHEMA],
+  );
+  for (const { name } of rows) await client.query(`analyze ${client.escapeIdentifier(SCALE_SCHEMA)}.${client.escapeIdentifier(name)}`);
+  return rows.map((row) => row.name);
+}
+
 async function postgresSide(client: pg.Client): Promise<PostgresSide> {
   const { rows } = await client.query(
     `select (select blks_hit from pg_stat_database where datname = current_database()) as hit,
@@ -286,6 +310,11 @@ try {
   const warmCpu0 = server.cpu();
   await drive(server.port, Number(process.env.SCALE_WARMUP ?? 3) * 1000, mixes.spread);
   const warmCpu1 = server.cpu();
+  if (pgClient) {
+    const analyzed = await analyzeAsAutovacuumWould(pgClient);
+    if (analyzed)
+      console.log(`autovacuum is off on this server: analyzed after the warm-up, as it would have: ${analyzed.join(', ') || 'nothing'}`);
+  }
   console.log(
     `start-up pass and warm-up, MB read by thread (CPU: the warm-up): ${[...threadIo(pid)]
       .map(
