@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, type ExecFileSyncOptions } from 'node:child_process';
 import { promisify } from 'node:util';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -47,37 +47,24 @@ export async function startThrowawayPostgres(settings: Record<string, string> = 
   execFileSync('mkdir', ['-p', data, sockets]);
   for (const d of [dir, data, sockets])
     chownSync(d, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
-  const asPostgres = (command: string, ...args: string[]) =>
-    execFileSync('runuser', ['-u', 'postgres', '--', `${BIN}/${command}`, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  asPostgres('initdb', '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync');
+  // runuser's arguments that run one of the server's programs as postgres.
+  const asPostgres = (command: string, ...args: string[]) => ['-u', 'postgres', '--', `${BIN}/${command}`, ...args];
+  const quietly: ExecFileSyncOptions = { stdio: ['ignore', 'ignore', 'pipe'] };
+  execFileSync('runuser', asPostgres('initdb', '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'), quietly);
   const port = await freePort();
   const options = [
     `-p ${port} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=off`,
     ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
   ].join(' ');
-  const ctl = (...args: string[]) => asPostgres('pg_ctl', '-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', ...args);
+  const pgCtl = (...args: string[]) => asPostgres('pg_ctl', '-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', ...args);
+  const ctl = (...args: string[]) => execFileSync('runuser', pgCtl(...args), quietly);
   ctl('start');
   const run = promisify(execFile);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     restart: async () => {
-      await run('runuser', [
-        '-u',
-        'postgres',
-        '--',
-        `${BIN}/pg_ctl`,
-        '-D',
-        data,
-        '-o',
-        options,
-        '-l',
-        path.join(dir, 'log'),
-        '-w',
-        'restart',
-        '-m',
-        'fast',
-      ]);
+      await run('runuser', pgCtl('restart', '-m', 'fast'));
     },
     stop: () => ctl('stop', '-m', 'fast'),
     start: () => ctl('start'),
