@@ -1,58 +1,12 @@
-import net from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDatabase, type SqlDatabase } from './database.js';
 import { transaction } from './held-connection.js';
 import { preparedQuery, rawStatement } from './prepared-query.js';
+import { delayingProxy, type DelayingProxy } from './testing/delaying-proxy.js';
 import { testDatabaseOptions } from './testing/test-database.js';
 
 const url = process.env.DATABASE_URL;
-
-/** How long the proxy holds each of the server's answers back: any query sent after an answer comes this much later. */
-const ANSWER_DELAY_MS = 40;
-/** Writes of the client closer together than this are one flight (written back to back, not waiting for an answer). */
-const SAME_FLIGHT_MS = 10;
-
-/**
- * A TCP proxy in front of the PostgreSQL server that holds each answer back for ANSWER_DELAY_MS
- * and counts the client's flights: a write that comes after a quiet gap starts one. A query sent
- * once the previous one was answered is a flight of its own; queries written back to back share one.
- */
-async function delayingProxy(target: URL): Promise<{ url: string; flights(): number; close(): Promise<void> }> {
-  let flights = 0;
-  let lastWrite = 0;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.on('data', (chunk) => {
-      const now = Date.now();
-      if (now - lastWrite > SAME_FLIGHT_MS) flights++;
-      lastWrite = now;
-      upstream.write(chunk);
-    });
-    upstream.on('data', (chunk) => setTimeout(() => client.write(chunk), ANSWER_DELAY_MS));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const proxied = new URL(target);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String((server.address() as net.AddressInfo).port);
-  return {
-    url: proxied.toString(),
-    flights: () => flights,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
 
 interface T {
   notes: { id: number; body: string };
@@ -65,7 +19,7 @@ const readsUndeclared = preparedQuery((db) => rawStatement(db, sql<{ xid: string
 const insertNote = preparedQuery((db, v: { id: number }) => rawStatement(db, sql`insert into notes (id, body) values (${v.id}, 'kept?')`));
 
 describe.skipIf(!url)("a transaction's BEGIN and its first statement (PostgreSQL)", () => {
-  let proxy: Awaited<ReturnType<typeof delayingProxy>>;
+  let proxy: DelayingProxy;
   let database: SqlDatabase<T>;
   let dispose: () => Promise<void>;
 
