@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kys
 import { createRequire } from 'node:module';
 import type * as Pg from 'pg';
 import { registerSqliteConnection } from './held-connection.js';
-import { preparedStatementName, writesNothing } from './prepared-query.js';
+import { preparedStatementName } from './prepared-query.js';
 
 export type SqlDialect = 'sqlite' | 'postgres';
 
@@ -74,22 +74,16 @@ export function createDatabase<DB>(options: DatabaseOptions): SqlDatabase<DB> {
       connectionString: options.postgresUrl,
       max: options.poolSize ?? 10,
       types: pgTypes,
-      // Queries written without waiting for the answers before them: sendQueries does so for a
-      // transaction's BEGIN and its first statement only (Kysely waits for each query's answer).
-      pipeline: true,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     pool.on('connect', (client) => {
-      sendQueries(client);
+      nameHotStatements(client);
       // A connection lost while checked out (the server restarted, the backend was terminated)
       // emits 'error' on its client, which the pool listens to only while the client is idle:
       // unheard, it would end the process. The query in flight already fails with that error
       // (so does the transaction around it), and the pool drops the client on release.
       client.on('error', () => undefined);
     });
-    // A BEGIN still held when the connection goes back (nothing sent after it): never sent, so the
-    // connection is clean; the next checkout starts afresh.
-    pool.on('release', (_error: unknown, client: Pg.PoolClient) => heldBegins.get(client)?.());
     pool.on(
       'error',
       options.onPoolError ?? ((error) => console.error(`PostgreSQL connection lost (the pool reconnects): ${error.message}`)),
@@ -111,50 +105,17 @@ export function createDatabase<DB>(options: DatabaseOptions): SqlDatabase<DB> {
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-/** Per pooled connection: forget a BEGIN it holds back (see sendQueries). */
-const heldBegins = new WeakMap<Pg.PoolClient, () => void>();
-
-/** What a held-back BEGIN answers at once (what pg answers a BEGIN with). */
-const BEGUN = { command: 'BEGIN', rowCount: null, rows: [], fields: [] };
-
-const isBegin = (args: unknown[]): boolean => args.length === 2 && args[0] === 'begin' && Array.isArray(args[1]) && args[1].length === 0;
-
 /**
- * How a pooled connection sends what Kysely's driver asks of it (`query(text, values)`):
- * - a query compiled by preparedQuery runs as a named prepared statement: pg prepares a name once
- *   per connection and then only binds and executes it. Every other query goes through unchanged.
- * - a transaction's BEGIN is held back until its first statement comes. A statement declared to
- *   write nothing (PreparedQueryOptions.writesNothing: the engine's batch opening, reads and
- *   locks) is written right behind it, so both take one round trip; any other is sent once the
- *   BEGIN is answered, as without the hold. A batch of earns is then three round trips, not four.
- *   The BEGIN's own failure is the statement's answer.
+ * Run the queries compiled by preparedQuery as named prepared statements on this connection (pg
+ * prepares a name once per connection and then only binds and executes it); every other query
+ * goes through unchanged. Kysely's driver calls `query(text, values)`.
  */
-function sendQueries(client: Pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-  const send = (args: unknown[]): Promise<unknown> => {
+function nameHotStatements(client: Pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
     const [text, values] = args;
     const name = typeof text === 'string' && args.length === 2 && Array.isArray(values) ? preparedStatementName(text) : undefined;
     return name ? query({ name, text, values }) : query(...args);
-  };
-  let holding = false;
-  heldBegins.set(client, () => (holding = false));
-  client.query = ((...args: unknown[]) => {
-    if (!holding) {
-      if (!isBegin(args)) return send(args);
-      holding = true;
-      return Promise.resolve(BEGUN);
-    }
-    holding = false;
-    const begun = query('begin');
-    if (typeof args[0] !== 'string' || !writesNothing(args[0])) return begun.then(() => send(args));
-    const answer = send(args);
-    return begun.then(
-      () => answer,
-      (error: unknown) => {
-        answer.catch(() => undefined);
-        throw error;
-      },
-    );
   }) as typeof client.query;
 }
 

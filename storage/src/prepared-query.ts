@@ -24,7 +24,6 @@ interface Compiled {
  */
 export function preparedQuery<Values extends Record<string, unknown>, Row>(
   build: (db: Kysely<any>, slots: Values) => Compilable<Row>,
-  options: PreparedQueryOptions = {},
 ): (db: Kysely<any>, values: Values) => Promise<QueryResult<Row>> {
   const byDialect = new Map<unknown, Compiled>();
   const slots = new Proxy({}, { get: (_target, name) => SLOT + String(name) }) as Values;
@@ -33,7 +32,7 @@ export function preparedQuery<Values extends Record<string, unknown>, Row>(
     let compiled = byDialect.get(dialect);
     if (!compiled) {
       const query = build(db, slots).compile();
-      if (db.getExecutor().adapter instanceof PostgresAdapter) nameStatement(query.sql, options.writesNothing === true);
+      if (db.getExecutor().adapter instanceof PostgresAdapter) nameStatement(query.sql);
       compiled = {
         sql: query.sql,
         bind: query.parameters.map((p) => (typeof p === 'string' && p.startsWith(SLOT) ? { slot: p.slice(SLOT.length) } : { value: p })),
@@ -48,24 +47,11 @@ export function preparedQuery<Values extends Record<string, unknown>, Row>(
 /** A `sql` template as preparedQuery's build result (a raw statement compiled for `db`'s dialect). */
 export const rawStatement = <Row>(db: Kysely<any>, query: RawBuilder<Row>): Compilable<Row> => ({ compile: () => query.compile(db) });
 
-export interface PreparedQueryOptions {
-  /**
-   * The statement writes nothing: it reads, and may take locks held to the transaction's end (row
-   * locks, `pg_advisory_xact_lock`). On PostgreSQL such a statement, when it opens a transaction,
-   * goes to the server in the same round trip as the BEGIN (database.ts). Were that BEGIN to fail
-   * while the connection lived on, the statement would have run on its own and changed nothing.
-   */
-  writesNothing?: boolean;
-}
-
 /** SQL text of the hot queries → the name each connection prepares it under (`lg_1`, `lg_2`, …). */
 const statementNames = new Map<string, string>();
-/** SQL text of the hot queries that write nothing (PreparedQueryOptions.writesNothing). */
-const writingNothing = new Set<string>();
 
-function nameStatement(text: string, writesNothing: boolean): void {
+function nameStatement(text: string): void {
   if (!statementNames.has(text)) statementNames.set(text, `lg_${statementNames.size + 1}`);
-  if (writesNothing) writingNothing.add(text);
 }
 
 /**
@@ -73,6 +59,3 @@ function nameStatement(text: string, writesNothing: boolean): void {
  * other query (those stay unnamed). The pool's connections use it (database.ts).
  */
 export const preparedStatementName = (text: string): string | undefined => statementNames.get(text);
-
-/** Whether a PostgreSQL query compiled by preparedQuery was declared to write nothing (PreparedQueryOptions). */
-export const writesNothing = (text: string): boolean => writingNothing.has(text);

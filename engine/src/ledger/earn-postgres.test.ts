@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createDatabase, migrate } from '@loyalty-gateway/storage';
-import { delayingProxy, testDatabaseOptions, testDialects } from '@loyalty-gateway/storage/testing';
-import { engineMigrations } from '../db/migrations/index.js';
-import type { EngineTables } from '../db/schema.js';
+import { testDialects } from '@loyalty-gateway/storage/testing';
 import type { RewardRule } from '../rules/reward-rule.js';
-import { ANN, BOB, IDS, line, openSeededEngine, sale, testSeed } from '../testing/fixture.js';
-import { createEmbeddedEngine } from './create-embedded-engine.js';
+import { IDS, openSeededEngine } from '../testing/fixture.js';
 import { recordSales, type SaleRecord } from './earn-postgres.js';
 
 const onPostgres = testDialects().some((d) => d.name === 'postgres');
@@ -80,38 +76,6 @@ describe.runIf(onPostgres)("recordSales, a group-commit batch's closing statemen
       expect(Number(card.stamps_total)).toBe(4);
     } finally {
       await t.close();
-    }
-  });
-});
-
-describe.runIf(onPostgres)('an earn on postgres, in round trips', () => {
-  it("opens with its transaction's BEGIN and first statement in one round trip, alone or in a batch", async () => {
-    const test = await testDatabaseOptions('postgres');
-    const proxy = await delayingProxy(new URL(test.options.postgresUrl!));
-    // One connection, so that every statement of the engine goes through it in order.
-    const database = createDatabase<EngineTables>({ ...test.options, postgresUrl: proxy.url, poolSize: 1 });
-    try {
-      await migrate(database.db, engineMigrations);
-      const engine = await createEmbeddedEngine({ database });
-      await engine.applySeed(testSeed());
-      const coffee = (customer = ANN) => sale({ customer, items: [line('Latte')] });
-      await engine.earn(coffee()); // the merchant's settings cached, the statements prepared
-      let before = proxy.flights();
-      await engine.earn(coffee());
-      const lone = proxy.flights() - before;
-      before = proxy.flights();
-      const earned = await Promise.all([coffee(ANN), coffee(BOB), coffee(ANN), coffee(BOB)].map((command) => engine.earn(command)));
-      const batch = proxy.flights() - before;
-      expect(earned.map((outcome) => outcome.status)).toEqual(['processed', 'processed', 'processed', 'processed']);
-      // BEGIN written with the sale's lock and lookup; the sale, credit and card; COMMIT.
-      expect(lone).toBe(3);
-      // BEGIN written with the opening statement (every sale's lock and member); the closing statement; COMMIT.
-      expect(batch).toBe(3);
-      await engine.close();
-    } finally {
-      await database.close();
-      await proxy.close();
-      await test.dispose();
     }
   });
 });

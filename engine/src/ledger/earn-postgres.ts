@@ -25,33 +25,24 @@ export interface MemberRow {
   lifetime_points: number | null;
 }
 
-/**
- * An earn's first statements (the sale's lock and the member's lookup, alone or for a batch) read
- * and lock only: on PostgreSQL each goes in one round trip with its transaction's BEGIN.
- */
-const WRITES_NOTHING = { writesNothing: true };
-
 /** Per identifier column: take the sale's advisory lock and find the member (one row, nulls when none). */
 const LOCK_AND_LOOKUPS = Object.fromEntries(
   (['phone', 'email', 'membership_id', 'external_id'] as const).map((column) => [
     column,
-    preparedQuery(
-      (db, v: { lockKey: string; merchantId: string; value: string }) =>
-        rawStatement(
-          db,
-          sql<MemberRow>`select m.id, m.membership_id, w.balance, w.lifetime_points
+    preparedQuery((db, v: { lockKey: string; merchantId: string; value: string }) =>
+      rawStatement(
+        db,
+        sql<MemberRow>`select m.id, m.membership_id, w.balance, w.lifetime_points
           from (select pg_advisory_xact_lock(${sql.lit(SALE_LOCK_CLASS)}, hashtext(${v.lockKey}))) as locked
           left join (members m join balances w on w.member_id = m.id and w.reward_id = ${sql.lit(WALLET)})
             on m.merchant_id = ${v.merchantId} and m.${sql.ref(column)} = ${v.value}`,
-        ),
-      WRITES_NOTHING,
+      ),
     ),
   ]),
 ) as Record<string, (db: Tx, v: { lockKey: string; merchantId: string; value: string }) => Promise<{ rows: MemberRow[] }>>;
 
-const LOCK_ONLY = preparedQuery(
-  (db, v: { lockKey: string }) => rawStatement(db, sql`select pg_advisory_xact_lock(${sql.lit(SALE_LOCK_CLASS)}, hashtext(${v.lockKey}))`),
-  WRITES_NOTHING,
+const LOCK_ONLY = preparedQuery((db, v: { lockKey: string }) =>
+  rawStatement(db, sql`select pg_advisory_xact_lock(${sql.lit(SALE_LOCK_CLASS)}, hashtext(${v.lockKey}))`),
 );
 
 /** What an earn's first statement does: its sale's lock and, when the customer can match, the lookup. */
@@ -122,11 +113,10 @@ const lookupBranch = (column: LookupColumn) =>
  * (measured); jsonb_to_recordset's estimate does not depend on the value, so the prepared
  * statement's generic plan is kept.
  */
-const LOCK_ALL = preparedQuery(
-  (db, v: { units: string }) =>
-    rawStatement(
-      db,
-      sql<MemberRow & { n: number }>`select u.n, f.id, f.membership_id, f.balance, f.lifetime_points
+const LOCK_ALL = preparedQuery((db, v: { units: string }) =>
+  rawStatement(
+    db,
+    sql<MemberRow & { n: number }>`select u.n, f.id, f.membership_id, f.balance, f.lifetime_points
       from jsonb_to_recordset(${v.units}::jsonb) as u(n int, lock_key text, merchant_id text, col text, val text)
       cross join lateral (select pg_advisory_xact_lock(${sql.lit(SALE_LOCK_CLASS)}, hashtext(u.lock_key))) as locked
       left join lateral (
@@ -134,8 +124,7 @@ const LOCK_ALL = preparedQuery(
         union all ${lookupBranch('membership_id')} union all ${lookupBranch('external_id')}
       ) as f on true
       order by u.n`,
-    ),
-  WRITES_NOTHING,
+  ),
 );
 
 /**
