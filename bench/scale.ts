@@ -34,6 +34,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { processesUsage, sampler, spentBetween, startServer, type ServerProcess } from './server-process.js';
 import { signedHeaders } from '@loyalty-gateway/core';
+import { AUTOVACUUM_RUNS } from '@loyalty-gateway/storage';
 import { SECRET, STORE, signedSale } from './signed-load.js';
 import { SCALE_SCHEMA, scaleEnv } from './scale-seed.js';
 
@@ -90,13 +91,6 @@ function threadIo(pid: number): Map<string, { rchar: number; wchar: number }> {
 }
 
 /**
- * The PostgreSQL server's side so far: buffer pages this database's statements found in shared
- * buffers (hit) or read from the OS (read), those reads by relation (table, index or TOAST of the
- * gateway's schema); and, server-wide (nothing else should run meanwhile), the WAL written (bytes,
- * and the full-page images among its records: a page's first change after a checkpoint logs the
- * whole page) and its processes' CPU and disk reads.
- */
-/**
  * On a server whose autovacuum is off (this project's test machines), what it would have done
  * early in the run: ANALYZE the schema's tables the seed left empty (`redemptions`, `refunds`, …),
  * now that the warm-up has written to them. Without it the gateway's connections keep the plans
@@ -105,10 +99,8 @@ function threadIo(pid: number): Map<string, { rchar: number; wchar: number }> {
  * tables analyzed, or undefined when autovacuum is on (then nothing is done).
  */
 async function analyzeAsAutovacuumWould(client: pg.Client): Promise<string[] | undefined> {
-  const { rows: settings } = await client.query(
-    `select current_setting('autovacuum')::boolean and current_setting('track_counts')::boolean as on`,
-  );
-  if (settings[0].on) return undefined;
+  const { rows: settings } = await client.query<{ on: boolean }>(AUTOVACUUM_RUNS);
+  if (settings[0]?.on !== false) return undefined;
   const { rows } = await client.query<{ name: string }>(
     `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = $1 and c.relkind = 'r' and c.reltuples <= 0 order by c.relname`,
@@ -118,6 +110,13 @@ async function analyzeAsAutovacuumWould(client: pg.Client): Promise<string[] | u
   return rows.map((row) => row.name);
 }
 
+/**
+ * The PostgreSQL server's side so far: buffer pages this database's statements found in shared
+ * buffers (hit) or read from the OS (read), those reads by relation (table, index or TOAST of the
+ * gateway's schema); and, server-wide (nothing else should run meanwhile), the WAL written (bytes,
+ * and the full-page images among its records: a page's first change after a checkpoint logs the
+ * whole page) and its processes' CPU and disk reads.
+ */
 async function postgresSide(client: pg.Client): Promise<PostgresSide> {
   const { rows } = await client.query(
     `select (select blks_hit from pg_stat_database where datname = current_database()) as hit,

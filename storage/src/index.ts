@@ -13,7 +13,7 @@ export {
   type SqlDialect,
 } from './database.js';
 export { migrate, type MigrationSet } from './migrate.js';
-export { AUTOVACUUM_OFF, warnWithoutAutovacuum } from './autovacuum.js';
+export { AUTOVACUUM_OFF, AUTOVACUUM_RUNS, warnWithoutAutovacuum } from './autovacuum.js';
 export { isConnectionLoss } from './connection-loss.js';
 export { isUniqueViolation } from './unique-violation.js';
 export { preparedQuery, rawStatement } from './prepared-query.js';
