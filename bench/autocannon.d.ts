@@ -33,7 +33,13 @@ declare module 'autocannon' {
     timeout?: number;
     workers?: number;
     requests?: RequestSpec[];
+    /** Answer the run's raw result, its histograms encoded, for `aggregateResult` to merge with others. */
+    skipAggregateResult?: boolean;
   }
   function autocannon(options: Options): Promise<Result>;
+  namespace autocannon {
+    /** Runs made with `skipAggregateResult`, merged into one result (latencies from all of them). */
+    function aggregateResult(results: Result[], options?: Partial<Options>): Result;
+  }
   export default autocannon;
 }

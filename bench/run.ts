@@ -7,6 +7,12 @@
  *   npm run bench                 (defaults: 10 s per target after a 3 s warm-up, at 50 connections)
  *   BENCH_DURATION=20 BENCH_CONNECTIONS=64 npm run bench      (one or more comma-separated counts)
  *
+ * The hand-written handler and the earn path with the journal and without it run side by side
+ * (bench/interleaved.ts): all three started, then loaded in turn, BENCH_SLICES (default 10) rounds
+ * of BENCH_SLICE_SECONDS (default 2) each, after a warm-up of BENCH_SIDE_WARMUP seconds (default 5)
+ * each. Their ratios (issue 40's targets) are smaller than this machine's drift over a minute; one
+ * after the other, a run whose host changed speed between them was void.
+ *
  * The gateway runs as users run it in production: the compiled build (`npm run build`,
  * gateway/dist/main.js with plain node) when it exists, else the TypeScript sources through tsx
  * (BENCH_BUILD=source forces the sources); BENCH_CPU_PROF=DIR writes each target's V8 CPU profiles
@@ -39,6 +45,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Result } from 'autocannon';
+import { interleave } from './interleaved.js';
 import { postgresTarget } from './postgres-target.js';
 import { cpuPerRequest, gatewayEnv, processesCpu, sampler, startServer, type ServerProcess } from './server-process.js';
 import { seed } from './seed.js';
@@ -51,6 +58,9 @@ const compiled = process.env.BENCH_BUILD !== 'source' && existsSync(path.join(ro
 const GATEWAY_ENTRY = compiled ? 'gateway/dist/main.js' : 'gateway/src/main.ts';
 const MB = 1024 * 1024;
 const pgWarmUp = Number(process.env.BENCH_PG_WARMUP ?? 15);
+const slices = Number(process.env.BENCH_SLICES ?? 10);
+const sliceSeconds = Number(process.env.BENCH_SLICE_SECONDS ?? 2);
+const sideWarmUp = Number(process.env.BENCH_SIDE_WARMUP ?? 5);
 const targets = new Set((process.env.BENCH_TARGETS ?? 'embedded,postgres').split(',').map((t) => t.trim()));
 
 /** One measured run against one or more processes of a target (the load split evenly between them). */
@@ -96,27 +106,57 @@ async function measureServers(
   });
   const worst = (pick: (r: Result) => number) => Math.max(...results.map(pick));
   const sum = (pick: (r: Result) => number) => results.reduce((acc, r) => acc + pick(r), 0);
-  const measured = {
-    name,
-    connections,
-    processes: servers.length,
-    rps: sum((r) => r.requests.average),
-    p50: worst((r) => r.latency.p50),
-    p99: worst((r) => r.latency.p99),
-    ok: sum((r) => r.statusCodeStats['200']?.count ?? 0),
-    non2xx: sum((r) => r.non2xx),
-    errors: sum((r) => r.errors),
-    main,
-    other,
-    client,
-    services: servicesCpu,
-    /** Requests per second if every core did nothing but this: the machine's ceiling for this target. */
-    ceiling: (os.cpus().length * 1e6) / (main + other + client),
-    /** Per process, in MiB: before any load, the peak and the mean of the samples during the measured run. */
-    rssIdle: idle / servers.length / MB,
-    rssPeak: Math.max(...rss.map((r) => r.peak)) / MB,
-    rssMean: rss.reduce((acc, r) => acc + r.mean, 0) / rss.length / MB,
-  };
+  return reported(
+    {
+      name,
+      connections,
+      processes: servers.length,
+      rps: sum((r) => r.requests.average),
+      p50: worst((r) => r.latency.p50),
+      p99: worst((r) => r.latency.p99),
+      ok: sum((r) => r.statusCodeStats['200']?.count ?? 0),
+      non2xx: sum((r) => r.non2xx),
+      errors: sum((r) => r.errors),
+      main,
+      other,
+      client,
+      services: servicesCpu,
+      /** Requests per second if every core did nothing but this: the machine's ceiling for this target. */
+      ceiling: (os.cpus().length * 1e6) / (main + other + client),
+      /** Per process, in MiB: before any load, the peak and the mean of the samples during the measured run. */
+      rssIdle: idle / servers.length / MB,
+      rssPeak: Math.max(...rss.map((r) => r.peak)) / MB,
+      rssMean: rss.reduce((acc, r) => acc + r.mean, 0) / rss.length / MB,
+    },
+    threads,
+  );
+}
+
+interface Measured {
+  name: string;
+  connections: number;
+  processes: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  /** Server CPU µs per request: the event loop, the other threads, then the load generator's. */
+  main: number;
+  other: number;
+  client: number;
+  /** µs of CPU per request of each service (PostgreSQL, Redis). */
+  services: Record<string, number>;
+  ceiling: number;
+  rssIdle: number;
+  rssPeak: number;
+  rssMean: number;
+}
+
+/** Print a target's figures (and its other threads' CPU by name/tid), and answer them. */
+function reported(measured: Measured, threads: Record<string, number>): Measured {
+  const { name, connections, main, other, client } = measured;
   console.log(
     `${name}, ${connections} connections: ${measured.rps.toFixed(0)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms, non-2xx ${measured.non2xx}, errors ${measured.errors}, server CPU µs/request: main thread ${main.toFixed(0)}, other threads ${other.toFixed(0)}, client ${client.toFixed(0)}; RSS MiB idle ${measured.rssIdle.toFixed(0)}, peak ${measured.rssPeak.toFixed(0)}`,
   );
@@ -125,9 +165,9 @@ async function measureServers(
     .sort((a, b) => b[1] - a[1])
     .map(([thread, us]) => `${thread} ${us.toFixed(0)}`);
   if (byThread.length > 0) console.log(`  other threads, CPU µs/request: ${byThread.join(', ')}`);
-  if (services.length > 0) {
+  if (Object.keys(measured.services).length > 0) {
     console.log(
-      `  servers, CPU µs/request: ${Object.entries(servicesCpu)
+      `  servers, CPU µs/request: ${Object.entries(measured.services)
         .map(([s, us]) => `${s} ${us.toFixed(0)}`)
         .join(', ')}`,
     );
@@ -159,50 +199,95 @@ function writeResults(file: string, table: string): void {
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lg-bench-'));
 const seedFile = path.join(dataDir, 'seed.json');
 writeFileSync(seedFile, JSON.stringify(seed));
-type Measured = Awaited<ReturnType<typeof measure>>;
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info';
 const pct = (a: Measured, b: Measured) => `${((a.rps / b.rps) * 100).toFixed(1)} %`;
 
-/** The earn path (`npm start`), with the delivery journal or without it (GATEWAY_JOURNAL_DAYS=0), on a fresh data dir. */
-function earn(connections: number, journal: boolean, run: number) {
-  const name = journal ? 'gateway earn path (SQLite ledger)' : 'gateway earn path, journal off';
-  return measure(
-    run === 1 ? name : `${name} (again)`,
-    [GATEWAY_ENTRY],
-    {
-      ...gatewayEnv(path.join(dataDir, `data-${journal ? 'j' : 'nj'}${run}-${connections}`), seedFile, logLevel),
-      ...(journal ? {} : { GATEWAY_JOURNAL_DAYS: '0' }),
-    },
-    connections,
-  );
+/** The earn path (`npm start`) on a fresh data dir, with the delivery journal or without it (GATEWAY_JOURNAL_DAYS=0). */
+function startGateway(name: string, journal: boolean, connections: number): Promise<ServerProcess> {
+  return startServer(root, path.join(dataDir, `${name}-${connections}.log`), [GATEWAY_ENTRY], {
+    ...gatewayEnv(path.join(dataDir, `data-${name}-${connections}`), seedFile, logLevel),
+    ...(journal ? {} : { GATEWAY_JOURNAL_DAYS: '0' }),
+  });
 }
 
 /** The handler a team would write instead (bench/hand-written-server.ts), on a fresh data dir. */
-function handWrittenTarget(connections: number, run: number) {
-  const dir = path.join(dataDir, `data-hand-written${run}-${connections}`);
+function startHandWritten(connections: number): Promise<ServerProcess> {
+  const dir = path.join(dataDir, `data-hand-written-${connections}`);
   mkdirSync(dir, { recursive: true });
-  return measure(
-    run === 1 ? 'hand-written handler (SQLite on the event loop)' : 'hand-written handler (again)',
-    ['bench/hand-written-server.ts'],
-    { PORT: '0', DATA_DIR: dir },
-    connections,
-  );
+  return startServer(root, path.join(dataDir, `hand-written-${connections}.log`), ['bench/hand-written-server.ts'], {
+    PORT: '0',
+    DATA_DIR: dir,
+  });
 }
 
 /**
- * The targets one after the other at one connection count: their ratios are taken within this
- * round. The journal's cost is a difference of a few per cent, smaller than this machine's drift
- * over a minute, so its two targets run on, off, off, on and each side is the sum of its two runs:
- * a steady drift weighs on both sides alike.
+ * The hand-written handler and the gateway's earn path with the journal and without it, side by side
+ * (bench/interleaved.ts): the ratios issue 40 sets targets on (≥ 90 % of the handler, the journal
+ * ≤ 8 %) are differences smaller than this machine's drift within a minute, so the three run in turn,
+ * BENCH_SLICES rounds of BENCH_SLICE_SECONDS each, after a warm-up of BENCH_SIDE_WARMUP seconds each.
+ */
+async function sideBySide(connections: number) {
+  const servers: ServerProcess[] = [];
+  try {
+    servers.push(await startHandWritten(connections), await startGateway('journal-on', true, connections));
+    servers.push(await startGateway('journal-off', false, connections));
+    const [handWritten, gateway, noJournal] = await interleave(
+      [
+        { name: 'hand-written handler (SQLite on the event loop)', server: servers[0]! },
+        { name: 'gateway earn path (SQLite ledger)', server: servers[1]! },
+        { name: 'gateway earn path, journal off', server: servers[2]! },
+      ],
+      { slices, seconds: sliceSeconds, connections, warmUp: sideWarmUp },
+    );
+    const measured = [handWritten!, gateway!, noJournal!].map((r) => {
+      const { main = 0, ...others } = r.cpu;
+      const other = Object.values(others).reduce((sum, us) => sum + us, 0);
+      return reported(
+        {
+          name: r.name,
+          connections,
+          processes: 1,
+          rps: r.rps,
+          p50: r.p50,
+          p99: r.p99,
+          ok: r.ok,
+          non2xx: r.non2xx,
+          errors: r.errors,
+          main,
+          other,
+          client: r.client,
+          services: {},
+          ceiling: (os.cpus().length * 1e6) / (main + other + r.client),
+          rssIdle: r.rssIdle / MB,
+          rssPeak: r.rssPeak / MB,
+          rssMean: r.rssMean / MB,
+        },
+        others,
+      );
+    });
+    /** Per round: the gateway's slice against the handler's, and the journal-on slice against the journal-off one. */
+    const perRound = {
+      versus: gateway!.sliceRps.map((rps, i) => rps / handWritten!.sliceRps[i]!),
+      journal: gateway!.sliceRps.map((rps, i) => 1 - rps / noJournal!.sliceRps[i]!),
+    };
+    console.log(
+      `  per round: the gateway / the handler ${perRound.versus.map((r) => `${(r * 100).toFixed(0)} %`).join(', ')}; the journal's cost ${perRound.journal.map((r) => `${(r * 100).toFixed(0)} %`).join(', ')}`,
+    );
+    return { handWritten: measured[0]!, gateway: measured[1]!, noJournal: measured[2]!, perRound };
+  } finally {
+    for (const server of servers) await server.stop();
+  }
+}
+
+/**
+ * One connection count's targets: bare Fastify and the HTTP path with no ledger one after the other,
+ * then the handler and the earn path with and without the journal side by side (their ratios are
+ * taken within their rounds), then the earn path with random transaction ids.
  */
 async function round(connections: number) {
   const bare = await measure('bare Fastify', ['bench/bare-server.ts'], { PORT: '0' }, connections);
-  const handWritten = await handWrittenTarget(connections, 1);
   const httpPath = await measure('gateway HTTP path, no ledger', ['bench/gateway-without-ledger.ts'], { LOG_LEVEL: logLevel }, connections);
-  const gateway = await earn(connections, true, 1);
-  const noJournal = [await earn(connections, false, 1), await earn(connections, false, 2)] as const;
-  const gatewayAgain = await earn(connections, true, 2);
-  const handWrittenAgain = await handWrittenTarget(connections, 2);
+  const { handWritten, gateway, noJournal, perRound } = await sideBySide(connections);
   // Random transaction ids (UUIDs), as Square, Clover and many generic vendors send them: each sale
   // lands on a random page of the ledger's unique key (docs/benchmarks.md).
   const randomIds = await measure(
@@ -212,38 +297,30 @@ async function round(connections: number) {
     connections,
     true,
   );
-  const journal = {
-    on: gateway.rps + gatewayAgain.rps,
-    off: noJournal[0].rps + noJournal[1].rps,
-    cpu:
-      (gateway.main +
-        gateway.other +
-        gatewayAgain.main +
-        gatewayAgain.other -
-        noJournal[0].main -
-        noJournal[0].other -
-        noJournal[1].main -
-        noJournal[1].other) /
-      2,
-  };
-  // The hand-written handler ran first and after the second journal-on run: each side is the sum of two runs.
-  const versus = {
-    gateway: gateway.rps + gatewayAgain.rps,
-    handWritten: handWritten.rps + handWrittenAgain.rps,
-    p99: Math.max(gateway.p99, gatewayAgain.p99) / Math.max(handWritten.p99, handWrittenAgain.p99),
-  };
+  const journal = { cost: 1 - gateway.rps / noJournal.rps, cpu: gateway.main + gateway.other - noJournal.main - noJournal.other };
+  const versus = { share: gateway.rps / handWritten.rps, p99: gateway.p99 / handWritten.p99 };
   console.log(
-    `ratio at ${connections} connections: ${((gateway.rps / bare.rps) * 100).toFixed(1)} % of bare Fastify, ${((versus.gateway / versus.handWritten) * 100).toFixed(1)} % of the hand-written handler (p99 ${versus.p99.toFixed(2)}×); journal on/off ${((journal.on / journal.off) * 100).toFixed(1)} %`,
+    `ratio at ${connections} connections: ${pct(gateway, bare)} of bare Fastify, ${(versus.share * 100).toFixed(1)} % of the hand-written handler (p99 ${versus.p99.toFixed(2)}×); the journal ${(journal.cost * 100).toFixed(1)} %`,
   );
   return {
     bare,
     httpPath,
     gateway,
+    noJournal,
     randomIds,
-    rows: [bare, handWritten, httpPath, gateway, noJournal[0], noJournal[1], gatewayAgain, handWrittenAgain, randomIds],
+    rows: [bare, httpPath, handWritten, gateway, noJournal, randomIds],
     journal,
     versus,
+    perRound,
   };
+}
+
+/** The smallest, middle and largest of `values`, as per cent: "min to max % (median m %)". */
+function spread(values: readonly number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  const percent = (value: number) => (value * 100).toFixed(0).replace('-', '−');
+  return `${percent(sorted[0]!)} to ${percent(sorted.at(-1)!)} % (median ${percent(median)} %)`;
 }
 
 /** pgbench's TPC-B on its own database of the same server: scale 10, 16 clients, `duration` seconds. */
@@ -320,7 +397,7 @@ try {
     `| ${r.connections} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.non2xx} | ${r.main.toFixed(0)} | ${r.other.toFixed(0)} | ${r.client.toFixed(0)} | ${r.ceiling.toFixed(0)} | ${r.rssIdle.toFixed(0)} | ${r.rssPeak.toFixed(0)} |`;
   const table = [
     `Run: ${new Date().toISOString()}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version},`,
-    `${duration} s per target after a 3 s warm-up (the PostgreSQL round after ${pgWarmUp} s), gateway LOG_LEVEL=${logLevel}, gateway run from ${compiled ? 'the compiled build (gateway/dist/main.js, plain node)' : 'the TypeScript sources (tsx)'}; the targets of a row group ran one after the other.`,
+    `${duration} s per target after a 3 s warm-up (the PostgreSQL round after ${pgWarmUp} s), except the hand-written handler and the earn path with and without the journal: side by side, ${slices} rounds of ${sliceSeconds} s each in turn after a ${sideWarmUp} s warm-up each; gateway LOG_LEVEL=${logLevel}, gateway run from ${compiled ? 'the compiled build (gateway/dist/main.js, plain node)' : 'the TypeScript sources (tsx)'}.`,
     '',
     '| connections | target | req/s | p50 ms | p99 ms | 200s | non-2xx | CPU µs/request: server main thread | server other threads | load generator | CPU ceiling req/s | RSS MiB idle | RSS MiB peak |',
     '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -328,18 +405,18 @@ try {
     ...(pg ? [row(pg.gateway)] : []),
     '',
     ...rounds.map(
-      ({ bare, httpPath, gateway, randomIds, journal, versus }) =>
-        `- **${gateway.connections} connections: the durable earn path serves ${((versus.gateway / versus.handWritten) * 100).toFixed(1)} % of the requests per second of the handler a team would write** ` +
-        `(the sum of its two journal-on runs against the hand-written handler's two, ordered first and after them; p99 ${versus.p99.toFixed(2)}× the handler's, the worse run of each), ` +
+      ({ bare, httpPath, gateway, noJournal, randomIds, journal, versus, perRound }) =>
+        `- **${gateway.connections} connections: the durable earn path serves ${(versus.share * 100).toFixed(1)} % of the requests per second of the handler a team would write** ` +
+        `(p99 ${versus.p99.toFixed(2)}× the handler's; the two side by side, ${slices} rounds of ${sliceSeconds} s each: per round ${spread(perRound.versus)}), ` +
         `and **${pct(gateway, bare)} of bare Fastify's** ` +
         `at ${(gateway.main + gateway.other).toFixed(0)} µs of server CPU per earn (both threads), ` +
         `${((gateway.main + gateway.other) / (bare.main + bare.other)).toFixed(1)}× bare Fastify's ${(bare.main + bare.other).toFixed(0)} µs per request ` +
         `(the HTTP path alone — auth, validation, cache, rate limit, log — ${pct(httpPath, bare)}). ` +
-        `**The delivery journal costs ${(100 - (journal.on / journal.off) * 100).toFixed(1)} % of throughput** ` +
-        `(${(journal.on / 2).toFixed(0)} req/s with it, ${(journal.off / 2).toFixed(0)} without, each the mean of two runs ordered on, off, off, on; ` +
+        `**The delivery journal costs ${(journal.cost * 100).toFixed(1)} % of throughput** ` +
+        `(${gateway.rps.toFixed(0)} req/s with it, ${noJournal.rps.toFixed(0)} without, side by side in the same rounds: per round ${spread(perRound.journal)}; ` +
         `${journal.cpu.toFixed(0)} µs of server CPU per earn). ` +
         `With random transaction ids (UUIDs, as Square and Clover send them) it serves ${pct(randomIds, bare)} ` +
-        `(${((randomIds.rps / (journal.on / 2)) * 100).toFixed(0)} % of the journal-on runs' mean) at ${(randomIds.main + randomIds.other).toFixed(0)} µs per earn, p99 ${randomIds.p99} ms.`,
+        `(${((randomIds.rps / gateway.rps) * 100).toFixed(0)} % of the ordered ids' rate) at ${(randomIds.main + randomIds.other).toFixed(0)} µs per earn, p99 ${randomIds.p99} ms.`,
     ),
     ...(pg
       ? [

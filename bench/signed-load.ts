@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { signedHeaders } from '@loyalty-gateway/core';
-import autocannon, { type Result } from 'autocannon';
+import autocannon, { type Options, type Result } from 'autocannon';
 
 export const SECRET = 'whsec_bench_secret_value_0123456789';
 export const STORE = 'bench-store-1';
@@ -50,16 +50,21 @@ export function signedSale(
   };
 }
 
-/** `members`: the sales are spread over these membership ids in turn (one member by default); `randomIds`: see signedSale. */
+/**
+ * `members`: the sales are spread over these membership ids in turn (one member by default);
+ * `randomIds`: see signedSale; `options`: autocannon's own, for the one run (bench/interleaved.ts).
+ */
 export async function load(
   port: number,
   seconds: number,
   connections = 32,
   members: readonly string[] = ['MBR-BENCH'],
   randomIds?: boolean,
+  options: Pick<Options, 'skipAggregateResult'> = {},
 ): Promise<Result> {
   let next = 0;
   return autocannon({
+    ...options,
     url: `http://127.0.0.1:${port}`,
     connections,
     duration: seconds,
