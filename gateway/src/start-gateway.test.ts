@@ -125,7 +125,8 @@ function runGateway(extraEnv: Record<string, string>, nodeFlags: string[] = []) 
   let out = '';
   const collect = (chunk: Buffer) => {
     out += chunk.toString();
-    if (/gateway ready on/.test(out) && /delivery journal writer (thread started|started on)/.test(out)) child.kill('SIGTERM');
+    if (/gateway ready on/.test(out) && /delivery journal writer (thread started|started on)|ledger checkpoint thread started/.test(out))
+      child.kill('SIGTERM');
   };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
@@ -162,6 +163,7 @@ describe('the memory bounds of a gateway process', () => {
       );
       // On its own thread the writer also checkpoints the embedded engine's ledger in the background.
       expect(run.line('delivery journal writer thread started')?.checkpointsLedger).toBe(true);
+      expect(run.out).not.toMatch(/ledger checkpoint thread started/);
       // `npm start` (tsx) leaves the main thread's heap to node's default; the production start bounds it.
       // The idempotency cache is outside V8's heap: its bound does not move the heap's.
       if (compiled) expect(run.heapLimitMb('main thread heap limit')).toBe(MAIN_WORKING_SET_MB + 3 * MAIN_SEMI_SPACE_MB);
@@ -184,6 +186,13 @@ describe('the memory bounds of a gateway process', () => {
     );
     // No ledger in this process to checkpoint.
     expect(remote.line('delivery journal writer thread started')?.checkpointsLedger).toBe(false);
+    // The journal off: no writer thread, but the ledger's checkpoints keep a thread of their own, off the engine's.
+    const journalOff = await runGateway({ GATEWAY_JOURNAL_DAYS: '0' });
+    expect(journalOff.out).not.toMatch(/delivery journal writer/);
+    expect(
+      journalOff.heapLimitMb('ledger checkpoint thread started (the delivery journal is off: no writer thread to run them)'),
+      journalOff.out,
+    ).toBe(JOURNAL_WORKER_LIMITS.maxOldGenerationSizeMb + JOURNAL_WORKER_LIMITS.maxYoungGenerationSizeMb);
   }, 60_000);
 
   it('GATEWAY_HEAP_MB, or a --max-old-space-size, too small for the working set stops the boot with a ConfigError', async () => {

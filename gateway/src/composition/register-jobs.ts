@@ -76,6 +76,7 @@ export function registerJobs(c: DependencyContainer, config: GatewayConfig): voi
       await open(r, TOKENS.runHistoryPruning);
       await open(r, TOKENS.schedules);
       await open(r, TOKENS.journalPruning);
+      await open(r, TOKENS.ledgerCheckpoints);
       await open(r, TOKENS.settingsReport);
     }),
   );

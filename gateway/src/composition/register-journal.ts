@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { WorkerEngine } from '@loyalty-gateway/engine';
 import type { DependencyContainer } from 'tsyringe';
 import type { GatewayConfig } from '../config.js';
-import { createDeliveryJournal } from '../journal/index.js';
+import { createDeliveryJournal, startLedgerCheckpoints } from '../journal/index.js';
 import { JOURNAL_WORKER_LIMITS } from '../memory/memory-bounds.js';
 import { get, MiB, open, provide, resource } from './container.js';
 import { TOKENS } from './tokens.js';
@@ -26,9 +26,9 @@ export function registerJournal(c: DependencyContainer, config: GatewayConfig): 
         const engine = sqliteFile && config.GATEWAY_JOURNAL_WRITER === 'engine' ? await open(r, TOKENS.embeddedEngine) : null;
         const writerHost = (engine as Partial<WorkerEngine> | null)?.hostOnEngineThread?.bind(engine);
         // The embedded engine's ledger on SQLite: checkpointed in the background by the writer's own
-        // thread, off the engine's (journal-writer.ts, LEDGER_CHECKPOINT_MS).
-        const checkpointFile =
-          sqliteFile && !config.LOYALTY_ENGINE_URL && !writerHost ? (await open(r, TOKENS.databases)).engine.sqliteFile : undefined;
+        // thread, off the engine's (journal-writer.ts, LEDGER_CHECKPOINT_MS). With the journal off,
+        // by a thread of their own instead (TOKENS.ledgerCheckpoints, below).
+        const checkpointFile = !writerHost ? await ledgerFile(r, config) : undefined;
         const journal = await createDeliveryJournal({
           database: await open(r, TOKENS.gatewayDatabase),
           masterKey: await open(r, TOKENS.masterKey),
@@ -61,6 +61,35 @@ export function registerJournal(c: DependencyContainer, config: GatewayConfig): 
         return journal;
       },
       (journal) => journal.close(),
+    ),
+  );
+  provide(
+    c,
+    TOKENS.ledgerCheckpoints,
+    resource(
+      'ledger checkpoints',
+      async (r) => {
+        // With a journal, its writer runs them on its own thread, or, hosted on the engine's thread,
+        // leaves them to the engine (GATEWAY_JOURNAL_WRITER=engine, a setting for memory).
+        if (config.GATEWAY_JOURNAL_DAYS > 0) return null;
+        const file = await ledgerFile(r, config);
+        if (!file) return null;
+        const log = get(r, TOKENS.logger);
+        const checkpoints = startLedgerCheckpoints({
+          file,
+          sqliteCacheMb: config.GATEWAY_SQLITE_CACHE_MB,
+          resourceLimits: JOURNAL_WORKER_LIMITS,
+          onExit: (error) => log?.warn({ err: error }, "ledger checkpoint thread stopped: the loyalty engine's own checkpoints carry on"),
+        });
+        void checkpoints.ready.then(({ heapSizeLimit }) =>
+          log?.info(
+            { heapLimitMb: Math.round(heapSizeLimit / MiB) },
+            'ledger checkpoint thread started (the delivery journal is off: no writer thread to run them)',
+          ),
+        );
+        return checkpoints;
+      },
+      (checkpoints) => checkpoints.close(),
     ),
   );
   // Pruned at start, then hourly; stopped before the journal closes. A pass still running then
@@ -106,4 +135,10 @@ export function registerJournal(c: DependencyContainer, config: GatewayConfig): 
       async (pruning) => pruning.stop(),
     ),
   );
+}
+
+/** The embedded engine's SQLite file (its ledger), when this process has one: not on PostgreSQL, nor with the engine as a service. */
+async function ledgerFile(r: DependencyContainer, config: GatewayConfig): Promise<string | undefined> {
+  if (config.DATABASE_URL || config.LOYALTY_ENGINE_URL) return undefined;
+  return (await open(r, TOKENS.databases)).engine.sqliteFile;
 }

@@ -72,6 +72,11 @@ export const TOKENS = {
   journal: token<Promise<DeliveryJournal | null>>('DeliveryJournal'),
   /** The journal's hourly pruning (a background job); null without a journal. */
   journalPruning: token<Promise<{ stop(): void } | null>>('JournalPruning'),
+  /**
+   * The embedded SQLite ledger's background checkpoints on a thread of their own, when no journal
+   * writer thread runs them (the journal off); null otherwise.
+   */
+  ledgerCheckpoints: token<Promise<{ close(): Promise<void> } | null>>('LedgerCheckpoints'),
   /** The one webhook pipeline: the doors, the earn preview, reconciliation, replay and the adapter preview. */
   pipeline: token<Promise<WebhookPipeline>>('WebhookPipeline'),
   /** The HTTP client of vendors' APIs (pulls, subscriptions): the vendor-call policy and the outbound rule. */

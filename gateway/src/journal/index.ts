@@ -11,3 +11,4 @@ export { featuredSlugOf, registerJournalHook } from './journal-hook.js';
 export { createReplayTickets, REPLAY_HEADER, type ReplayTicket, type ReplayTickets } from './replay-tickets.js';
 export { noteFailure, type FailureCause } from './failure-cause.js';
 export { traceEngineFailures } from './trace-engine-failures.js';
+export { startLedgerCheckpoints } from './journal-writer.js';

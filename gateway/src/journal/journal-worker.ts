@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { getHeapStatistics } from 'node:v8';
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { JournalWriterData, WriterAnswer, WriterMessage } from './journal-writer-messages.js';
+import type { JournalWriterData, LedgerCheckpointsData, WriterAnswer, WriterMessage } from './journal-writer-messages.js';
 import { forEachRow } from './row-tape.js';
 
 /**
@@ -178,6 +178,24 @@ export function serve(port: MessagePort, { file, insert: insertSql, columns, cac
   } satisfies WriterAnswer);
 }
 
-// As a thread of its own (journal-writer.ts starts this module with its data): serve the parent.
+/**
+ * Checkpoint the ledger in the background until told to close, and nothing else: the thread
+ * journal-writer.ts's startLedgerCheckpoints starts when the journal is off, so that the ledger's
+ * checkpoints stay off the engine's thread whether or not there is a writer to run them.
+ */
+export function serveCheckpoints(port: MessagePort, { checkpoint, cacheSize }: LedgerCheckpointsData): void {
+  const stop = ledgerCheckpoints({ ...checkpoint, cacheSize });
+  port.on('message', (message: WriterMessage) => {
+    if (!('close' in message)) return;
+    stop();
+    port.close();
+  });
+  port.postMessage({ id: 0, ok: true, heapSizeLimit: getHeapStatistics().heap_size_limit } satisfies WriterAnswer);
+}
+
+// As a thread of its own (journal-writer.ts starts this module with its data): serve the parent,
+// as the journal's writer or as the ledger's checkpoints alone.
 if (!isMainThread && (workerData as Partial<JournalWriterData> | null)?.journalWriter === true)
   serve(parentPort as unknown as MessagePort, workerData as JournalWriterData);
+if (!isMainThread && (workerData as Partial<LedgerCheckpointsData> | null)?.ledgerCheckpoints === true)
+  serveCheckpoints(parentPort as unknown as MessagePort, workerData as LedgerCheckpointsData);

@@ -19,6 +19,17 @@ export interface JournalWriterData {
   checkpoint?: { file: string; everyMs: number } | undefined;
 }
 
+/**
+ * What a thread that only checkpoints the ledger is started with: the journal is off, so no writer
+ * thread does it beside its inserts (journal-writer.ts, startLedgerCheckpoints). It answers once
+ * (id 0, ready, with its heap limit as applied) and ends on `{ close: true }`.
+ */
+export interface LedgerCheckpointsData {
+  ledgerCheckpoints: true;
+  checkpoint: { file: string; everyMs: number };
+  cacheSize: string;
+}
+
 /** The messages a writer is sent: a batch of rows (row-tape chunks), a statement, or close. */
 export type WriterMessage =
   | { id: number; chunks: Uint8Array[] }

@@ -4,7 +4,7 @@ import { preparedQuery, SQLITE_DEFAULT_CACHE_MB, sqliteCacheSizePragma } from '@
 import { CompiledQuery, sql } from 'kysely';
 import { chunkByWeight } from '../stores/chunk-by-weight.js';
 import { COLUMNS, NUMERIC_COLUMNS, type DeliveryJournalOptions, type JournalDb, type Row } from './journal-types.js';
-import type { JournalWriterData, WriterAnswer, WriterHost, WriterMessage } from './journal-writer-messages.js';
+import type { JournalWriterData, LedgerCheckpointsData, WriterAnswer, WriterHost, WriterMessage } from './journal-writer-messages.js';
 import { jsonbArray, rowsOf, type TapeBatch } from './row-tape.js';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -157,6 +157,49 @@ function writerThread({ file, cacheSize, resourceLimits, host, checkpointFile }:
       const ended = new Promise((resolve) => end.once(end instanceof Worker ? 'exit' : 'close', resolve));
       end.postMessage({ close: true } satisfies WriterMessage);
       await ended;
+    },
+  };
+}
+
+/**
+ * The ledger's background checkpoints on a thread of their own, for when no journal writer runs
+ * them (the journal off: GATEWAY_JOURNAL_DAYS=0): the same passes as the writer's
+ * (journal-worker.ts, ledgerCheckpoints, every LEDGER_CHECKPOINT_MS), so that turning the journal off
+ * does not move the ledger's checkpoints back onto the engine's thread. The thread never holds the
+ * event loop. If it dies, the engine's own checkpoints carry on alone, as after any failed pass;
+ * `onExit` hears of it.
+ */
+export function startLedgerCheckpoints(options: {
+  file: string;
+  sqliteCacheMb?: number | undefined;
+  resourceLimits?: ResourceLimits | undefined;
+  onExit?: (error: Error) => void;
+}): { ready: Promise<{ heapSizeLimit: number }>; close(): Promise<void> } {
+  const data: LedgerCheckpointsData = {
+    ledgerCheckpoints: true,
+    checkpoint: { file: options.file, everyMs: LEDGER_CHECKPOINT_MS },
+    cacheSize: sqliteCacheSizePragma(options.sqliteCacheMb ?? SQLITE_DEFAULT_CACHE_MB),
+  };
+  const worker = new Worker(WORKER_ENTRY, {
+    workerData: data,
+    ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
+  });
+  worker.unref();
+  let closing = false;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.on('error', (error) => options.onExit?.(error));
+  worker.once('exit', (code) => {
+    if (!closing) options.onExit?.(new Error(`the ledger checkpoint thread stopped (exit code ${code})`));
+  });
+  const ready = new Promise<{ heapSizeLimit: number }>((resolve) =>
+    worker.once('message', (answer: WriterAnswer) => resolve({ heapSizeLimit: answer.heapSizeLimit ?? 0 })),
+  );
+  return {
+    ready,
+    async close() {
+      closing = true;
+      worker.postMessage({ close: true } satisfies WriterMessage);
+      await exited;
     },
   };
 }

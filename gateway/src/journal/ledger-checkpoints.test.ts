@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { openJournalFile } from '../testing/journal-entries.js';
 import { createDeliveryJournal } from './delivery-journal.js';
 import { ledgerCheckpoints, openForCheckpoints } from './journal-worker.js';
+import { startLedgerCheckpoints } from './journal-writer.js';
 
 const PAGE = 4096;
 const CACHE = 'cache_size = -2048';
@@ -151,6 +152,28 @@ describe('ledgerCheckpoints (the writer thread checkpointing the ledger in the b
       remove();
     }
     // Closed with the journal: what the ledger commits now stays in its WAL.
+    const closedAt = size(file);
+    ledger.write(100);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(size(file)).toBe(closedAt);
+    ledger.db.close();
+  });
+
+  it('runs on a thread of its own when there is no journal writer to run it (the journal off), and ends with close()', async () => {
+    const file = path.join(dir, 'engine.sqlite');
+    const ledger = openWriter(file);
+    ledger.write(150);
+    const exits: Error[] = [];
+    const checkpoints = startLedgerCheckpoints({ file, sqliteCacheMb: 2, onExit: (error) => exits.push(error) });
+    try {
+      expect((await checkpoints.ready).heapSizeLimit).toBeGreaterThan(0);
+      expect(await eventually(() => size(file) >= 150 * PAGE)).toBe(true);
+    } finally {
+      await checkpoints.close();
+    }
+    // A close is not a failure to report.
+    expect(exits).toEqual([]);
+    // Closed: what the ledger commits now stays in its WAL.
     const closedAt = size(file);
     ledger.write(100);
     await new Promise((resolve) => setTimeout(resolve, 200));
