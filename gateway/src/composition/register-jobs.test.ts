@@ -86,6 +86,8 @@ describe('registerJobs: the background jobs', () => {
       const failed = await reconcile.claim({ vendor: 'clover', connectionId: 'c1', trigger: 'manual', since: old(), until: old() });
       await reconcile.finish(failed!.id, { pages: 0, found: 0, recovered: 0, duplicates: 0, failed: 0, status: 'failed', error: 'down' });
       await open(c, TOKENS.backgroundJobs);
+      // The journal is off in test containers, yet no ledger checkpoint thread: it would have opened the data directory's databases.
+      expect(await open(c, TOKENS.ledgerCheckpoints)).toBeNull();
       await expect.poll(async () => (await catalog.list()).length + (await reconcile.list()).length).toBe(0);
       expect(statements.filter((text) => text.startsWith('delete from "gw_catalog_runs"')).length).toBeGreaterThan(0);
       expect(statements.filter((text) => text.startsWith('delete from "gw_reconcile_runs"')).length).toBeGreaterThan(0);

@@ -45,8 +45,8 @@ export interface TestContainerOptions {
  * A child of the composition root with the same registrations, overriding only what a test fakes:
  * one database for the gateway and the in-process embedded engine (SQLite in memory or a
  * PostgreSQL schema), a random master key, the seed document, a memory idempotency cache, logging
- * off; no metrics, journal, featured doors, operator side or demo sandbox unless a fixture
- * registers them. Resolve `TOKENS.app` from it; `closeContainer` closes what it opened.
+ * off; no metrics, journal, ledger checkpoint thread, featured doors, operator side or demo sandbox
+ * unless a fixture registers them. Resolve `TOKENS.app` from it; `closeContainer` closes what it opened.
  */
 export function createTestContainer(options: TestContainerOptions): DependencyContainer {
   const c = createGatewayContainer(TEST_CONFIG).createChildContainer();
@@ -108,7 +108,8 @@ export function createTestContainer(options: TestContainerOptions): DependencyCo
   provide(c, TOKENS.logger, { useValue: options.logger ?? null });
   provide(c, TOKENS.requestLineLogger, { useValue: options.requestLineLogger });
   provide(c, TOKENS.clock, { useValue: options.clock ?? Date.now });
-  for (const off of [TOKENS.metrics, TOKENS.journal, TOKENS.featured, TOKENS.operatorSide, TOKENS.demoStep])
+  // The ledger's checkpoint thread too: the engine's database here is the test's, not a file of the data directory.
+  for (const off of [TOKENS.metrics, TOKENS.journal, TOKENS.ledgerCheckpoints, TOKENS.featured, TOKENS.operatorSide, TOKENS.demoStep])
     c.register(off, { useFactory: () => Promise.resolve(null) });
   provide(c, TOKENS.appOptionsOverride, {
     useValue: { rateLimit: { max: 100_000 }, refusalLimit: undefined, http: undefined, trustedProxies: undefined, ...options.app },
