@@ -229,7 +229,9 @@ function startHandWritten(connections: number): Promise<ServerProcess> {
 async function sideBySide(connections: number) {
   const servers: ServerProcess[] = [];
   try {
-    servers.push(await startHandWritten(connections), await startGateway('journal-on', true, connections));
+    // One at a time, so that a target that fails to start leaves the ones before it to be stopped.
+    servers.push(await startHandWritten(connections));
+    servers.push(await startGateway('journal-on', true, connections));
     servers.push(await startGateway('journal-off', false, connections));
     const [handWritten, gateway, noJournal] = await interleave(
       [
