@@ -186,11 +186,15 @@ export function startLedgerCheckpoints(options: {
   });
   worker.unref();
   let closing = false;
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.on('error', (error) => options.onExit?.(error));
-  worker.once('exit', (code) => {
-    if (!closing) options.onExit?.(new Error(`the ledger checkpoint thread stopped (exit code ${code})`));
-  });
+  // A death is heard once, at the thread's exit: with its error when it raised one (out of heap), else its exit code.
+  let failure: Error | undefined;
+  worker.on('error', (error) => (failure = error));
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', (code) => {
+      if (!closing) options.onExit?.(failure ?? new Error(`the ledger checkpoint thread stopped (exit code ${code})`));
+      resolve();
+    }),
+  );
   const ready = new Promise<{ heapSizeLimit: number }>((resolve) =>
     worker.once('message', (answer: WriterAnswer) => resolve({ heapSizeLimit: answer.heapSizeLimit ?? 0 })),
   );

@@ -180,4 +180,25 @@ describe('ledgerCheckpoints (the writer thread checkpointing the ledger in the b
     expect(size(file)).toBe(closedAt);
     ledger.db.close();
   });
+
+  it('a checkpoint thread that dies is reported once, with its error', async () => {
+    const file = path.join(dir, 'engine.sqlite');
+    const ledger = openWriter(file);
+    const exits: Error[] = [];
+    // A heap far below what a thread needs to load its module: it dies starting (ERR_WORKER_OUT_OF_MEMORY).
+    const checkpoints = startLedgerCheckpoints({
+      file,
+      resourceLimits: { maxOldGenerationSizeMb: 1, maxYoungGenerationSizeMb: 1 },
+      onExit: (error) => exits.push(error),
+    });
+    try {
+      expect(await eventually(() => exits.length > 0)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(exits).toHaveLength(1);
+      expect(exits[0]!.message).toMatch(/memory|heap/i);
+    } finally {
+      await checkpoints.close();
+      ledger.db.close();
+    }
+  });
 });
