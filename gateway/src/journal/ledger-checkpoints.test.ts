@@ -34,6 +34,14 @@ function openWriter(file: string) {
 
 const size = (file: string) => (existsSync(file) ? statSync(file).size : 0);
 
+/** Once the background checkpoints have ended: what the ledger commits now stays in its WAL. */
+async function expectNoMoreCheckpoints(ledger: ReturnType<typeof openWriter>, file: string): Promise<void> {
+  const closedAt = size(file);
+  ledger.write(100);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(size(file)).toBe(closedAt);
+}
+
 /** Polls `condition` every 5 ms for up to `ms`; true once it holds. */
 async function eventually(condition: () => boolean, ms = 3000): Promise<boolean> {
   const until = Date.now() + ms;
@@ -151,11 +159,8 @@ describe('ledgerCheckpoints (the writer thread checkpointing the ledger in the b
       await database.close();
       remove();
     }
-    // Closed with the journal: what the ledger commits now stays in its WAL.
-    const closedAt = size(file);
-    ledger.write(100);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(size(file)).toBe(closedAt);
+    // Closed with the journal.
+    await expectNoMoreCheckpoints(ledger, file);
     ledger.db.close();
   });
 
@@ -173,11 +178,7 @@ describe('ledgerCheckpoints (the writer thread checkpointing the ledger in the b
     }
     // A close is not a failure to report.
     expect(exits).toEqual([]);
-    // Closed: what the ledger commits now stays in its WAL.
-    const closedAt = size(file);
-    ledger.write(100);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(size(file)).toBe(closedAt);
+    await expectNoMoreCheckpoints(ledger, file);
     ledger.db.close();
   });
 
