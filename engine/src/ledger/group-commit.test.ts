@@ -9,6 +9,7 @@ import { openTestDatabase, testDatabaseOptions, testDialects } from '@loyalty-ga
 import type { EngineTables } from '../db/schema.js';
 import { engineMigrations } from '../db/migrations/index.js';
 import { ANN, BOB, IDS, SCOPE, balanceOf, ledgerSum, line, sale, testSeed } from '../testing/fixture.js';
+import { holdWallet } from '../testing/slow-statements.js';
 import type { Tx } from './context.js';
 import { createEmbeddedEngine, type EmbeddedEngine, type EngineNotice } from './create-embedded-engine.js';
 import { TransactionBatcher } from './transaction-batcher.js';
@@ -199,6 +200,10 @@ describe.runIf(onPostgres)('group commit on postgres', () => {
 
   it('redemptions arriving together share transactions with each other, as earns do', async () => {
     await sql`alter table redemptions add column written_by bigint default txid_current()`.execute(database.db);
+    // "Together": while the lane's batch waits (another transaction holds the member's wallet), as
+    // under load. Left to arrive as their lookups finished, they formed 5 to 15 transactions on an
+    // idle machine and 17 in a loaded CI run: a bound on that count measured the pool's timing.
+    const { released } = await holdWallet(database.db, 'MBR-0001', 500);
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         engine.redeem({
@@ -209,11 +214,13 @@ describe.runIf(onPostgres)('group commit on postgres', () => {
         }),
       ),
     );
+    await released;
     expect(results.every((r) => r.status === 'REDEEMED')).toBe(true);
     const { rows } = await sql<{ redemptions: number; transactions: number }>`
       select count(*)::int as redemptions, count(distinct written_by)::int as transactions from redemptions`.execute(database.db);
     expect(rows[0]!.redemptions).toBe(30);
-    expect(rows[0]!.transactions).toBeLessThan(15);
+    // Held, the first batch's and then the waiting redemptions' (3 in eight runs on an idle machine).
+    expect(rows[0]!.transactions).toBeLessThanOrEqual(5);
     expect(await balanceOf(database.db, 'MBR-0001')).toBe(900);
     expect(await ledgerSum(database.db, 'MBR-0001')).toBe(900);
     // Each answer's balance is the wallet's right after that redemption: 30 distinct figures.
