@@ -35,8 +35,6 @@ export interface InterleavedResult {
   rps: number;
   /** Each slice's requests per second, in the order they ran. */
   sliceRps: number[];
-  /** Each slice's server CPU µs per request, all threads, in the order they ran. */
-  sliceCpu: number[];
   /** Over every slice's latencies together. */
   p50: number;
   p99: number;
@@ -75,7 +73,6 @@ export async function interleave(
     rssIdle: server.rss(),
     results: [] as RawResult[],
     cpuSpent: {} as Record<string, number>,
-    sliceCpu: [] as number[],
     client: 0,
     rssPeak: 0,
     rssSum: 0,
@@ -99,12 +96,9 @@ export async function interleave(
       target.rssSum += rss.mean * rss.samples;
       target.rssSamples += rss.samples;
       await settle(target.server);
-      let spent = 0;
       for (const [thread, us] of Object.entries(target.server.cpu())) {
         target.cpuSpent[thread] = (target.cpuSpent[thread] ?? 0) + us - (before[thread] ?? 0);
-        spent += us - (before[thread] ?? 0);
       }
-      target.sliceCpu.push(spent / Math.max(1, target.results.at(-1)!.totalCompletedRequests));
     }
   }
   return state.map((target) => {
@@ -115,7 +109,6 @@ export async function interleave(
       name: target.name,
       rps: requests / seconds,
       sliceRps: target.results.map((r) => r.totalCompletedRequests / r.duration),
-      sliceCpu: target.sliceCpu,
       p50: merged.latency.p50,
       p99: merged.latency.p99,
       requests,
