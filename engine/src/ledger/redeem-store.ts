@@ -3,6 +3,7 @@ import type { RedeemCommand } from '@loyalty-gateway/core';
 import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { preparedQuery } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
+import type { SourceRowValues } from './earn-postgres.js';
 import type { EngineContext, Tx } from './context.js';
 import { WALLET } from './balances.js';
 
@@ -153,24 +154,18 @@ export async function consumeInstance(
   return null;
 }
 
-/** The redemption's row, as its insert binds it (a type, not an interface: preparedQuery's slots are a record). */
-type RedemptionValues = {
-  id: string;
-  merchantId: string;
-  outletId: string;
-  vendor: string;
-  storeId: string;
-  transactionId: string;
-  rewardKey: string;
-  memberId: string;
-  rewardId: string | null;
-  pointsRequested: number | null;
-  orderValueMinor: number | null;
-  pointsDeducted: number;
-  balanceAfter: number;
-  instanceId: string | null;
-  now: string;
-};
+/** The redemption's row, as its insert binds it. */
+type RedemptionValues = SourceRowValues &
+  RedemptionKey & {
+    memberId: string;
+    rewardId: string | null;
+    pointsRequested: number | null;
+    orderValueMinor: number | null;
+    pointsDeducted: number;
+    balanceAfter: number;
+    instanceId: string | null;
+    now: string;
+  };
 
 // Compiled once each: every redemption on SQLite writes both (a reward's on PostgreSQL too).
 const INSERT_REDEMPTION = preparedQuery((db, v: RedemptionValues) =>
@@ -218,13 +213,10 @@ export async function insertRedemption(
   },
 ): Promise<boolean> {
   const { rows } = await INSERT_REDEMPTION(trx, {
+    ...row.key,
     id: row.id,
     merchantId: command.merchantId,
     outletId: command.outletId,
-    vendor: row.key.vendor,
-    storeId: row.key.storeId,
-    transactionId: row.key.transactionId,
-    rewardKey: row.key.rewardKey,
     memberId: row.memberId,
     rewardId: rewardIdOf(row.key),
     pointsRequested: command.pointsToRedeem ?? null,
