@@ -16,7 +16,6 @@ describe('the engine package entries', () => {
       'line',
       'openSeededEngine',
       'sale',
-      'slowRedemptions',
       'testSeed',
       'uniqueId',
     ]);

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SqlDatabase } from './database.js';
 import { preparedQuery } from './prepared-query.js';
@@ -47,6 +47,32 @@ describe.each(testDialects())('preparedQuery on $name', ({ name }) => {
     expect((await byId(db, { id: 'b' })).rows).toEqual([{ id: 'b', n: 15, label: 'fixed' }]);
     expect((await byId(db, { id: 'a' })).rows).toEqual([{ id: 'a', n: 1, label: 'fixed' }]);
     expect((await byId(db, { id: 'zzz' })).rows).toEqual([]);
+  });
+
+  it('on a database with plugins, every run passes through them as a statement built at the call would', async () => {
+    database = await openTestDatabase<T>(name);
+    await database.db.schema
+      .createTable('things')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('n', 'integer')
+      .addColumn('label', 'text')
+      .execute();
+    const seen: string[] = [];
+    const answered: unknown[] = [];
+    const watching: KyselyPlugin = {
+      transformQuery: ({ node }) => (seen.push(node.kind), node) as RootOperationNode,
+      transformResult: async ({ result }) => (answered.push(result.rows), result),
+    };
+    const db = database.db.withPlugin(watching);
+    await insert(db, { id: 'a', n: 1 });
+    await insert(db, { id: 'b', n: 2 });
+    await db.transaction().execute((trx) => bump(trx, { id: 'b', by: 3 }));
+    expect((await byId(db, { id: 'b' })).rows).toEqual([{ id: 'b', n: 5, label: 'fixed' }]);
+    expect(seen).toEqual(['InsertQueryNode', 'InsertQueryNode', 'UpdateQueryNode', 'SelectQueryNode']);
+    expect(answered).toEqual([[{ id: 'a' }], [{ id: 'b' }], [], [{ id: 'b', n: 5, label: 'fixed' }]]);
+    // The database without plugins still runs the statement compiled once.
+    expect((await byId(database.db, { id: 'a' })).rows).toEqual([{ id: 'a', n: 1, label: 'fixed' }]);
+    expect(seen).toHaveLength(4);
   });
 });
 

@@ -21,6 +21,8 @@ interface Compiled {
  * `build` receives named slots in place of values: use each only as a value (in `values`,
  * `where`, `set`, `sql` interpolations), one property at a time — `{ ...slots }` is empty (the
  * slots object has no keys of its own). Shapes that vary per call (lists of any length) do not fit.
+ * On a database with plugins (`withPlugin`), `build` is called with the values themselves at each
+ * run, so that the plugins see the statement.
  */
 export function preparedQuery<Values extends Record<string, unknown>, Row>(
   build: (db: Kysely<any>, slots: Values) => Compilable<Row>,
@@ -28,11 +30,16 @@ export function preparedQuery<Values extends Record<string, unknown>, Row>(
   const byDialect = new Map<unknown, Compiled>();
   const slots = new Proxy({}, { get: (_target, name) => SLOT + String(name) }) as Values;
   return (db, values) => {
-    const dialect = db.getExecutor().adapter.constructor;
+    const executor = db.getExecutor();
+    // A database with plugins (a test's slow or failing statements, a caller's own logging) gets
+    // the statement built at this call, as any query-builder statement: each plugin sees its tree
+    // and its answer, which a statement compiled once would pass by.
+    if (executor.plugins.length > 0) return db.executeQuery(build(db, values));
+    const dialect = executor.adapter.constructor;
     let compiled = byDialect.get(dialect);
     if (!compiled) {
       const query = build(db, slots).compile();
-      if (db.getExecutor().adapter instanceof PostgresAdapter) nameStatement(query.sql);
+      if (executor.adapter instanceof PostgresAdapter) nameStatement(query.sql);
       compiled = {
         sql: query.sql,
         bind: query.parameters.map((p) => (typeof p === 'string' && p.startsWith(SLOT) ? { slot: p.slice(SLOT.length) } : { value: p })),

@@ -17,4 +17,4 @@ export {
   uniqueId,
   type TestEngine,
 } from './fixture.js';
-export { SlowStatements, slowRedemptions } from './slow-statements.js';
+export { SlowStatements } from './slow-statements.js';

@@ -9,7 +9,7 @@ import {
   type RootOperationNode,
   type UnknownRow,
 } from 'kysely';
-import type { SqlDatabase, SqlDialect } from '@loyalty-gateway/storage';
+import type { SqlDatabase } from '@loyalty-gateway/storage';
 
 /** True when the operation tree names `table` anywhere (into, from, join, update target...). */
 function names(node: unknown, table: string): boolean {
@@ -22,7 +22,8 @@ function names(node: unknown, table: string): boolean {
 /**
  * Test-only: a slow database, not a mock. A Kysely plugin that delays the answer of every
  * query-builder statement naming a chosen table (asynchronously: the event loop keeps running, as
- * with a slow disk or a busy server). Statements compiled once (preparedQuery) are never delayed.
+ * with a slow disk or a busy server). Statements compiled once (preparedQuery) are delayed too: on
+ * a database with plugins they are built at each call and pass through them.
  * Usage: `const slow = new SlowStatements(); engine on slow.wrap(database); slow.set('redemptions', 300)`.
  */
 export class SlowStatements implements KyselyPlugin {
@@ -62,9 +63,8 @@ export class SlowStatements implements KyselyPlugin {
 
 /**
  * Test-only, PostgreSQL: another transaction holds a member's wallet row (`FOR UPDATE`) for `ms`,
- * as a busy server would. What SlowStatements cannot slow (a statement compiled once, such as the
- * one-statement redemption) then waits on the row lock. Resolves once the lock is held, with the
- * holder's end.
+ * as a busy server would: the member's earns and redemptions wait on the row lock. Resolves once
+ * the lock is held, with the holder's end.
  */
 export async function holdWallet(db: Kysely<any>, membershipId: string, ms: number): Promise<{ released: Promise<void> }> {
   let locked!: () => void;
@@ -77,24 +77,4 @@ export async function holdWallet(db: Kysely<any>, membershipId: string, ms: numb
   });
   await Promise.race([held, released]);
   return { released };
-}
-
-/**
- * Test-only: redemptions are slowed by `ms` after their debit, inside their transaction, so a
- * deadline that passes meanwhile must roll the debit back. Neither slowing works on both dialects:
- * on SQLite every redemption's insert is slowed until `slow.clear()` (its debit is a prepared
- * statement, which SlowStatements cannot delay; SQLite has no row locks to hold); on PostgreSQL the
- * redemption is one prepared statement (redeem-postgres.ts), so another transaction holds the
- * wallet's row of `membershipId` for `ms` instead. `released`: when that hold ends (at once on SQLite).
- */
-export async function slowRedemptions(
-  dialect: SqlDialect,
-  slow: SlowStatements,
-  db: Kysely<any>,
-  membershipId: string,
-  ms: number,
-): Promise<{ released: Promise<void> }> {
-  if (dialect === 'postgres') return holdWallet(db, membershipId, ms);
-  slow.set('redemptions', ms);
-  return { released: Promise.resolve() };
 }
