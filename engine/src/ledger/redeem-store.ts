@@ -3,6 +3,7 @@ import type { RedeemCommand } from '@loyalty-gateway/core';
 import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { preparedQuery } from '@loyalty-gateway/storage';
 import type { EngineTables } from '../db/schema.js';
+import type { SourceRowValues } from './earn-postgres.js';
 import type { EngineContext, Tx } from './context.js';
 import { WALLET } from './balances.js';
 
@@ -153,6 +154,50 @@ export async function consumeInstance(
   return null;
 }
 
+/** The redemption's row, as its insert binds it. */
+type RedemptionValues = SourceRowValues &
+  RedemptionKey & {
+    memberId: string;
+    rewardId: string | null;
+    pointsRequested: number | null;
+    orderValueMinor: number | null;
+    pointsDeducted: number;
+    balanceAfter: number;
+    instanceId: string | null;
+    now: string;
+  };
+
+// Compiled once each: every redemption on SQLite writes both (a reward's on PostgreSQL too).
+const INSERT_REDEMPTION = preparedQuery((db, v: RedemptionValues) =>
+  (db as Kysely<EngineTables>)
+    .insertInto('redemptions')
+    .values({
+      id: v.id,
+      merchant_id: v.merchantId,
+      outlet_id: v.outletId,
+      source_vendor: v.vendor,
+      source_store_id: v.storeId,
+      external_transaction_id: v.transactionId,
+      reward_key: v.rewardKey,
+      member_id: v.memberId,
+      reward_id: v.rewardId,
+      points_requested: v.pointsRequested,
+      order_value_minor: v.orderValueMinor,
+      points_deducted: v.pointsDeducted,
+      balance_after: v.balanceAfter,
+      instance_id: v.instanceId,
+      status: 'committed',
+      created_at: v.now,
+    })
+    .onConflict((oc) => oc.columns(['source_vendor', 'source_store_id', 'external_transaction_id', 'reward_key']).doNothing())
+    .returning('id'),
+);
+const INSERT_REDEEM_ENTRY = preparedQuery((db, v: { id: string; memberId: string; points: number; refId: string; now: string }) =>
+  (db as Kysely<EngineTables>)
+    .insertInto('ledger_entries')
+    .values({ id: v.id, member_id: v.memberId, kind: 'redeem', points: v.points, ref_id: v.refId, created_at: v.now }),
+);
+
 /** Insert the redemption under its UNIQUE key; false when another request holds the key. */
 export async function insertRedemption(
   trx: Tx,
@@ -167,34 +212,23 @@ export async function insertRedemption(
     now: string;
   },
 ): Promise<boolean> {
-  const inserted = await trx
-    .insertInto('redemptions')
-    .values({
-      id: row.id,
-      merchant_id: command.merchantId,
-      outlet_id: command.outletId,
-      source_vendor: row.key.vendor,
-      source_store_id: row.key.storeId,
-      external_transaction_id: row.key.transactionId,
-      reward_key: row.key.rewardKey,
-      member_id: row.memberId,
-      reward_id: rewardIdOf(row.key),
-      points_requested: command.pointsToRedeem ?? null,
-      order_value_minor: command.orderValueMinor ?? null,
-      points_deducted: row.pointsDeducted,
-      balance_after: row.balanceAfter,
-      instance_id: row.instanceId,
-      status: 'committed',
-      created_at: row.now,
-    })
-    .onConflict((oc) => oc.columns(['source_vendor', 'source_store_id', 'external_transaction_id', 'reward_key']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const { rows } = await INSERT_REDEMPTION(trx, {
+    ...row.key,
+    id: row.id,
+    merchantId: command.merchantId,
+    outletId: command.outletId,
+    memberId: row.memberId,
+    rewardId: rewardIdOf(row.key),
+    pointsRequested: command.pointsToRedeem ?? null,
+    orderValueMinor: command.orderValueMinor ?? null,
+    pointsDeducted: row.pointsDeducted,
+    balanceAfter: row.balanceAfter,
+    instanceId: row.instanceId,
+    now: row.now,
+  });
+  const inserted = rows.length > 0;
   if (inserted && row.pointsDeducted > 0) {
-    await trx
-      .insertInto('ledger_entries')
-      .values({ id: newId(), member_id: row.memberId, kind: 'redeem', points: -row.pointsDeducted, ref_id: row.id, created_at: row.now })
-      .execute();
+    await INSERT_REDEEM_ENTRY(trx, { id: newId(), memberId: row.memberId, points: -row.pointsDeducted, refId: row.id, now: row.now });
   }
-  return inserted !== undefined;
+  return inserted;
 }
