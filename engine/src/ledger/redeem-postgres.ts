@@ -1,22 +1,12 @@
 import type { RedeemCommand } from '@loyalty-gateway/core';
 import { sql, type Kysely } from 'kysely';
 import { preparedQuery, rawStatement } from '@loyalty-gateway/storage';
-import type { SourceRowValues } from './earn-postgres.js';
 import type { Tx } from './context.js';
 import { WALLET } from './balances.js';
 import type { EngineTables } from '../db/schema.js';
-import { rewardIdOf, underKey, type RedemptionKey } from './redeem-store.js';
+import { redemptionRowValues, underKey, type RedemptionKey, type RedemptionRowValues } from './redeem-store.js';
 
-type PointsRedemption = SourceRowValues &
-  RedemptionKey & {
-    rewardId: string | null;
-    memberId: string;
-    points: number;
-    pointsRequested: number | null;
-    orderValueMinor: number | null;
-    now: string;
-    ledgerId: string;
-  };
+type PointsRedemption = RedemptionRowValues & { points: number; ledgerId: string };
 
 /**
  * A redemption that costs points (pointsToRedeem, or a POINTS reward) on PostgreSQL, in one round
@@ -60,19 +50,7 @@ export async function redeemPoints(
   command: RedeemCommand,
   row: { id: string; key: RedemptionKey; memberId: string; points: number; now: string; ledgerId: string },
 ): Promise<{ balanceAfter: number; inserted: boolean } | null> {
-  const { rows } = await REDEEM_POINTS(trx, {
-    id: row.id,
-    merchantId: command.merchantId,
-    outletId: command.outletId,
-    ...row.key,
-    rewardId: rewardIdOf(row.key),
-    memberId: row.memberId,
-    points: row.points,
-    pointsRequested: command.pointsToRedeem ?? null,
-    orderValueMinor: command.orderValueMinor ?? null,
-    now: row.now,
-    ledgerId: row.ledgerId,
-  });
+  const { rows } = await REDEEM_POINTS(trx, { ...redemptionRowValues(command, row), points: row.points, ledgerId: row.ledgerId });
   const found = rows[0];
   return found === undefined ? null : { balanceAfter: Number(found.balance), inserted: found.inserted };
 }

@@ -154,18 +154,33 @@ export async function consumeInstance(
   return null;
 }
 
-/** The redemption's row, as its insert binds it. */
-type RedemptionValues = SourceRowValues &
+/** What every redemption's row binds, whichever statement writes it (this insert, redeem-postgres.ts). */
+export type RedemptionRowValues = SourceRowValues &
   RedemptionKey & {
     memberId: string;
     rewardId: string | null;
     pointsRequested: number | null;
     orderValueMinor: number | null;
-    pointsDeducted: number;
-    balanceAfter: number;
-    instanceId: string | null;
     now: string;
   };
+
+/** A redemption's row values from its command and its own id, key, member and time. */
+export const redemptionRowValues = (
+  command: RedeemCommand,
+  row: { id: string; key: RedemptionKey; memberId: string; now: string },
+): RedemptionRowValues => ({
+  ...row.key,
+  id: row.id,
+  merchantId: command.merchantId,
+  outletId: command.outletId,
+  memberId: row.memberId,
+  rewardId: rewardIdOf(row.key),
+  pointsRequested: command.pointsToRedeem ?? null,
+  orderValueMinor: command.orderValueMinor ?? null,
+  now: row.now,
+});
+
+type RedemptionValues = RedemptionRowValues & { pointsDeducted: number; balanceAfter: number; instanceId: string | null };
 
 // Compiled once each: every redemption on SQLite writes both (a reward's on PostgreSQL too).
 const INSERT_REDEMPTION = preparedQuery((db, v: RedemptionValues) =>
@@ -213,18 +228,10 @@ export async function insertRedemption(
   },
 ): Promise<boolean> {
   const { rows } = await INSERT_REDEMPTION(trx, {
-    ...row.key,
-    id: row.id,
-    merchantId: command.merchantId,
-    outletId: command.outletId,
-    memberId: row.memberId,
-    rewardId: rewardIdOf(row.key),
-    pointsRequested: command.pointsToRedeem ?? null,
-    orderValueMinor: command.orderValueMinor ?? null,
+    ...redemptionRowValues(command, row),
     pointsDeducted: row.pointsDeducted,
     balanceAfter: row.balanceAfter,
     instanceId: row.instanceId,
-    now: row.now,
   });
   const inserted = rows.length > 0;
   if (inserted && row.pointsDeducted > 0) {
