@@ -5,7 +5,8 @@ import { parseRate, rateToText } from '../rules/earn-rate.js';
 import type { Tx } from '../ledger/context.js';
 import { WALLET } from '../ledger/balances.js';
 import { declaredPrefix, establishPrefix } from './code-prefix.js';
-import { EngineSeed, type MerchantSeed, type RewardSeed } from './engine-seed.js';
+import { EngineSeed } from './engine-seed.js';
+import type { MerchantSeed, RewardSeed } from './merchant-seed.js';
 
 const CHUNK = 200;
 const minor = (amount: number | undefined) => (amount === undefined ? null : toMinorUnits(amount));

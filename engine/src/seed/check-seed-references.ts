@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { normalizeEmail, normalizePhone } from '../rules/phone.js';
 import { declaredPrefix } from './code-prefix.js';
-import type { MerchantSeed } from './engine-seed.js';
+import type { MerchantSeed } from './merchant-seed.js';
 
 type Seed = { codePrefix?: string | undefined; merchants: MerchantSeed[] };
 type Issue = (path: PropertyKey[], message: string) => void;
