@@ -2,17 +2,6 @@ import { z } from 'zod';
 import { checkSeedReferences } from './check-seed-references.js';
 import { MerchantSeed } from './merchant-seed.js';
 
-export {
-  DiscountRewardSeed,
-  FreeItemRewardSeed,
-  MemberSeed,
-  MerchantSeed,
-  PointsRewardSeed,
-  RewardSeed,
-  StampRewardSeed,
-  TierRewardSeed,
-} from './merchant-seed.js';
-
 /**
  * The engine part of the sandbox seed file (the gateway strips `connections` and `vendors`).
  * Strict: unknown fields fail. Cross-references are checked here too (issued code → reward and
