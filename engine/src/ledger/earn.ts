@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { preparedQuery } from '@loyalty-gateway/storage';
 import { cardProgress } from '../rules/stamps.js';
 import { memberKey } from './commit-key.js';
+import type { EngineTables } from '../db/schema.js';
 import type { EngineContext, Tx } from './context.js';
 import { needsCatalog, planEarn, type EarnPlan } from './earn-plan.js';
 import { applyEarlierRefunds } from './earlier-refunds.js';
@@ -36,22 +37,8 @@ export const DUPLICATE: EarnOutcome = Object.freeze({
   warning: null,
 }) as EarnOutcome;
 
-type SaleRow = {
-  id: string;
-  merchant_id: string;
-  outlet_id: string;
-  source_vendor: string;
-  source_store_id: string;
-  transaction_id: string;
-  event_id: string;
-  member_id: string | null;
-  total_minor: number;
-  currency: string;
-  points_earned: number;
-  occurred_at: string;
-  created_at: string;
-  fingerprint: string;
-};
+/** A new sale's row: what the earn decides (nothing reversed or refunded yet), its fingerprint always set. */
+type SaleRow = Omit<EngineTables['sales'], 'points_reversed' | 'refunded_minor' | 'fingerprint'> & { fingerprint: string };
 
 // The statements every earn runs, compiled once (see preparedQuery).
 const INSERT_SALE = preparedQuery((db, v: SaleRow) =>
