@@ -5,7 +5,6 @@ import { ErrorBody } from '@loyalty-gateway/core';
 import { mutatedJson, startRecordedVendorServer, type RecordedVendorServer } from '@loyalty-gateway/core/testing';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFeaturedGateway, type FeaturedGateway } from '../../src/testing/featured-gateway.js';
 import {
@@ -19,6 +18,7 @@ import {
   seedWithWooCommerce,
 } from '../../src/testing/featured-seed.js';
 import { adapterFixture, adapterFixtureJson, vendorSignature } from '../../src/testing/native-fixtures.js';
+import { acknowledgedBy, pointsMoved, type AnsweredResult } from '../../src/testing/ledger-movements.js';
 
 const dialects = process.env.DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 /** Generated deliveries per vendor and dialect (FUZZ_RUNS); FUZZ_SEED=N explores others (the fixed seed keeps CI repeatable). */
@@ -35,30 +35,6 @@ const woo727 = adapterFixtureJson('woocommerce', 'order-727.json') as Record<str
 const woo723Refunds = ((
   adapterFixtureJson('woocommerce', 'orders-list.json') as Array<{ id: number; refunds: Array<{ id: number }> }>
 ).find((order) => order.id === 723)?.refunds ?? []) as Array<{ id: number }>;
-
-/**
- * Points the ledger moved for members by events (earned, raised, reversed, given back, re-credited,
- * taken back): what the answers must account for, to the point.
- */
-const MOVEMENTS = ['earn', 'raise', 'reverse', 'withdraw', 'recredit', 'redebit'];
-
-interface AnsweredResult {
-  status: string;
-  pointsEarned?: number;
-  pointsReversed?: number;
-  pointsReCredited?: number;
-  pointsRestored?: number;
-}
-
-/** What an answer's results say moved: only `processed` results move points (a duplicate's figures are the first answer's). */
-const acknowledgedBy = (results: AnsweredResult[]): number =>
-  results.reduce(
-    (sum, r) =>
-      r.status === 'processed'
-        ? sum + (r.pointsEarned ?? 0) - (r.pointsReversed ?? 0) + (r.pointsReCredited ?? 0) + (r.pointsRestored ?? 0)
-        : sum,
-    0,
-  );
 
 interface Vendor {
   slug: 'shopify' | 'woocommerce';
@@ -165,14 +141,7 @@ describe.each(dialects)('fuzz: the featured doors under generated vendor payload
     await vendorApi?.close();
   });
 
-  const moved = async () =>
-    Number(
-      (
-        await sql<{
-          total: number;
-        }>`select coalesce(sum(points), 0) as total from ledger_entries where kind in (${sql.join(MOVEMENTS)})`.execute(gw.database.db)
-      ).rows[0]!.total,
-    );
+  const moved = () => pointsMoved(gw.database.db);
 
   /**
    * A door's answer to a delivery whose order it fetched back: 200 with the ledger's earned points

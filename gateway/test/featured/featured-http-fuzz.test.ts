@@ -4,7 +4,6 @@ import { adapter as square } from '@loyalty-gateway/adapter-square';
 import { startRecordedVendorServer, type RecordedVendorServer, type SeenRequest } from '@loyalty-gateway/core/testing';
 import { testDialects } from '@loyalty-gateway/storage/testing';
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOperatorApp, type OperatorApp } from '../../src/testing/open-operator-app.js';
 import {
@@ -28,6 +27,7 @@ import {
 import { adapterFixture, adapterFixtureJson, vendorSignature } from '../../src/testing/native-fixtures.js';
 import { RawHttpConnection } from '../../src/testing/raw-http-connection.js';
 import { answerJson, answerProblems, runRawShots } from '../../src/testing/run-raw-shots.js';
+import { acknowledgedBy, pointsMoved, type AnsweredResult } from '../../src/testing/ledger-movements.js';
 
 /** Generated requests per door and dialect (FUZZ_RUNS); FUZZ_SEED=N explores others (the fixed seed keeps CI repeatable). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -40,27 +40,6 @@ const auth: fc.Arbitrary<Auth> = fc.oneof(
   { weight: 7, arbitrary: fc.constant<Auth>('signed') },
   { weight: 1, arbitrary: fc.constantFrom<Auth>('absent', 'garbage', 'wrong key') },
 );
-
-/** Points the ledger moved for members by events (earned, raised, reversed, given back, re-credited, taken back). */
-const MOVEMENTS = ['earn', 'raise', 'reverse', 'withdraw', 'recredit', 'redebit'];
-
-interface AnsweredResult {
-  status: string;
-  pointsEarned?: number;
-  pointsReversed?: number;
-  pointsReCredited?: number;
-  pointsRestored?: number;
-}
-
-/** What an answer's results say moved: only `processed` results move points (a duplicate's figures are the first answer's). */
-const acknowledgedBy = (results: AnsweredResult[]): number =>
-  results.reduce(
-    (sum, r) =>
-      r.status === 'processed'
-        ? sum + (r.pointsEarned ?? 0) - (r.pointsReversed ?? 0) + (r.pointsReCredited ?? 0) + (r.pointsRestored ?? 0)
-        : sum,
-    0,
-  );
 
 let fresh = 0;
 /** `id` with its last ten characters made a number of this run's own: the same length and characters, never seen before. */
@@ -348,14 +327,7 @@ describe.each(testDialects())('fuzz: the featured doors under hostile raw HTTP (
     await vendorApi?.close();
   });
 
-  const moved = async () =>
-    Number(
-      (
-        await sql<{
-          total: number;
-        }>`select coalesce(sum(points), 0) as total from ledger_entries where kind in (${sql.join(MOVEMENTS)})`.execute(t.database.db)
-      ).rows[0]!.total,
-    );
+  const moved = () => pointsMoved(t.database.db);
 
   it.each([shopifyDoor, squareDoor, cloverDoor, wooDoor] as Array<Door<unknown>>)(
     `${RUNS} hostile requests to /webhooks/$slug: an answer on a usable or cleanly closed connection, no 5xx but a fetch-back's documented 503, every refusal the Error body, the ledger moved what the 2xx answers acknowledged`,
