@@ -9,6 +9,27 @@ export function promiseOf<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The engine port's calls a request makes (webhook doors, checkout, a replay). */
+export const REQUEST_CALLS = [
+  'earn',
+  'raiseSale',
+  'previewEarn',
+  'reverse',
+  'withdrawRefunds',
+  'eligibility',
+  'redeem',
+  'catalogSync',
+] as const;
+/** Its read-only lookups, which requests and scheduled runs make too (an outlet, an order's reversals, the merchants). */
+export const LOOKUP_CALLS = ['findOutlet', 'reversedOrders', 'listMerchants'] as const;
+/** Every operation of the port but `close`: the calls, the lookups and the health check's `ping`. */
+export const ENGINE_OPERATIONS = [...REQUEST_CALLS, ...LOOKUP_CALLS, 'ping'] as const;
+
+// A method added to the port and missing above fails the typecheck here, so no wrapper leaves it out unknowingly.
+type Unlisted = Exclude<keyof LoyaltyEngine, (typeof ENGINE_OPERATIONS)[number] | 'close'>;
+const everyOperationListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyOperationListed;
+
 type Call = (...args: unknown[]) => Promise<unknown>;
 
 /**

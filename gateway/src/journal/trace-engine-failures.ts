@@ -1,10 +1,7 @@
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
-import { wrapEngineCalls } from '../engine-client/wrap-engine-calls.js';
+import { REQUEST_CALLS, wrapEngineCalls } from '../engine-client/wrap-engine-calls.js';
 import { engineCallFailure } from './engine-call-cause.js';
 import { noteFailure } from './failure-cause.js';
-
-/** The port's calls a request makes (webhook doors, checkout, a replay): each one's failure is noted with its name. */
-const TRACED = ['earn', 'raiseSale', 'previewEarn', 'reverse', 'withdrawRefunds', 'eligibility', 'redeem', 'catalogSync'] as const;
 
 /**
  * The engine port, noting on every failed call which operation failed, what happened and how long
@@ -13,7 +10,8 @@ const TRACED = ['earn', 'raiseSale', 'previewEarn', 'reverse', 'withdrawRefunds'
  */
 export function traceEngineFailures<E extends LoyaltyEngine>(engine: E): E {
   // One reaction on the engine's promise, not an async wrapper around it.
-  return wrapEngineCalls(engine, TRACED, (operation, call) => (...args) => {
+  // The port's calls a request makes (webhook doors, checkout, a replay): each one's failure is noted with its name.
+  return wrapEngineCalls(engine, REQUEST_CALLS, (operation, call) => (...args) => {
     const started = performance.now();
     return call(...args).then(undefined, (error: unknown): never => {
       const cause = engineCallFailure(operation, error, performance.now() - started);

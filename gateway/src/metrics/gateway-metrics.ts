@@ -1,22 +1,9 @@
 import type { LoyaltyEngine } from '@loyalty-gateway/core';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { wrapEngineCalls } from '../engine-client/wrap-engine-calls.js';
+import { ENGINE_OPERATIONS, wrapEngineCalls } from '../engine-client/wrap-engine-calls.js';
 
 /** The engine port's operations, as the `operation` label of gateway_engine_call_duration_seconds. */
-export const ENGINE_OPERATIONS = [
-  'earn',
-  'raiseSale',
-  'previewEarn',
-  'reverse',
-  'withdrawRefunds',
-  'eligibility',
-  'redeem',
-  'catalogSync',
-  'findOutlet',
-  'reversedOrders',
-  'listMerchants',
-  'ping',
-] as const;
+export { ENGINE_OPERATIONS };
 
 /**
  * The gateway's Prometheus metrics (prom-client), on a registry of its own (never the global

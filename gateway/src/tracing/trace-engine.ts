@@ -1,20 +1,8 @@
 import { inSpan, type LoyaltyEngine } from '@loyalty-gateway/core';
-import { wrapEngineCalls } from '../engine-client/wrap-engine-calls.js';
+import { LOOKUP_CALLS, REQUEST_CALLS, wrapEngineCalls } from '../engine-client/wrap-engine-calls.js';
 
-/** The engine port's operations a request or a run calls (ping, close and the read-only lookups included). */
-const OPERATIONS = [
-  'earn',
-  'raiseSale',
-  'previewEarn',
-  'reverse',
-  'withdrawRefunds',
-  'eligibility',
-  'redeem',
-  'catalogSync',
-  'findOutlet',
-  'reversedOrders',
-  'listMerchants',
-] as const;
+/** The engine port's operations a request or a run calls: its calls and read-only lookups (not the health check's ping, nor close). */
+const OPERATIONS = [...REQUEST_CALLS, ...LOOKUP_CALLS] as const;
 
 /**
  * The engine port with a span per call (`engine earn`, …): the gateway's side of the call, whose
