@@ -76,7 +76,8 @@ async function measureServers(
   randomIds?: boolean,
 ) {
   const share = Math.max(1, Math.round(connections / servers.length));
-  const loadAll = (seconds: number) => Promise.all(servers.map((server) => load(server.port, seconds, share, members, randomIds)));
+  const loadAll = (seconds: number, skipAggregateResult = false) =>
+    Promise.all(servers.map((server) => load(server.port, seconds, share, members, randomIds, { skipAggregateResult })));
   const idle = servers.reduce((sum, server) => sum + server.rss(), 0);
   await loadAll(warmUp);
   const before = servers.map((server) => server.cpu());
@@ -85,9 +86,7 @@ async function measureServers(
   const memory = servers.map((server) => sampler(() => server.rss()));
   // Histograms kept encoded, so the round's percentiles are those of every request together (as the
   // side-by-side targets' are of all their slices), not the worst of the processes' own.
-  const raw = await Promise.all(
-    servers.map((server) => load(server.port, duration, share, members, randomIds, { skipAggregateResult: true })),
-  );
+  const raw = await loadAll(duration, true);
   const aggregate = (of: Result[]) => autocannon.aggregateResult(of, { url: 'http://127.0.0.1' });
   // aggregateResult adds into the first result's status counts: each call gets copies of its own.
   const results = raw.map((r) => aggregate([structuredClone(r)]));

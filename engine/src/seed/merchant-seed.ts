@@ -1,11 +1,10 @@
-import { Currency, operatorId, PositiveMoney } from '@loyalty-gateway/core';
-import { z } from 'zod';
-
 /**
  * One merchant of the engine's seed: its settings, outlets, members, rewards and issued codes
  * (strict: unknown fields fail). The seed as a whole, and the checks across its merchants, are
  * engine-seed.ts's.
  */
+import { Currency, operatorId, PositiveMoney } from '@loyalty-gateway/core';
+import { z } from 'zod';
 
 /** Ids and names: 1–255 characters a database stores as sent (core's operatorId). */
 const name = operatorId;

@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
  * The ledger entry kinds by which events move members' points (earned, raised, reversed, given
  * back, re-credited, taken back): what the answers to those events must account for, to the point.
  */
-export const MOVEMENTS = ['earn', 'raise', 'reverse', 'withdraw', 'recredit', 'redebit'] as const;
+const MOVEMENTS = ['earn', 'raise', 'reverse', 'withdraw', 'recredit', 'redebit'] as const;
 
 /** The points of one result of a webhook's answer. */
 export interface AnsweredResult {
