@@ -91,6 +91,25 @@ function threadIo(pid: number): Map<string, { rchar: number; wchar: number }> {
 }
 
 /**
+ * Nanoseconds each thread has spent runnable but waiting for a core (`/proc/PID/task/TID/schedstat`'s
+ * second field), keyed like threadIo: on two cores shared with the load generator, a thread can be
+ * half idle and still wait for the CPU whenever the others wake together.
+ */
+function threadWaits(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const waited = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]);
+      out.set(tid === String(pid) ? 'main' : `${comm}/${tid}`, waited);
+    } catch {
+      // the thread ended, or the kernel keeps no scheduler statistics
+    }
+  }
+  return out;
+}
+
+/**
  * On a server whose autovacuum is off (this project's test machines), what it would have done
  * early in the run: ANALYZE the schema's tables the seed left empty (`redemptions`, `refunds`, …),
  * now that the warm-up has written to them. Without it the gateway's connections keep the plans
@@ -284,6 +303,9 @@ const emptyTotals = () => ({
   pgByRelation: new Map<string, number>(),
   io: { rchar: 0, wchar: 0, read: 0, write: 0 } as ReturnType<typeof io>,
   threads: new Map<string, { rchar: number; wchar: number }>(),
+  threadsCpu: new Map<string, number>(),
+  threadsWaited: new Map<string, number>(),
+  driverCpu: 0,
   latencies: [] as number[],
   other: 0,
 });
@@ -325,15 +347,23 @@ try {
   );
   for (let round = 0; round < rounds; round += 1) {
     for (const mix of (round % 2 === 0 ? ['regular', 'spread'] : ['spread', 'regular']) as Mix[]) {
-      const cpu0 = totalCpu(server.cpu());
+      const threadsCpu0 = server.cpu();
+      const cpu0 = totalCpu(threadsCpu0);
       const pg0 = pgClient ? await postgresSide(pgClient) : undefined;
       const io0 = io(pid);
       const threads0 = threadIo(pid);
+      const waits0 = threadWaits(pid);
+      const driver0 = process.cpuUsage();
       const t0 = Date.now();
       const result = await drive(server.port, seconds * 1000, mixes[mix]);
       const t = totals[mix];
       t.seconds += (Date.now() - t0) / 1000;
-      t.cpu += totalCpu(server.cpu()) - cpu0;
+      const driver1 = process.cpuUsage(driver0);
+      t.driverCpu += driver1.user + driver1.system;
+      const threadsCpu1 = server.cpu();
+      t.cpu += totalCpu(threadsCpu1) - cpu0;
+      for (const [thread, us] of Object.entries(threadsCpu1))
+        t.threadsCpu.set(thread, (t.threadsCpu.get(thread) ?? 0) + us - (threadsCpu0[thread] ?? 0));
       if (pgClient && pg0) {
         const pg1 = await postgresSide(pgClient);
         t.pgHit += pg1.hit - pg0.hit;
@@ -348,6 +378,8 @@ try {
       }
       const io1 = io(pid);
       for (const k of ['rchar', 'wchar', 'read', 'write'] as const) t.io[k] += io1[k] - io0[k];
+      for (const [thread, ns] of threadWaits(pid))
+        t.threadsWaited.set(thread, (t.threadsWaited.get(thread) ?? 0) + ns - (waits0.get(thread) ?? 0));
       for (const [thread, now] of threadIo(pid)) {
         const then = threads0.get(thread) ?? { rchar: 0, wchar: 0 };
         const sum = t.threads.get(thread) ?? { rchar: 0, wchar: 0 };
@@ -391,9 +423,14 @@ try {
     };
   });
   console.table(rows);
+  const share = (part: number, whole: number) => `${((part / whole) * 100).toFixed(0)} %`;
   for (const mix of ['regular', 'spread'] as Mix[]) {
     const t = totals[mix];
     const busy = [...t.threads].filter(([, v]) => v.rchar + v.wchar > 512 * t.earns);
+    const working = [...t.threadsCpu].filter(([, us]) => us >= t.earns).sort((a, b) => b[1] - a[1]);
+    console.log(
+      `${mix}, CPU µs per request by thread: ${working.map(([name, us]) => `${name} ${(us / t.earns).toFixed(0)}`).join(', ')} (the load generator ${(t.driverCpu / t.earns).toFixed(0)}); of each thread's time, on a core / waiting for one: ${working.map(([name, us]) => `${name} ${share(us / 1e6, t.seconds)} / ${share((t.threadsWaited.get(name) ?? 0) / 1e9, t.seconds)}`).join(', ')}`,
+    );
     console.log(
       `${mix}, KB read/written per request by thread: ${busy.map(([name, v]) => `${name} ${(v.rchar / t.earns / 1024).toFixed(1)}/${(v.wchar / t.earns / 1024).toFixed(1)}`).join(', ')}`,
     );
