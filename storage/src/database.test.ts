@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,6 +73,34 @@ describe('createDatabase on a SQLite file', () => {
     } finally {
       await byDefault.close();
       await chosen.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("checkpoints at SQLite's 1,000 WAL pages by default, or at sqliteWalAutocheckpointPages: the WAL's length tells", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'storage-test-'));
+    const walPages = async (file: string, options: { sqliteWalAutocheckpointPages?: number }) => {
+      const database = createDatabase<any>({ sqliteFile: file, ...options });
+      try {
+        const setting = (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.db)).rows[0];
+        await sql`create table t (v blob)`.execute(database.db);
+        // 600 commits of one page each (a 3,000-byte value fills most of a 4 KiB page).
+        for (let i = 0; i < 600; i += 1) await sql`insert into t values (randomblob(3000))`.execute(database.db);
+        return { setting: setting?.wal_autocheckpoint, pages: Math.round(statSync(`${file}-wal`).size / 4096) };
+      } finally {
+        await database.close().catch(() => undefined);
+      }
+    };
+    try {
+      const byDefault = await walPages(join(dir, 'a.sqlite'), {});
+      const sooner = await walPages(join(dir, 'b.sqlite'), { sqliteWalAutocheckpointPages: 100 });
+      expect(byDefault.setting).toBe(1000);
+      expect(sooner.setting).toBe(100);
+      // Under 1,000 pages no checkpoint restarted the WAL: every commit's frames are still in it.
+      expect(byDefault.pages).toBeGreaterThan(600);
+      // Checkpointed at 100 pages, each time restarting the WAL from its start.
+      expect(sooner.pages).toBeLessThan(150);
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -22,6 +22,12 @@ export interface DatabaseOptions {
    */
   sqliteCacheMb?: number | undefined;
   /**
+   * SQLite: the WAL's length in pages at which a commit on this connection checkpoints it
+   * (`wal_autocheckpoint`). Default: SQLite's 1,000. A connection whose file another connection
+   * checkpoints in the background takes a longer one (see LEDGER_WAL_AUTOCHECKPOINT_PAGES).
+   */
+  sqliteWalAutocheckpointPages?: number | undefined;
+  /**
    * Told when an idle pooled PostgreSQL connection fails (the server restarted, a proxy reaped it).
    * The pool drops that connection and opens another on its next checkout; without a listener the
    * pool's 'error' event would end the process. Default: one line on stderr.
@@ -99,6 +105,7 @@ export function createDatabase<DB>(options: DatabaseOptions): SqlDatabase<DB> {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(sqliteCacheSizePragma(options.sqliteCacheMb ?? SQLITE_DEFAULT_CACHE_MB));
+  if (options.sqliteWalAutocheckpointPages !== undefined) sqlite.pragma(`wal_autocheckpoint = ${options.sqliteWalAutocheckpointPages}`);
   const connection = withStatementCache(sqlite);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
   registerSqliteConnection(db, connection);

@@ -6,7 +6,7 @@ import { AUTOVACUUM_OFF } from '@loyalty-gateway/storage';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { canRunThrowawayPostgres, startThrowawayPostgres } from '@loyalty-gateway/storage/testing';
-import { openDatabases } from './open-databases.js';
+import { LEDGER_WAL_AUTOCHECKPOINT_PAGES, ledgerCheckpointedInBackground, openDatabases } from './open-databases.js';
 
 describe('openDatabases without DATABASE_URL (two SQLite files)', () => {
   it.each([
@@ -19,7 +19,42 @@ describe('openDatabases without DATABASE_URL (two SQLite files)', () => {
       const pragma = await sql<{ cache_size: number }>`pragma cache_size`.execute(databases.gateway.db);
       expect(pragma.rows[0]?.cache_size).toBe(-mib * 1024);
       // The engine's worker thread opens its file with these options.
-      expect(databases.engine).toEqual({ sqliteFile: path.join(dir, 'engine.sqlite'), sqliteCacheMb: mib });
+      expect(databases.engine).toEqual({
+        sqliteFile: path.join(dir, 'engine.sqlite'),
+        sqliteCacheMb: mib,
+        sqliteWalAutocheckpointPages: LEDGER_WAL_AUTOCHECKPOINT_PAGES,
+      });
+    } finally {
+      await databases.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the embedded engine's ledger: its own checkpoints made rarer only where another thread checkpoints it", () => {
+  it.each([
+    ['the defaults: the journal writer thread checkpoints it', {}, true],
+    ['the journal off: a checkpoint thread of its own does', { GATEWAY_JOURNAL_DAYS: '0' }, true],
+    [
+      "GATEWAY_JOURNAL_WRITER=engine: the writer on the engine's thread, the engine's own checkpoints do",
+      { GATEWAY_JOURNAL_WRITER: 'engine' },
+      false,
+    ],
+    [
+      'GATEWAY_JOURNAL_WRITER=engine with the journal off: a checkpoint thread does',
+      { GATEWAY_JOURNAL_WRITER: 'engine', GATEWAY_JOURNAL_DAYS: '0' },
+      true,
+    ],
+    ['PostgreSQL', { DATABASE_URL: 'postgres://127.0.0.1:1/x' }, false],
+    ['the engine as a service', { LOYALTY_ENGINE_URL: 'http://127.0.0.1:1' }, false],
+  ])('%s', async (_name, env, background) => {
+    const config = loadConfig({ GATEWAY_DATA_DIR: '/nowhere', ...env });
+    expect(ledgerCheckpointedInBackground(config)).toBe(background);
+    if (config.DATABASE_URL) return; // opening would reach for the server
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-open-'));
+    const databases = await openDatabases(loadConfig({ ...env, GATEWAY_DATA_DIR: dir }));
+    try {
+      expect(databases.engine.sqliteWalAutocheckpointPages).toBe(background ? LEDGER_WAL_AUTOCHECKPOINT_PAGES : undefined);
     } finally {
       await databases.close();
       rmSync(dir, { recursive: true, force: true });
