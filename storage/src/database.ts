@@ -24,7 +24,7 @@ export interface DatabaseOptions {
   /**
    * SQLite: the WAL's length in pages at which a commit on this connection checkpoints it
    * (`wal_autocheckpoint`). Default: SQLite's 1,000. A connection whose file another connection
-   * checkpoints in the background takes a longer one (see LEDGER_WAL_AUTOCHECKPOINT_PAGES).
+   * checkpoints in the background takes a longer one (the gateway's LEDGER_WAL_AUTOCHECKPOINT_PAGES).
    */
   sqliteWalAutocheckpointPages?: number | undefined;
   /**

@@ -17,8 +17,9 @@ export interface GatewayDatabases {
  * checkpoint is the few pages written since the last pass, then the sync of the WAL and of the
  * file, and restarting the WAL. At SQLite's 1,000 pages the engine's thread ran that checkpoint ~15
  * times a second under load, each with two `fsync`s of 0.2–9 ms that every earn behind it waited
- * for; at 8,000 it runs ~2 times a second (the WAL up to ~32 MiB on disk), and on a 10,000,000-sale
- * ledger the gateway spent ~10 µs less per earn and served 4–11 % more earns a second, alternated
+ * for; at 8,000 it runs ~2 times a second (the WAL up to ~34 MB on disk). On a 10,000,000-sale
+ * ledger, alternated with the build before: earns spread over 1,000,000 members 0.88 and 0.93 of
+ * regular ones against 0.80 and 0.83, ~15 µs less CPU each; on a small ledger no change measured
  * (docs/benchmarks.md, "Cost at ledger size").
  */
 export const LEDGER_WAL_AUTOCHECKPOINT_PAGES = 8000;
