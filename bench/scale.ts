@@ -75,35 +75,31 @@ function io(pid: number, tid?: string): { rchar: number; wchar: number; read: nu
   return { rchar: field('rchar'), wchar: field('wchar'), read: field('read_bytes'), write: field('write_bytes') };
 }
 
-/** Bytes read and written through system calls so far, per thread (`comm/tid`). */
-function threadIo(pid: number): Map<string, { rchar: number; wchar: number }> {
-  const out = new Map<string, { rchar: number; wchar: number }>();
+/** A thread's nanoseconds runnable but waiting for a core so far (`schedstat`'s second field). */
+function waitedForCore(pid: number, tid: string): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1] ?? 0);
+  } catch {
+    return 0; // a kernel without scheduler statistics
+  }
+}
+
+/**
+ * Per thread (`comm/tid`), so far: bytes read and written through system calls, and nanoseconds
+ * spent runnable but waiting for a core (`schedstat`'s second field; 0 where the kernel keeps no
+ * scheduler statistics). On two cores shared with the load generator, a thread can be half idle and
+ * still wait for the CPU whenever the others wake together.
+ */
+function threadIo(pid: number): Map<string, { rchar: number; wchar: number; waited: number }> {
+  const out = new Map<string, { rchar: number; wchar: number; waited: number }>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
       const { rchar, wchar } = io(pid, tid);
-      out.set(tid === String(pid) ? 'main' : `${comm}/${tid}`, { rchar, wchar });
+      const waited = waitedForCore(pid, tid);
+      out.set(tid === String(pid) ? 'main' : `${comm}/${tid}`, { rchar, wchar, waited });
     } catch {
       // the thread ended
-    }
-  }
-  return out;
-}
-
-/**
- * Nanoseconds each thread has spent runnable but waiting for a core (`/proc/PID/task/TID/schedstat`'s
- * second field), keyed like threadIo: on two cores shared with the load generator, a thread can be
- * half idle and still wait for the CPU whenever the others wake together.
- */
-function threadWaits(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      const waited = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]);
-      out.set(tid === String(pid) ? 'main' : `${comm}/${tid}`, waited);
-    } catch {
-      // the thread ended, or the kernel keeps no scheduler statistics
     }
   }
   return out;
@@ -302,9 +298,8 @@ const emptyTotals = () => ({
   pgDisk: 0,
   pgByRelation: new Map<string, number>(),
   io: { rchar: 0, wchar: 0, read: 0, write: 0 } as ReturnType<typeof io>,
-  threads: new Map<string, { rchar: number; wchar: number }>(),
+  threads: new Map<string, { rchar: number; wchar: number; waited: number }>(),
   threadsCpu: new Map<string, number>(),
-  threadsWaited: new Map<string, number>(),
   driverCpu: 0,
   latencies: [] as number[],
   other: 0,
@@ -352,7 +347,6 @@ try {
       const pg0 = pgClient ? await postgresSide(pgClient) : undefined;
       const io0 = io(pid);
       const threads0 = threadIo(pid);
-      const waits0 = threadWaits(pid);
       const driver0 = process.cpuUsage();
       const t0 = Date.now();
       const result = await drive(server.port, seconds * 1000, mixes[mix]);
@@ -378,12 +372,14 @@ try {
       }
       const io1 = io(pid);
       for (const k of ['rchar', 'wchar', 'read', 'write'] as const) t.io[k] += io1[k] - io0[k];
-      for (const [thread, ns] of threadWaits(pid))
-        t.threadsWaited.set(thread, (t.threadsWaited.get(thread) ?? 0) + ns - (waits0.get(thread) ?? 0));
       for (const [thread, now] of threadIo(pid)) {
-        const then = threads0.get(thread) ?? { rchar: 0, wchar: 0 };
-        const sum = t.threads.get(thread) ?? { rchar: 0, wchar: 0 };
-        t.threads.set(thread, { rchar: sum.rchar + now.rchar - then.rchar, wchar: sum.wchar + now.wchar - then.wchar });
+        const then = threads0.get(thread) ?? { rchar: 0, wchar: 0, waited: 0 };
+        const sum = t.threads.get(thread) ?? { rchar: 0, wchar: 0, waited: 0 };
+        t.threads.set(thread, {
+          rchar: sum.rchar + now.rchar - then.rchar,
+          wchar: sum.wchar + now.wchar - then.wchar,
+          waited: sum.waited + now.waited - then.waited,
+        });
       }
       t.earns += result.ok;
       t.other += result.other;
@@ -429,7 +425,7 @@ try {
     const busy = [...t.threads].filter(([, v]) => v.rchar + v.wchar > 512 * t.earns);
     const working = [...t.threadsCpu].filter(([, us]) => us >= t.earns).sort((a, b) => b[1] - a[1]);
     console.log(
-      `${mix}, CPU µs per request by thread: ${working.map(([name, us]) => `${name} ${(us / t.earns).toFixed(0)}`).join(', ')} (the load generator ${(t.driverCpu / t.earns).toFixed(0)}); of each thread's time, on a core / waiting for one: ${working.map(([name, us]) => `${name} ${share(us / 1e6, t.seconds)} / ${share((t.threadsWaited.get(name) ?? 0) / 1e9, t.seconds)}`).join(', ')}`,
+      `${mix}, CPU µs per request by thread: ${working.map(([name, us]) => `${name} ${(us / t.earns).toFixed(0)}`).join(', ')} (the load generator ${(t.driverCpu / t.earns).toFixed(0)}); of each thread's time, on a core / waiting for one: ${working.map(([name, us]) => `${name} ${share(us / 1e6, t.seconds)} / ${share((t.threads.get(name)?.waited ?? 0) / 1e9, t.seconds)}`).join(', ')}`,
     );
     console.log(
       `${mix}, KB read/written per request by thread: ${busy.map(([name, v]) => `${name} ${(v.rchar / t.earns / 1024).toFixed(1)}/${(v.wchar / t.earns / 1024).toFixed(1)}`).join(', ')}`,
