@@ -14,12 +14,16 @@
  *   BENCH_ENV="MALLOC_ARENA_MAX=2 GATEWAY_IDEMPOTENCY_CACHE_MB=16"   (more environment for the gateway)
  *
  * Prints one line per 10 s (RSS now, peak so far, req/s) so growth over time is visible, where the
- * resident memory is at the end of the load (residentBreakdown), then a summary.
+ * resident memory is at the end of the load (residentBreakdown), each thread's V8 heap, external
+ * memory and V8's own malloc'd memory, now and at its peak (bench/thread-heaps.cjs, preloaded into
+ * every thread), glibc's arenas at the end of the load when gdb is installed (malloc-arenas.ts:
+ * held, at most, and free: fragmentation or live blocks), then a summary.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeArenas, mallocArenas } from './malloc-arenas.js';
 import { seed } from './seed.js';
 import { cpuPerRequest, gatewayEnv, startServer } from './server-process.js';
 import { load } from './signed-load.js';
@@ -39,13 +43,15 @@ async function heap(port: number): Promise<string> {
 
 /**
  * Where the resident memory is, from /proc/<pid>/smaps: the node binary's pages (file-backed,
- * shared with every node process), glibc's main arena (`[heap]`: SQLite's page caches,
- * better-sqlite3, libuv, HTTP buffers), V8's heap pages (anonymous 256 KiB mappings, the three
- * isolates' heaps), glibc's other arena (threads' malloc: anonymous mappings of 1 MiB or more) and
- * the rest (stacks, code space, other libraries).
+ * shared with every node process), `[heap]` (glibc's main arena where the kernel let it grow by
+ * brk: SQLite's page caches, better-sqlite3, libuv, HTTP buffers; on some hosts it cannot, and the
+ * main arena is anonymous mappings counted with the other arenas), V8's heap pages (anonymous
+ * 256 KiB mappings, the three isolates' heaps), glibc's other arenas (anonymous mappings of 1 MiB
+ * or more) and the rest (stacks, code space, other libraries). The arenas' own account, when gdb
+ * can read it, is the line after this one.
  */
 function residentBreakdown(pid: number): string {
-  const parts = { 'node binary': 0, '[heap] (glibc main arena)': 0, 'V8 heap pages': 0, 'other arenas': 0, rest: 0 };
+  const parts = { 'node binary': 0, '[heap] (brk)': 0, 'V8 heap pages': 0, 'other arenas': 0, rest: 0 };
   let kind: keyof typeof parts = 'rest';
   for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
     const mapping = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
@@ -56,7 +62,7 @@ function residentBreakdown(pid: number): string {
         name === process.execPath || name.endsWith('/node')
           ? 'node binary'
           : name === '[heap]'
-            ? '[heap] (glibc main arena)'
+            ? '[heap] (brk)'
             : name !== ''
               ? 'rest'
               : kib === 256
@@ -74,6 +80,28 @@ function residentBreakdown(pid: number): string {
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lg-memory-'));
 writeFileSync(path.join(dir, 'seed.json'), JSON.stringify(seed));
 const prod = process.env.BENCH_START === 'prod';
+/**
+ * Each thread's V8 heap figures, written by bench/thread-heaps.cjs: one line per thread, now and
+ * at its peak over the run (sampled each second).
+ */
+const threadHeaps = path.join(dir, 'thread-heap');
+function describeThreadHeaps(): string[] {
+  const names = ['event loop', 'engine', 'journal writer'];
+  return readdirSync(dir)
+    .filter((name) => name.startsWith('thread-heap.'))
+    .map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as ThreadHeap)
+    .sort((a, b) => a.threadId - b.threadId)
+    .map(({ threadId, now, peak, peakMalloced }) => {
+      const pair = (key: keyof ThreadHeap['now']) => `${now[key].toFixed(1)} (${peak[key].toFixed(1)})`;
+      return `  thread ${threadId} (${names[threadId] ?? 'other'}): heap used ${pair('heapUsed')}, total ${pair('heapTotal')}, external ${pair('external')} of it ArrayBuffers ${pair('arrayBuffers')}, V8's malloc ${pair('malloced')}, at most ${peakMalloced.toFixed(1)}`;
+    });
+}
+interface ThreadHeap {
+  threadId: number;
+  now: Record<'heapUsed' | 'heapTotal' | 'external' | 'arrayBuffers' | 'malloced', number>;
+  peak: ThreadHeap['now'];
+  peakMalloced: number;
+}
 const extraEnv = Object.fromEntries(
   (process.env.BENCH_ENV ?? '')
     .split(/\s+/)
@@ -88,7 +116,9 @@ const server = await startServer(
   {
     ...gatewayEnv(path.join(dir, 'data'), path.join(dir, 'seed.json')),
     GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
-    NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? '',
+    NODE_OPTIONS:
+      `${process.env.BENCH_NODE_OPTIONS ?? ''} --require ${fileURLToPath(new URL('./thread-heaps.cjs', import.meta.url))}`.trim(),
+    BENCH_THREAD_HEAPS: threadHeaps,
     ...(prod ? { NODE: process.execPath } : {}),
     ...extraEnv,
   },
@@ -120,9 +150,14 @@ try {
     );
   }
   clearInterval(sample);
-  console.log(`resident MiB at the end of the load: ${residentBreakdown(server.child.pid!)}`);
   const seconds = (Date.now() - startedAt) / 1000;
   const cpu = Object.values(cpuPerRequest(cpuBefore, server.cpu(), served)).reduce((a, b) => a + b, 0);
+  console.log(`resident MiB at the end of the load: ${residentBreakdown(server.child.pid!)}`);
+  console.log(`each thread's V8 heap, MiB now (at its peak):\n${describeThreadHeaps().join('\n')}`);
+  const arenas = mallocArenas(server.child.pid!);
+  console.log(
+    `glibc's arenas at the end of the load, MiB: ${arenas ? describeArenas(arenas) : 'not read (gdb not installed or could not attach)'}`,
+  );
   await new Promise((resolve) => setTimeout(resolve, 5_000));
   console.log(`after: ${await heap(server.port)}`);
   console.log(
