@@ -15,14 +15,19 @@ export interface GatewayDatabases {
  * when another thread checkpoints that ledger in the background (ledgerCheckpointedInBackground).
  * Those passes copy the WAL's pages into the file every 50 ms; what is left to the engine's own
  * checkpoint is the few pages written since the last pass, then the sync of the WAL and of the
- * file, and restarting the WAL. At SQLite's 1,000 pages the engine's thread ran that checkpoint ~15
- * times a second under load, each with two `fsync`s of 0.2–9 ms that every earn behind it waited
- * for; at 8,000 it runs ~2 times a second (the WAL up to ~34 MB on disk). On a 10,000,000-sale
- * ledger, alternated with the build before: earns spread over 1,000,000 members 0.88 and 0.93 of
- * regular ones against 0.80 and 0.83, ~15 µs less CPU each; on a small ledger no change measured
- * (docs/benchmarks.md, "Cost at ledger size").
+ * file, and restarting the WAL. Every earn behind it waits for those two `fsync`s, which queue
+ * behind the passes' own (~20 a second under load): 1–37 ms each on the benchmarks' VMs. At
+ * SQLite's 1,000 pages the engine's thread ran that checkpoint ~15 times a second; at 8,000 about
+ * once every 1.5 s (traced over 45 s of a 10,000,000-sale ledger's bench: 33 syncs of the file,
+ * 403 ms of the thread's time in `fsync` with the WAL's restarts); at 32,000 about once every 9 s
+ * (5 syncs of the file, 74 ms). Alternated on that ledger, earns spread over 1,000,000 members:
+ * p99 0.98–1.19× regular ones' in ten runs against 0.98–1.73× (1.2× or less in three of twelve)
+ * at 8,000, the rate 0.80–1.08 of regular (median 0.91) against 0.83–0.99 (0.885); on a small
+ * ledger no change measured (docs/benchmarks.md, "Cost at ledger size"). The price is disk: SQLite leaves the WAL file at its longest, up to ~128 MB
+ * (32,000 pages of 4 KiB and their frame headers); the pages themselves are copied into the
+ * database file every 50 ms whatever this length.
  */
-export const LEDGER_WAL_AUTOCHECKPOINT_PAGES = 8000;
+export const LEDGER_WAL_AUTOCHECKPOINT_PAGES = 32_000;
 
 /**
  * Whether the embedded engine's SQLite ledger is checkpointed in the background, off the engine's
